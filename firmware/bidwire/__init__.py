@@ -1,0 +1,1 @@
+"""bidwire firmware: the Laws core (pure) and the table-unit app."""

@@ -1,0 +1,246 @@
+"""The auction engine: state, the calls in force, end of auction and contract (laws.md §3), and the inputs.
+
+State changes only through the input methods (call, change, rule, lead_faced, alert); each input is also
+appended to `inputs` (2 bytes) so the state can be rebuilt by replaying them (bidwire.core.record).
+Classification lives in classify.py (§4.1), rectification in rectify.py (§4.3-§4.17).
+"""
+from bidwire.core import classify, rectify
+from bidwire.core.calls import DOUBLE, FIRST_BID, PASS, REDOUBLE, lho, partner, rho, side, strain_of
+from bidwire.core.codes import (
+    AUCTION, CHANGE_OF_CALL, ENDED, ENFORCE, HELD, LEGAL, LOG_CANCELLED, PASS_NEXT_TURN, PASS_THROUGHOUT,
+    PASSED_OUT, PLAY, RECORD, REFUSED, law_of,
+)
+from bidwire.core.compat import const
+
+IN_CALL = const(0)
+IN_CHANGE = const(1)
+IN_RULE = const(2)
+IN_LEAD = const(3)
+IN_ALERT = const(4)
+
+
+class Auction:
+    """One board's auction. `dealer` is a seat 0..3; `mode` RECORD or ENFORCE; `options` edition bits."""
+
+    def __init__(self, dealer, mode=RECORD, options=0):
+        if dealer not in (0, 1, 2, 3):
+            raise ValueError("dealer must be a seat 0..3 (N E S W)")
+        if mode not in (RECORD, ENFORCE):
+            raise ValueError("mode must be record or enforce")
+        self.dealer = dealer
+        self.mode = mode
+        self.options = options
+        self.eff = bytearray()  # effective calls, each call << 2 | seat (laws.md §3.2)
+        self.alerted = bytearray()  # 1 where the call at that index was alerted
+        self.inputs = bytearray()  # 2 bytes per input: kind << 2 | seat, value
+        self.phase = AUCTION
+        self.restrictions = []  # [seat, kind, param, law, at, extra]
+        self.leads = []  # lead-restriction candidates: [offender, restricted seat, suit or -1, law, at]
+        self.reviews = []  # [kind, law, at]
+        self.log = []  # [what, seat, call, law, at]: calls cancelled, accepted, deemed or substituted
+        self.refusals = 0
+        self.c_flags = 0  # secondary flags of the last classification
+        self.clear_pending()
+        self.why = LEGAL  # enforce mode: the classification behind the last REFUSED
+        self.law = 0  # law of the last verdict
+
+    # ---- derived facts -------------------------------------------------------------------------
+    def clear_pending(self):
+        self.p_kind = 0
+        self.p_seat = self.p_call = self.p_turn = self.p_flags = self.p_law = 0
+
+    def in_turn(self):
+        """The seat entitled to call next (Law 17 B, C): dealer, then LHO of the last effective call."""
+        return lho(self.eff[-1] & 3) if self.eff else self.dealer
+
+    def last_bid_index(self):
+        i = len(self.eff) - 1
+        while i >= 0 and self.eff[i] >> 2 < FIRST_BID:
+            i -= 1
+        return i
+
+    def last_bid(self):
+        i = self.last_bid_index()
+        return self.eff[i] >> 2 if i >= 0 else PASS
+
+    def double_ok(self, seat):
+        """Law 19 A1: only the last bid, made by an opponent, with only passes since."""
+        i = self.last_bid_index()
+        if i < 0 or side(self.eff[i] & 3) == side(seat):
+            return False
+        for j in range(i + 1, len(self.eff)):
+            if self.eff[j] >> 2 != PASS:
+                return False
+        return True
+
+    def redouble_ok(self, seat):
+        """Law 19 B1: only the last double, made by an opponent, with only passes since."""
+        i = self.last_bid_index()
+        if i < 0:
+            return False
+        found = -1
+        for j in range(i + 1, len(self.eff)):
+            c = self.eff[j] >> 2
+            if c == DOUBLE and found < 0:
+                found = j
+            elif c != PASS:
+                return False
+        return found >= 0 and side(self.eff[found] & 3) != side(seat)
+
+    def sufficient(self, call):
+        """Law 18: a bid supersedes the last bid if it ranks higher."""
+        return call > self.last_bid()
+
+    def restriction(self, seat, kind):
+        for r in self.restrictions:
+            if r[0] == seat and r[1] == kind:
+                return r
+        return None
+
+    def must_pass(self, seat):
+        """Is `seat` obliged to pass at its next turn (laws.md §4.2)?"""
+        for r in self.restrictions:
+            if r[0] == seat and (r[1] == PASS_NEXT_TURN or r[1] == PASS_THROUGHOUT):
+                return True
+        return False
+
+    def called(self, seat):
+        for c in self.eff:
+            if c & 3 == seat:
+                return True
+        return False
+
+    def contract(self):
+        """(final bid call code, doubled 0/1/2) once the auction has ended, else None."""
+        if self.phase != ENDED and self.phase != PLAY:
+            return None
+        i = self.last_bid_index()
+        doubled = 0
+        for j in range(i + 1, len(self.eff)):
+            c = self.eff[j] >> 2
+            if c == DOUBLE:
+                doubled = 1
+            elif c == REDOUBLE:
+                doubled = 2
+        return self.eff[i] >> 2, doubled
+
+    def declarer(self):
+        """Of the side that made the final bid, the first to name its strain (laws.md §2.3); -1 if none."""
+        if self.phase != ENDED and self.phase != PLAY:
+            return -1
+        i = self.last_bid_index()
+        s, strain = side(self.eff[i] & 3), strain_of(self.eff[i] >> 2)
+        for c in self.eff:
+            if c >> 2 >= FIRST_BID and strain_of(c >> 2) == strain and side(c & 3) == s:
+                return c & 3
+        return -1
+
+    # ---- inputs ------------------------------------------------------------------------------------
+    def _note(self, kind, seat, value):
+        self.inputs.append(kind << 2 | seat)
+        self.inputs.append(value)
+
+    def call(self, seat, call):
+        """A call pressed by `seat`. Returns a verdict code; `law` holds the law it was decided under."""
+        self._note(IN_CALL, seat, call)
+        if self.mode == ENFORCE:
+            return self._enforce(seat, call)
+        if self.p_kind:
+            return rectify.while_pending(self, seat, call)
+        return rectify.press(self, seat, call)
+
+    def change(self, seat, call):
+        """UNDO then a call: the last caller asks to change his call (Law 25); the director rules."""
+        self._note(IN_CHANGE, seat, call)
+        if self.p_kind or not self.eff or self.eff[-1] & 3 != seat or self.phase == PLAY:
+            self.law = 25
+            self.why = CHANGE_OF_CALL
+            return self._refuse()
+        return rectify.hold(self, CHANGE_OF_CALL, seat, call, self.in_turn(), 0)
+
+    def rule(self, ruling, param=0):
+        """A director's ruling on the pending irregularity (or a restriction he imposes)."""
+        self._note(IN_RULE, param & 3, ruling)
+        return rectify.rule(self, ruling, param)
+
+    def lead_faced(self):
+        """The opening lead is faced: the auction period is over (Law 17 E)."""
+        self._note(IN_LEAD, 0, 0)
+        if self.phase == ENDED:
+            self.phase = PLAY
+        return self.phase
+
+    def alert(self, seat):
+        """`seat` marks its partner's last call as alerted."""
+        self._note(IN_ALERT, seat, 0)
+        p = partner(seat)
+        for i in range(len(self.eff) - 1, -1, -1):
+            if self.eff[i] & 3 == p:
+                self.alerted[i] = 1
+                return True
+        return False
+
+    def _enforce(self, seat, call):
+        """ENFORCE mode (laws.md §4.0): only the in-turn seat, only calls that are legal now."""
+        v = HELD if self.p_kind else classify.classify(self, seat, call)
+        if v == LEGAL and rectify.obligation_allows(self, seat, call):
+            rectify.append(self, seat, call)
+            self.law = 0
+            return LEGAL
+        if v == LEGAL:
+            v = REFUSED
+        self.why = v
+        self.law = law_of(v, call, 0)
+        return self._refuse()
+
+    def _refuse(self):
+        self.refusals += 1
+        return REFUSED
+
+    def may_call(self, seat, call):
+        """Would `call` by `seat` be taken as legal now? (enforce mode greys out the others)"""
+        if self.p_kind or self.phase != AUCTION or seat != self.in_turn():
+            return False
+        return classify.classify(self, seat, call) == LEGAL and rectify.obligation_allows(self, seat, call)
+
+    # ---- changes to the effective auction (used by rectify) ---------------------------------------
+    def remove_from(self, k, law):
+        """Cancel effective calls from index k on (logged), e.g. Law 34 or an allowed change of call."""
+        for i in range(len(self.eff) - 1, k - 1, -1):
+            c = self.eff[i]
+            self.log.append([LOG_CANCELLED, c & 3, c >> 2, law, i])
+        self.eff[k:] = b""
+        self.alerted[k:] = b""
+        self.phase = AUCTION
+
+    def check_end(self):
+        """Laws 17 E, 22, 34: has the auction ended, and was a skipped player's turn lost?"""
+        n = len(self.eff)
+        i = n - 1
+        while i >= 0 and self.eff[i] >> 2 == PASS:
+            i -= 1
+        if i < 0:
+            seen = 0
+            for c in self.eff:
+                seen |= 1 << (c & 3)
+            if seen == 15:
+                self.phase = PASSED_OUT
+            return
+        if n - 1 - i < 3:
+            return
+        s = self.eff[i] & 3
+        expect = (lho(s), partner(s), rho(s))
+        for k in range(3):
+            if self.eff[i + 1 + k] & 3 != expect[k]:
+                self.remove_from(i + 1 + k, 34)  # Law 34: back to the skipped player
+                return
+        self.phase = ENDED
+
+    def ended(self):
+        return self.phase != AUCTION
+
+
+def order_simultaneous(a, presses):
+    """Law 33: of presses made at the same moment, the in-turn seat's counts first (laws.md §4.11)."""
+    t = a.in_turn()
+    return [p for p in presses if p[0] == t] + [p for p in presses if p[0] != t]

@@ -1,0 +1,45 @@
+"""Board number → dealer and vulnerability (Law 2, laws.md §2.2). Repeats every 16 boards."""
+from bidwire.core.calls import side
+
+VUL_NAMES = ("None", "NS", "EW", "Both")
+NONE = 0
+NS = 1
+EW = 2
+BOTH = 3
+
+
+def _check(board):
+    if not isinstance(board, int) or board < 1:
+        raise ValueError(f"board number must be a whole number from 1, not {board}")
+
+
+def dealer(board):
+    """Seat 0..3 (N E S W) that deals `board`."""
+    _check(board)
+    return (board - 1) & 3
+
+
+def vulnerability(board):
+    """0 None, 1 NS, 2 EW, 3 Both (the closed form of laws.md §2.2)."""
+    _check(board)
+    n = (board - 1) % 16
+    return (n + n // 4) & 3
+
+
+def is_vulnerable(vul, seat):
+    """Is `seat`'s side vulnerable under vulnerability code `vul`?"""
+    return vul == BOTH or vul == (NS if side(seat) == 0 else EW)
+
+
+def parse_vul(text):
+    """'None'/'Love'/'-', 'NS', 'EW', 'Both'/'All' (PBN writes All)."""
+    t = str(text).strip().upper()
+    if t in ("NONE", "LOVE", "-", "O"):
+        return NONE
+    if t in ("NS", "N-S"):
+        return NS
+    if t in ("EW", "E-W"):
+        return EW
+    if t in ("BOTH", "ALL", "B"):
+        return BOTH
+    raise ValueError(f"unknown vulnerability {text}: use None, NS, EW or All")

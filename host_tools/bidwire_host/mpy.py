@@ -1,0 +1,64 @@
+"""Compile firmware sources to .mpy with mpy-cross: shared by `make compile`, the benchmark and deploy."""
+import subprocess
+from pathlib import Path
+
+import click
+
+CORE = Path("bidwire/core")  # reported apart: the core's flash footprint is a budget of its own
+
+
+class CompileError(Exception):
+    """mpy-cross rejected a source file (or two sources would share one output); the message says which."""
+
+
+def _sources(dirs):
+    for root in map(Path, dirs):
+        for src in sorted(root.rglob("*.py")):
+            if "__pycache__" not in src.parts:
+                yield root, src
+
+
+def compile_tree(mpy_cross, out, dirs):
+    """Compile every .py under dirs to out/<path within its dir>.mpy; return [(src, dst, size)].
+
+    Each dir is a module root (firmware/ is on the unit's sys.path), so firmware/bidwire/core/calls.py
+    becomes out/bidwire/core/calls.mpy and its tracebacks name "bidwire/core/calls.py".
+    .mpy files left in out by sources that no longer exist are removed, so out can be copied to a unit as is.
+    """
+    out = Path(out)
+    built = {}
+    for root, src in _sources(dirs):
+        rel = src.relative_to(root)
+        dst = out / rel.with_suffix(".mpy")
+        if dst in built:
+            raise CompileError(f"{src} and {built[dst][0]} would both compile to {dst}")
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        cmd = [str(mpy_cross), "-s", rel.as_posix(), "-o", str(dst), str(src)]
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise CompileError(f"mpy-cross rejected {src}:\n{(proc.stderr + proc.stdout).strip()}")
+        built[dst] = (src, dst, dst.stat().st_size)
+    for stale in out.rglob("*.mpy"):
+        if stale not in built:
+            stale.unlink()
+    return list(built.values())
+
+
+@click.command()
+@click.option("--mpy-cross", "mpy_cross", required=True, type=click.Path(exists=True, dir_okay=False),
+              help="The mpy-cross executable (its version fixes the .mpy format).")
+@click.option("--out", required=True, type=click.Path(file_okay=False), help="Output tree, e.g. build/mpy.")
+@click.argument("dirs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False))
+def main(mpy_cross, out, dirs):
+    """Compile every .py under DIRS to .mpy in OUT and print the flash footprint."""
+    try:
+        modules = compile_tree(mpy_cross, out, dirs)
+    except CompileError as e:
+        raise click.ClickException(str(e)) from None
+    total = sum(size for _, _, size in modules)
+    core = sum(size for _, dst, size in modules if dst.relative_to(out).is_relative_to(CORE))
+    click.echo(f"mpy-cross: {len(modules)} modules, {total:,} bytes (core {core:,} bytes)")
+
+
+if __name__ == "__main__":
+    main()

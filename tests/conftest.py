@@ -1,0 +1,5 @@
+import os
+import sys
+
+# The portable core tests import their helpers (cases, vectors) as top-level modules, as MicroPython does.
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "core"))
