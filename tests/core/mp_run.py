@@ -1,6 +1,6 @@
 """Runs the portable core tests (tests/core/test_*.py) on the MicroPython unix port.
 
-Usage (from the repository root): MICROPYPATH=.frozen:firmware:tests/core micropython -X heapsize=64K tests/core/mp_run.py
+Usage: `make test-mp` (compiles firmware/ and tests/core/ to .mpy in build/mp-test and runs this there).
 Prints one line per failure and a closing 'N passed, N failed' line; exits 1 on any failure.
 """
 import gc

@@ -1,8 +1,9 @@
 """Law 77: duplicate scoring (laws.md §6.1 values, §7 vectors)."""
-from bidwire.core import board, score
-from bidwire.core.calls import parse_seat
 from cases import cases
 from vectors import load
+
+from bidwire.core import board, score
+from bidwire.core.calls import parse_seat
 
 SCORES = load("scores.json")
 

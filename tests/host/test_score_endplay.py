@@ -3,11 +3,12 @@ import json
 from pathlib import Path
 
 import pytest
-from bidwire.core import score
-from bidwire.core.calls import STRAINS
 from endplay.types import Contract, Denom, Penalty, Player, Vul
 from hypothesis import given
 from hypothesis import strategies as st
+
+from bidwire.core import score
+from bidwire.core.calls import STRAINS
 
 # calls.py strain order C D H S NT -> endplay Denom; doubled 0/1/2 -> Penalty
 DENOMS = (Denom.clubs, Denom.diamonds, Denom.hearts, Denom.spades, Denom.nt)

@@ -6,7 +6,7 @@ caller can record the deemed pass and classify again.
 """
 from bidwire.core.calls import DOUBLE, MAX_LEVEL, PASS, REDOUBLE, is_bid, level_of, lho
 from bidwire.core.codes import (
-    ABOVE_SEVEN, AFTER_CLOSE, AUCTION, CHANGE_OF_CALL, F_ALSO_INSUFFICIENT, F_BEFORE_BID, F_INADMISSIBLE,
+    ABOVE_SEVEN, AFTER_CLOSE, AUCTION, CHANGE_OF_CALL, F_ABOVE_SEVEN, F_ALSO_INSUFFICIENT, F_BEFORE_BID, F_INADMISSIBLE,
     F_L30B2, F_UNDER_OBLIGATION, INADMISSIBLE_DOUBLE, INADMISSIBLE_REDOUBLE, INSUFFICIENT, LEGAL,
     NO_DOUBLE_THIS_TURN, OUT_OF_ROTATION, PASS_OBLIGATION,
 )
@@ -37,6 +37,8 @@ def classify(a, seat, call):
             flags |= F_INADMISSIBLE
         if is_bid(call) and not a.sufficient(call):
             flags |= F_ALSO_INSUFFICIENT
+        if is_bid(call) and level_of(call) > MAX_LEVEL:
+            flags |= F_ABOVE_SEVEN
         a.c_flags = flags
         return OUT_OF_ROTATION
     obliged = a.must_pass(seat)

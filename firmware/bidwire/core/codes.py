@@ -39,6 +39,7 @@ F_ALSO_INSUFFICIENT = const(2)
 F_BEFORE_BID = const(4)
 F_UNDER_OBLIGATION = const(8)
 F_L30B2 = const(16)  # double/redouble at a turn where Law 30 B2 forbids it
+F_ABOVE_SEVEN = const(32)  # a bid above seven out of rotation: never acceptable (Law 38) [DESIGN]
 
 # Whose turn it was, relative to the offender of a call out of rotation: (offender - in_turn) & 3
 RHO_TURN = const(1)

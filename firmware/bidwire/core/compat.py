@@ -3,5 +3,7 @@ try:
     from micropython import const
 except ImportError:  # CPython
 
-    def const(x):
+    def _identity(x):
         return x
+
+    const = _identity

@@ -8,7 +8,7 @@ from bidwire.core import classify as cl
 from bidwire.core.calls import DOUBLE, PASS, REDOUBLE, is_bid, lho, lowest_in_strain, partner, rho, strain_of
 from bidwire.core.codes import (
     ABOVE_SEVEN, AFTER_CLOSE, AUCTION, AWAIT_RHO, CANCELLED, CHANGE_OF_CALL, CONDITIONAL_ON_OFFENDER,
-    F_BEFORE_BID, F_INADMISSIBLE, HELD, INADMISSIBLE_DOUBLE, INADMISSIBLE_REDOUBLE, INSUFFICIENT, LEGAL,
+    F_ABOVE_SEVEN, F_BEFORE_BID, F_INADMISSIBLE, HELD, INADMISSIBLE_DOUBLE, INADMISSIBLE_REDOUBLE, INSUFFICIENT, LEGAL,
     LHO_TURN, LOG_ACCEPTED, LOG_CANCELLED, LOG_DEEMED_PASS, LOG_SUBSTITUTED_PASS, MUST_REPEAT, MUST_REPLACE,
     NO_DOUBLE_THIS_TURN, OPT_25B_OTHER_AVG_MINUS, OUT_OF_ROTATION, PASS_NEXT_TURN, PASS_OBLIGATION,
     PASS_THROUGHOUT, REFUSED, REPLACE_ANY_LEGAL, REPLACE_SUFFICIENT_OR_PASS, REVIEW_AVG_MINUS,
@@ -176,6 +176,8 @@ def while_pending(a, seat, call):
         if k == OUT_OF_ROTATION:
             if a.p_flags & F_INADMISSIBLE:  # Law 32: never acceptable; 35 A
                 return _cancel_both(a, seat, call, 35)
+            if a.p_flags & F_ABOVE_SEVEN:  # Law 38: never playable; 35 C, back to the in-turn player
+                return _cancel_both(a, seat, call, 35)
             if a.p_turn == seat:  # laws.md §4.3 [DESIGN]: 28 B and 29 B both fit; accept and flag
                 review(a, REVIEW_DIRECTOR, 28)
             return _accept(a, seat, call, 29)
@@ -236,6 +238,9 @@ def _reject_out_of_rotation(a, o, c, t, flags):
             restrict(a, o, PASS_THROUGHOUT, 0, 30)
             restrict(a, partner(o), NO_DOUBLE_THIS_TURN, 0, 30)
             review(a, REVIEW_LAW23, 30)
+    elif flags & F_ABOVE_SEVEN:  # Law 38 out of rotation [DESIGN]: both members barred, no pass substituted
+        restrict(a, o, PASS_THROUGHOUT, 0, 38)
+        bar_partner(a, o, 38, c)
     elif flags & F_INADMISSIBLE:  # 32 → 36: offender any legal call at his turn, partner barred
         restrict(a, o, MUST_REPLACE, REPLACE_ANY_LEGAL, 36)
         bar_partner(a, o, 36, c)
