@@ -38,7 +38,7 @@ test-py: setup
 test-mp: setup
 	$(BIN)/python -m bidwire_host.mpy --mpy-cross $(MPYCROSS) --out $(MPTEST) firmware tests/core >/dev/null
 	$(BIN)/python tests/vectors_jsonl.py tests/vectors $(MPTEST)/jsonl
-	MICROPYPATH=.frozen:$(MPTEST) $(MPY) -X heapsize=$(HEAP) -m mp_run
+	$(BIN)/python tests/mp_suite.py $(MPY) $(HEAP) $(MPTEST)
 
 compile: setup
 	$(BIN)/python -m bidwire_host.mpy --mpy-cross $(MPYCROSS) --out build/mpy firmware boards

@@ -1,11 +1,17 @@
-"""Core benchmark, run on MicroPython (from .mpy) and on CPython alike; prints one JSON object.
+"""Core benchmark, run on MicroPython (from .mpy) and on CPython alike; prints one JSON [name, value] a line.
 
 Bytes are gc.mem_alloc() deltas with the collector disabled, so every allocation on the measured path
-counts, garbage included. CPython has no such counter: there it reports times only.
+counts, garbage included; micropython.mem_total() deltas add what was freed at once (heap-allocated
+frames). CPython has neither counter: there it reports times only.
 """
 import gc
 import json
 import sys
+
+try:
+    from micropython import mem_total  # bytes ever requested, including blocks freed at once
+except ImportError:  # CPython, or a port built without MICROPY_MEM_STATS
+    mem_total = None
 
 from naive import NaiveAuction
 from workload import AUCTIONS, CONTRACTS
@@ -30,7 +36,7 @@ except ImportError:  # CPython
 
 REPEATS = 5  # timings: the host reports the median of these
 ALLOC_ROUNDS = 20
-TIME_ROUNDS = 60
+TIME_ROUNDS = 150
 SCORE_ROUNDS = 300
 
 
@@ -70,8 +76,8 @@ def check(make, auctions, legal):
             raise ValueError(f"workload auction {calls} (dealer {dealer}) did not end")
 
 
-def alloc_calls(make, auctions):
-    """Bytes allocated per call by the calls of fresh engines (construction not counted), per round."""
+def alloc_calls(make, auctions, counter):
+    """Bytes per call counted by `counter` for the calls of fresh engines (construction not counted)."""
     rounds = []
     ncalls = sum(len(calls) for _, calls in auctions)
     for _ in range(ALLOC_ROUNDS):
@@ -80,24 +86,24 @@ def alloc_calls(make, auctions):
             a = make(dealer)
             gc.collect()
             gc.disable()
-            before = gc.mem_alloc()
+            before = counter()
             for i in range(len(calls)):
                 a.call((dealer + i) & 3, calls[i])
-            total += gc.mem_alloc() - before
+            total += counter() - before
             gc.enable()
         rounds.append(total / ncalls)
     return rounds
 
 
-def alloc_new(make, auctions):
-    """Bytes allocated per engine construction."""
+def alloc_new(make, auctions, counter):
+    """Bytes per engine construction counted by `counter`."""
     total = 0
     for dealer, _ in auctions:
         gc.collect()
         gc.disable()
-        before = gc.mem_alloc()
+        before = counter()
         make(dealer)
-        total += gc.mem_alloc() - before
+        total += counter() - before
         gc.enable()
     return total / len(auctions)
 
@@ -133,28 +139,29 @@ def time_score():
     return samples
 
 
+def emit(name, value):
+    print(json.dumps([name, value]))
+
+
 def main():
     coded, text = workloads()
     check(Auction, coded, 0)
     check(NaiveAuction, text, "legal")
-    out = {
-        "implementation": sys.implementation.name,
-        "version": sys.version,
-        "auctions": len(coded),
-        "calls": sum(len(calls) for _, calls in coded),
-    }
-    if hasattr(gc, "mem_alloc"):
-        out["alloc"] = {
-            "harness_call": alloc_calls(Null, coded),
-            "engine_call": alloc_calls(Auction, coded),
-            "naive_call": alloc_calls(NaiveAuction, text),
-            "harness_new": alloc_new(Null, coded),
-            "engine_new": alloc_new(Auction, coded),
-            "naive_new": alloc_new(NaiveAuction, text),
-        }
-    out["us"] = {"harness_call": time_calls(Null, coded), "engine_call": time_calls(Auction, coded),
-                 "naive_call": time_calls(NaiveAuction, text), "score": time_score()}
-    print(json.dumps(out))
+    emit("implementation", sys.implementation.name)
+    emit("version", ".".join(str(n) for n in sys.implementation.version[:3]) + " (" + sys.version + ")")
+    emit("auctions", len(coded))
+    emit("calls", sum(len(calls) for _, calls in coded))
+    engines = (("harness", Null, coded), ("engine", Auction, coded), ("naive", NaiveAuction, text))
+    counters = (("alloc", getattr(gc, "mem_alloc", None)), ("requested", mem_total))
+    for what, counter in counters:
+        if counter is None:
+            continue
+        for name, make, work in engines:
+            emit(f"{what}_{name}_call", alloc_calls(make, work, counter))
+            emit(f"{what}_{name}_new", alloc_new(make, work, counter))
+    for name, make, work in engines:
+        emit(f"us_{name}_call", time_calls(make, work))
+    emit("us_score", time_score())
 
 
 main()

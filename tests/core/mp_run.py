@@ -1,6 +1,7 @@
 """Runs the portable core tests (tests/core/test_*.py) on the MicroPython unix port.
 
-Usage: `make test-mp` (compiles firmware/ and tests/core/ to .mpy in build/mp-test and runs this there).
+Usage: `make test-mp` (compiles firmware/ and tests/core/ to .mpy in build/mp-test, then tests/mp_suite.py runs
+this once per test module, named on the command line).
 Prints one line per failure and a closing 'N passed, N failed' line; exits 1 on any failure.
 """
 import gc

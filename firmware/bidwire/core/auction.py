@@ -5,7 +5,7 @@ appended to `inputs` (2 bytes) so the state can be rebuilt by replaying them (bi
 Classification lives in classify.py (§4.1), rectification in rectify.py (§4.3-§4.17).
 """
 from bidwire.core import classify, rectify
-from bidwire.core.calls import DOUBLE, FIRST_BID, PASS, REDOUBLE, lho, partner, rho, side, strain_of
+from bidwire.core.calls import DOUBLE, FIRST_BID, MAX_CODE, PASS, REDOUBLE, lho, partner, rho, side, strain_of
 from bidwire.core.codes import (
     AUCTION, CHANGE_OF_CALL, ENDED, ENFORCE, HELD, LEGAL, LOG_CANCELLED, PASS_NEXT_TURN, PASS_THROUGHOUT,
     PASSED_OUT, PLAY, RECORD, REFUSED, law_of,
@@ -142,6 +142,8 @@ class Auction:
 
     def call(self, seat, call):
         """A call pressed by `seat`. Returns a verdict code; `law` holds the law it was decided under."""
+        if not 0 <= seat <= 3 or not 0 <= call <= MAX_CODE:
+            raise ValueError("seat must be 0..3 and call a code 0.." + str(MAX_CODE))
         self._note(IN_CALL, seat, call)
         if self.mode == ENFORCE:
             return self._enforce(seat, call)
@@ -151,6 +153,8 @@ class Auction:
 
     def change(self, seat, call):
         """UNDO then a call: the last caller asks to change his call (Law 25); the director rules."""
+        if not 0 <= seat <= 3 or not 0 <= call <= MAX_CODE:
+            raise ValueError("seat must be 0..3 and call a code 0.." + str(MAX_CODE))
         self._note(IN_CHANGE, seat, call)
         if self.p_kind or not self.eff or self.eff[-1] & 3 != seat or self.phase == PLAY:
             self.law = 25
@@ -160,6 +164,8 @@ class Auction:
 
     def rule(self, ruling, param=0):
         """A director's ruling on the pending irregularity (or a restriction he imposes)."""
+        if not 0 < ruling < 16:
+            raise ValueError("unknown ruling code " + str(ruling))
         self._note(IN_RULE, param & 3, ruling)
         return rectify.rule(self, ruling, param)
 

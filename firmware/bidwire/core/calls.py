@@ -87,13 +87,18 @@ def parse_call(text):
         return REDOUBLE
     if len(t) < 2 or not ("1" <= t[0] <= "9"):
         raise CallError(f"cannot read call {text}: use 1C..7NT, P, X or XX")
-    name = t[1:]
+    strain = parse_strain(t[1:])
+    if strain < 0:
+        raise CallError(f"cannot read call {text}: the strain must be C, D, H, S or NT")
+    return bid(int(t[0]), strain)
+
+
+def parse_strain(name):
+    """0..4 for C D H S NT (also N and the suit symbols); -1 if `name` is none of them."""
     for sym, letter in (("♣", "C"), ("♦", "D"), ("♥", "H"), ("♠", "S"), ("N", "NT")):
         if name == sym:
             name = letter
-    if name not in STRAINS:
-        raise CallError(f"cannot read call {text}: the strain must be C, D, H, S or NT")
-    return bid(int(t[0]), STRAINS.index(name))
+    return STRAINS.index(name) if name in STRAINS else -1
 
 
 def call_name(call):

@@ -1,6 +1,6 @@
 """Law 77 duplicate scoring (laws.md §6): a contract's score for declarer's side and for North-South."""
 from bidwire.core import board
-from bidwire.core.calls import STRAINS, side
+from bidwire.core.calls import STRAINS, parse_strain, side
 
 DOUBLED_NAMES = ("", "X", "XX")  # doubled 0/1/2: undoubled, doubled, redoubled
 
@@ -72,13 +72,10 @@ def parse_contract(text):
     level = int(body[:i])
     if not 1 <= level <= 7:
         raise ValueError(f"cannot read contract {text}: the level must be 1-7")
-    name = body[i:]
-    for sym, letter in (("♣", "C"), ("♦", "D"), ("♥", "H"), ("♠", "S"), ("N", "NT")):
-        if name == sym:
-            name = letter
-    if name not in STRAINS:
+    strain = parse_strain(body[i:])
+    if strain < 0:
         raise ValueError(f"cannot read contract {text}: the strain must be C, D, H, S or NT")
-    return (level, STRAINS.index(name), doubled)
+    return (level, strain, doubled)
 
 
 def contract_name(level, strain, doubled):

@@ -1,0 +1,120 @@
+"""`make bench`: the Foundation figures for the core, on MicroPython and CPython; writes bench/results.json.
+
+A benchmark, not a test: a figure over its target is printed as "over target", never an error.
+"""
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+from datetime import date
+from pathlib import Path
+
+import click
+
+from bidwire_host.mpy import compile_tree
+
+ROOT = Path(__file__).resolve().parent.parent
+MP_SIDE = ROOT / "bench" / "mp"  # runs on both interpreters
+OUT = ROOT / "build" / "bench-mpy"
+RESULTS = ROOT / "bench" / "results.json"
+NAIVE = "naive engine (bench/mp/naive.py: list of (seat, str), string ops)"
+WORKLOAD = "21 legal auctions of 4-15 calls (184 calls, bench/mp/workload.py), RECORD mode"
+
+
+def run_side(cmd, env):
+    """Run bench_core.py under one interpreter; {name: value} from its JSON lines."""
+    proc = subprocess.run(cmd, cwd=ROOT, env={**os.environ, **env}, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise click.ClickException(f"{cmd[0]} failed:\n{proc.stderr.strip() or proc.stdout.strip()}")
+    return dict(json.loads(line) for line in proc.stdout.splitlines() if line.startswith("["))
+
+
+def median(v):
+    return statistics.median(v) if isinstance(v, list) else v
+
+
+def figure(name, value, unit, method, target=None, baseline=None, baseline_name=None, spread=None):
+    f = {"name": name, "value": round(value, 2), "unit": unit, "target": target,
+         "baseline": None if baseline is None else round(baseline, 2), "baseline_name": baseline_name,
+         "method": method}
+    if spread:
+        f["samples"] = [round(x, 3) for x in spread]
+    return f
+
+
+def figures(mp, cp, modules, heap):
+    core = sum(size for src, _, size in modules if src.is_relative_to(ROOT / "firmware/bidwire/core"))
+    firmware = sum(size for src, _, size in modules if src.is_relative_to(ROOT / "firmware"))
+    on_mp = f"MicroPython unix port -X heapsize={heap}, core from .mpy; {WORKLOAD}"
+    gc_off = "gc.disable(), gc.mem_alloc() delta around the calls of a fresh Auction (construction excluded)"
+    timed = "each engine built before its clock starts; median of 5 repeats of 150 rounds"
+    us = {side: {k: median(v) for k, v in d.items() if k.startswith("us_")} for side, d in (("mp", mp), ("cp", cp))}
+    return [
+        figure("core bytes allocated per call", median(mp["alloc_engine_call"]), "B/call",
+               f"{gc_off}; {on_mp}", 256, median(mp["alloc_naive_call"]), NAIVE),
+        figure("core bytes requested per call, incl. freed at once", median(mp["requested_engine_call"]),
+               "B/call", f"micropython.mem_total() delta (heap-allocated frames freed on return count too); "
+               f"{on_mp}", None, median(mp["requested_naive_call"]), NAIVE),
+        figure("core bytes allocated per Auction()", mp["alloc_engine_new"], "B",
+               f"gc.disable(), gc.mem_alloc() delta around Auction(dealer); {on_mp}",
+               None, mp["alloc_naive_new"], NAIVE),
+        figure("core µs per call, MicroPython", us["mp"]["us_engine_call"], "µs/call",
+               f"time.ticks_us, {timed}; {on_mp}", None, us["mp"]["us_naive_call"], NAIVE,
+               mp["us_engine_call"]),
+        figure("core µs per call, CPython", us["cp"]["us_engine_call"], "µs/call",
+               f"time.perf_counter_ns, {timed}; CPython, core from source; {WORKLOAD}", None,
+               us["cp"]["us_naive_call"], NAIVE, cp["us_engine_call"]),
+        figure("core MicroPython/CPython time ratio", us["mp"]["us_engine_call"] / us["cp"]["us_engine_call"],
+               "x", "ratio of the two medians above", None,
+               us["mp"]["us_naive_call"] / us["cp"]["us_naive_call"], NAIVE),
+        figure("Law 77 score() µs per call, MicroPython", us["mp"]["us_score"], "µs/call",
+               "time.ticks_us over 16 contracts x 300, median of 5 repeats (bench/mp/workload.py)", None,
+               None, None, mp["us_score"]),
+        figure("Law 77 score() µs per call, CPython", us["cp"]["us_score"], "µs/call",
+               "time.perf_counter_ns over 16 contracts x 300, median of 5 repeats", None, None, None,
+               cp["us_score"]),
+        figure("core .mpy size", core, "B", "sum of mpy-cross output for firmware/bidwire/core (compile_tree)",
+               24 * 1024),
+        figure("firmware .mpy size", firmware, "B", "sum of mpy-cross output for all of firmware/ (compile_tree)"),
+    ]
+
+
+def table(figs):
+    lines = [f"{'figure':<52} {'value':>10} {'unit':<8} {'target':>8} {'baseline':>9}  status"]
+    for f in figs:
+        over = f["target"] is not None and f["value"] > f["target"]
+        status = "over target" if over else "ok" if f["target"] is not None else ""
+        spread = f" ({min(f['samples']):.2f}-{max(f['samples']):.2f})" if "samples" in f else ""
+        target = "" if f["target"] is None else f"≤{f['target']}"
+        base = "" if f["baseline"] is None else f"{f['baseline']:g}"
+        lines.append(f"{f['name']:<52} {f['value']:>10g} {f['unit']:<8} {target:>8} {base:>9}  {status}{spread}")
+    return "\n".join(lines)
+
+
+@click.command()
+@click.option("--micropython", "micropython", required=True, type=click.Path(exists=True, dir_okay=False),
+              help="The MicroPython unix port executable.")
+@click.option("--mpy-cross", "mpy_cross", required=True, type=click.Path(exists=True, dir_okay=False),
+              help="The mpy-cross executable.")
+@click.option("--heap", default="64K", show_default=True, help="MicroPython heap size (-X heapsize).")
+def main(micropython, mpy_cross, heap):
+    """Measure the core's allocations, speed and flash size; print a table and write bench/results.json."""
+    modules = compile_tree(mpy_cross, OUT, [ROOT / "firmware", MP_SIDE])
+    mp = run_side([str(Path(micropython).resolve()), "-X", f"heapsize={heap}", "-m", "bench_core"],
+                  {"MICROPYPATH": f".frozen:{OUT}"})
+    cp = run_side([sys.executable, str(MP_SIDE / "bench_core.py")], {"PYTHONPATH": str(ROOT / "firmware")})
+    figs = figures(mp, cp, modules, heap)
+    machine = {"nproc": os.cpu_count(), "cpu": platform.processor() or platform.machine(),
+               "python": platform.python_version(), "micropython": mp["version"], "heap": heap,
+               "loadavg_1min": round(os.getloadavg()[0], 2), "date": date.today().isoformat()}
+    RESULTS.write_text(json.dumps({"machine": machine, "figures": figs}, indent=1, ensure_ascii=False) + "\n")
+    click.echo(f"{machine['nproc']} cores (load {machine['loadavg_1min']}), Python {machine['python']}, "
+               f"MicroPython {machine['micropython']}")
+    click.echo(table(figs))
+    click.echo(f"written {RESULTS.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
