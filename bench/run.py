@@ -27,7 +27,9 @@ def run_side(cmd, env):
     """Run bench_core.py under one interpreter; {name: value} from its JSON lines."""
     proc = subprocess.run(cmd, cwd=ROOT, env={**os.environ, **env}, capture_output=True, text=True)
     if proc.returncode != 0:
-        raise click.ClickException(f"{cmd[0]} failed:\n{proc.stderr.strip() or proc.stdout.strip()}")
+        hint = "\nThe heap is too small for the core plus this bench: try --heap 96K." if "MemoryError" in \
+            proc.stderr else ""
+        raise click.ClickException(f"{cmd[0]} failed:\n{proc.stderr.strip() or proc.stdout.strip()}{hint}")
     return dict(json.loads(line) for line in proc.stdout.splitlines() if line.startswith("["))
 
 
@@ -75,6 +77,8 @@ def figures(mp, cp, modules, heap):
         figure("Law 77 score() µs per call, CPython", us["cp"]["us_score"], "µs/call",
                "time.perf_counter_ns over 16 contracts x 300, median of 5 repeats", None, None, None,
                cp["us_score"]),
+        figure("heap free after importing the core", mp["heap_free_after_import"], "B",
+               f"gc.collect(); gc.mem_free() once the core (.mpy) and the bench are imported; {on_mp}"),
         figure("core .mpy size", core, "B", "sum of mpy-cross output for firmware/bidwire/core (compile_tree)",
                24 * 1024),
         figure("firmware .mpy size", firmware, "B", "sum of mpy-cross output for all of firmware/ (compile_tree)"),

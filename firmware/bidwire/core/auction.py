@@ -5,7 +5,7 @@ appended to `inputs` (2 bytes) so the state can be rebuilt by replaying them (bi
 Classification lives in classify.py (§4.1), rectification in rectify.py (§4.3-§4.17).
 """
 from bidwire.core import classify, rectify
-from bidwire.core.calls import DOUBLE, FIRST_BID, MAX_CODE, PASS, REDOUBLE, lho, partner, rho, side, strain_of
+from bidwire.core.calls import DOUBLE, FIRST_BID, MAX_CODE, PASS, REDOUBLE, lho, partner, side, strain_of
 from bidwire.core.codes import (
     AUCTION, CHANGE_OF_CALL, ENDED, ENFORCE, HELD, LEGAL, LOG_CANCELLED, PASS_NEXT_TURN, PASS_THROUGHOUT,
     PASSED_OUT, PLAY, RECORD, REFUSED, law_of,
@@ -235,9 +235,8 @@ class Auction:
         if n - 1 - i < 3:
             return
         s = self.eff[i] & 3
-        expect = (lho(s), partner(s), rho(s))
-        for k in range(3):
-            if self.eff[i + 1 + k] & 3 != expect[k]:
+        for k in range(3):  # the passes must come from LHO, partner, RHO of that caller
+            if self.eff[i + 1 + k] & 3 != (s + 1 + k) & 3:
                 self.remove_from(i + 1 + k, 34)  # Law 34: back to the skipped player
                 return
         self.phase = ENDED
