@@ -5,11 +5,14 @@ Tokens: "N:1H" a call, "N~1S" a change of call after UNDO (Law 25), "!reject" / 
 restriction the director imposes, "*lead" the opening lead faced, "N@" North alerts South's last call.
 """
 from bidwire.core.auction import IN_ALERT, IN_CALL, IN_CHANGE, IN_LEAD, IN_RULE, Auction
-from bidwire.core.calls import CallError, call_name, parse_call, parse_seat, seat_name
+from bidwire.core.calls import CallError, call_name, level_of, parse_call, parse_seat, seat_name, strain_of
 from bidwire.core.codes import (
-    LOG_NAMES, PHASE_NAMES, RESTRICTION_NAMES, REVIEW_NAMES, RULE_NAMES, VERDICT_NAMES,
+    AUCTION, AWAIT_RHO, CONDITIONAL_ON_OFFENDER, LOG_NAMES, MUST_REPEAT, PASSED_OUT, PHASE_NAMES,
+    RESTRICTION_NAMES, REVIEW_NAMES, RULE_NAMES, VERDICT_NAMES,
 )
 from bidwire.core.score import contract_name
+
+_WITH_CALL = (MUST_REPEAT, AWAIT_RHO, CONDITIONAL_ON_OFFENDER)  # restrictions that name a withdrawn call
 
 
 def apply(a, token):
@@ -76,13 +79,13 @@ def replay(dealer, mode, options, inputs):
 
 def contract_text(a):
     """'4HX' once ended, 'Pass' when passed out, None while the auction is open."""
-    if a.phase == 2:
+    if a.phase == PASSED_OUT:
         return "Pass"
     c = a.contract()
     if c is None:
         return None
     bid, doubled = c
-    return contract_name((bid - 3) // 5 + 1, (bid - 3) % 5, doubled)
+    return contract_name(level_of(bid), strain_of(bid), doubled)
 
 
 def summary(a):
@@ -91,13 +94,13 @@ def summary(a):
     out = {
         "dealer": seat_name(a.dealer),
         "phase": PHASE_NAMES[a.phase],
-        "in_turn": seat_name(a.in_turn()) if a.phase == 0 else None,
+        "in_turn": seat_name(a.in_turn()) if a.phase == AUCTION else None,
         "auction": [seat_name(c & 3) + ":" + call_name(c >> 2) + ("!" if a.alerted[i] else "")
                     for i, c in enumerate(a.eff)],
         "contract": contract_text(a),
         "declarer": seat_name(d) if d >= 0 else None,
         "restrictions": [{"seat": seat_name(r[0]), "kind": RESTRICTION_NAMES[r[1]],
-                          "call": call_name(r[2]) if r[1] in (4, 6, 7) else None, "law": r[3], "at": r[4]}
+                          "call": call_name(r[2]) if r[1] in _WITH_CALL else None, "law": r[3], "at": r[4]}
                          for r in a.restrictions],
         "lead_restrictions": [{"offender": seat_name(x[0]), "seat": seat_name(x[1]),
                                "suit": "CDHS"[x[2]] if x[2] >= 0 else None, "law": x[3], "at": x[4]}
