@@ -98,3 +98,18 @@ def test_bad_codes_are_rejected_not_recorded():
         else:
             raise AssertionError("accepted seat " + str(seat) + " call " + str(call))
     assert len(a.inputs) == 0
+
+
+def test_longest_possible_auction_is_319_calls_and_ends():
+    a = Auction(0, codes.ENFORCE)
+    n = 0
+    for _ in range(3):  # three passes, then every bid doubled and redoubled with passes between
+        assert a.call(a.in_turn(), 0) == codes.LEGAL
+        n += 1
+    for bid in range(3, 38):
+        for call in (bid, 0, 0, 1, 0, 0, 2, 0, 0):
+            assert a.call(a.in_turn(), call) == codes.LEGAL, str(n)
+            n += 1
+    assert n == 318 and a.phase == codes.AUCTION
+    assert a.call(a.in_turn(), 0) == codes.LEGAL and a.phase == codes.ENDED
+    assert record.summary(a)["contract"] == "7NTXX" and n + 1 == 319
