@@ -112,4 +112,4 @@ def test_longest_possible_auction_is_319_calls_and_ends():
             n += 1
     assert n == 318 and a.phase == codes.AUCTION
     assert a.call(a.in_turn(), 0) == codes.LEGAL and a.phase == codes.ENDED
-    assert record.summary(a)["contract"] == "7NTXX" and n + 1 == 319
+    assert record.contract_text(a) == "7NTXX" and n + 1 == 319
