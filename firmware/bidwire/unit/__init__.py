@@ -1,0 +1,1 @@
+"""The table unit: the application on top of the core (journal, screens, sync)."""

@@ -1,0 +1,199 @@
+"""The unit's journal: CRC-framed records appended and flushed to flash, and snapshots replaced atomically.
+
+A record is magic (1 byte), kind (1), payload length (u16 LE), the payload, then CRC32 of all before it
+(u32 LE). Reading stops at the first torn or corrupt record: a power cut mid-append leaves only a torn tail,
+which repair() cuts off so that new records follow the last good one (architecture.md §3 "Persistence").
+"""
+import os
+import struct
+from binascii import crc32
+from bidwire.core.compat import const
+
+_MAGIC = const(0xB1)
+_HEADER = const(4)
+_TRAILER = const(4)
+_COPY = const(256)  # repair() copies the good prefix through a buffer this size
+_ENOSPC = const(28)  # errno.ENOSPC: the unix port's errno module has no name for it
+MAX_PAYLOAD = const(0xFFFF)
+JOURNAL = "journal.bin"
+_sync = getattr(os, "sync", None)  # MicroPython's unix port has no os.sync
+
+
+class JournalFull(Exception):
+    """The flash is full: the record or snapshot was not stored and the caller must not acknowledge it."""
+
+
+def _durable(f):
+    f.flush()
+    if _sync is not None:
+        _sync()
+
+
+def _makedirs(directory):
+    path = "/" if directory[0] == "/" else ""
+    for part in directory.split("/"):
+        if part:
+            path += part
+            try:
+                os.mkdir(path)
+            except OSError:
+                pass  # it exists; any other failure shows at the first open
+            path += "/"
+
+
+def _full(e, what):
+    if e.args and e.args[0] == _ENOSPC:
+        return JournalFull(f"flash full: {what} not stored; sync with the collector so acknowledged boards "
+                           "can be cleared, then try again")
+    return e
+
+
+class Journal:
+    """The record file `journal.bin` and the snapshots of one unit, in `directory` (created if missing)."""
+
+    def __init__(self, directory):
+        if not directory:
+            raise ValueError("journal directory is empty: give a path such as /data")
+        _makedirs(directory)
+        self.directory = directory
+        self.path = directory + "/" + JOURNAL
+        self.damaged = self.damage_reason = None  # offset and why of the first bad record records() read
+        self.end = 0  # offset just past the last good record read
+        self._head, self._tail = bytearray(_HEADER), bytearray(_TRAILER)  # reused by every record
+        self._f, self._size = None, 0  # the append handle, opened at the first append, and the file size
+
+    def append(self, kind, payload):
+        """Store one record durably (flushed and synced) before returning; JournalFull if flash is full."""
+        if not 0 <= kind <= 255:
+            raise ValueError(f"record kind {kind} out of range: use 0..255")
+        n = len(payload)
+        if n > MAX_PAYLOAD:
+            raise ValueError(f"record payload of {n} bytes is too long: at most {MAX_PAYLOAD}")
+        if self.damaged is not None:
+            self.repair()  # a record after a torn one could never be read back
+        head, tail = self._head, self._tail
+        struct.pack_into("<BBH", head, 0, _MAGIC, kind, n)
+        struct.pack_into("<I", tail, 0, crc32(payload, crc32(head)) & 0xFFFFFFFF)
+        try:
+            if self._f is None:
+                self._f = open(self.path, "ab")
+                self._size = os.stat(self.path)[6]  # not tell(): an O_APPEND file may say 0 until written
+            f = self._f
+            f.write(head)
+            f.write(payload)
+            f.write(tail)
+            _durable(f)
+        except OSError as e:
+            self.close()
+            self.damaged, self.damage_reason = self._size, "append failed"
+            raise _full(e, f"journal record of {n} bytes")  # noqa: B904 - MicroPython warns on chaining
+        self._size += _HEADER + n + _TRAILER
+
+    def records(self):
+        """Yield (kind, payload) in order; stops at the first torn or corrupt record and sets self.damaged."""
+        self.damaged = self.damage_reason = None
+        self.end = offset = 0
+        head, tail = self._head, self._tail
+        try:
+            f = open(self.path, "rb")
+        except OSError:
+            return  # no journal yet
+        with f:
+            while True:
+                got = f.readinto(head)
+                if not got:
+                    return
+                reason = None
+                n = head[2] | head[3] << 8
+                payload = b""
+                if got < _HEADER:
+                    reason = "short header"
+                elif head[0] != _MAGIC:
+                    reason = "bad magic"
+                else:
+                    payload = f.read(n)
+                    if len(payload) < n:
+                        reason = "short payload"
+                    elif f.readinto(tail) < _TRAILER:
+                        reason = "short checksum"
+                    elif struct.unpack_from("<I", tail)[0] != crc32(payload, crc32(head)) & 0xFFFFFFFF:
+                        reason = "bad checksum"
+                if reason is not None:
+                    self.damaged, self.damage_reason = offset, reason
+                    return
+                offset += _HEADER + n + _TRAILER
+                self.end = offset
+                yield head[1], payload
+
+    __iter__ = records
+
+    def repair(self):
+        """Cut the journal at its first damaged record (copy the good prefix to .tmp, rename over)."""
+        for _ in self.records():
+            pass
+        if self.damaged is None:
+            return False
+        self.close()
+        keep, tmp = self.end, self.path + ".tmp"
+        buf = bytearray(_COPY)
+        try:
+            with open(self.path, "rb") as src, open(tmp, "wb") as dst:
+                while keep:
+                    got = src.readinto(buf) if keep >= _COPY else src.readinto(memoryview(buf)[:keep])
+                    if not got:
+                        break
+                    dst.write(memoryview(buf)[:got])
+                    keep -= got
+                _durable(dst)
+            os.rename(tmp, self.path)
+        except OSError as e:
+            _remove(tmp)
+            raise _full(e, "journal repair")  # noqa: B904 - MicroPython warns on chaining
+        self.damaged = self.damage_reason = None
+        return True
+
+    def snapshot(self, name, data):
+        """Replace snapshot `name` atomically: write name.tmp, sync, then rename over the old one."""
+        path = self._snapshot_path(name)
+        tmp = path + ".tmp"
+        try:
+            with open(tmp, "wb") as f:
+                f.write(data)
+                _durable(f)
+            os.rename(tmp, path)
+        except OSError as e:
+            _remove(tmp)
+            raise _full(e, f"snapshot {name}")  # noqa: B904 - MicroPython warns on chaining
+
+    def load_snapshot(self, name):
+        try:
+            with open(self._snapshot_path(name), "rb") as f:
+                return f.read()
+        except OSError:
+            return None
+
+    def clean(self):
+        """Remove the .tmp files a power cut left behind (at boot, before reading anything)."""
+        for name in os.listdir(self.directory):
+            if name.endswith(".tmp"):
+                os.remove(self.directory + "/" + name)
+
+    def close(self):
+        f, self._f = self._f, None
+        if f is not None:
+            try:
+                f.close()
+            except OSError:
+                pass  # a flush that failed again: the torn tail is found and cut on the next read
+
+    def _snapshot_path(self, name):
+        if not name or "/" in name or name.endswith(".tmp") or name == JOURNAL:
+            raise ValueError(f"bad snapshot name {name}: use a plain file name, not ending in .tmp")
+        return self.directory + "/" + name
+
+
+def _remove(path):
+    try:
+        os.remove(path)
+    except OSError:
+        pass
