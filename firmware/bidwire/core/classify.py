@@ -1,8 +1,8 @@
 """Classification of a press against the auction so far: laws.md §4.1, rows 1-9, in that order.
 
-classify() returns the primary verdict; `a.p_flags` receives the secondary flags (F_*) and `a.p_rel`
-whose turn it was relative to the offender. Row 3 (Law 28 A) is reported as DEEMED_PASS_28A so the
-caller can record the deemed pass and classify again.
+classify() returns the primary verdict and leaves the secondary flags (F_*) in `a.c_flags`; whose turn it
+was is the in-turn seat, kept by rectify.hold with the pending irregularity. Row 3 (Law 28 A) is reported
+as DEEMED_PASS_28A so the caller can record the deemed pass and classify again.
 """
 from bidwire.core.calls import DOUBLE, MAX_LEVEL, PASS, REDOUBLE, is_bid, level_of, lho
 from bidwire.core.codes import (
