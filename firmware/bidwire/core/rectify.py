@@ -35,9 +35,14 @@ def logged(a, what, seat, call, law):
 def bar_partner(a, offender, law, withdrawn):
     """Offender's partner must pass throughout (23 A review); Law 26 lead restriction candidate."""
     restrict(a, partner(offender), PASS_THROUGHOUT, 0, law)
-    suit = strain_of(withdrawn) if is_bid(withdrawn) and strain_of(withdrawn) < 4 else -1
-    a.leads.append([offender, partner(offender), suit, law, len(a.eff)])  # 26 A suit, else 26 B
+    lead_candidate(a, offender, withdrawn, law)
     review(a, REVIEW_LAW23, law)
+
+
+def lead_candidate(a, offender, withdrawn, law):
+    """Law 26 for the offender's partner: 26 A names the withdrawn suit; anything else is 26 B (-1)."""
+    suit = strain_of(withdrawn) if is_bid(withdrawn) and strain_of(withdrawn) < 4 else -1
+    a.leads.append([offender, partner(offender), suit, law, len(a.eff)])
 
 
 def append(a, seat, call):
@@ -146,8 +151,7 @@ def after_close(a, seat, call):
     logged(a, LOG_CANCELLED, seat, call, 39)
     d = a.declarer()
     if d >= 0 and call != PASS and (seat & 1) != (d & 1):
-        suit = strain_of(call) if is_bid(call) and strain_of(call) < 4 else -1
-        a.leads.append([seat, partner(seat), suit, 39, len(a.eff)])
+        lead_candidate(a, seat, call, 39)
     a.law = 39
     return AFTER_CLOSE
 
@@ -271,8 +275,7 @@ def _rule_change(a, ruling, o, c):
         restrict(a, o, MUST_REPLACE, REPLACE_ANY_LEGAL, 25)
         if a.options & OPT_25B_OTHER_AVG_MINUS:  # 1997 reading
             review(a, REVIEW_AVG_MINUS, 25)
-            suit = strain_of(original) if is_bid(original) and strain_of(original) < 4 else -1
-            a.leads.append([o, partner(o), suit, 25, len(a.eff)])
+            lead_candidate(a, o, original, 25)
         else:  # 1987 reading (laws.md §12.1): partner passes throughout
             bar_partner(a, o, 25, original)
         a.law = 25
