@@ -11,14 +11,18 @@ class CompileError(Exception):
     """mpy-cross rejected a source file (or two sources would share one output); the message says which."""
 
 
-def _sources(dirs):
+def _sources(dirs, packages=()):
     for root in map(Path, dirs):
         for src in sorted(root.rglob("*.py")):
             if "__pycache__" not in src.parts:
                 yield root, src
+    for pkg in map(Path, packages):  # a package dir keeps its name: boards/x.py -> out/boards/x.mpy
+        for src in sorted(pkg.rglob("*.py")):
+            if "__pycache__" not in src.parts:
+                yield pkg.parent, src
 
 
-def compile_tree(mpy_cross, out, dirs):
+def compile_tree(mpy_cross, out, dirs, packages=()):
     """Compile every .py under dirs to out/<path within its dir>.mpy; return [(src, dst, size)].
 
     Each dir is a module root (firmware/ is on the unit's sys.path), so firmware/bidwire/core/calls.py
@@ -27,7 +31,7 @@ def compile_tree(mpy_cross, out, dirs):
     """
     out = Path(out)
     built = {}
-    for root, src in _sources(dirs):
+    for root, src in _sources(dirs, packages):
         rel = src.relative_to(root)
         dst = out / rel.with_suffix(".mpy")
         if dst in built:
@@ -48,11 +52,13 @@ def compile_tree(mpy_cross, out, dirs):
 @click.option("--mpy-cross", "mpy_cross", required=True, type=click.Path(exists=True, dir_okay=False),
               help="The mpy-cross executable (its version fixes the .mpy format).")
 @click.option("--out", required=True, type=click.Path(file_okay=False), help="Output tree, e.g. build/mpy.")
+@click.option("--package", "packages", multiple=True, type=click.Path(exists=True, file_okay=False),
+              help="A package dir compiled under its own name (boards -> OUT/boards/...).")
 @click.argument("dirs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False))
-def main(mpy_cross, out, dirs):
+def main(mpy_cross, out, dirs, packages):
     """Compile every .py under DIRS to .mpy in OUT and print the flash footprint."""
     try:
-        modules = compile_tree(mpy_cross, out, dirs)
+        modules = compile_tree(mpy_cross, out, dirs, packages)
     except CompileError as e:
         raise click.ClickException(str(e)) from None
     total = sum(size for _, _, size in modules)

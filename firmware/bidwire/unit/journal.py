@@ -14,6 +14,7 @@ _HEADER = const(4)
 _TRAILER = const(4)
 _COPY = const(256)  # repair() copies the good prefix through a buffer this size
 _ENOSPC = const(28)  # errno.ENOSPC: the unix port's errno module has no name for it
+_EFBIG = const(27)  # a file-size limit (RLIMIT_FSIZE on the virtual unit) is a full flash too
 MAX_PAYLOAD = const(0xFFFF)
 JOURNAL = "journal.bin"
 _sync = getattr(os, "sync", None)  # MicroPython's unix port has no os.sync
@@ -42,7 +43,7 @@ def _makedirs(directory):
 
 
 def _full(e, what):
-    if e.args and e.args[0] == _ENOSPC:
+    if e.args and (e.args[0] == _ENOSPC or e.args[0] == _EFBIG):
         return JournalFull(f"flash full: {what} not stored; sync with the collector so acknowledged boards "
                            "can be cleared, then try again")
     return e
@@ -59,6 +60,8 @@ class Journal:
         self.path = directory + "/" + JOURNAL
         self.damaged = self.damage_reason = None  # offset and why of the first bad record records() read
         self.end = 0  # offset just past the last good record read
+        self.at = 0  # offset of the record records() yielded last
+        self.writes = self.written = 0  # records appended and their bytes, since this object was made
         self._head, self._tail = bytearray(_HEADER), bytearray(_TRAILER)  # reused by every record
         self._f, self._size = None, 0  # the append handle, opened at the first append, and the file size
 
@@ -88,17 +91,22 @@ class Journal:
             self.damaged, self.damage_reason = self._size, "append failed"
             raise _full(e, f"journal record of {n} bytes")  # noqa: B904 - MicroPython warns on chaining
         self._size += _HEADER + n + _TRAILER
+        self.writes += 1
+        self.written += _HEADER + n + _TRAILER
 
-    def records(self):
-        """Yield (kind, payload) in order; stops at the first torn or corrupt record and sets self.damaged."""
+    def records(self, start=0):
+        """Yield (kind, payload) in order from offset `start` (a record boundary); stops at the first torn or
+        corrupt record and sets self.damaged. `at` is the offset of the record just yielded."""
         self.damaged = self.damage_reason = None
-        self.end = offset = 0
+        self.end = offset = start
         head, tail = self._head, self._tail
         try:
             f = open(self.path, "rb")
         except OSError:
             return  # no journal yet
         with f:
+            if start:
+                f.seek(start)
             while True:
                 got = f.readinto(head)
                 if not got:
@@ -121,6 +129,7 @@ class Journal:
                 if reason is not None:
                     self.damaged, self.damage_reason = offset, reason
                     return
+                self.at = offset
                 offset += _HEADER + n + _TRAILER
                 self.end = offset
                 yield head[1], payload
@@ -177,6 +186,19 @@ class Journal:
         for name in os.listdir(self.directory):
             if name.endswith(".tmp"):
                 os.remove(self.directory + "/" + name)
+
+    def reset(self):
+        """Start an empty journal (after a snapshot has made its records redundant)."""
+        self.close()
+        _remove(self.path)
+        self.damaged = self.damage_reason = None
+        self.end = self.at = 0
+
+    def size(self):
+        try:
+            return os.stat(self.path)[6]
+        except OSError:
+            return 0
 
     def close(self):
         f, self._f = self._f, None

@@ -1,0 +1,139 @@
+"""The virtual unit: the real firmware on the MicroPython unix port. Keys come from stdin, one per line —
+`N 1`, `N H`, `E PASS`, `S X`, `W TD` — plus `sleep <ms>`, `sync [ms]` (wait until the collector has
+acknowledged everything), `shot <file.pbm>` (save the frame), `quit`, and `#` comments. Each new frame is
+printed as text between `+----------------+` rules; after each key a line `key <journaled keys> <1 if it
+changed anything>`, and at boot `boot <n> keys=<journaled keys> seq=<next event> acked=<n> status=<text>`
+(test drivers resume a script from there). The journal lives in config["state_dir"].
+"""
+import asyncio
+import sys
+import time
+
+import framebuf
+
+from bidwire.unit.hal import Hal, NoBattery, NoNetwork
+from bidwire.unit.keys import key_code, parse_key
+from bidwire.unit.screens import text
+
+RULE = "+----------------+"
+
+
+class Display(framebuf.FrameBuffer):
+    """A 128 x 64 frame buffer in the SSD1306's layout; show() counts frames (the console prints them)."""
+
+    def __init__(self):
+        self.buffer = bytearray(128 * 64 // 8)
+        super().__init__(self.buffer, 128, 64, framebuf.MONO_VLSB)
+        self.shown = 0
+
+    def show(self):
+        self.shown += 1
+
+    def pbm(self, path):
+        """Save the frame as a binary PBM (P4) image."""
+        row = bytearray(16)
+        with open(path, "wb") as f:
+            f.write(b"P4\n128 64\n")
+            for y in range(64):
+                for i in range(16):
+                    v = 0
+                    for b in range(8):
+                        v = v << 1 | self.pixel(i * 8 + b, y)
+                    row[i] = v
+                f.write(row)
+
+
+class Clock:
+    def time(self):
+        return int(time.time())
+
+    def ticks_ms(self):
+        return time.ticks_ms()
+
+
+def console(rows):
+    out = sys.stdout
+    out.write(RULE + "\n")
+    for r in text(rows):
+        out.write("|" + r + " " * (16 - len(r)) + "|\n")
+    out.write(RULE + "\n")
+
+
+def _seat(name):
+    i = "NESW".find(name.upper())
+    if len(name) != 1 or i < 0:
+        raise ValueError(f"unknown seat {name}: use N, E, S or W")
+    return i
+
+
+class StdinKeys:
+    """Reads the script from stdin; key lines go into the key queue one at a time, in order."""
+
+    def __init__(self):
+        self.unit = None
+        self.task = None
+        self.errors = 0
+
+    def start(self, queue):
+        self.queue = queue
+        self.task = asyncio.create_task(self._read())
+
+    def attach(self, unit):
+        self.unit = unit
+        s = unit.store
+        print(f"boot {s.boot} keys={s.keys} seq={s.seq} acked={s.acked} status={s.status}")
+
+    def deinit(self):
+        if self.task is not None:
+            self.task.cancel()
+
+    async def _read(self):
+        reader = asyncio.StreamReader(sys.stdin)
+        while True:
+            line = await reader.readline()
+            if not line:
+                break
+            try:
+                if await self._line(line.decode().strip()):
+                    break
+            except ValueError as e:
+                self.errors += 1
+                sys.stderr.write("script: " + str(e) + "\n")
+        await self._sync(10000)
+        sys.exit(0)
+
+    async def _line(self, line):
+        if not line or line[0] == "#":
+            return False
+        words = line.split()
+        cmd = words[0].lower()
+        if cmd == "quit":
+            return True
+        if cmd == "sleep":
+            await asyncio.sleep_ms(int(words[1]))
+        elif cmd == "sync":
+            await self._sync(int(words[1]) if len(words) > 1 else 10000)
+        elif cmd == "shot":
+            self.unit.hal.display.pbm(words[1])
+        elif len(words) == 2:
+            self.queue.put(key_code(_seat(words[0]), parse_key(words[1])))
+            while len(self.queue):
+                await asyncio.sleep_ms(0)  # let the app take it before the next line
+            print(f"key {self.unit.store.keys} {1 if self.unit.changed else 0}")
+        else:
+            raise ValueError(f"cannot read script line: {line}")
+        return False
+
+    async def _sync(self, limit_ms):
+        unit = self.unit
+        if unit is None or unit.sync is None:
+            return
+        t0 = time.ticks_ms()
+        while unit.sync.pending() and time.ticks_diff(time.ticks_ms(), t0) < limit_ms:
+            unit.sync.wake.set()
+            await asyncio.sleep_ms(20)
+
+
+def build(config):
+    return Hal(keys=StdinKeys(), display=Display(), storage=config["state_dir"], clock=Clock(),
+               network=NoNetwork(), power=NoBattery(), name="unix_sim", console=console)

@@ -1,0 +1,397 @@
+"""The table unit's state machine: key presses and collector commands in, events and screen state out.
+
+Pure: no I/O and no clock. `key()` and `command()` return True when the state changed (only then is the input
+journaled, bidwire.unit.store); the events each input produced are left in `out` for the store to number and
+write in the same journal record. Screens (screens.py) only read this state.
+"""
+from bidwire.core import board as boards
+from bidwire.core.auction import IN_CHANGE, Auction
+from bidwire.core.calls import PASS, bid, call_name, lho, seat_name, side
+from bidwire.core.codes import (
+    ABOVE_SEVEN, AUCTION, CHANGE_OF_CALL, ENDED, ENFORCE, INSUFFICIENT, LEGAL, PASSED_OUT, PLAY, RECORD, REFUSED,
+    RULE_25A, RULE_25B_ACCEPT,
+    RULE_25B_OTHER, RULE_25B_STAND, RULE_NAMES, RULE_PASS_NEXT_TURN, RULE_REJECT, RULE_REJECT_NATURAL,
+    VERDICT_NAMES,
+)
+from bidwire.core.compat import const
+from bidwire.unit.keys import K_ALERT, K_C, K_NT, K_PASS, K_TD, K_UNDO, K_X, K_XX
+from bidwire.unit.lazy import drop
+
+# Screens (architecture.md §3)
+SETUP = const(0)
+START = const(1)
+BIDDING = const(2)  # the auction grid; a pending irregularity is shown over it
+LEAD = const(3)
+RESULT = const(4)
+CONFIRM = const(5)
+SCORE = const(6)
+MOVE = const(7)
+# The director at the table: called, entering the PIN, in the ruling menu, choosing a seat
+TD_CALLED = const(1)
+TD_PIN = const(2)
+TD_MENU = const(3)
+TD_SEAT = const(4)
+END_CALL = const(0)  # menu entry: end the director call
+
+_CALL_KEYS = (PASS, 1, 2)  # K_PASS, K_X, K_XX -> call codes P, X, XX
+
+
+class App:
+    def __init__(self, unit="", mode="record", td_pin="1234"):
+        self.unit = unit
+        self.mode = ENFORCE if mode == "enforce" else RECORD
+        self.td_pin = td_pin
+        self.out = []  # events of the current input: dicts without seq
+        self.screen = SETUP
+        self.assignment = None  # the last `assign` command: section, table, round, boards, ns, ew, move
+        self.next_assignment = None  # an assign that arrived mid-board: used when the board is over
+        self.board_idx = -1  # index in assignment["boards"]
+        self.board = 0
+        self.dealer = self.vul = 0
+        self.auction = None
+        self.level = bytearray(4)  # a level key pressed at each seat, waiting for its strain (0: none)
+        self.undo_seat = -1  # the seat that pressed UNDO: its next call is a change of call (Law 25)
+        self.tricks = self.entered_by = -1
+        self.leader = self.lead = -1
+        self.td = 0
+        self.pin = ""
+        self.message = ""
+        self.cmd_ack = 0  # the last collector command applied
+        self.traveller = None
+        self.clock_offset = 0
+        self.boards_played = 0
+        self.contract = None  # the contract text once the auction has ended ("Pass": passed out)
+        self._score = (-1, 0)
+
+    # ---- snapshot: the state at a quiet point (START screen, nothing entered yet) ------------------
+    def quiet(self):
+        return self.screen in (SETUP, START, MOVE) and self.td == 0 and not self.level_pending()
+
+    def level_pending(self):
+        return self.level[0] | self.level[1] | self.level[2] | self.level[3]
+
+    def snapshot(self):
+        return {"screen": self.screen, "assignment": self.assignment, "next": self.next_assignment,
+                "board_idx": self.board_idx, "board": self.board, "mode": self.mode, "cmd_ack": self.cmd_ack,
+                "clock_offset": self.clock_offset, "played": self.boards_played}
+
+    def restore(self, s):
+        self.assignment, self.next_assignment = s["assignment"], s["next"]
+        self.board_idx, self.mode, self.cmd_ack = s["board_idx"], s["mode"], s["cmd_ack"]
+        self.clock_offset, self.boards_played = s["clock_offset"], s["played"]
+        self.screen = s["screen"]
+        if s["board"]:
+            self._set_board(s["board"])
+
+    # ---- boards ---------------------------------------------------------------------------------------
+    def _set_board(self, number):
+        self.board = number
+        self.dealer, self.vul = boards.dealer(number), boards.vulnerability(number)
+        self.auction = Auction(self.dealer, self.mode)
+        self.level[:] = b"\x00\x00\x00\x00"
+        self.undo_seat = self.tricks = self.entered_by = self.leader = self.lead = -1
+        self.traveller = self.contract = None
+        self._score = (-1, 0)
+
+    def _start_board(self, number):
+        self._set_board(number)
+        self.screen = START
+        a = self.assignment or {}
+        self.emit({"type": "board_start", "board": number, "dealer": seat_name(self.dealer),
+                   "vul": boards.VUL_NAMES[self.vul], "mode": "enforce" if self.mode == ENFORCE else "record",
+                   "section": a.get("section"), "table": a.get("table"), "round": a.get("round"),
+                   "ns": a.get("ns"), "ew": a.get("ew")})
+
+    def _next_board(self):
+        if self.next_assignment is not None:
+            self.assignment, self.next_assignment, self.board_idx = self.next_assignment, None, -1
+        a = self.assignment
+        if a is None:
+            return self._start_board(self.board + 1)
+        self.board_idx += 1
+        if self.board_idx < len(a["boards"]):
+            return self._start_board(a["boards"][self.board_idx])
+        self.screen = MOVE  # the round is over: wait for the next assignment
+        self.auction = None
+
+    # ---- inputs ---------------------------------------------------------------------------------------
+    def emit(self, event):
+        event["board"] = event.get("board", self.board)
+        self.out.append(event)
+
+    def key(self, seat, key):
+        """One key press at a seat panel. True if anything changed (the press must then be journaled)."""
+        if key == K_TD or self.td >= TD_PIN:
+            return self._director(seat, key)
+        s = self.screen
+        if s == SETUP:
+            if key != K_PASS:
+                return False
+            self.message = ""
+            self._next_board()
+            return True
+        if s == START:
+            self.screen = BIDDING
+            self._bidding(seat, key)
+            return True
+        if s == BIDDING or s == LEAD:
+            return self._bidding(seat, key)
+        if s == RESULT:
+            return self._result(seat, key)
+        if s == CONFIRM:
+            return self._confirm(seat, key)
+        if s == SCORE and key == K_PASS:
+            self.boards_played += 1
+            self._next_board()
+            return True
+        return False
+
+    def _bidding(self, seat, key):
+        a = self.auction
+        if key < K_C:  # level key: wait for the strain
+            self.level[seat] = key + 1
+            return True
+        if key <= K_NT:
+            if self.level[seat]:
+                call = bid(self.level[seat], key - K_C)
+                self.level[seat] = 0
+                return self._call(seat, call)
+            if a.phase == ENDED and key < K_NT and seat == self.leader:
+                return self._lead(seat, key - K_C)
+            return False
+        if key == K_PASS or key == K_X or key == K_XX:
+            self.level[seat] = 0
+            return self._call(seat, _CALL_KEYS[key - K_PASS])
+        if key == K_ALERT:
+            if not a.alert(seat):
+                return False
+            self._call_event(seat, "alert")
+            return True
+        if key == K_UNDO:  # Law 25 A: only the last caller, only until LHO calls (1987)
+            if self.undo_seat == seat:
+                self.undo_seat = -1
+                return True
+            if a.p_kind or not a.eff or a.eff[-1] & 3 != seat or a.phase == PLAY:
+                self.message = "UNDO too late L25"
+                return False
+            self.undo_seat = seat
+            return True
+        return False
+
+    def _call(self, seat, call):
+        a = self.auction
+        before_kind, before_phase = a.p_kind, a.phase
+        if self.undo_seat == seat:
+            self.undo_seat = -1
+            verdict = a.change(seat, call)
+        else:
+            verdict = a.call(seat, call)
+        self.message = ""
+        self._call_event(seat, VERDICT_NAMES[verdict])
+        if verdict == REFUSED:
+            self.message = seat_name(seat) + ": " + VERDICT_NAMES[a.why][:9] + " L" + str(a.law)
+        if a.p_kind and a.p_kind != before_kind:
+            self.emit({"type": "irregularity", "kind": VERDICT_NAMES[a.p_kind], "law": a.p_law,
+                       "offender": seat_name(a.p_seat), "call": call_name(a.p_call),
+                       "entitled": seat_name(lho(a.p_seat)), "options": [RULE_NAMES[r] for r in self.rulings()]})
+        elif LEGAL < verdict <= ABOVE_SEVEN:  # settled by the law at once (e.g. 39): the director still hears
+            self.emit({"type": "irregularity", "kind": VERDICT_NAMES[verdict], "law": a.law,
+                       "offender": seat_name(seat), "call": call_name(call), "entitled": None, "options": []})
+            self.message = seat_name(seat) + " " + call_name(call) + " L" + str(a.law)
+        self._after(before_phase)
+        return True
+
+    def _call_event(self, seat, verdict):
+        a = self.auction
+        alert = verdict == "alert"
+        token = seat_name(seat) + ("@" if alert else ("~" if a.inputs[-2] >> 2 == IN_CHANGE else ":") +
+                                   call_name(a.inputs[-1]))
+        self.emit({"type": "call", "input": token, "seat": seat_name(seat), "verdict": verdict, "law": a.law,
+                   "alert": alert})
+
+    def _after(self, before_phase):
+        a = self.auction
+        if a.phase == before_phase:
+            return
+        if a.phase == ENDED or a.phase == PASSED_OUT:
+            from bidwire.core import record
+            s = record.summary(a)
+            self.emit({"type": "auction_end", "inputs": record.tokens(a), "auction": s["auction"],
+                       "contract": s["contract"], "declarer": s["declarer"], "reviews": s["reviews"],
+                       "lead_restrictions": s["lead_restrictions"], "log": s["log"]})
+            self.contract = s["contract"]
+            s = record = None
+            drop("bidwire.core.record")
+        if a.phase == ENDED:
+            self.leader = lho(a.declarer())
+            self.screen = LEAD
+        elif a.phase == PASSED_OUT:
+            self.screen = SCORE
+            self.emit({"type": "result", "contract": "Pass", "declarer": None, "tricks": None, "score_ns": 0,
+                       "entered_by": None, "confirmed_by": None})
+        elif a.phase == AUCTION:
+            self.screen = BIDDING  # Law 39 reopened an ended auction
+
+    def _lead(self, seat, suit):
+        self.auction.lead_faced()
+        self.lead = suit
+        self.emit({"type": "lead", "seat": seat_name(seat), "suit": "CDHS"[suit]})
+        bid_ = self.auction.contract()[0]
+        self.tricks = (bid_ - 3) // 5 + 7  # contract level + 6: "made exactly", adjusted with X / XX
+        self.screen = RESULT
+        return True
+
+    def _result(self, seat, key):
+        t = self.tricks
+        if key < K_C:
+            t = key + 7  # level key N: made at level N
+        elif key == K_X:
+            t -= 1
+        elif key == K_XX:
+            t += 1
+        elif key == K_PASS:
+            self.entered_by = seat
+            self.screen = CONFIRM
+            return True
+        if key == K_UNDO or t == self.tricks or not 0 <= t <= 13:
+            return False
+        self.tricks = t
+        return True
+
+    def _confirm(self, seat, key):
+        if side(seat) == side(self.entered_by):
+            self.message = "other side confirms"
+            return False
+        if key == K_UNDO:  # disputed: back to entry
+            self.screen = RESULT
+            self.emit({"type": "note", "text": "result disputed by " + seat_name(seat)})
+            return True
+        if key != K_PASS:
+            return False
+        self.screen = SCORE
+        self.emit({"type": "result", "contract": self.contract, "declarer": seat_name(self.auction.declarer()),
+                   "tricks": self.tricks, "score_ns": self.score_ns(), "entered_by": seat_name(self.entered_by),
+                   "confirmed_by": seat_name(seat), "lead": "CDHS"[self.lead]})
+        return True
+
+    def score_ns(self):
+        """Law 77 from North-South's side for the tricks entered (computed once per entry: the display asks often)."""
+        a = self.auction
+        if a is None or a.phase == AUCTION:
+            return None
+        if a.phase == PASSED_OUT:
+            return 0
+        if self._score[0] != self.tricks:
+            from bidwire.core.score import score_ns
+            self._score = (self.tricks, score_ns(self.contract, a.declarer(), self.vul, self.tricks))
+            score_ns = None
+            drop("bidwire.core.score")
+        return self._score[1]
+
+    # ---- the director ----------------------------------------------------------------------------------
+    def rulings(self):
+        """The rulings the director may give on the pending irregularity (laws.md §4.19)."""
+        a = self.auction
+        if a is None or not a.p_kind:
+            return ()
+        if a.p_kind == CHANGE_OF_CALL:
+            return (RULE_25A, RULE_25B_ACCEPT, RULE_25B_STAND, RULE_25B_OTHER)
+        if a.p_kind == INSUFFICIENT:
+            return (RULE_REJECT, RULE_REJECT_NATURAL)
+        return (RULE_REJECT,)
+
+    def menu(self):
+        """The director's menu, numbered from 1 on the level keys: rulings, pass next turn, end call."""
+        m = list(self.rulings())
+        if self.auction is not None and self.auction.phase == AUCTION:
+            m.append(RULE_PASS_NEXT_TURN)
+        m.append(END_CALL)
+        return m
+
+    def _director(self, seat, key):
+        td = self.td
+        if key == K_TD:
+            if td == 0:
+                self.td = TD_CALLED
+                self.emit({"type": "td_call", "seat": seat_name(seat)})
+                return True
+            if td == TD_CALLED:
+                self.td, self.pin = TD_PIN, ""
+                return True
+            return False
+        if key == K_UNDO:  # leave the PIN entry or the menu; the call stays open until ended
+            self.td, self.pin = TD_CALLED, ""
+            return True
+        if td == TD_SEAT:
+            return self.apply_ruling(RULE_PASS_NEXT_TURN, seat, "table")
+        if key >= K_C:
+            return False
+        if td == TD_PIN:
+            self.pin += str(key + 1)
+            if len(self.pin) == len(self.td_pin):
+                ok = self.pin == self.td_pin
+                self.td, self.pin = (TD_MENU if ok else TD_CALLED), ""
+                self.message = "" if ok else "wrong PIN"
+            return True
+        m = self.menu()
+        if key >= len(m):
+            return False
+        choice = m[key]
+        if choice == END_CALL:
+            self.td = 0
+            self.message = ""
+        elif choice == RULE_PASS_NEXT_TURN:
+            self.td = TD_SEAT  # the director presses any key on the panel of the seat to restrict
+        else:
+            self.apply_ruling(choice, 0, "table")
+        return True
+
+    def apply_ruling(self, ruling, seat, by):
+        a = self.auction
+        if a is None:
+            return False
+        before_phase = a.phase
+        verdict = a.rule(ruling, seat)
+        self.td = 0
+        self.emit({"type": "ruling_applied", "ruling": RULE_NAMES[ruling], "seat": seat_name(seat), "by": by,
+                   "verdict": VERDICT_NAMES[verdict], "law": a.law})
+        self._after(before_phase)
+        return True
+
+    # ---- collector commands -----------------------------------------------------------------------------
+    def command(self, cmd, now=0):
+        """Apply one collector command (architecture.md §4) in seq order; True if it was new.
+
+        `now` is the unit clock (seconds) when it arrived: a `time` command sets the offset to the host clock.
+        """
+        seq = cmd.get("seq")
+        if not isinstance(seq, int) or seq <= self.cmd_ack:
+            return False
+        self.cmd_ack = seq
+        kind = cmd.get("type")
+        if kind == "assign":
+            if not isinstance(cmd.get("boards"), list) or not cmd["boards"]:
+                self.emit({"type": "note", "text": f"assign {seq} ignored: no boards"})
+            elif self.screen in (SETUP, MOVE) or (self.screen == START and self.board_idx < 0):
+                self.assignment, self.board_idx = cmd, -1
+                self._next_board()
+            else:
+                self.next_assignment = cmd
+        elif kind == "ruling":
+            r = cmd.get("ruling")
+            if cmd.get("board") != self.board or r not in RULE_NAMES or not r:
+                self.emit({"type": "note", "text": f"ruling {seq} not applied: board or ruling unknown"})
+            else:
+                self.apply_ruling(RULE_NAMES.index(r), "NESW".find(cmd.get("seat") or "N") & 3, "collector")
+        elif kind == "traveller":
+            if cmd.get("board") == self.board:
+                self.traveller = cmd.get("rows")
+        elif kind == "message" or kind == "adjust":
+            self.message = str(cmd.get("text", ""))[:48]
+        elif kind == "config":
+            if cmd.get("mode") in ("record", "enforce"):
+                self.mode = ENFORCE if cmd["mode"] == "enforce" else RECORD  # from the next board on
+        elif kind == "time":
+            if isinstance(cmd.get("now"), int):
+                self.clock_offset = cmd["now"] - now
+        return True

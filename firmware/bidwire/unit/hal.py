@@ -1,0 +1,45 @@
+"""The hardware abstraction the app is given: a board module (boards/*.py) builds one and nothing else does.
+
+keys     — starts a task that puts key events into a KeyQueue: `start(queue)`, `deinit()`
+display  — a framebuf.FrameBuffer, 128 x 64 MONO_VLSB, with `show()` (SSD1306, or text frames on unix)
+storage  — the directory for the journal and snapshots ("/data" on a device)
+clock    — `time()` epoch seconds, `ticks_ms()`
+network  — `start()` its supervisor task, `connected()`, `rssi()` (dBm or None), `deinit()`
+power    — `battery()`: percent 0..100, or None when unknown
+leds     — optional: `turn(seat)` lights that seat's "your turn" LED (seat -1: none), or None
+console  — optional: called with the 8 text rows of each new frame (the virtual unit prints them), or None
+"""
+
+
+class Hal:
+    def __init__(self, keys, display, storage, clock, network, power, leds=None, name="", console=None):
+        self.keys = keys
+        self.display = display
+        self.storage = storage
+        self.clock = clock
+        self.network = network
+        self.power = power
+        self.leds = leds
+        self.name = name  # the board module's name, reported in the hello event
+        self.console = console
+
+
+class NoNetwork:
+    """The unix port (and a wired bench) has nothing to supervise: the host's network is up."""
+
+    def start(self):
+        pass
+
+    def connected(self):
+        return True
+
+    def rssi(self):
+        return None
+
+    def deinit(self):
+        pass
+
+
+class NoBattery:
+    def battery(self):
+        return None

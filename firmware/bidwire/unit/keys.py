@@ -1,0 +1,80 @@
+"""The seat panels' keys and the key queue between the scanner (or stdin on the virtual unit) and the app.
+
+Each seat panel has 18 keys (architecture.md §3). A key event is one byte: seat * 18 + key, seat 0..3 N E S W.
+KeyQueue is a ring of such bytes: put() never allocates, so a scanner task may call it on every scan.
+"""
+from bidwire.core.compat import const
+
+try:
+    import asyncio
+except ImportError:  # pragma: no cover - every supported interpreter has asyncio
+    asyncio = None
+
+KEY_NAMES = ("1", "2", "3", "4", "5", "6", "7", "C", "D", "H", "S", "NT", "PASS", "X", "XX", "ALERT", "UNDO", "TD")
+KEYS_PER_SEAT = const(18)
+K_C = const(7)  # strains: K_C + strain (C D H S NT)
+K_NT = const(11)
+K_PASS = const(12)
+K_X = const(13)
+K_XX = const(14)
+K_ALERT = const(15)
+K_UNDO = const(16)
+K_TD = const(17)
+NO_KEY = const(255)
+
+
+def key_code(seat, key):
+    return seat * KEYS_PER_SEAT + key
+
+
+def parse_key(name):
+    """'1'..'7', 'C' 'D' 'H' 'S' 'NT' (or 'N'), 'PASS' (or 'P'), 'X', 'XX', 'ALERT', 'UNDO', 'TD' -> key."""
+    n = name.upper()
+    if n == "P":
+        n = "PASS"
+    elif n == "N":
+        n = "NT"
+    for i in range(KEYS_PER_SEAT):
+        if KEY_NAMES[i] == n:
+            return i
+    raise ValueError(f"unknown key {name}: use 1-7, C D H S NT, PASS, X, XX, ALERT, UNDO or TD")
+
+
+class KeyQueue:
+    """A bounded ring of key events. A full ring drops the newest press and counts it (`dropped`)."""
+
+    def __init__(self, size=32):
+        self._ring = bytearray(size)
+        self._head = self._count = 0
+        self.dropped = 0
+        self.ready = asyncio.Event() if asyncio is not None else None
+
+    def put(self, code):
+        n = len(self._ring)
+        if self._count == n:
+            self.dropped += 1
+            return False
+        self._ring[(self._head + self._count) % n] = code
+        self._count += 1
+        if self.ready is not None:
+            self.ready.set()
+        return True
+
+    def get(self):
+        """The oldest event, or NO_KEY when empty."""
+        if not self._count:
+            return NO_KEY
+        code = self._ring[self._head]
+        self._head = (self._head + 1) % len(self._ring)
+        self._count -= 1
+        return code
+
+    def __len__(self):
+        return self._count
+
+    async def wait(self):
+        """The next event, waiting for one if the ring is empty."""
+        while not self._count:
+            self.ready.clear()
+            await self.ready.wait()
+        return self.get()

@@ -1,0 +1,98 @@
+"""The unit's main loop: keys from the HAL's key source through the store (journal + app) to the display, and
+the sync client beside it. `run(hal, cfg)` is what main.py calls on every board.
+"""
+import gc
+
+try:
+    import asyncio
+except ImportError:  # pragma: no cover
+    asyncio = None
+
+from bidwire.unit import screens
+from bidwire.unit.app import App
+from bidwire.unit.journal import Journal
+from bidwire.unit.keys import KEYS_PER_SEAT, KeyQueue
+from bidwire.unit.store import Store
+
+FIRMWARE = "bidwire-unit 0.3"
+
+
+class Unit:
+    def __init__(self, hal, cfg):
+        self.hal = hal
+        self.cfg = cfg
+        self.app = App(cfg["unit"], cfg["mode"], cfg["td_pin"])
+        self.store = Store(Journal(cfg["state_dir"] if hal.storage is None else hal.storage), self.app, hal.clock)
+        self.queue = KeyQueue()
+        self.sync = None
+        if cfg["collector"]:
+            from bidwire.unit.sync import Sync
+            self.sync = Sync(self.store, cfg, hal.network, self.refresh)
+        self.rows = None
+        self.frames = 0
+        self.keys = 0  # presses taken from the key queue this boot
+        self.changed = False  # did the last one change anything (and so was journaled)?
+
+    def status(self):
+        net = self.hal.network
+        s = ("W" if net.connected() else "-") if self.sync else " "
+        if self.sync is not None and not self.sync.ok:
+            s = "x"
+        s += " q" + str(self.store.backlog())
+        bat = self.hal.power.battery()
+        if bat is not None:
+            s += " " + str(bat) + "%"
+        if self.store.status:
+            s = self.store.status
+        return s
+
+    def refresh(self):
+        rows = screens.lines(self.app, self.status())
+        if rows == self.rows:
+            return
+        self.rows = rows
+        self.frames += 1
+        fb = self.hal.display
+        screens.draw(fb, rows)
+        fb.show()
+        if self.hal.console is not None:
+            self.hal.console(rows)
+        if self.hal.leds is not None:
+            a = self.app.auction
+            self.hal.leds.turn(a.in_turn() if a is not None and self.app.screen == 2 and not a.p_kind else -1)
+
+    def boot(self):
+        net, power = self.hal.network, self.hal.power
+        self.store.open({"firmware": FIRMWARE, "board": self.hal.name, "battery": power.battery(),
+                         "rssi": net.rssi()})
+        self.refresh()
+
+    def press(self, code):
+        self.keys += 1
+        self.changed = self.store.key(code // KEYS_PER_SEAT, code % KEYS_PER_SEAT)
+        self.refresh()
+
+    async def main(self):
+        self.boot()
+        self.hal.network.start()
+        keys = self.hal.keys
+        keys.start(self.queue)
+        attach = getattr(keys, "attach", None)
+        if attach is not None:
+            attach(self)  # the virtual unit's script reader: sync / shot / quit lines
+        if self.sync is not None:
+            asyncio.create_task(self.sync.run())
+        while True:
+            code = await self.queue.wait()
+            self.press(code)
+            if not len(self.queue):
+                gc.collect()  # idle point: keep the heap unfragmented between presses
+
+
+def run(hal, cfg):
+    unit = Unit(hal, cfg)
+    try:
+        asyncio.run(unit.main())
+    finally:
+        unit.store.journal.close()
+    return unit

@@ -1,0 +1,230 @@
+"""What the display shows: `lines(app, status)` gives the 8 text rows of 16 characters of the 128 x 64 OLED,
+and `draw(fb, rows)` renders them with the 8 x 8 font, suits as glyphs (chr 1-4). The virtual unit prints the
+same rows as text, suits as letters (`text()`).
+"""
+from bidwire.core.board import VUL_NAMES
+from bidwire.core.calls import FIRST_BID, SEATS, level_of, strain_of
+from bidwire.core.codes import (
+    AUCTION, CHANGE_OF_CALL, ENFORCE, MUST_REPEAT, MUST_REPLACE, PASS_NEXT_TURN, PASS_THROUGHOUT, PASSED_OUT,
+)
+from bidwire.core.compat import const
+from bidwire.unit import app as A
+
+try:
+    import framebuf
+except ImportError:  # CPython: rows only, no pixels
+    framebuf = None
+
+COLS = const(16)
+ROWS = const(8)
+SUITS = "\x01\x02\x03\x04"  # C D H S glyphs
+# 8 x 8 suit glyphs, one byte per row, leftmost pixel the high bit (MONO_HLSB)
+GLYPHS = (
+    b"\x18\x3c\x18\x66\xff\x66\x18\x3c",  # club
+    b"\x08\x1c\x3e\x7f\x3e\x1c\x08\x00",  # diamond
+    b"\x66\xff\xff\xff\x7e\x3c\x18\x00",  # heart
+    b"\x18\x3c\x7e\xff\xff\x5a\x18\x3c",  # spade
+)
+VUL_SHORT = ("-", "NS", "EW", "All")
+KIND_TEXT = ("", "out of turn", "insufficient", "bad double", "bad redouble", "must pass", "change",
+             "after close", "above 7")
+# The director's menu entries by RULE_* code; 0 is the app's END_CALL
+RULE_TEXT = ("end call", "reject", "reject natural", "25A slip", "25B accept", "25B stand", "25B other",
+             "pass next turn")
+
+
+def call_text(call):
+    if call < FIRST_BID:
+        return ("P", "X", "XX")[call]
+    s = strain_of(call)
+    return str(level_of(call)) + ("NT" if s == 4 else SUITS[s])
+
+
+def _header(app):
+    return f"Bd{app.board} Dlr{SEATS[app.dealer]} {VUL_SHORT[app.vul]}"
+
+
+def _grid(app, rows, top, n):
+    """The auction in W N E S columns, the last `n` rows of it from row `top`; whose turn marked '>'."""
+    a = app.auction
+    turn = a.in_turn() if a.phase == AUCTION and not a.p_kind else -1
+    rows[top - 1] = "".join((">" if s == turn else " ") + SEATS[s] + "  " for s in (3, 0, 1, 2))
+    first = (a.dealer + 1) & 3  # column of the dealer: W N E S
+    cells = first + len(a.eff)
+    start = max(0, (cells + 3) // 4 - n) * 4
+    for r in range(n):
+        line = ""
+        for c in range(start + r * 4, start + r * 4 + 4):
+            i = c - first
+            if 0 <= i < len(a.eff):
+                line += (call_text(a.eff[i] >> 2) + ("!" if a.alerted[i] else "") + "    ")[:4]
+            else:
+                line += "    "
+        rows[top + r] = line
+
+
+def _prompt(app):
+    a = app.auction
+    if app.message:
+        return app.message
+    if app.undo_seat >= 0:
+        return SEATS[app.undo_seat] + ": new call?"
+    for s in range(4):
+        if app.level[s]:
+            return SEATS[s] + ": " + str(app.level[s]) + "_"
+    if app.td == A.TD_CALLED:
+        return "director called"
+    if a.phase != AUCTION:
+        return ""
+    t = a.in_turn()
+    for r in a.restrictions:
+        if r[0] == t:
+            if r[1] == PASS_NEXT_TURN or r[1] == PASS_THROUGHOUT:
+                return SEATS[t] + ": PASS only"
+            if r[1] == MUST_REPEAT:
+                return SEATS[t] + ": repeat " + call_text(r[2])
+            if r[1] == MUST_REPLACE:
+                return SEATS[t] + ": replace call"
+    return SEATS[t] + " to call" + (" (E)" if app.mode == ENFORCE else "")
+
+
+def _irregularity(app, rows):
+    a = app.auction
+    o = SEATS[a.p_seat]
+    rows[0] = "IRREGULAR L" + str(a.p_law)
+    if a.p_kind == CHANGE_OF_CALL:
+        rows[1] = o + " change to " + call_text(a.p_call)
+        rows[2] = "director rules"
+        rows[3] = "(Law 25)"
+    else:
+        rows[1] = o + " " + call_text(a.p_call) + " " + KIND_TEXT[a.p_kind]
+        rows[2] = SEATS[(a.p_seat + 1) & 3] + " may accept:"
+        rows[3] = " call over it"
+        rows[4] = "or TD: reject"
+    if app.td == A.TD_CALLED:
+        rows[5] = "director called"
+
+
+def _director(app, rows):
+    if app.td == A.TD_PIN:
+        rows[0] = "DIRECTOR"
+        rows[2] = "PIN: " + "*" * len(app.pin) + "_"
+        rows[4] = "UNDO: back"
+        return
+    if app.td == A.TD_SEAT:
+        rows[0] = "PASS NEXT TURN"
+        rows[2] = "press any key"
+        rows[3] = "at the seat"
+        rows[4] = "(Law 24 etc.)"
+        return
+    a = app.auction
+    rows[0] = "DIRECTOR" + (" L" + str(a.p_law) if a is not None and a.p_kind else "")
+    for i, r in enumerate(app.menu()[:6]):
+        rows[1 + i] = str(i + 1) + " " + RULE_TEXT[r]
+
+
+def _contract(app):
+    a = app.auction
+    if a.phase == PASSED_OUT:
+        return "Passed out"
+    c = a.contract()
+    if c is None:
+        return ""
+    return call_text(c[0]) + ("", "X", "XX")[c[1]] + " by " + SEATS[a.declarer()]
+
+
+def lines(app, status=""):
+    rows = [""] * ROWS
+    s = app.screen
+    if app.td >= A.TD_PIN:
+        _director(app, rows)
+    elif s == A.SETUP:
+        rows[0] = "bidwire " + app.unit
+        rows[2] = "waiting for the"
+        rows[3] = "collector"
+        rows[5] = "PASS: play"
+        rows[6] = "board " + str(app.board + 1)
+    elif s == A.START:
+        rows[0] = _header(app)
+        asg = app.assignment
+        if asg:
+            rows[1] = f"T{asg.get('table')} R{asg.get('round')}"
+            rows[2] = f"NS {asg.get('ns')} EW {asg.get('ew')}"
+        rows[3] = "Board " + str(app.board)
+        rows[4] = "Dealer " + SEATS[app.dealer]
+        rows[5] = "Vul " + VUL_NAMES[app.vul]
+        rows[6] = SEATS[app.dealer] + " to call"
+    elif s == A.BIDDING and app.auction.p_kind:
+        _irregularity(app, rows)
+    elif s == A.BIDDING:
+        rows[0] = _header(app)
+        _grid(app, rows, 2, 4)
+        rows[6] = _prompt(app)
+    elif s == A.LEAD:
+        rows[0] = _header(app)
+        _grid(app, rows, 2, 3)
+        rows[5] = _contract(app)
+        rows[6] = app.message or SEATS[app.leader] + ": lead suit"
+    elif s == A.RESULT or s == A.CONFIRM:
+        rows[0] = _header(app)
+        rows[1] = _contract(app)
+        rows[2] = "lead " + SEATS[app.leader] + " " + SUITS[app.lead]
+        bid = app.auction.contract()[0]
+        over = app.tricks - level_of(bid) - 6
+        rows[3] = "tricks " + str(app.tricks) + " " + ("=" if over == 0 else ("+" if over > 0 else "") + str(over))
+        if s == A.RESULT:
+            rows[5] = "1-7 X- XX+"
+            rows[6] = "PASS: enter"
+        else:
+            rows[4] = "NS " + str(app.score_ns())
+            rows[5] = ("EW" if app.entered_by & 1 == 0 else "NS") + " PASS=agree"
+            rows[6] = app.message or "UNDO=wrong"
+    elif s == A.SCORE:
+        rows[0] = _header(app)
+        rows[1] = _contract(app) or "?"
+        if app.tricks >= 0:
+            rows[1] += " " + str(app.tricks)
+        rows[2] = "NS " + str(app.score_ns())
+        for i, row in enumerate((app.traveller or [])[:3]):
+            rows[3 + i] = " ".join(str(x) for x in row)
+        rows[6] = app.message or "PASS: next"
+    elif s == A.MOVE:
+        asg = app.assignment or {}
+        rows[0] = "Round " + str(asg.get("round", "")) + " over"
+        move = str(asg.get("move", ""))
+        for i in range(4):
+            rows[1 + i] = move[i * COLS:(i + 1) * COLS]
+        rows[6] = app.message or "wait for assign"
+    rows[7] = status
+    for i in range(ROWS):
+        rows[i] = rows[i][:COLS]
+    return rows
+
+
+def text(rows):
+    """The rows as plain text, suits as letters C D H S."""
+    out = []
+    for r in rows:
+        for i in range(4):
+            r = r.replace(SUITS[i], "CDHS"[i])
+        out.append(r)
+    return out
+
+
+_glyph_fbs = []
+
+
+def draw(fb, rows):
+    """Render the rows into a 128 x 64 FrameBuffer (the caller calls show())."""
+    if not _glyph_fbs:
+        for g in GLYPHS:
+            _glyph_fbs.append(framebuf.FrameBuffer(bytearray(g), 8, 8, framebuf.MONO_HLSB))
+    fb.fill(0)
+    for y in range(ROWS):
+        row = rows[y]
+        fb.text(row, 0, y * 8, 1)
+        for x in range(len(row)):
+            c = ord(row[x])
+            if 0 < c < 5:
+                fb.fill_rect(x * 8, y * 8, 8, 8, 0)
+                fb.blit(_glyph_fbs[c - 1], x * 8, y * 8)

@@ -1,0 +1,222 @@
+"""Persistence and the outbox: each input that changed the app is one journal record holding the input and
+the events it produced, numbered with the unit's strictly increasing seq (architecture.md §3, §4).
+
+One record per input makes "journaled" and "queued for the collector" the same act: a power cut either keeps
+the press and its events or loses both, and boot replays the records through the same App to rebuild the
+exact state. Events stay in the journal until the collector acknowledges them; at a quiet point with nothing
+unacknowledged the state is snapshotted (tmp + rename) and the journal starts again (a new generation).
+
+Record payload: u32 time, the input, then events as (u32 seq, u16 length, JSON bytes).
+"""
+import json
+import struct
+
+from bidwire.core.compat import const
+from bidwire.unit.journal import JournalFull
+
+R_GEN = const(1)  # first record of a journal: its generation (the snapshot names the one that follows it)
+R_BOOT = const(2)
+R_KEY = const(3)
+R_CMD = const(4)
+R_ACK = const(5)
+SNAPSHOT = "state.json"
+
+
+class Store:
+    def __init__(self, journal, app, clock):
+        self.journal = journal
+        self.app = app
+        self.clock = clock
+        self.gen = self.boot = self.acked = 0
+        self.seq = 1  # the next event's seq
+        self.keys = 0  # key presses journaled, ever (kept in the snapshot): the virtual unit reports it
+        self.hint = 0  # journal offset from which unacknowledged events may be found
+        self.status = ""  # trouble with the flash, for the status line
+        self.notify = None  # called when new events are queued (the sync client wakes up)
+        self._new_gen = True  # the journal needs its R_GEN record before the next append
+
+    # ---- boot ------------------------------------------------------------------------------------------
+    def open(self, hello):
+        """Boot: drop stray .tmp files, load the snapshot, replay the journal, then journal this boot."""
+        j = self.journal
+        j.clean()
+        snap = j.load_snapshot(SNAPSHOT)
+        if snap:
+            s = json.loads(snap)
+            self.gen, self.boot, self.seq, self.acked = s["gen"], s["boot"], s["seq"], s["acked"]
+            self.keys = s["keys"]
+            self.app.restore(s["app"])
+        self._replay()
+        self.boot += 1
+        hello["type"], hello["boot"], hello["backlog"] = "hello", self.boot, self.backlog()
+        self.app.out.append(hello)
+        self._commit(R_BOOT, struct.pack("<I", self.boot), self.now())
+
+    def _replay(self):
+        j, app = self.journal, self.app
+        first = True
+        for kind, payload in j.records():
+            if first:
+                first = False
+                if kind != R_GEN or struct.unpack_from("<I", payload, 4)[0] != self.gen:
+                    j.reset()  # a journal the snapshot already holds (power cut during compaction)
+                    self.status = ""
+                    return
+                self._new_gen = False
+                continue
+            t = struct.unpack_from("<I", payload, 0)[0]
+            off = 8
+            if kind == R_KEY:
+                app.key(payload[4], payload[5])
+                self.keys += 1
+                off = 6
+            elif kind == R_CMD:
+                n = payload[4] | payload[5] << 8
+                app.command(json.loads(payload[6:6 + n]), t)
+                off = 6 + n
+            elif kind == R_BOOT:
+                self.boot = struct.unpack_from("<I", payload, 4)[0]
+            elif kind == R_ACK:
+                self.acked = max(self.acked, struct.unpack_from("<I", payload, 4)[0])
+            app.out = []
+            while off + 6 <= len(payload):
+                seq, n = struct.unpack_from("<IH", payload, off)
+                self.seq = seq + 1
+                off += 6 + n
+        if first:
+            self._new_gen = True
+        if j.damaged is not None:
+            self.status = "journal cut: " + j.damage_reason
+            self.app.out.append({"type": "note", "text": f"journal damaged at byte {j.damaged} "
+                                 f"({j.damage_reason}); the torn record was dropped"})
+            j.repair()
+            if j.size() == 0:
+                self._new_gen = True
+
+    def rebuild(self):
+        """Rebuild the app from flash (after a failed write left the RAM state ahead of the journal)."""
+        app = self.app
+        app.__init__(app.unit, "enforce" if app.mode else "record", app.td_pin)
+        self.gen = self.boot = self.acked = self.keys = 0
+        self.seq = 1
+        self.hint = 0
+        snap = self.journal.load_snapshot(SNAPSHOT)
+        if snap:
+            s = json.loads(snap)
+            self.gen, self.boot, self.seq, self.acked = s["gen"], s["boot"], s["seq"], s["acked"]
+            self.keys = s["keys"]
+            app.restore(s["app"])
+        status = self.status
+        self._replay()
+        self.app.out = []
+        self.status = status
+
+    # ---- inputs -----------------------------------------------------------------------------------------
+    def now(self):
+        return self.clock.time()
+
+    def key(self, seat, key):
+        """A key press: applied, and journaled with its events if it changed anything. False if ignored."""
+        self.app.out = []
+        t = self.now()
+        if not self.app.key(seat, key):
+            self.app.out = []
+            return False
+        if not self._commit(R_KEY, bytes((seat, key)), t):
+            return False
+        self.keys += 1
+        return True
+
+    def command(self, cmd):
+        """A collector command (already parsed); journaled with its events if new."""
+        self.app.out = []
+        t = self.now()
+        if not self.app.command(cmd, t):
+            return False
+        raw = json.dumps(cmd).encode()
+        return self._commit(R_CMD, struct.pack("<H", len(raw)) + raw, t)
+
+    def ack(self, seq):
+        """The collector has stored every event up to `seq`."""
+        if seq >= self.seq:
+            seq = self.seq - 1
+        if seq <= self.acked:
+            return
+        self.acked = seq
+        self.app.out = []
+        self._commit(R_ACK, struct.pack("<I", seq), self.now())
+        self.compact()
+
+    def _commit(self, kind, body, t):
+        app = self.app
+        parts = [struct.pack("<I", t), body]
+        seq = self.seq
+        for ev in app.out:
+            ev["seq"], ev["t"], ev["unit"] = seq, t + app.clock_offset, app.unit
+            raw = json.dumps(ev).encode()
+            parts.append(struct.pack("<IH", seq, len(raw)))
+            parts.append(raw)
+            seq += 1
+        app.out = []
+        try:
+            if self._new_gen:
+                self.journal.append(R_GEN, struct.pack("<II", t, self.gen))
+                self._new_gen = False
+            self.journal.append(kind, b"".join(parts))
+        except (JournalFull, OSError) as e:  # not stored: the press is not taken, the state goes back
+            self.status = "FLASH FULL" if isinstance(e, JournalFull) else "FLASH ERROR " + str(e)[:4]
+            self.rebuild()
+            return False
+        if self.status.startswith("FLASH"):
+            self.status = ""
+        if seq != self.seq:
+            self.seq = seq
+            if self.notify is not None:
+                self.notify()
+        return True
+
+    # ---- outbox -----------------------------------------------------------------------------------------
+    def backlog(self):
+        return self.seq - 1 - self.acked
+
+    def batch(self, limit=2048):
+        """Unacknowledged events in seq order, at most `limit` bytes of JSON (at least one event)."""
+        out = []
+        size = 0
+        j = self.journal
+        if self.hint > j.size():
+            self.hint = 0  # the journal was cut or restarted under the hint
+        it = j.records(self.hint)
+        first = -1
+        for kind, payload in it:
+            off = 6 + (payload[4] | payload[5] << 8) if kind == R_CMD else (6 if kind == R_KEY else 8)
+            while off + 6 <= len(payload):
+                seq, n = struct.unpack_from("<IH", payload, off)
+                if seq > self.acked:
+                    if first < 0:
+                        first = j.at
+                    if out and size + n > limit:
+                        it.close()
+                        self.hint = first
+                        return out
+                    out.append(payload[off + 6:off + 6 + n])
+                    size += n + 1
+                off += 6 + n
+        self.hint = first if first >= 0 else j.end
+        return out
+
+    def compact(self):
+        """At a quiet point with every event acknowledged: snapshot the state and start a new journal."""
+        if not self.app.quiet() or self.acked != self.seq - 1:
+            return False
+        snap = {"gen": self.gen + 1, "boot": self.boot, "seq": self.seq, "acked": self.acked, "keys": self.keys,
+                "app": self.app.snapshot()}
+        try:
+            self.journal.snapshot(SNAPSHOT, json.dumps(snap).encode())
+        except JournalFull:
+            return False
+        self.gen += 1
+        self.journal.reset()
+        self._new_gen = True
+        self.hint = 0
+        return True

@@ -1,0 +1,104 @@
+"""The sync client (architecture.md §4, protocol v1): batches of unacknowledged events, signed with
+HMAC-SHA256, posted to the collector; its acknowledgement trims the outbox and its commands are applied in
+order. Exponential backoff with jitter while the collector cannot be reached; a heartbeat otherwise.
+"""
+import json
+import random
+from binascii import unhexlify
+
+try:
+    import asyncio
+except ImportError:  # pragma: no cover
+    asyncio = None
+
+from bidwire.unit import http
+from bidwire.unit.config import split_url
+from bidwire.unit.hmac256 import Signer
+
+PATH = "/api/v1/sync"
+
+
+class SyncError(Exception):
+    pass
+
+
+class Sync:
+    base_ms = 250  # first retry delay; doubles per failure up to max_ms, then jittered to 50-100 %
+    max_ms = 30000
+    batch_bytes = 2048
+    timeout_ms = 5000
+
+    def __init__(self, store, cfg, network, changed=None):
+        self.store = store
+        self.network = network
+        self.changed = changed
+        self.unit = cfg["unit"]
+        self.host, self.port = split_url(cfg["collector"])
+        self.signer = Signer(unhexlify(cfg["secret"]))
+        self.heartbeat_ms = cfg["heartbeat_ms"]
+        self.wake = asyncio.Event()
+        store.notify = self.wake.set
+        self.failures = 0
+        self.ok = True
+        self.error = ""
+        self.reported = -1  # the cmd_ack the collector last heard
+        self.posts = 0
+
+    def body(self):
+        events = self.store.batch(self.batch_bytes)
+        head = '{"unit": "' + self.unit + '", "boot": ' + str(self.store.boot) + ', "cmd_ack": ' + \
+            str(self.store.app.cmd_ack) + ', "events": ['
+        return head.encode() + b", ".join(events) + b"]}", len(events)
+
+    async def once(self):
+        """One exchange with the collector; returns the number of events it carried."""
+        body, n = self.body()
+        cmd_ack = self.store.app.cmd_ack
+        self.posts += 1
+        status, reply = await http.post(self.host, self.port, PATH, body,
+                                        (("X-Bidwire-Signature", self.signer.hex(body)),), self.timeout_ms)
+        if status != 200:
+            raise SyncError(f"collector answered {status}: {bytes(reply[:80])}")
+        r = json.loads(reply)
+        ack, commands = r.get("ack"), r.get("commands") or []
+        if not isinstance(ack, int) or not isinstance(commands, list):
+            raise SyncError("collector reply has no ack / commands")
+        self.reported = cmd_ack
+        self.store.ack(ack)
+        applied = False
+        for cmd in commands:
+            if isinstance(cmd, dict) and self.store.command(cmd):
+                applied = True
+        if applied or n:
+            if self.changed is not None:
+                self.changed()
+        return n
+
+    def pending(self):
+        return self.store.backlog() > 0 or self.reported != self.store.app.cmd_ack
+
+    async def run(self):
+        while True:
+            if not self.network.connected():
+                await asyncio.sleep_ms(500)
+                continue
+            try:
+                await self.once()
+                self.failures = 0
+                self.ok, self.error = True, ""
+            except (OSError, ValueError, KeyError, TypeError, SyncError) as e:
+                self.failures += 1
+                self.ok, self.error = False, str(e)
+                if self.changed is not None:
+                    self.changed()
+            if self.failures:  # unreachable: back off, whatever happens at the table meanwhile
+                delay = min(self.max_ms, self.base_ms << min(self.failures - 1, 10))
+                await asyncio.sleep_ms(delay // 2 + random.getrandbits(16) % (delay // 2 + 1))
+                continue
+            if self.pending():
+                continue
+            self.wake.clear()
+            try:
+                await asyncio.wait_for_ms(self.wake.wait(), self.heartbeat_ms)
+            except asyncio.TimeoutError:
+                pass

@@ -1,0 +1,39 @@
+"""The unit's entry point (MicroPython runs main.py at boot; the virtual unit runs it with a config path).
+
+The config file is the one `bidwire provision` writes: /config.json on a device, or the path given as the
+first argument or in BIDWIRE_CONFIG on the unix port. The board module named in it builds the hardware.
+"""
+import os
+import sys
+
+from bidwire.unit.lazy import drop
+from bidwire.unit.runner import run
+
+
+def _path():
+    if len(sys.argv) > 1:
+        return sys.argv[1]
+    getenv = getattr(os, "getenv", None)
+    env = getenv("BIDWIRE_CONFIG") if getenv is not None else None
+    return env or "/config.json"
+
+
+def _config():
+    from bidwire.unit import config
+
+    try:
+        return config.load(_path())
+    except config.ConfigError as e:
+        print("bidwire: " + str(e))
+        sys.exit(2)
+
+
+def main():
+    cfg = _config()
+    drop("bidwire.unit.config")  # read once at boot
+    name = cfg["board"]
+    board = getattr(__import__("boards." + name), name)
+    run(board.build(cfg), cfg)
+
+
+main()

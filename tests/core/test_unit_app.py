@@ -1,0 +1,165 @@
+"""The table unit's state machine (architecture.md §3): keys in, screens and events out.
+
+Expected contracts, declarers and scores are worked by hand from the Laws (18-22, 77) and laws.md §2.2.
+"""
+from bidwire.core.codes import CHANGE_OF_CALL, MUST_REPEAT, OUT_OF_ROTATION
+from bidwire.unit import app as A
+from bidwire.unit.app import App
+from bidwire.unit.keys import parse_key
+
+
+def press(app, script):
+    """Keys as 'N 1, N H, E PASS'; returns the events they produced, and every press's changed flag."""
+    events = []
+    changed = []
+    for item in script.split(","):
+        seat, key = item.split()
+        changed.append(app.key("NESW".index(seat), parse_key(key)))
+        events.extend(app.out)
+        app.out = []
+    return events, changed
+
+
+def started(mode="record"):
+    app = App("T01", mode, "1234")
+    press(app, "N PASS")  # set-up screen: PASS plays from board 1 without a collector
+    return app
+
+
+def kinds(events):
+    return [e["type"] for e in events]
+
+
+def test_a_board_from_first_call_to_score():
+    app = started()
+    assert app.screen == A.START and app.board == 1 and app.dealer == 0 and app.vul == 0  # board 1: N, None
+    ev, _ = press(app, "N 1, N H, E PASS, S 2, S H, W PASS, N PASS, E PASS")
+    assert [e["input"] for e in ev if e["type"] == "call"] == ["N:1H", "E:P", "S:2H", "W:P", "N:P", "E:P"]
+    end = [e for e in ev if e["type"] == "auction_end"][0]
+    assert end["contract"] == "2H" and end["declarer"] == "N"  # N named hearts first for N-S
+    assert app.screen == A.LEAD and app.leader == 1  # declarer's LHO leads
+    assert press(app, "S C")[1] == [False]  # not S's lead: ignored
+    ev, _ = press(app, "E C")
+    assert kinds(ev) == ["lead"] and ev[0]["suit"] == "C" and app.screen == A.RESULT
+    assert app.tricks == 8  # 2H: six plus two, "made exactly"
+    press(app, "N XX, N PASS")
+    assert app.screen == A.CONFIRM and app.tricks == 9
+    assert press(app, "S PASS")[1] == [False]  # the side that entered cannot confirm
+    ev, _ = press(app, "W PASS")
+    assert app.screen == A.SCORE
+    r = ev[0]
+    # 2H + 1, not vulnerable: 60 trick score + 50 part score + 30 overtrick = 140 to N-S
+    assert r["type"] == "result" and r["tricks"] == 9 and r["score_ns"] == 140
+    assert r["entered_by"] == "N" and r["confirmed_by"] == "W" and r["contract"] == "2H"
+    ev, _ = press(app, "E PASS")
+    assert app.board == 2 and app.screen == A.START and ev[0]["type"] == "board_start"
+    assert ev[0]["dealer"] == "E" and ev[0]["vul"] == "NS"  # board 2: dealer E, N-S vulnerable
+
+
+def test_a_level_waits_for_its_strain_and_can_be_changed():
+    app = started()
+    ev, changed = press(app, "N 3, N 1, N S")
+    assert changed == [True, True, True] and [e["input"] for e in ev] == ["N:1S"]
+    assert press(app, "E H")[1] == [False]  # a strain without a level does nothing
+
+
+def test_passed_out_board_scores_zero():
+    app = started()
+    ev, _ = press(app, "N PASS, E PASS, S PASS, W PASS")
+    assert app.screen == A.SCORE
+    r = [e for e in ev if e["type"] == "result"][0]
+    assert r["contract"] == "Pass" and r["score_ns"] == 0
+
+
+def test_result_entry_keys_down_and_level():
+    app = started()
+    press(app, "N 4, N S, E X, S PASS, W PASS, N PASS, E H")  # 4S doubled by N; E leads
+    assert app.tricks == 10
+    press(app, "E X, E X, E X")
+    assert app.tricks == 7
+    press(app, "E 5")  # level 5: eleven tricks
+    assert app.tricks == 11
+    press(app, "E PASS")  # entered by E-W, confirmed by N-S
+    ev, _ = press(app, "S PASS")
+    # 4S doubled + 1, not vulnerable: 240 + 300 game + 50 insult + 100 overtrick = 690
+    assert ev[0]["score_ns"] == 690 and ev[0]["contract"] == "4SX"
+
+
+def test_alert_marks_partners_last_call():
+    app = started()
+    ev, _ = press(app, "N 1, N C, S ALERT")
+    assert ev[-1]["input"] == "S@" and ev[-1]["alert"] is True and app.auction.alerted[0] == 1
+
+
+def test_call_out_of_rotation_rejected_by_the_director_with_pin():
+    app = started()  # dealer N
+    ev, _ = press(app, "E 1, E S")
+    irr = [e for e in ev if e["type"] == "irregularity"][0]
+    assert app.auction.p_kind == OUT_OF_ROTATION and irr["law"] == 31 and irr["offender"] == "E"
+    assert irr["entitled"] == "S" and irr["options"] == ["reject"]
+    ev, _ = press(app, "W TD")
+    assert kinds(ev) == ["td_call"] and app.td == A.TD_CALLED
+    press(app, "N TD, N 1, N 2, N 3, N 5")  # wrong PIN
+    assert app.td == A.TD_CALLED and app.message == "wrong PIN"
+    press(app, "N TD, N 1, N 2, N 3, N 4")
+    assert app.td == A.TD_MENU and app.menu() == [1, 7, 0]  # reject, pass next turn, end call
+    ev, _ = press(app, "N 1")
+    assert ev[0]["type"] == "ruling_applied" and ev[0]["ruling"] == "reject" and app.td == 0
+    press(app, "N PASS")  # R01: N passes, E must repeat 1S (Law 31 A1)
+    r = app.auction.restriction(1, MUST_REPEAT)
+    assert r is not None
+
+
+def test_calls_are_held_while_an_irregularity_waits():
+    app = started()
+    press(app, "E 1, E S")
+    ev, _ = press(app, "W PASS")  # not the player entitled to choose
+    assert ev[0]["verdict"] == "held"
+
+
+def test_lho_accepts_a_call_out_of_rotation_by_calling():
+    app = started()
+    ev, _ = press(app, "E 1, E S, S 2, S C")  # S (LHO of E) calls over 1S: accepted, Law 29 A
+    assert not app.auction.p_kind
+    assert [e["input"] for e in ev if e["type"] == "call"] == ["E:1S", "S:2C"]
+    assert app.auction.in_turn() == 3
+
+
+def test_undo_then_a_new_call_is_a_change_of_call_ruled_under_25a():
+    app = started()
+    press(app, "N 1, N H, N UNDO, N 1, N S")
+    assert app.auction.p_kind == CHANGE_OF_CALL
+    press(app, "E TD, E TD, E 1, E 2, E 3, E 4")
+    assert app.menu()[:4] == [3, 4, 5, 6]  # 25a, 25b accept, 25b stand, 25b other
+    ev, _ = press(app, "E 1")
+    assert ev[0]["ruling"] == "25a" and app.auction.eff[0] >> 2 == 3 + 3  # 1S stands
+    assert press(app, "E PASS, N UNDO")[1] == [True, False] and app.message == "UNDO too late L25"
+
+
+def test_enforce_mode_refuses_a_call_out_of_turn():
+    app = started("enforce")
+    ev, _ = press(app, "E 1, E S")
+    assert ev[0]["verdict"] == "refused" and len(app.auction.eff) == 0
+
+
+def test_collector_assignment_and_end_of_round():
+    app = App("T01", "record", "1234")
+    assert app.command({"seq": 1, "type": "assign", "section": "A", "table": 3, "round": 1, "boards": [5, 6],
+                        "ns": 3, "ew": 7, "move": "EW to table 4"})
+    assert app.screen == A.START and app.board == 5 and app.vul == 1  # board 5: dealer N, N-S vulnerable
+    assert not app.command({"seq": 1, "type": "message", "text": "again"})  # already applied
+    press(app, "N PASS, E PASS, S PASS, W PASS, N PASS")
+    assert app.board == 6
+    press(app, "E PASS, S PASS, W PASS, N PASS, N PASS")
+    assert app.screen == A.MOVE
+    app.command({"seq": 2, "type": "assign", "round": 2, "boards": [7], "ns": 3, "ew": 5})
+    assert app.screen == A.START and app.board == 7 and app.dealer == 2
+
+
+def test_a_ruling_from_the_collector():
+    app = started()
+    press(app, "N 2, N H, E 1, E S")  # insufficient 1S over 2H
+    app.command({"seq": 1, "type": "ruling", "board": 1, "ruling": "reject"})
+    ev = app.out
+    assert ev[0]["type"] == "ruling_applied" and ev[0]["by"] == "collector"
+    assert not app.auction.p_kind

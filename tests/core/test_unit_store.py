@@ -1,0 +1,171 @@
+"""The unit's journal-backed store (architecture.md §3 "Persistence", §4 outbox): a restarted unit is exactly
+where it was, with the same unsent events, and nothing acknowledged is kept forever.
+"""
+import json
+import os
+
+from scratch import cut, file_size, remove_tree, scratch
+
+from bidwire.unit import app as A
+from bidwire.unit.app import App
+from bidwire.unit.journal import JOURNAL, Journal, JournalFull
+from bidwire.unit.keys import parse_key
+from bidwire.unit.store import SNAPSHOT, Store
+
+
+class Clock:
+    def __init__(self):
+        self.t = 1000
+
+    def time(self):
+        self.t += 1
+        return self.t
+
+
+def opened(path):
+    s = Store(Journal(path), App("T01", "record", "1234"), Clock())
+    s.open({"firmware": "test"})
+    return s
+
+
+def keys(store, script):
+    for item in script.split(","):
+        seat, key = item.split()
+        store.key("NESW".index(seat), parse_key(key))
+
+
+def state(s):
+    a = s.app.auction
+    return (s.app.screen, s.app.board, bytes(a.eff), bytes(a.inputs), s.app.td, bytes(s.app.level), s.seq,
+            s.acked, s.app.cmd_ack)
+
+
+def events(s):
+    return [json.loads(e) for e in s.batch(1 << 16)]
+
+
+BOARD = "N PASS, N 1, N H, E PASS, S 2, S H, W PASS, N PASS"
+
+
+def test_a_restarted_unit_is_where_it_was_with_the_same_unsent_events():
+    path = scratch("store-restart")
+    try:
+        s = opened(path)
+        keys(s, BOARD + ", E 3")
+        before, sent = state(s), events(s)
+        s.journal.close()
+        s2 = opened(path)  # power cut and boot
+        assert state(s2)[:6] == before[:6] and s2.app.level[1] == 3
+        again = events(s2)
+        assert again[:len(sent)] == sent and [e["type"] for e in again[len(sent):]] == ["hello"]
+        assert [e["seq"] for e in again] == list(range(1, len(again) + 1))
+        assert s2.boot == 2 and sent[0]["type"] == "hello" and sent[0]["boot"] == 1
+        s2.journal.close()
+    finally:
+        remove_tree(path)
+
+
+def test_acknowledged_events_leave_the_outbox_and_a_quiet_point_compacts_the_journal():
+    path = scratch("store-ack")
+    try:
+        s = opened(path)
+        keys(s, BOARD + ", E PASS, E C, N PASS, W PASS")  # board 1 played, result confirmed
+        n = s.seq - 1
+        s.ack(3)
+        assert [e["seq"] for e in events(s)] == list(range(4, n + 1))
+        keys(s, "N PASS")  # next board: START is a quiet point
+        s.ack(s.seq - 1)
+        assert events(s) == [] and s.journal.size() == 0  # compacted: snapshot holds the state
+        assert SNAPSHOT in os.listdir(path)
+        s.journal.close()
+        s2 = opened(path)
+        assert s2.app.board == 2 and s2.app.screen == A.START and s2.acked == s.seq - 1
+        assert [e["type"] for e in events(s2)] == ["hello"] and events(s2)[0]["seq"] == s.seq
+        s2.journal.close()
+    finally:
+        remove_tree(path)
+
+
+def test_a_torn_last_record_is_dropped_and_everything_before_it_kept():
+    path = scratch("store-torn")
+    try:
+        s = opened(path)
+        keys(s, BOARD)
+        good = state(s)
+        keys(s, "E PASS")  # the record a power cut will tear
+        s.journal.close()
+        cut(path + "/" + JOURNAL, file_size(path + "/" + JOURNAL) - 3)
+        s2 = opened(path)
+        assert state(s2)[2] == good[2] and s2.status.startswith("journal cut")
+        notes = [e for e in events(s2) if e["type"] == "note"]
+        assert len(notes) == 1 and "torn record was dropped" in notes[0]["text"]
+        keys(s2, "E PASS")  # the unit goes on: the press can be made again
+        assert s2.app.screen == A.LEAD
+        s2.journal.close()
+    finally:
+        remove_tree(path)
+
+
+def test_a_power_cut_during_compaction_does_not_replay_old_records():
+    path = scratch("store-compact-cut")
+    try:
+        s = opened(path)
+        keys(s, "N PASS")
+        s.ack(s.seq - 1)  # compacted at board 1's START
+        keys(s, "N 1, N C")
+        snap = {"gen": s.gen + 1, "boot": s.boot, "seq": s.seq, "acked": s.seq - 1, "keys": 1, "app": {
+            "screen": A.START, "assignment": None, "next": None, "board_idx": -1, "board": 1, "mode": 0,
+            "cmd_ack": 0, "clock_offset": 0, "played": 0}}
+        s.journal.snapshot(SNAPSHOT, json.dumps(snap).encode())  # the snapshot of a later quiet point landed ...
+        s.journal.close()  # ... and the power failed before the journal was restarted
+        with open(path + "/" + SNAPSHOT + ".tmp", "w") as f:
+            f.write("half")
+        s2 = opened(path)
+        assert len(s2.app.auction.eff) == 0 and s2.seq == snap["seq"] + 1  # old records ignored
+        assert SNAPSHOT + ".tmp" not in os.listdir(path)  # stray tmp removed at boot
+        s2.journal.close()
+    finally:
+        remove_tree(path)
+
+
+class FullJournal(Journal):
+    """The flash fills up after `room` more records (JournalFull is what Journal raises on ENOSPC)."""
+
+    room = 1 << 30
+
+    def append(self, kind, payload):
+        if self.room <= 0:
+            raise JournalFull("flash full")
+        self.room -= 1
+        Journal.append(self, kind, payload)
+
+
+def test_a_full_flash_refuses_the_press_keeps_what_was_accepted_and_says_so():
+    path = scratch("store-full")
+    try:
+        s = Store(FullJournal(path), App("T01", "record", "1234"), Clock())
+        s.open({})
+        keys(s, BOARD)
+        good = state(s)
+        s.journal.room = 0
+        assert not s.key(1, parse_key("PASS"))
+        assert state(s) == good and s.status == "FLASH FULL"
+        s.journal.room = 5
+        assert s.key(1, parse_key("PASS")) and s.status == ""
+        s.journal.close()
+    finally:
+        remove_tree(path)
+
+
+def test_commands_are_journaled_and_replayed_in_order():
+    path = scratch("store-cmd")
+    try:
+        s = opened(path)
+        assert s.command({"seq": 1, "type": "assign", "round": 1, "table": 2, "boards": [9, 10], "ns": 1, "ew": 2})
+        assert not s.command({"seq": 1, "type": "assign", "boards": [1]})  # a repeat changes nothing
+        s.journal.close()
+        s2 = opened(path)
+        assert s2.app.board == 9 and s2.app.cmd_ack == 1 and s2.app.assignment["table"] == 2
+        s2.journal.close()
+    finally:
+        remove_tree(path)

@@ -1,0 +1,39 @@
+"""End to end: the virtual unit (real MicroPython, real journal files, real HTTP to a stand-in collector on
+127.0.0.1) plays a 32-board session of normal, passed-out and irregular boards; the records the collector
+receives are the ones the script implies (session.py: laws.md vectors, hand-worked boards, endplay scores).
+"""
+from session import session
+from standin import StandIn
+from vunit import SECRET, VUnit, write_config
+
+
+def results(events):
+    """The last confirmed result per board, as the collector received them."""
+    out = {}
+    for e in events:
+        if e["type"] == "result":
+            out[e["board"]] = {"board": e["board"], "contract": e["contract"], "declarer": e["declarer"],
+                               "tricks": e["tricks"], "score_ns": e["score_ns"]}
+    return out
+
+
+def test_32_boards_reach_the_collector_as_the_script_implies(tmp_path):
+    lines, expected = session(32)
+    with StandIn(units={"T01": SECRET}) as collector:
+        cfg = write_config(tmp_path / "unit.json", tmp_path / "state", collector.url)
+        unit = VUnit(cfg)
+        for line in lines:
+            n, changed = unit.send(line)
+            assert changed, f"script line {line!r} changed nothing (key {n})"
+        unit.write("sync 20000")
+        assert unit.finish() == 0
+        events = collector.events("T01")
+    assert [e["seq"] for e in events] == list(range(1, len(events) + 1))  # nothing lost, nothing twice
+    got = results(events)
+    assert got == expected
+    ends = [e for e in events if e["type"] == "auction_end"]
+    irregular = [e for e in events if e["type"] == "irregularity"]
+    assert len(ends) >= 32 and {e["kind"] for e in irregular} >= {
+        "out_of_rotation", "insufficient_bid", "inadmissible_double", "pass_obligation", "change_of_call",
+        "after_close"}
+    assert {e["ruling"] for e in events if e["type"] == "ruling_applied"} == {"reject", "25a"}
