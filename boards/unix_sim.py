@@ -113,13 +113,15 @@ class StdinKeys:
             await asyncio.sleep_ms(int(words[1]))
         elif cmd == "sync":
             await self._sync(int(words[1]) if len(words) > 1 else 10000)
-        elif cmd == "shot":
+        elif cmd == "shot" and self.unit is not None:
             self.unit.hal.display.pbm(words[1])
         elif len(words) == 2:
             self.queue.put(key_code(_seat(words[0]), parse_key(words[1])))
             while len(self.queue):
                 await asyncio.sleep_ms(0)  # let the app take it before the next line
-            print(f"key {self.unit.store.keys} {1 if self.unit.changed else 0}")
+            unit = self.unit
+            if unit is not None:
+                print(f"key {unit.store.keys} {1 if unit.changed else 0}")
         else:
             raise ValueError(f"cannot read script line: {line}")
         return False

@@ -42,13 +42,14 @@ class App:
         self.mode = ENFORCE if mode == "enforce" else RECORD
         self.td_pin = td_pin
         self.out = []  # events of the current input: dicts without seq
+        self.replaying = False  # boot replays the journal: its events were stored with it, none are made
         self.screen = SETUP
         self.assignment = None  # the last `assign` command: section, table, round, boards, ns, ew, move
         self.next_assignment = None  # an assign that arrived mid-board: used when the board is over
         self.board_idx = -1  # index in assignment["boards"]
         self.board = 0
         self.dealer = self.vul = 0
-        self.auction = None
+        self.auction = Auction(0, self.mode)  # board 0: nothing to bid until a board starts
         self.level = bytearray(4)  # a level key pressed at each seat, waiting for its strain (0: none)
         self.undo_seat = -1  # the seat that pressed UNDO: its next call is a change of call (Law 25)
         self.tricks = self.entered_by = -1
@@ -112,10 +113,11 @@ class App:
         if self.board_idx < len(a["boards"]):
             return self._start_board(a["boards"][self.board_idx])
         self.screen = MOVE  # the round is over: wait for the next assignment
-        self.auction = None
 
     # ---- inputs ---------------------------------------------------------------------------------------
     def emit(self, event):
+        if self.replaying:
+            return
         event["board"] = event.get("board", self.board)
         self.out.append(event)
 
@@ -214,14 +216,19 @@ class App:
         if a.phase == before_phase:
             return
         if a.phase == ENDED or a.phase == PASSED_OUT:
-            from bidwire.core import record
-            s = record.summary(a)
-            self.emit({"type": "auction_end", "inputs": record.tokens(a), "auction": s["auction"],
-                       "contract": s["contract"], "declarer": s["declarer"], "reviews": s["reviews"],
-                       "lead_restrictions": s["lead_restrictions"], "log": s["log"]})
-            self.contract = s["contract"]
-            s = record = None
-            drop("bidwire.core.record")
+            if a.phase == PASSED_OUT:
+                self.contract = "Pass"
+            else:
+                c = a.contract() or (0, 0)
+                self.contract = call_name(c[0]) + ("", "X", "XX")[c[1]]
+            if not self.replaying:  # a replay's events are in the journal already: skip the summary
+                from bidwire.core import record
+                s = record.summary(a)
+                self.emit({"type": "auction_end", "inputs": record.tokens(a), "auction": s["auction"],
+                           "contract": s["contract"], "declarer": s["declarer"], "reviews": s["reviews"],
+                           "lead_restrictions": s["lead_restrictions"], "log": s["log"]})
+                s = record = None
+                drop("bidwire.core.record")
         if a.phase == ENDED:
             self.leader = lho(a.declarer())
             self.screen = LEAD
@@ -236,8 +243,8 @@ class App:
         self.auction.lead_faced()
         self.lead = suit
         self.emit({"type": "lead", "seat": seat_name(seat), "suit": "CDHS"[suit]})
-        bid_ = self.auction.contract()[0]
-        self.tricks = (bid_ - 3) // 5 + 7  # contract level + 6: "made exactly", adjusted with X / XX
+        c = self.auction.contract() or (3, 0)
+        self.tricks = (c[0] - 3) // 5 + 7  # contract level + 6: "made exactly", adjusted with X / XX
         self.screen = RESULT
         return True
 
@@ -277,7 +284,7 @@ class App:
     def score_ns(self):
         """Law 77 from North-South's side for the tricks entered (computed once per entry: the display asks often)."""
         a = self.auction
-        if a is None or a.phase == AUCTION:
+        if a.phase == AUCTION:
             return None
         if a.phase == PASSED_OUT:
             return 0
@@ -292,7 +299,7 @@ class App:
     def rulings(self):
         """The rulings the director may give on the pending irregularity (laws.md §4.19)."""
         a = self.auction
-        if a is None or not a.p_kind:
+        if not a.p_kind:
             return ()
         if a.p_kind == CHANGE_OF_CALL:
             return (RULE_25A, RULE_25B_ACCEPT, RULE_25B_STAND, RULE_25B_OTHER)
@@ -303,7 +310,7 @@ class App:
     def menu(self):
         """The director's menu, numbered from 1 on the level keys: rulings, pass next turn, end call."""
         m = list(self.rulings())
-        if self.auction is not None and self.auction.phase == AUCTION:
+        if self.board and self.auction.phase == AUCTION:
             m.append(RULE_PASS_NEXT_TURN)
         m.append(END_CALL)
         return m
@@ -348,7 +355,7 @@ class App:
 
     def apply_ruling(self, ruling, seat, by):
         a = self.auction
-        if a is None:
+        if not self.board:
             return False
         before_phase = a.phase
         verdict = a.rule(ruling, seat)

@@ -5,10 +5,7 @@ KeyQueue is a ring of such bytes: put() never allocates, so a scanner task may c
 """
 from bidwire.core.compat import const
 
-try:
-    import asyncio
-except ImportError:  # pragma: no cover - every supported interpreter has asyncio
-    asyncio = None
+import asyncio
 
 KEY_NAMES = ("1", "2", "3", "4", "5", "6", "7", "C", "D", "H", "S", "NT", "PASS", "X", "XX", "ALERT", "UNDO", "TD")
 KEYS_PER_SEAT = const(18)
@@ -47,7 +44,7 @@ class KeyQueue:
         self._ring = bytearray(size)
         self._head = self._count = 0
         self.dropped = 0
-        self.ready = asyncio.Event() if asyncio is not None else None
+        self.ready = asyncio.Event()
 
     def put(self, code):
         n = len(self._ring)

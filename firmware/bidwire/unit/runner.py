@@ -3,10 +3,7 @@ the sync client beside it. `run(hal, cfg)` is what main.py calls on every board.
 """
 import gc
 
-try:
-    import asyncio
-except ImportError:  # pragma: no cover
-    asyncio = None
+import asyncio
 
 from bidwire.unit import screens
 from bidwire.unit.app import App
@@ -59,7 +56,7 @@ class Unit:
             self.hal.console(rows)
         if self.hal.leds is not None:
             a = self.app.auction
-            self.hal.leds.turn(a.in_turn() if a is not None and self.app.screen == 2 and not a.p_kind else -1)
+            self.hal.leds.turn(a.in_turn() if self.app.screen == 2 and not a.p_kind else -1)
 
     def boot(self):
         net, power = self.hal.network, self.hal.power

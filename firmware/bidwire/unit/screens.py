@@ -10,11 +10,6 @@ from bidwire.core.codes import (
 from bidwire.core.compat import const
 from bidwire.unit import app as A
 
-try:
-    import framebuf
-except ImportError:  # CPython: rows only, no pixels
-    framebuf = None
-
 COLS = const(16)
 ROWS = const(8)
 SUITS = "\x01\x02\x03\x04"  # C D H S glyphs
@@ -118,7 +113,7 @@ def _director(app, rows):
         rows[4] = "(Law 24 etc.)"
         return
     a = app.auction
-    rows[0] = "DIRECTOR" + (" L" + str(a.p_law) if a is not None and a.p_kind else "")
+    rows[0] = "DIRECTOR" + (" L" + str(a.p_law) if a.p_kind else "")
     for i, r in enumerate(app.menu()[:6]):
         rows[1 + i] = str(i + 1) + " " + RULE_TEXT[r]
 
@@ -169,8 +164,8 @@ def lines(app, status=""):
         rows[0] = _header(app)
         rows[1] = _contract(app)
         rows[2] = "lead " + SEATS[app.leader] + " " + SUITS[app.lead]
-        bid = app.auction.contract()[0]
-        over = app.tricks - level_of(bid) - 6
+        c = app.auction.contract() or (3, 0)
+        over = app.tricks - level_of(c[0]) - 6
         rows[3] = "tricks " + str(app.tricks) + " " + ("=" if over == 0 else ("+" if over > 0 else "") + str(over))
         if s == A.RESULT:
             rows[5] = "1-7 X- XX+"
@@ -217,6 +212,8 @@ _glyph_fbs = []
 def draw(fb, rows):
     """Render the rows into a 128 x 64 FrameBuffer (the caller calls show())."""
     if not _glyph_fbs:
+        import framebuf  # MicroPython's; on CPython only lines() and text() are used
+
         for g in GLYPHS:
             _glyph_fbs.append(framebuf.FrameBuffer(bytearray(g), 8, 8, framebuf.MONO_HLSB))
     fb.fill(0)

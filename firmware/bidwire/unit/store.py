@@ -8,6 +8,7 @@ unacknowledged the state is snapshotted (tmp + rename) and the journal starts ag
 
 Record payload: u32 time, the input, then events as (u32 seq, u16 length, JSON bytes).
 """
+import gc
 import json
 import struct
 
@@ -53,9 +54,20 @@ class Store:
         self._commit(R_BOOT, struct.pack("<I", self.boot), self.now())
 
     def _replay(self):
+        self.app.replaying = True
+        try:
+            self._replay_records()
+        finally:
+            self.app.replaying = False
+
+    def _replay_records(self):
         j, app = self.journal, self.app
         first = True
+        count = 0
         for kind, payload in j.records():
+            count += 1
+            if not count & 63:
+                gc.collect()  # many short-lived payloads: keep the heap from fragmenting
             if first:
                 first = False
                 if kind != R_GEN or struct.unpack_from("<I", payload, 4)[0] != self.gen:

@@ -6,10 +6,7 @@ import json
 import random
 from binascii import unhexlify
 
-try:
-    import asyncio
-except ImportError:  # pragma: no cover
-    asyncio = None
+import asyncio
 
 from bidwire.unit import http
 from bidwire.unit.config import split_url
