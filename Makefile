@@ -11,10 +11,16 @@ HEAP     ?= 64K
 # The core tests run on MicroPython from .mpy files, as the unit does: compiling source at import time
 # would need more heap than an ESP32 has to spare.
 MPTEST   := build/mp-test
+# The unit firmware as deployed (.mpy), for the virtual unit and the end-to-end tests.
+UNIT_BUILD := build/unit
+VUNIT_CONFIG := build/vunit.json
+# The virtual unit's heap. See docs/benchmarks.md: on the 64-bit unix port code and objects take about
+# twice the room they take on the 32-bit ESP32, so the whole firmware does not fit the 64K of the core tests.
+UNIT_HEAP ?= 160K
 # pyright-python otherwise asks PyPI for its latest version on every run, only to print a warning.
 export PYRIGHT_PYTHON_IGNORE_WARNINGS := 1
 
-.PHONY: setup test test-py test-mp compile lint typecheck bench demo vunit deploy provision clean
+.PHONY: setup test test-py test-mp compile lint typecheck bench demo unit-build vunit deploy provision clean
 
 setup: $(STAMP) $(TYPESHED)
 
@@ -36,12 +42,12 @@ test-py: setup
 	$(BIN)/pytest
 
 test-mp: setup
-	$(BIN)/python -m bidwire_host.mpy --mpy-cross $(MPYCROSS) --out $(MPTEST) firmware tests/core >/dev/null
+	$(BIN)/python -m bidwire_host.mpy --mpy-cross $(MPYCROSS) --out $(MPTEST) --package boards firmware tests/core >/dev/null
 	$(BIN)/python tests/vectors_jsonl.py tests/vectors $(MPTEST)/jsonl
-	$(BIN)/python tests/mp_suite.py $(MPY) $(HEAP) $(MPTEST)
+	$(BIN)/python tests/mp_suite.py $(MPY) $(HEAP) $(MPTEST) $(UNIT_HEAP)
 
 compile: setup
-	$(BIN)/python -m bidwire_host.mpy --mpy-cross $(MPYCROSS) --out build/mpy firmware boards
+	$(BIN)/python -m bidwire_host.mpy --mpy-cross $(MPYCROSS) --out build/mpy --package boards firmware
 
 lint: setup
 	$(BIN)/ruff check .
@@ -55,8 +61,35 @@ bench: setup
 demo:
 	@echo "make demo: not yet — the collector and the virtual units land with their issues (see README)."
 
-vunit deploy provision:
-	@echo "make $@: not yet — lands with the table-unit / collector issues."
+# The virtual unit: the firmware (.mpy) on the MicroPython unix port with the unix_sim board. Keys on stdin
+# (`N 1`, `N H`, `E PASS`, `sleep 200`, `sync`, `shot f.pbm`, `quit`); frames printed as text.
+# make vunit [CONFIG=unit.json] [UNIT_HEAP=...] < script.txt
+unit-build: setup
+	$(BIN)/python -m bidwire_host.mpy --mpy-cross $(MPYCROSS) --out $(UNIT_BUILD) --package boards firmware
+
+vunit: unit-build
+	@test -n "$(CONFIG)" || $(BIN)/python -m bidwire_host.vunit_config $(VUNIT_CONFIG)
+	MICROPYPATH=.frozen:$(UNIT_BUILD) $(MPY) -X heapsize=$(UNIT_HEAP) -m main $(or $(CONFIG),$(VUNIT_CONFIG))
+
+# make deploy PORT=/dev/ttyUSB0 CONFIG=units/T01.json [BOARD=esp32_devkitc] [DRY_RUN=1] — docs/deploy.md
+deploy: setup
+	$(BIN)/bidwire deploy --port "$(or $(PORT),$(error make deploy: set PORT, e.g. PORT=/dev/ttyUSB0))" \
+		--config "$(or $(CONFIG),$(error make deploy: set CONFIG to the config from make provision))" \
+		$(if $(BOARD),--board "$(BOARD)") --mpy-cross $(MPYCROSS) --mpremote $(BIN)/mpremote \
+		$(if $(filter-out 0,$(DRY_RUN)),--dry-run)
+
+# make provision UNIT=T01 COLLECTOR=http://192.168.4.2:8080 [OUT=units/T01.json] [WIFI_SSID=club WIFI_PASSWORD=...]
+#   [BOARD=esp32_devkitc] [MODE=record|enforce] [TD_PIN=1234] [KEYRING=units/keyring.json] [FORCE=1]
+# The Wi-Fi password goes through the environment, so make does not echo it.
+ifdef WIFI_PASSWORD
+provision: export BIDWIRE_WIFI_PASSWORD = $(WIFI_PASSWORD)
+endif
+provision: setup
+	$(BIN)/bidwire provision --unit "$(or $(UNIT),$(error make provision: set UNIT, e.g. UNIT=T01))" \
+		--collector "$(or $(COLLECTOR),$(error make provision: set COLLECTOR, e.g. COLLECTOR=http://192.168.4.2:8080))" \
+		--out "$(or $(OUT),units/$(UNIT).json)" $(if $(WIFI_SSID),--wifi-ssid "$(WIFI_SSID)") \
+		$(if $(BOARD),--board "$(BOARD)") $(if $(MODE),--mode "$(MODE)") $(if $(TD_PIN),--td-pin "$(TD_PIN)") \
+		$(if $(KEYRING),--keyring "$(KEYRING)") $(if $(filter-out 0,$(FORCE)),--force)
 
 clean:
 	rm -rf build .pytest_cache .ruff_cache .hypothesis

@@ -46,7 +46,7 @@ def figure(name, value, unit, method, target=None, baseline=None, baseline_name=
     return f
 
 
-def figures(mp, cp, modules, heap):
+def figures(mp, cp, modules, heap, board):
     core = sum(size for src, _, size in modules if src.is_relative_to(ROOT / "firmware/bidwire/core"))
     firmware = sum(size for src, _, size in modules if src.is_relative_to(ROOT / "firmware"))
     on_mp = f"MicroPython unix port -X heapsize={heap}, core from .mpy; {WORKLOAD}"
@@ -81,7 +81,9 @@ def figures(mp, cp, modules, heap):
                f"gc.collect(); gc.mem_free() once the core (.mpy) and the bench are imported; {on_mp}"),
         figure("core .mpy size", core, "B", "sum of mpy-cross output for firmware/bidwire/core (compile_tree)",
                24 * 1024),
-        figure("firmware .mpy size", firmware, "B", "sum of mpy-cross output for all of firmware/ (compile_tree)"),
+        figure("firmware .mpy size", firmware + board, "B",
+               "sum of mpy-cross output for all of firmware/ plus boards/esp32_devkitc.py: what `make deploy` copies",
+               64 * 1024, core, "core .mpy size"),
     ]
 
 
@@ -103,13 +105,24 @@ def table(figs):
 @click.option("--mpy-cross", "mpy_cross", required=True, type=click.Path(exists=True, dir_okay=False),
               help="The mpy-cross executable.")
 @click.option("--heap", default="64K", show_default=True, help="MicroPython heap size (-X heapsize).")
-def main(micropython, mpy_cross, heap):
+@click.option("--skip-unit", is_flag=True, help="Only the core figures (the unit's take a few minutes).")
+def main(micropython, mpy_cross, heap, skip_unit):
     """Measure the core's allocations, speed and flash size; print a table and write bench/results.json."""
     modules = compile_tree(mpy_cross, OUT, [ROOT / "firmware", MP_SIDE])
     mp = run_side([str(Path(micropython).resolve()), "-X", f"heapsize={heap}", "-m", "bench_core"],
                   {"MICROPYPATH": f".frozen:{OUT}"})
     cp = run_side([sys.executable, str(MP_SIDE / "bench_core.py")], {"PYTHONPATH": str(ROOT / "firmware")})
-    figs = figures(mp, cp, modules, heap)
+    board_mpy = OUT / "esp32_devkitc.mpy"
+    subprocess.run([mpy_cross, "-o", str(board_mpy), str(ROOT / "boards" / "esp32_devkitc.py")], check=True)
+    figs = figures(mp, cp, modules, heap, board_mpy.stat().st_size)
+    if not skip_unit:
+        import tempfile
+
+        import unit_bench
+
+        with tempfile.TemporaryDirectory() as tmp:
+            for name, value, unit, target, method, base, base_name in unit_bench.figures(Path(tmp)):
+                figs.append(figure(name, value, unit, method, target, base, base_name))
     machine = {"nproc": os.cpu_count(), "cpu": platform.processor() or platform.machine(),
                "python": platform.python_version(), "micropython": mp["version"], "heap": heap,
                "loadavg_1min": round(os.getloadavg()[0], 2), "date": date.today().isoformat()}

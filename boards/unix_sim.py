@@ -6,6 +6,7 @@ changed anything>`, and at boot `boot <n> keys=<journaled keys> seq=<next event>
 (test drivers resume a script from there). The journal lives in config["state_dir"].
 """
 import asyncio
+import gc
 import sys
 import time
 
@@ -115,13 +116,22 @@ class StdinKeys:
             await self._sync(int(words[1]) if len(words) > 1 else 10000)
         elif cmd == "shot" and self.unit is not None:
             self.unit.hal.display.pbm(words[1])
+        elif cmd == "measure" and self.unit is not None:  # `make bench`: per-press bytes and µs
+            self.unit.measure = (0, 0) if words[1:] == ["on"] else None
+        elif cmd == "mem" and self.unit is not None:
+            gc.collect()
+            u = self.unit
+            j = u.store.journal
+            print(f"mem alloc={gc.mem_alloc()} free={gc.mem_free()} writes={j.writes} written={j.written} "
+                  f"boards={u.app.boards_played} journal={j.size()} snapshots={u.store.compactions}")
         elif len(words) == 2:
             self.queue.put(key_code(_seat(words[0]), parse_key(words[1])))
             while len(self.queue):
                 await asyncio.sleep_ms(0)  # let the app take it before the next line
             unit = self.unit
             if unit is not None:
-                print(f"key {unit.store.keys} {1 if unit.changed else 0}")
+                m = unit.measure
+                print(f"key {unit.store.keys} {1 if unit.changed else 0}" + ("" if m is None else f" {m[0]} {m[1]}"))
         else:
             raise ValueError(f"cannot read script line: {line}")
         return False

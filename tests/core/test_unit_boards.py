@@ -1,17 +1,11 @@
 """The ESP32 board modules built on the simulated hardware of boards/sim: every key of every seat comes out of the
 scanner as its event, the pins avoid the ones an ESP32 cannot spare, and the HAL is complete.
 
-MicroPython only: the boards and the fake display need framebuf and asyncio.ThreadSafeFlag.
-(test_board.py is about bridge boards, the deals.) Named test_unit_* so tests/mp_suite.py gives it the unit heap.
+MicroPython only (tests/conftest.py leaves it to tests/mp_suite.py): the boards and the fake display need
+framebuf and asyncio.ThreadSafeFlag. (test_board.py is about bridge boards, the deals.) Named test_unit_* so
+tests/mp_suite.py gives it the unit heap.
 """
-import sys
-
-if sys.implementation.name != "micropython":
-    import pytest
-
-    pytest.skip("the board modules run on MicroPython (framebuf, asyncio.ThreadSafeFlag)", allow_module_level=True)
-
-import simhw  # noqa: E402 - the board modules first, while the heap is in one piece
+import simhw  # the board modules first, while the heap is in one piece
 
 machine = simhw.enter()
 import boards.esp32_devkitc  # noqa: E402
@@ -22,9 +16,9 @@ from mpasyncio import asyncio  # noqa: E402
 from bidwire.unit.keys import K_ALERT, K_NT, K_TD, K_UNDO, K_XX, KEYS_PER_SEAT, KeyQueue, key_code  # noqa: E402
 
 CONFIG = {"unit": "T01", "state_dir": "/data", "wifi": None}
-# GPIOs each chip cannot spare (docs/hardware.md "Why these pins").
+# GPIOs each chip cannot spare: docs/hardware.md, "Avoided:" under each board.
 FORBIDDEN = {
-    "esp32_devkitc": {0, 2, 5, 12, 15} | set(range(6, 12)) | set(range(34, 40)) | {1, 3, 16, 17},
+    "esp32_devkitc": {0, 2, 5, 12, 15} | set(range(6, 12)) | set(range(34, 40)) | {1, 3, 14, 16, 17},
     "esp32_s3": {0, 3, 45, 46, 19, 20, 43, 44, 38, 48} | set(range(26, 38)),
 }
 

@@ -169,3 +169,22 @@ def test_commands_are_journaled_and_replayed_in_order():
         s2.journal.close()
     finally:
         remove_tree(path)
+
+
+def test_a_collector_ahead_of_a_fresh_unit_gets_the_unacknowledged_events_again_after_its_seq():
+    path = scratch("store-renumber")
+    try:
+        s = opened(path)  # a replacement unit: same id, empty flash
+        keys(s, "N PASS, N 1, N H")
+        before = events(s)
+        s.ack(500)  # the collector already holds seqs up to 500 from the unit it replaced
+        after = events(s)
+        assert [e["seq"] for e in after] == list(range(501, 501 + len(before) + 1))
+        assert [e["type"] for e in after[:-1]] == [e["type"] for e in before] and after[-1]["type"] == "note"
+        assert [e["t"] for e in after[:-1]] == [e["t"] for e in before]  # the same events, the same times
+        s.journal.close()
+        s2 = opened(path)
+        assert s2.acked == 500 and [e["seq"] for e in events(s2)][:len(after)] == [e["seq"] for e in after]
+        s2.journal.close()
+    finally:
+        remove_tree(path)

@@ -66,8 +66,8 @@ class VUnit:
         """Send a key line and wait for the unit to take it; returns (journaled keys, changed)."""
         self.proc.stdin.write(line + "\n")
         self.proc.stdin.flush()
-        _, n, changed = self._expect("key ").split()
-        return int(n), changed == "1"
+        words = self._expect("key ").split()  # key <n> <changed> [<bytes> <µs> when measuring]
+        return int(words[1]), words[2] == "1"
 
     def write(self, line):
         self.proc.stdin.write(line + "\n")

@@ -196,7 +196,8 @@ def test_firmware_that_does_not_compile_is_not_deployed(root, tmp_path, fake_mpr
 
 def test_make_deploy_dry_run(root, tmp_path):
     config = write_config(tmp_path)
-    env = dict(os.environ, BIDWIRE_ROOT=str(root))
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}  # as typed
+    env["BIDWIRE_ROOT"] = str(root)
     proc = subprocess.run(["make", "--no-print-directory", "deploy", "PORT=/dev/ttyUSB7", f"CONFIG={config}",
                            "BOARD=esp32_devkitc", "DRY_RUN=1"], cwd=REPO, env=env, capture_output=True, text=True,
                           timeout=300)

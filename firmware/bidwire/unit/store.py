@@ -31,6 +31,7 @@ class Store:
         self.gen = self.boot = self.acked = 0
         self.seq = 1  # the next event's seq
         self.keys = 0  # key presses journaled, ever (kept in the snapshot): the virtual unit reports it
+        self.compactions = 0  # snapshots written this boot (flash writes besides journal records)
         self.hint = 0  # journal offset from which unacknowledged events may be found
         self.status = ""  # trouble with the flash, for the status line
         self.notify = None  # called when new events are queued (the sync client wakes up)
@@ -151,7 +152,7 @@ class Store:
     def ack(self, seq):
         """The collector has stored every event up to `seq`."""
         if seq >= self.seq:
-            seq = self.seq - 1
+            return self._renumber(seq)
         if seq <= self.acked:
             return
         self.acked = seq
@@ -159,12 +160,28 @@ class Store:
         self._commit(R_ACK, struct.pack("<I", seq), self.now())
         self.compact()
 
+    def _renumber(self, top):
+        """The collector holds seqs up to `top`, more than this unit ever made: a unit replaced under the same
+        id with a fresh flash. Whatever it has not acknowledged was taken for repeats, so the unacknowledged
+        events are queued again, numbered after `top`, in the same record that marks the old ones done."""
+        again = self.batch(1 << 30)
+        old = self.seq - 1
+        self.app.out = [json.loads(raw) for raw in again]
+        again = None
+        self.seq = top + 1
+        self.acked = top
+        self.app.out.append({"type": "note", "text": f"collector was at seq {top}, unit at {old}: "
+                             "unacknowledged events sent again after it"})
+        self._commit(R_ACK, struct.pack("<I", top), self.now())
+
     def _commit(self, kind, body, t):
         app = self.app
         parts = [struct.pack("<I", t), body]
         seq = self.seq
         for ev in app.out:
-            ev["seq"], ev["t"], ev["unit"] = seq, t + app.clock_offset, app.unit
+            if "t" not in ev:  # events queued again keep their time
+                ev["t"], ev["unit"] = t + app.clock_offset, app.unit
+            ev["seq"] = seq
             raw = json.dumps(ev).encode()
             parts.append(struct.pack("<IH", seq, len(raw)))
             parts.append(raw)
@@ -228,6 +245,7 @@ class Store:
         except JournalFull:
             return False
         self.gen += 1
+        self.compactions += 1
         self.journal.reset()
         self._new_gen = True
         self.hint = 0

@@ -1,0 +1,125 @@
+"""`make bench`, the table unit's figures: the virtual unit (firmware .mpy on the MicroPython unix port, unix_sim
+board) driven through real sessions against the stand-in collector on 127.0.0.1.
+
+Figures: the smallest heap a 32-board session runs in (its peak need, fragmentation included), the heap in use
+once booted, bytes allocated and µs from key press to frame, heap growth over 1,000 boards, flash writes per
+board, the firmware's .mpy size. Baselines are measured in the same run.
+"""
+import re
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "tests" / "e2e"), str(ROOT / "tests")]
+
+from session import session  # noqa: E402
+from standin import StandIn  # noqa: E402
+from vunit import SECRET, VUnit, build, write_config  # noqa: E402
+
+SEATS = "NESW"
+
+
+def _kib(text):
+    return int(text[:-1]) * 1024
+
+
+def run_session(tmp, heap, lines, measure=False):
+    """Play the lines; (ok, unit output) — ok False if the unit ran out of heap or died."""
+    with StandIn(units={"T01": SECRET}) as collector:
+        cfg = write_config(tmp / f"s{heap}.json", tmp / f"s{heap}-state", collector.url)
+        try:
+            unit = VUnit(cfg, heap=heap)
+        except (EOFError, TimeoutError):
+            return False, None  # out of heap at boot
+        try:
+            if measure:
+                unit.write("measure on")
+            for line in lines:
+                unit.send(line)
+            unit.write("sync 20000")
+            unit.write("mem")
+            ok = unit.finish() == 0
+        except (EOFError, TimeoutError):
+            unit.kill()
+            return False, unit
+        return ok and "MemoryError" not in unit.proc.stderr.read(), unit
+
+
+def smallest_heap(tmp, lines, low_k=64, high_k=320, step_k=4):
+    """Binary search (in step_k KiB) for the smallest -X heapsize that completes the session."""
+    while high_k - low_k > step_k:
+        mid = (low_k + high_k) // 2 // step_k * step_k
+        ok, _ = run_session(tmp, f"{mid}K", lines)
+        if ok:
+            high_k = mid
+        else:
+            low_k = mid
+    return high_k * 1024
+
+
+def quick_board(n):
+    """A short played board: dealer bids 1C, three passes, lead, result entered and confirmed, next board."""
+    d = (n - 1) % 4
+    s = SEATS[d]
+    lho = SEATS[(d + 1) % 4]
+    return [f"{s} 1", f"{s} C", f"{lho} PASS", f"{SEATS[(d + 2) % 4]} PASS", f"{SEATS[(d + 3) % 4]} PASS",
+            f"{lho} C", f"{s} PASS", f"{lho} PASS", "N PASS"]
+
+
+def mem_line(unit):
+    line = [x for x in unit.out if x.startswith("mem ")][-1]
+    return {k: int(v) for k, v in re.findall(r"(\w+)=(\d+)", line)}
+
+
+def long_run(tmp, boards=1000, heap="512K"):
+    """1,000 boards with the collector acknowledging: heap in use and flash writes at board 10 and at the end."""
+    with StandIn(units={"T01": SECRET}) as collector:
+        cfg = write_config(tmp / "long.json", tmp / "long-state", collector.url)
+        unit = VUnit(cfg, heap=heap)
+        unit.send("N PASS")
+        marks = []
+        for n in range(1, boards + 1):
+            for line in quick_board(n):
+                unit.send(line)
+            if n in (10, boards):
+                unit.write("sync 20000")
+                unit.write("mem")
+                unit._expect("mem ")
+                marks.append(mem_line(unit))
+        assert unit.finish() == 0
+    return marks
+
+
+def figures(tmp, micropython_version=""):
+    build()
+    lines, _ = session(32)
+    figs = []
+    peak = smallest_heap(tmp, lines)
+    ok, unit = run_session(tmp, "512K", lines, measure=True)
+    booted = mem_line(unit)
+    per_key = [tuple(map(int, x.split()[3:5])) for x in unit.out if x.startswith("key ") and len(x.split()) == 5]
+    alloc = [a for a, _ in per_key]
+    us = [t for _, t in per_key]
+    first, last = long_run(tmp)
+    boards = last["boards"] - first["boards"]
+    figs.append(("virtual unit: smallest heap for the 32-board session", peak, "B", 48 * 1024,
+                 "binary search over -X heapsize in 4 KiB steps: the session (467 presses, sync with the "
+                 "stand-in collector) completes without MemoryError", booted["alloc"],
+                 "heap in use after the session, gc.collect()ed (same run)"))
+    figs.append(("virtual unit: bytes allocated per key press (median)", statistics.median(alloc), "B", None,
+                 "gc.disable(); gc.mem_alloc() delta from the press to the frame drawn (journal record, events, "
+                 f"screen); 32-board session, {len(alloc)} presses; p95 {sorted(alloc)[len(alloc) * 95 // 100]} B",
+                 None, None))
+    figs.append(("virtual unit: µs from key press to frame (median)", statistics.median(us), "µs", None,
+                 "time.ticks_us around store.key + screens.lines + draw + show, console printing excluded; "
+                 f"p95 {sorted(us)[len(us) * 95 // 100]} µs", None, None))
+    figs.append(("virtual unit: heap growth over 990 boards", last["alloc"] - first["alloc"], "B", 0,
+                 "gc.mem_alloc() after gc.collect() at board 11's start minus at board 1001's (collector acking)",
+                 first["alloc"], "heap in use at board 11"))
+    figs.append(("virtual unit: journal records per board", (last["writes"] - first["writes"]) / boards, "writes",
+                 None, f"journal appends (each one flush) per played board, boards 11-1000; plus "
+                 f"{last['snapshots'] - first['snapshots']} snapshot writes in {boards} boards", None, None))
+    figs.append(("virtual unit: journal bytes per board", (last["written"] - first["written"]) / boards, "B",
+                 None, "bytes appended to the journal per played board, boards 11-1000", None, None))
+    return figs
