@@ -75,6 +75,27 @@ def provision(root, unit, collector, out, keyring, wifi_ssid, wifi_password, boa
     click.echo(f"next: bidwire deploy --board {board} --port <serial port> --config {out}")
 
 
+@main.command("score-pbn")
+@click.option("--method", type=click.Choice(["mp", "neuberg", "cross-imps", "butler", "teams"]), default="mp",
+              show_default=True, help="mp: Law 78 A matchpoints; neuberg: factored to the biggest traveller; "
+                                      "cross-imps, butler: IMP pairs; teams: two-table matches.")
+@click.option("--acbl", is_flag=True, help="Matchpoints as the ACBL shows them: 1 per result beaten, ½ per tie.")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+def score_pbn(method, acbl, file):
+    """Score the results in a PBN file (ScoreTable rows or one game per table) and print JSON (docs/scoring.md)."""
+    import json
+
+    from bidwire_host import score_pbn as score_pbn_mod
+    from bidwire_host.pbn import PbnError
+
+    try:
+        report = score_pbn_mod.score_pbn(score_pbn_mod.decode(file.read_bytes()), method, acbl=acbl)
+    except PbnError as e:
+        click.echo(f"error: {file}: {e}", err=True)
+        sys.exit(2)
+    _write(json.dumps(report, ensure_ascii=False) + "\n")
+
+
 def _write(text):
     sys.stdout.write(text)
     sys.stdout.flush()

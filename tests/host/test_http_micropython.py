@@ -43,20 +43,40 @@ def micropython(build, *args):
     return json.loads(proc.stdout.splitlines()[-1])
 
 
-def open_fds():
-    return len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else 0
+def client_sockets(port):
+    """This process's TCP sockets connected to 127.0.0.1:port (the test servers run in this process too, so a
+    plain count of open files would also see their side of the connection)."""
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = open(table).read().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            if int(fields[2].rsplit(":", 1)[1], 16) == port:  # remote address is the server's port
+                inodes.add(fields[9])
+    mine = 0
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            link = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:
+            continue
+        if link.startswith("socket:[") and link[8:-1] in inodes:
+            mine += 1
+    return mine
 
 
 def cpython_post(port, body, headers, timeout_ms, max_body, linger_ms=0):
-    """The probe's post, in-process: the same JSON answer."""
+    """The probe's post, in-process: the same JSON answer ("fds": client sockets to the server left open)."""
     async def run():
-        fds = open_fds()
+        before = client_sockets(port)
         try:
             status, answer = await http.post("127.0.0.1", port, "/api/v1/sync", body, headers, timeout_ms, max_body)
             result = {"status": status, "body": answer.decode()}
         except http.HttpError as e:
             result = {"error": type(e).__name__, "message": str(e)}
-        result["fds"] = open_fds() - fds
+        result["fds"] = client_sockets(port) - before
         await asyncio.sleep(linger_ms / 1000)
         return result
 
