@@ -73,13 +73,3 @@ def load(path):
     except ValueError:
         raise ConfigError(f"config file {path} is not valid JSON")  # noqa: B904
     return check(cfg)
-
-
-def split_url(url):
-    """'http://host:port/x' -> (host, port). Port defaults to 80."""
-    rest = url[7:]
-    hostport = rest.split("/", 1)[0]
-    if ":" in hostport:
-        host, port = hostport.rsplit(":", 1)
-        return host, int(port)
-    return hostport, 80

@@ -9,7 +9,6 @@ from binascii import unhexlify
 import asyncio
 
 from bidwire.unit import http
-from bidwire.unit.config import split_url
 from bidwire.unit.hmac256 import Signer
 
 PATH = "/api/v1/sync"
@@ -17,6 +16,15 @@ PATH = "/api/v1/sync"
 
 class SyncError(Exception):
     pass
+
+
+def split_url(url):
+    """'http://host:port/...' -> (host, port); port 80 when not given. (config.py checked the scheme.)"""
+    hostport = url[7:].split("/", 1)[0]
+    if ":" in hostport:
+        host, port = hostport.rsplit(":", 1)
+        return host, int(port)
+    return hostport, 80
 
 
 class Sync:
