@@ -6,4 +6,4 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "core"))
 
 # Frame-buffer rendering and the ESP32 boards need MicroPython's framebuf and asyncio.ThreadSafeFlag;
 # tests/mp_suite.py runs these modules there.
-collect_ignore = ["core/test_unit_frames.py", "core/test_unit_boards.py"]
+collect_ignore = ["core/test_unit_frames.py", "core/test_unit_boards.py", "core/test_unit_runner.py"]

@@ -31,6 +31,7 @@ class Unit:
         self.keys = 0  # presses taken from the key queue this boot
         self.changed = False  # did the last one change anything (and so was journaled)?
         self.measure = None  # (bytes, µs) of the last press when the benchmark asks for them
+        self.faults = 0
 
     def status(self):
         net = self.hal.network
@@ -85,6 +86,18 @@ class Unit:
         if console is not None and self.rows is not None:
             console(self.rows)
 
+    def fault(self, e):
+        """The press failed half-way: say so on the status line and go back to what the journal holds."""
+        self.faults += 1
+        self.changed = False
+        gc.collect()
+        self.store.status = "ERR " + type(e).__name__
+        try:
+            self.store.rebuild()
+        except Exception:  # noqa: BLE001 - the screen still shows the error; the next press tries again
+            pass
+        self.refresh()
+
     async def main(self):
         self.boot()
         self.hal.network.start()
@@ -97,7 +110,10 @@ class Unit:
             asyncio.create_task(self.sync.run())
         while True:
             code = await self.queue.wait()
-            self.press(code)
+            try:
+                self.press(code)
+            except Exception as e:  # noqa: BLE001 - a bug or an exhausted heap must not take the table down
+                self.fault(e)
             if not len(self.queue):
                 gc.collect()  # idle point: keep the heap unfragmented between presses
 

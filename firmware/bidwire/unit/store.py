@@ -196,7 +196,7 @@ class Store:
             self.status = "FLASH FULL" if isinstance(e, JournalFull) else "FLASH ERROR " + str(e)[:4]
             self.rebuild()
             return False
-        if self.status.startswith("FLASH"):
+        if self.status.startswith("FLASH") or self.status.startswith("ERR "):
             self.status = ""
         if seq != self.seq:
             self.seq = seq

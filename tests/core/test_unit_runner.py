@@ -1,0 +1,86 @@
+"""The unit's main loop keeps the table running when a press fails half-way (a bug, an exhausted heap):
+the status line says so and the state goes back to what the journal holds. MicroPython only (screens.draw
+needs framebuf): tests/conftest.py leaves it to tests/mp_suite.py.
+"""
+from scratch import remove_tree, scratch
+
+from bidwire.unit.keys import K_PASS, key_code, parse_key
+from bidwire.unit.runner import Unit
+
+
+class Display:
+    def __init__(self):
+        self.shown = 0
+
+    def fill(self, c):
+        pass
+
+    def text(self, s, x, y, c=1):
+        pass
+
+    def fill_rect(self, x, y, w, h, c):
+        pass
+
+    def blit(self, fb, x, y):
+        pass
+
+    def show(self):
+        self.shown += 1
+
+
+class Clock:
+    def time(self):
+        return 1000
+
+
+class Net:
+    def connected(self):
+        return True
+
+    def rssi(self):
+        return None
+
+
+class Power:
+    def battery(self):
+        return 80
+
+
+class Hal:
+    def __init__(self, path):
+        self.display, self.storage, self.clock, self.network, self.power = Display(), path, Clock(), Net(), Power()
+        self.leds = self.console = None
+        self.name = "test"
+        self.frames = []
+
+
+CFG = {"unit": "T01", "mode": "record", "td_pin": "1234", "collector": "", "state_dir": ""}
+
+
+def test_a_press_that_fails_half_way_is_reported_and_undone():
+    path = scratch("runner-fault")
+    try:
+        hal = Hal(path)
+        hal.console = hal.frames.append
+        unit = Unit(hal, CFG)
+        unit.boot()
+        unit.press(key_code(0, K_PASS))  # set-up: board 1
+        unit.press(key_code(0, parse_key("1")))
+        real = unit.app.auction.call
+
+        def broken(seat, call):
+            real(seat, call)  # the engine took it ...
+            raise MemoryError("memory allocation failed")  # ... and then the heap ran out
+
+        unit.app.auction.call = broken
+        try:
+            unit.press(key_code(0, parse_key("H")))
+        except MemoryError as e:
+            unit.fault(e)
+        assert unit.faults == 1 and hal.frames[-1][7] == "ERR MemoryError"
+        assert len(unit.app.auction.eff) == 0 and unit.app.level[0] == 1  # back to the journaled state
+        unit.press(key_code(0, parse_key("H")))  # the next press works and clears the message
+        assert len(unit.app.auction.eff) == 1 and hal.frames[-1][7] == "  q3 80%"
+        unit.store.journal.close()
+    finally:
+        remove_tree(path)
