@@ -1,0 +1,27 @@
+"""`make vunit`: the virtual unit as a club technician or a test script runs it — keys on stdin, frames as text,
+a frame saved as a PBM image."""
+import os
+import subprocess
+
+from vunit import ROOT, write_config
+
+
+def test_make_vunit_plays_a_script_prints_frames_and_saves_a_pbm(tmp_path):
+    cfg = write_config(tmp_path / "unit.json", tmp_path / "state")
+    shot = tmp_path / "frame.pbm"
+    script = f"N PASS\nN 1\nN H\nE PASS\nsleep 10\nS ALERT\nshot {shot}\nquit\n"
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
+    proc = subprocess.run(["make", "-s", "vunit", f"CONFIG={cfg}"], cwd=ROOT, input=script, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    rows = [r[1:-1] for r in proc.stdout.splitlines() if r.startswith("|")]
+    assert len(rows) % 8 == 0
+    last = rows[-8:]
+    assert last[0].rstrip() == "Bd1 DlrN -" and last[1] == " W   N   E  >S  "
+    assert last[2] == "    1H! P       "  # S alerted N's 1H
+    data = shot.read_bytes()
+    assert data.startswith(b"P4\n128 64\n") and len(data) == len(b"P4\n128 64\n") + 128 * 64 // 8
+    pixels = data[len(b"P4\n128 64\n"):]
+    row = 16 * 2 * 8  # the third text row starts at pixel row 16: 16 bytes per pixel row
+    assert any(pixels[row:row + 16 * 8])  # ink on the third text row (the auction)
+    assert not any(pixels[16 * 8 * 4:16 * 8 * 6])  # text rows 5 and 6 are empty
