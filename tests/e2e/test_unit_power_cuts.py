@@ -61,3 +61,27 @@ def test_a_session_cut_100_times_reaches_the_collector_exactly_as_an_uncut_one(t
     assert seqs == list(range(1, len(seqs) + 1))  # no seq lost, none stored twice
     assert len([e for e in events if e["type"] == "hello"]) == KILLS + 1  # one per boot
     assert played(events) == played(reference)
+
+
+def test_a_unit_replaced_by_a_fresh_one_with_the_same_id_loses_nothing(tmp_path):
+    lines, expected = session(4)
+    with StandIn(units={"T01": SECRET}) as collector:
+        old = VUnit(write_config(tmp_path / "old.json", tmp_path / "old-state", collector.url))
+        for line in lines[: len(lines) // 2]:
+            old.send(line)
+        old.write("sync 20000")
+        assert old.finish() == 0
+        before = collector.events("T01")
+        # the unit dies; a spare gets the same config and an empty flash, and the table plays the boards again
+        new = VUnit(write_config(tmp_path / "new.json", tmp_path / "new-state", collector.url))
+        for line in lines:
+            new.send(line)
+        new.write("sync 20000")
+        assert new.finish() == 0
+        events = collector.events("T01")
+    assert events[: len(before)] == before
+    after = events[len(before):]
+    assert [e["seq"] for e in after] == list(range(len(before) + 1, len(events) + 1))
+    results = {e["board"]: e["score_ns"] for e in after if e["type"] == "result"}
+    assert results == {b: r["score_ns"] for b, r in expected.items()}  # every board of the spare arrived
+    assert any(e["type"] == "note" and "sent again" in e["text"] for e in after)
