@@ -36,7 +36,9 @@ def run_session(tmp, heap, lines, measure=False):
             if measure:
                 unit.write("measure on")
             for line in lines:
-                unit.send(line)
+                if not unit.send(line)[1]:  # every line of the session changes the state: refused = no heap
+                    unit.kill()
+                    return False, unit
             unit.write("sync 20000")
             unit.write("mem")
             ok = unit.finish() == 0

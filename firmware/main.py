@@ -3,11 +3,11 @@
 The config file is the one `bidwire provision` writes: /config.json on a device, or the path given as the
 first argument or in BIDWIRE_CONFIG on the unix port. The board module named in it builds the hardware.
 """
+import gc
 import os
 import sys
 
 from bidwire.unit.lazy import drop
-from bidwire.unit.runner import run
 
 
 def _path():
@@ -31,8 +31,15 @@ def _config():
 def main():
     cfg = _config()
     drop("bidwire.unit.config")  # read once at boot
+    gc.collect()
+    # All the code first, while the heap is in one piece (on the unix port .mpy code lives in the heap)
+    from bidwire.unit.runner import run
+
+    if cfg["collector"]:
+        import bidwire.unit.sync  # noqa: F401 - code first, while the heap is in one piece
     name = cfg["board"]
     board = getattr(__import__("boards." + name), name)
+    gc.collect()
     run(board.build(cfg), cfg)
 
 

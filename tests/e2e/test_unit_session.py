@@ -24,7 +24,7 @@ def test_32_boards_reach_the_collector_as_the_script_implies(tmp_path):
         unit = VUnit(cfg)
         for line in lines:
             n, changed = unit.send(line)
-            assert changed, f"script line {line!r} changed nothing (key {n})"
+            assert changed, f"script line {line!r} changed nothing (key {n}): {unit.frame()}"
         unit.write("sync 20000")
         assert unit.finish() == 0
         events = collector.events("T01")

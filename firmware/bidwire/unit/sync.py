@@ -91,7 +91,8 @@ class Sync:
                 await self.once()
                 self.failures = 0
                 self.ok, self.error = True, ""
-            except (OSError, ValueError, KeyError, TypeError, SyncError) as e:
+            except (OSError, ValueError, KeyError, TypeError, SyncError, MemoryError) as e:
+                # MemoryError too: a heap too fragmented for this batch now may not be at the next try
                 self.failures += 1
                 self.ok, self.error = False, str(e)
                 if self.changed is not None:
