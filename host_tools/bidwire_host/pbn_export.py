@@ -1,0 +1,199 @@
+"""PBN 2.1 export format (§2.1, §3.4, §5): the event's boards with their travellers and standings.
+
+Per board: one game per table whose auction is known (its Contract, Declarer, Result, Score, Auction with
+alerts as notes), or one game for the traveller alone; the board's first game carries the ScoreTable and
+the file's first game the TotalScoreTable. Tags: the 15 mandatory ones in order, then the others sorted;
+sections: Auction, then tables sorted by name (§3.1). CRLF line ends (§2.3).
+
+Alerts are notes `=n=` with [Note "n:explanation"] (§3.5.4: "a note is used for indicating alerts"); the
+`!` suffix means "good call" in PBN (§3.5.3), so it is not used for alerts.
+Adjusted scores carry a caret (§5.2): ^A+ / ^A- in the score columns, a percentage as ^60 in the
+percentage columns, an assigned score as ^140 / ^-620. A weighted score has no PBN notation: its row
+gets only its matchpoints or IMPs.
+"""
+from __future__ import annotations
+
+from bidwire_host.publish import SCORING_TAGS, BoardRecord, EventInfo, Publication
+from bidwire_host.scoring.model import Artificial, Assigned, format_number
+
+MANDATORY = ("Event", "Site", "Date", "Board", "West", "North", "East", "South", "Dealer", "Vulnerable", "Deal",
+             "Scoring", "Declarer", "Contract", "Result")
+VUL_TAGS = ("None", "NS", "EW", "All")  # export format: None and All (§3.4.10)
+
+
+def quote(value):
+    """A PBN string token: backslash and quote escaped (§3.2)."""
+    return '"' + str(value).replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _cell(value):
+    if value is None:
+        return "-"
+    text = str(format_number(value))
+    return quote(text) if (not text or any(c in text for c in ' \t[]{};"%')) else text
+
+
+def table_lines(name, columns, rows):
+    """A table section: [Name "Col\\wA;..."] then rows padded to each column's width (§5.2)."""
+    cells = [[_cell(v) for v in row] for row in rows]
+    widths = [max([len(r[i]) for r in cells] + [1]) for i in range(len(columns))]
+    specs = [f"{c}\\{w}{'L' if align == 'L' else 'R'}" for (c, align), w in zip(columns, widths, strict=True)]
+    lines = [f"[{name} {quote(';'.join(specs))}]"]
+    for r in cells:
+        lines.append(" ".join(v.ljust(w) if align == "L" else v.rjust(w)
+                              for v, w, (_, align) in zip(r, widths, columns, strict=True)).rstrip())
+    return lines
+
+
+def _score_cells(result):
+    a = result.adjusted
+    if isinstance(a, Artificial):
+        return [None if not isinstance(code, str) else "^" + code for code in (a.ns, a.ew)]
+    if isinstance(a, Assigned):
+        return [f"^{a.ns_score}", f"^{-a.ew_score}"]
+    if a is not None:
+        return [None, None]
+    s = result.score_ns
+    return [s if s >= 0 else None, -s if s < 0 else None]
+
+
+def _pct_cells(row):
+    a = row.result.adjusted
+    if isinstance(a, Artificial):
+        return [None if isinstance(code, str) else f"^{format_number(code)}" for code in (a.ns, a.ew)]
+    return [row.pct_ns, row.pct_ew]
+
+
+def score_table(record, method, names=None):
+    imp = method not in ("mp", "neuberg")
+    rows = record.rows
+    has_table = any(r.result.table for r in rows)
+    has_pct = not imp or any(isinstance(r.result.adjusted, Artificial) and not isinstance(r.result.adjusted.ns, str)
+                             for r in rows)
+    columns = ([("Table", "R")] if has_table else []) + [
+        ("PairId_NS", "R"), ("PairId_EW", "R"), ("Contract", "L"), ("Declarer", "L"), ("Result", "R"),
+        ("Score_NS", "R"), ("Score_EW", "R")]
+    columns += [("IMP_NS", "R"), ("IMP_EW", "R")] if imp else [("MP_NS", "R"), ("MP_EW", "R")]
+    if has_pct:
+        columns += [("Percentage_NS", "R"), ("Percentage_EW", "R")]
+    if names:
+        columns += [("Names_NS", "L"), ("Names_EW", "L")]
+    out = []
+    for row in rows:
+        r = row.result
+        played = r.adjusted is None
+        cells = ([r.table] if has_table else []) + [
+            r.ns, r.ew, r.contract if played else None, r.declarer if played else None,
+            r.tricks if played else None] + _score_cells(r)
+        figures = [row.imp_ns, row.imp_ew] if imp else [row.mp_ns, row.mp_ew]
+        if isinstance(r.adjusted, Artificial) and not imp:
+            figures = [f"^{format_number(x)}" for x in figures]
+        cells += figures
+        if has_pct:
+            cells += _pct_cells(row)
+        if names:
+            cells += [names.get(r.ns), names.get(r.ew)]
+        out.append(cells)
+    return table_lines("ScoreTable", columns, out)
+
+
+def total_score_table(pub):
+    imp = pub.method not in ("mp", "neuberg")
+    columns = [("Rank", "R")] + ([("Direction", "L")] if pub.two_fields else []) + [("PairId", "R")]
+    if pub.names:
+        columns.append(("Names", "L"))
+    columns += [("TotalIMP", "R")] if imp else [("TotalMP", "R"), ("TotalPercentage", "R")]
+    columns.append(("NrBoards", "R"))
+    rows = []
+    for s in pub.standings:
+        who = s.contestant
+        direction, pair = who if isinstance(who, tuple) else (None, who)
+        t = pub.totals[who]
+        cells = [s.rank] + ([direction] if pub.two_fields else []) + [pair]
+        if pub.names:
+            cells.append(pub.names.get(pair))
+        cells += [t.imps] if imp else [t.mp, t.pct]
+        rows.append(cells + [t.boards])
+    return table_lines("TotalScoreTable", columns, rows)
+
+
+def auction_lines(dealer, calls):
+    """The Auction section: four calls a line from the dealer, alerts as =n= notes, then the Note tags."""
+    lines = [f"[Auction {quote(dealer)}]"]
+    notes = {}
+    tokens = []
+    for c in calls:
+        name = "Pass" if c.call.upper() in ("P", "PASS") else c.call.upper()
+        token = name
+        if c.alert or c.explanation:
+            text = c.explanation or "alert"
+            index = notes.setdefault(text, len(notes) + 1)
+            token += f" ={index}="
+        tokens.append(token)
+    for i in range(0, len(tokens), 4):
+        lines.append(" ".join(tokens[i:i + 4]))
+    plain = [t.split()[0] for t in tokens]
+    ended = plain == ["Pass"] * 4 or (len(plain) >= 4 and plain[-3:] == ["Pass"] * 3 and set(plain) != {"Pass"})
+    if not ended:
+        lines.append("*")
+    lines += [f"[Note {quote(f'{i}:{text}')}]" for text, i in notes.items()]
+    return lines
+
+
+def _game(pub, record, row_index, tables):
+    ev = pub.event
+    tags = {"Event": ev.event, "Site": ev.site, "Date": ev.pbn_date(), "Board": str(record.board),
+            "West": "", "North": "", "East": "", "South": "", "Dealer": record.dealer_seat,
+            "Vulnerable": VUL_TAGS[record.vul], "Deal": record.deal.pbn(record.dealer_seat) if record.deal else "?",
+            "Scoring": SCORING_TAGS.get(pub.method, ""), "Declarer": "", "Contract": "", "Result": ""}
+    extra = {}
+    calls = None
+    if row_index is not None:
+        r = record.rows[row_index].result
+        for seat, name in record.players.get(row_index, {}).items():
+            tags[{"N": "North", "E": "East", "S": "South", "W": "West"}[seat]] = name
+        if r.adjusted is None:
+            tags["Contract"] = r.contract or ""
+            tags["Declarer"] = r.declarer or ""
+            tags["Result"] = "" if r.tricks is None else str(r.tricks)
+            extra["Score"] = f"NS {r.score_ns}" if r.score_ns >= 0 else f"EW {-r.score_ns}"
+        extra.update({k: v for k, v in (("PairNS", r.ns), ("PairEW", r.ew), ("Table", r.table)) if v})
+        calls = record.auctions.get(row_index)
+    lines = [f"[{k} {quote(tags[k])}]" for k in MANDATORY]
+    lines += [f"[{k} {quote(extra[k])}]" for k in sorted(extra)]
+    if calls:
+        lines += auction_lines(record.dealer_seat, calls)
+    for name in sorted(tables):
+        lines += tables[name]
+    return lines
+
+
+def dumps(pub, *, crlf=True):
+    """The publication as PBN 2.1 export-format text."""
+    games = []
+    for k, record in enumerate(pub.boards):
+        tables = {"ScoreTable": score_table(record, pub.method, pub.names)}
+        if k == 0 and pub.standings:
+            tables["TotalScoreTable"] = total_score_table(pub)
+        indexes = sorted(record.auctions) or [None]
+        for i in indexes:
+            games.append(_game(pub, record, i, tables))
+            tables = {}
+    return _join(games, crlf)
+
+
+def hand_records(hands, event=None, *, crlf=True):
+    """A hand-record file: one game per board with Dealer, Vulnerable and Deal ({board: HandRecord})."""
+    pub = Publication(event or EventInfo(), [], {}, [])
+    games = [_game(pub, BoardRecord(n, [], h.deal, h.dealer, h.vulnerable), None, {}) for n, h in sorted(hands.items())]
+    return _join(games, crlf)
+
+
+def _join(games, crlf):
+    text = ["% PBN 2.1", "% EXPORT"]
+    for n, game in enumerate(games):
+        if n:
+            text.append("")
+        text += game
+    eol = "\r\n" if crlf else "\n"
+    return eol.join(text) + eol

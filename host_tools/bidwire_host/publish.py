@@ -1,0 +1,90 @@
+"""What an export carries (PBN, USEBIO, CSV): the event, each board's hand record and scored traveller with
+any auctions, and the totals and standings. Built from plain results by `publication()`.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+from bidwire.core import board as core_board
+from bidwire_host.scoring.session import score_field
+
+SCORING_TAGS = {"mp": "MP;MP1", "neuberg": "MP;MP1", "cross-imps": "IMP;Cross2", "butler": "IMP;Butler",
+                "teams": "IMP"}  # PBN 2.1 §3.4.12 basic systems and modifiers
+
+
+@dataclass
+class EventInfo:
+    event: str = ""
+    site: str = ""
+    date: dt.date | str | None = None
+    method: str = "neuberg"
+    club: str = ""
+    club_id: str = ""
+
+    def pbn_date(self):
+        """PBN's YYYY.MM.DD (§3.4.3); '?' digits when unknown."""
+        if isinstance(self.date, dt.date):
+            return self.date.strftime("%Y.%m.%d")
+        return self.date or "????.??.??"
+
+
+@dataclass
+class AuctionCall:
+    """A call as bidwire records it: 'Pass', 'X', 'XX', '1NT'...; an alert with its explanation if any."""
+
+    call: str
+    alert: bool = False
+    explanation: str | None = None
+
+
+@dataclass
+class BoardRecord:
+    board: int
+    rows: list  # scoring.model.Row, the traveller in order
+    deal: object | None = None  # pbn.Deal
+    dealer: str | None = None
+    vulnerable: int | None = None  # the vulnerability actually used (laws.md §2.2); default Law 2
+    auctions: dict = field(default_factory=dict)  # row index -> [AuctionCall], dealer's call first
+    players: dict = field(default_factory=dict)  # row index -> {"N": name, ...}
+
+    @property
+    def dealer_seat(self):
+        return self.dealer or "NESW"[core_board.dealer(self.board)]
+
+    @property
+    def vul(self):
+        return core_board.vulnerability(self.board) if self.vulnerable is None else self.vulnerable
+
+
+@dataclass
+class Publication:
+    event: EventInfo
+    boards: list[BoardRecord]
+    totals: dict
+    standings: list
+    two_fields: bool = False
+    names: dict = field(default_factory=dict)  # contestant id -> "Name - Name"
+
+    @property
+    def method(self):
+        return self.event.method
+
+
+def publication(results, event=None, *, hands=None, auctions=None, names=None, two_fields=None, **options):
+    """Score `results` with event.method and wrap everything an export needs.
+
+    `hands`: {board: HandRecord or Deal}; `auctions`: {(board, row index): [AuctionCall]}.
+    """
+    event = event or EventInfo()
+    rows, totals, standings, two = score_field(results, event.method, two_fields=two_fields, **options)
+    boards = []
+    for number, board_rows in rows.items():
+        hand = (hands or {}).get(number)
+        deal = getattr(hand, "deal", hand)
+        record = BoardRecord(number, board_rows, deal, getattr(hand, "dealer", None), getattr(hand, "vulnerable", None))
+        for (b, i), calls in (auctions or {}).items():
+            if b == number:
+                record.auctions[i] = calls
+        boards.append(record)
+    return Publication(event, boards, totals, standings, two, dict(names or {}))

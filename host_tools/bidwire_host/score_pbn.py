@@ -1,0 +1,53 @@
+"""`bidwire score-pbn`: score the results held in a PBN file and report them as JSON (issue 4, part 6).
+
+    {"boards": [{"board": n, "rows": [{"ns", "ew", "score_ns", "mp_ns", "pct_ns", "imp_ns"}]}],
+     "ranking": [{"rank", "display", "direction", "pair", "total", "pct", "boards"}],
+     "problems": [{"board", "line", "problem"}]}
+
+A figure that does not apply to the method is null; numbers are ints or floats rounded to 2 decimals.
+Rows keep the file's order within each board; a Multiplicity row is repeated that many times.
+"""
+from __future__ import annotations
+
+from bidwire_host.pbn_import import load
+from bidwire_host.scoring.matchpoints import acbl as acbl_units
+from bidwire_host.scoring.model import format_number
+from bidwire_host.scoring.session import METHODS, score_field
+
+__all__ = ["METHODS", "decode", "score_pbn"]
+
+
+def decode(data):
+    """PBN bytes as text: UTF-8 if it is valid UTF-8, else ISO 8859-1 (PBN's own character set, §2.2)."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def score_pbn(text, method="neuberg", *, acbl=False, two_fields=None):
+    """The report for PBN `text` scored by `method`; raises pbn.PbnError for malformed PBN."""
+    imported = load(text)
+    rows, totals, standings, _ = score_field(imported.results, method, two_fields=two_fields)
+    problems = [p.as_dict() for p in imported.problems]
+    mp = acbl_units if acbl else (lambda x: x)
+    boards = []
+    for number, board_rows in rows.items():
+        out = []
+        for row in board_rows:
+            r = row.result
+            if row.problem:
+                problems.append({"board": number, "line": r.line, "problem": row.problem})
+            out.append({"ns": r.ns, "ew": r.ew, "score_ns": r.shown_score(), "mp_ns": format_number(mp(row.mp_ns)),
+                        "pct_ns": format_number(row.pct_ns), "imp_ns": format_number(row.imp_ns)})
+        boards.append({"board": number, "rows": out})
+    ranking = []
+    for s in standings:
+        who = s.contestant
+        direction, pair = who if isinstance(who, tuple) else (None, who)
+        t = totals[who]
+        total = mp(t.mp) if t.scored_mp else t.imps
+        ranking.append({"rank": s.rank, "display": s.display, "direction": direction, "pair": pair,
+                        "total": format_number(total), "pct": format_number(t.pct), "boards": t.boards})
+    problems.sort(key=lambda p: (p["line"] is None, p["line"] or 0))
+    return {"boards": boards, "ranking": ranking, "problems": problems}
