@@ -82,7 +82,8 @@ def figures(mp, cp, modules, heap, board):
         figure("core .mpy size", core, "B", "sum of mpy-cross output for firmware/bidwire/core (compile_tree)",
                24 * 1024),
         figure("firmware .mpy size", firmware + board, "B",
-               "sum of mpy-cross output for all of firmware/ plus boards/esp32_devkitc.py: what `make deploy` copies",
+               "sum of mpy-cross output for all of firmware/ plus boards/esp32_devkitc.py and "
+               "boards/_expander_unit.py: what `make deploy` copies",
                64 * 1024, core, "core .mpy size"),
     ]
 
@@ -112,9 +113,12 @@ def main(micropython, mpy_cross, heap, skip_unit):
     mp = run_side([str(Path(micropython).resolve()), "-X", f"heapsize={heap}", "-m", "bench_core"],
                   {"MICROPYPATH": f".frozen:{OUT}"})
     cp = run_side([sys.executable, str(MP_SIDE / "bench_core.py")], {"PYTHONPATH": str(ROOT / "firmware")})
-    board_mpy = OUT / "esp32_devkitc.mpy"
-    subprocess.run([mpy_cross, "-o", str(board_mpy), str(ROOT / "boards" / "esp32_devkitc.py")], check=True)
-    figs = figures(mp, cp, modules, heap, board_mpy.stat().st_size)
+    board_bytes = 0
+    for name in ("esp32_devkitc", "_expander_unit"):  # what `make deploy` copies besides firmware/
+        board_mpy = OUT / f"{name}.mpy"
+        subprocess.run([mpy_cross, "-o", str(board_mpy), str(ROOT / "boards" / f"{name}.py")], check=True)
+        board_bytes += board_mpy.stat().st_size
+    figs = figures(mp, cp, modules, heap, board_bytes)
     if not skip_unit:
         import tempfile
 

@@ -1,21 +1,10 @@
-"""ESP32-S3-DevKitC-1 (v1.0 or v1.1, any ESP32-S3-WROOM-1/1U/2 module): the one place this unit's hardware is
-constructed.
+"""ESP32-S3-DevKitC-1 (v1.0 or v1.1, any ESP32-S3-WROOM-1/1U/2 module): its pins. boards/_expander_unit.py
+builds the unit on them.
 
 docs/hardware.md has the wiring table. Every GPIO here is on header J1 and avoids the strapping pins (0 3 45 46),
 USB (19 20), UART0 (43 44), the flash and octal-PSRAM pins (26-37) and the RGB LED (38 on v1.1, 48 on v1.0).
 """
-import asyncio
-import gc
-
-import network
-from machine import ADC, I2C, PWM, Pin
-from ssd1306 import SSD1306_I2C
-
-from bidwire.unit.devices import EXPANDERS, Battery, Clock, TurnLeds, keymap
-from bidwire.unit.hal import Hal
-from bidwire.unit.mcp23017 import MCP23017
-from bidwire.unit.scan import Scanner
-from bidwire.unit.wifi import WifiSupervisor
+from boards import _expander_unit
 
 SDA = 8
 SCL = 9
@@ -23,19 +12,7 @@ KEYS_INT = 7  # the expanders' shared open-drain INT line, 10k pull-up to 3V3
 BATTERY = 4  # ADC1_CH3, the middle of a 100k/100k divider from the cell
 TURN_LEDS = (10, 11, 12, 13)  # seats N E S W
 BUZZER = 14
-OLED = 0x3C
 
 
 def build(config):
-    i2c = I2C(0, scl=Pin(SCL), sda=Pin(SDA), freq=400_000)
-    gc.collect()  # the frame buffer is 1 KB in one piece
-    display = SSD1306_I2C(128, 64, i2c, addr=OLED)
-    expanders = MCP23017(i2c, EXPANDERS)
-    flag = asyncio.ThreadSafeFlag()
-    Pin(KEYS_INT, Pin.IN, Pin.PULL_UP).irq(lambda _pin: flag.set(), trigger=Pin.IRQ_FALLING)  # only sets the flag
-    keys = Scanner(expanders.read_into, expanders.nbytes, keymap(), flag=flag)
-    leds = TurnLeds([Pin(n, Pin.OUT, value=0) for n in TURN_LEDS], PWM(Pin(BUZZER), freq=4000, duty_u16=0))
-    power = Battery(ADC(Pin(BATTERY), atten=ADC.ATTN_11DB))
-    wifi = config.get("wifi") or {}
-    net = WifiSupervisor(network.WLAN(network.STA_IF), wifi.get("ssid"), wifi.get("password", ""))
-    return Hal(keys, display, config["state_dir"], Clock(), net, power, leds, name="esp32_s3")
+    return _expander_unit.build(config, "esp32_s3", SDA, SCL, KEYS_INT, BATTERY, TURN_LEDS, BUZZER)

@@ -3,7 +3,8 @@
 The image is built in build/deploy/<board>/ and mirrors the device:
 
     lib/bidwire/...mpy         the firmware package (core and unit), compiled with mpy-cross
-    lib/boards/<board>.mpy     the board module (`boards` is a namespace package: no __init__ needed)
+    lib/boards/<board>.mpy     the board module (`boards` is a namespace package: no __init__ needed), and the
+                               helpers the boards share (boards/_*.py)
     main.py, boot.py           the entry points, as source: MicroPython runs only those as .py
 
 On the device /config.json is the unit's config (from `bidwire provision`) and the journal lives in its
@@ -78,6 +79,9 @@ def build(root, board, mpy_cross):
     shutil.rmtree(stage, ignore_errors=True)
     (stage / "boards").mkdir(parents=True)
     shutil.copy2(source, stage / "boards" / source.name)
+    for shared in sorted((root / "boards").glob("_*.py")):  # helpers the boards share (not __init__: below)
+        if shared.name != "__init__.py":
+            shutil.copy2(shared, stage / "boards" / shared.name)
     if (root / "boards" / "__init__.py").is_file():
         shutil.copy2(root / "boards" / "__init__.py", stage / "boards" / "__init__.py")
     try:
