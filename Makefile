@@ -20,7 +20,7 @@ UNIT_HEAP ?= 160K
 # pyright-python otherwise asks PyPI for its latest version on every run, only to print a warning.
 export PYRIGHT_PYTHON_IGNORE_WARNINGS := 1
 
-.PHONY: setup test test-py test-mp compile lint typecheck bench demo unit-build vunit deploy provision clean
+.PHONY: setup test test-py test-mp compile lint typecheck bench demo unit-build vunit deploy provision serve rebuild clean
 
 setup: $(STAMP) $(TYPESHED)
 
@@ -90,6 +90,15 @@ provision: setup
 		--out "$(or $(OUT),units/$(UNIT).json)" $(if $(WIFI_SSID),--wifi-ssid "$(WIFI_SSID)") \
 		$(if $(BOARD),--board "$(BOARD)") $(if $(MODE),--mode "$(MODE)") $(if $(TD_PIN),--td-pin "$(TD_PIN)") \
 		$(if $(KEYRING),--keyring "$(KEYRING)") $(if $(filter-out 0,$(FORCE)),--force)
+
+# make serve [DATA=collector-data] [HOST=127.0.0.1] [PORT=8080] [KEYRING=units/keyring.json] — docs/collector.md
+serve: setup
+	$(BIN)/bidwire serve --data "$(or $(DATA),collector-data)" --host "$(or $(HOST),127.0.0.1)" \
+		--port "$(or $(PORT),8080)" --keyring "$(or $(KEYRING),units/keyring.json)"
+
+# make rebuild [DATA=collector-data]: re-derive boards, results and alerts from the raw events
+rebuild: setup
+	$(BIN)/bidwire rebuild --data "$(or $(DATA),collector-data)"
 
 clean:
 	rm -rf build .pytest_cache .ruff_cache .hypothesis

@@ -96,6 +96,50 @@ def score_pbn(method, acbl, file):
     _write(json.dumps(report, ensure_ascii=False) + "\n")
 
 
+_DATA = click.option("--data", required=True, type=click.Path(file_okay=False, path_type=Path),
+                     help="The collector's data directory (its SQLite store, and keyring.json by default).")
+
+
+@main.command()
+@_DATA
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The address to listen on: the venue LAN's address (or 0.0.0.0) for real units.")
+@click.option("--port", default=8080, show_default=True, type=click.IntRange(0, 65535), help="0: any free port.")
+@click.option("--keyring", type=click.Path(dir_okay=False, path_type=Path),
+              help="The units' keyring from `bidwire provision`. Default: keyring.json in --data.")
+@click.option("--log-level", default="info", show_default=True,
+              type=click.Choice(["critical", "error", "warning", "info", "debug"]))
+@click.option("--access-log", is_flag=True, help="Log every HTTP request.")
+def serve(data, host, port, keyring, log_level, access_log):
+    """Run the collector: the units' sync endpoint and the director's JSON API (docs/collector.md)."""
+    from bidwire_host.collector.app import serve as serve_collector
+    from bidwire_host.collector.store import StoreError
+
+    try:
+        serve_collector(data, host, port, keyring, log_level=log_level, access_log=access_log,
+                        echo=lambda text: click.echo(text))
+    except (StoreError, OSError) as e:
+        raise click.ClickException(f"cannot start the collector on {host}:{port}: {e}") from None
+
+
+@main.command()
+@_DATA
+def rebuild(data):
+    """Re-derive the collector's tables (boards, results, alerts, ...) from its raw events."""
+    from bidwire_host.collector import derive
+    from bidwire_host.collector.store import DB_NAME, Store, StoreError
+
+    if not (data / DB_NAME).exists():
+        raise click.ClickException(f"no collector store in {data} ({DB_NAME} is missing)")
+    try:
+        with Store(data) as store:
+            events = store.write(derive.rebuild, timeout=None)
+            alerts = store.reader().execute("SELECT count(*) FROM alerts").fetchone()[0]
+    except StoreError as e:
+        raise click.ClickException(str(e)) from None
+    click.echo(f"rebuilt the derived tables of {store.path} from {events} events ({alerts} alerts)")
+
+
 def _write(text):
     sys.stdout.write(text)
     sys.stdout.flush()

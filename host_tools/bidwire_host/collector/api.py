@@ -1,0 +1,123 @@
+"""The director's and scorer's JSON API: units, boards, alerts (read-only), and the command queue.
+
+TODO (dashboard issue): these endpoints have no authentication yet. Director and scorer roles (login,
+session cookie, CSRF protection, architecture.md §5) must guard POST /api/v1/units/{unit}/commands before
+the collector is put on a venue network that players can reach.
+"""
+import json
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import JSONResponse
+
+from bidwire_host.collector import commands
+from bidwire_host.collector.store import SCHEMA_VERSION, StoreError
+
+router = APIRouter()
+
+
+def _row(r, json_fields=()):
+    out = {k: r[k] for k in r.keys()}
+    for k in json_fields:
+        if out.get(k) is not None:
+            out[k] = json.loads(out[k])
+    return out
+
+
+def _error(status, reason):
+    return JSONResponse({"error": reason}, status_code=status)
+
+
+@router.get("/healthz", tags=["service"])
+def healthz(request: Request):
+    """Liveness: the store answers a query."""
+    conn = request.app.state.collector.store.reader()
+    events = conn.execute("SELECT count(*) FROM events").fetchone()[0]
+    return {"status": "ok", "schema_version": SCHEMA_VERSION, "events": events}
+
+
+@router.get("/api/v1/units", tags=["director"])
+def units(request: Request):
+    """Every unit known (keyring, syncs, events): last seen, boot, the last hello's battery and backlog, alerts."""
+    collector = request.app.state.collector
+    conn = collector.store.reader()
+    derived = {r["unit"]: r for r in conn.execute("SELECT * FROM units")}
+    synced = {r["unit"]: r for r in conn.execute("SELECT * FROM unit_sync")}
+    queued = dict(conn.execute("SELECT unit, max(seq) FROM commands GROUP BY unit").fetchall())
+    alerts = dict(conn.execute("SELECT unit, count(*) FROM alerts GROUP BY unit").fetchall())
+    provisioned = set(collector.keyring.units())
+    out = []
+    for unit in sorted(provisioned | set(derived) | set(synced)):
+        d, s, live = derived.get(unit), synced.get(unit), collector.live.get(unit, {})
+        cmd_ack = live.get("cmd_ack", s["cmd_ack"] if s else 0)
+        out.append({
+            "unit": unit,
+            "provisioned": unit in provisioned,
+            "last_seen": live.get("last_seen") or (s["last_seen"] if s else None),
+            "boot": live.get("boot", s["boot"] if s else None),
+            "cmd_ack": cmd_ack,
+            "commands_pending": max(0, (queued.get(unit) or 0) - cmd_ack),
+            "events": d["events"] if d else 0,
+            "last_seq": d["last_seq"] if d else None,
+            "board": d["board"] if d else None,
+            "hello": {k: d[k] for k in ("firmware", "hardware", "boot", "battery", "rssi", "backlog")}
+            if d and d["hello_seq"] else None,
+            "alerts": alerts.get(unit, 0),
+            "last_rejection": collector.rejections.get(unit),
+        })
+    return {"units": out}
+
+
+@router.get("/api/v1/boards/{board}", tags=["director"])
+def board(request: Request, board: int):
+    """Every table's play of a board: the host's contract and declarer, the result (Law 77 on the host), alerts."""
+    if board < 1:
+        return _error(404, "boards are numbered from 1")
+    conn = request.app.state.collector.store.reader()
+    tables = []
+    for b in conn.execute("SELECT * FROM boards WHERE board = ? ORDER BY section, table_no, round, unit, start_seq",
+                          (board,)):
+        t = _row(b, ("inputs",))
+        t["table"] = t.pop("table_no")
+        t["results"] = [_row(r) for r in conn.execute(
+            "SELECT seq, contract, declarer, tricks, score_ns, unit_contract, unit_declarer, unit_score_ns, "
+            "entered_by, confirmed_by, lead, t FROM results WHERE board_id = ? ORDER BY seq", (b["id"],))]
+        tables.append(t)
+    alerts = [_row(a, ("data",)) for a in conn.execute("SELECT * FROM alerts WHERE board = ? ORDER BY id", (board,))]
+    return {"board": board, "tables": tables, "alerts": alerts}
+
+
+@router.get("/api/v1/alerts", tags=["director"])
+def alerts(request: Request, unit: str | None = None, kind: str | None = None, board: int | None = None,
+           limit: int = Query(500, ge=1, le=5000)):
+    """What the validator found, oldest first: contract disagreements, impossible results, Law 15, duplicates."""
+    where, args = [], []
+    for column, value in (("unit", unit), ("kind", kind), ("board", board)):
+        if value is not None:
+            where.append(f"{column} = ?")
+            args.append(value)
+    sql = "SELECT * FROM alerts" + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY id LIMIT ?"
+    conn = request.app.state.collector.store.reader()
+    return {"alerts": [_row(a, ("data",)) for a in conn.execute(sql, (*args, limit))]}
+
+
+@router.get("/api/v1/units/{unit}/commands", tags=["director"])
+def list_commands(request: Request, unit: str):
+    """The unit's command queue, with whether the unit has reported each one applied."""
+    conn = request.app.state.collector.store.reader()
+    return {"unit": unit, "commands": commands.listing(conn, unit)}
+
+
+@router.post("/api/v1/units/{unit}/commands", tags=["director"], status_code=201)
+def enqueue(request: Request, unit: str, command: commands.Command):
+    """Queue a command for a unit; it goes out in the unit's next sync reply. No authentication yet (TODO)."""
+    collector = request.app.state.collector
+    if collector.keyring.key(unit) is None:
+        return _error(404, f"unknown unit {unit!r}: not in the keyring")
+    body = command.model_dump(exclude_none=True)
+    try:
+        queued = collector.store.write(lambda conn: commands.enqueue(conn, unit, body))
+    except commands.CommandError as e:
+        return _error(400, str(e))
+    except StoreError as e:
+        return _error(503, str(e))
+    return {"unit": unit, "command": queued}

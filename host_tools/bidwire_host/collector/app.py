@@ -1,0 +1,121 @@
+"""The collector's ASGI app (FastAPI): `create_app(data_dir, keyring_path)`, and `serve()` for `bidwire serve`.
+
+The app serves the units' sync endpoint (sync.py), the director's JSON API (api.py), `/healthz` and the OpenAPI
+schema (`/openapi.json`, browsable at `/docs`). Its state is one `Collector`: the store (one SQLite file in the
+data directory), the keyring, and what each unit last told the sync endpoint.
+"""
+import logging
+import socket
+import threading
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.utils import get_openapi
+from fastapi.responses import JSONResponse
+
+from bidwire_host.collector import api, sync
+from bidwire_host.collector.events import SyncBody
+from bidwire_host.collector.keyring import Keyring
+from bidwire_host.collector.store import Store
+
+log = logging.getLogger("bidwire.collector")
+
+KEYRING = "keyring.json"  # in the data directory, unless given
+
+
+class Collector:
+    """What the endpoints share: the store, the keyring and each unit's live sync state (in memory)."""
+
+    def __init__(self, store, keyring):
+        self.store = store
+        self.keyring = keyring
+        self.live = {}  # unit -> {"last_seen", "boot", "cmd_ack", "events"}: the last accepted sync
+        self.rejections = {}  # unit -> {"status", "reason", "at"}: the last refused sync of a known unit
+        self._lock = threading.Lock()
+
+    def seen(self, unit, when, boot, cmd_ack, events):
+        with self._lock:
+            self.live[unit] = {"last_seen": when, "boot": boot, "cmd_ack": cmd_ack, "events": events}
+
+    def rejected(self, unit, status, reason):
+        log.warning("sync refused (%d) for unit %s: %s", status, unit if unit is not None else "?", reason)
+        if unit is not None and self.keyring.key(unit) is not None:
+            with self._lock:
+                self.rejections[unit] = {"status": status, "reason": reason, "at": sync.now_iso()}
+
+
+def create_app(data_dir, keyring_path=None):
+    """The collector app on the store in data_dir; units from keyring_path (default: data_dir/keyring.json)."""
+    data_dir = Path(data_dir)
+    store = Store(data_dir)
+    keyring = Keyring(Path(keyring_path) if keyring_path else data_dir / KEYRING)
+
+    @asynccontextmanager
+    async def lifespan(app):
+        yield
+        store.close()  # the writer finishes the jobs queued before it stops
+
+    app = FastAPI(title="bidwire collector", version="1", lifespan=lifespan,
+                  description="Sync endpoint for the table units (architecture.md §4) and the director's JSON API.")
+    app.state.collector = Collector(store, keyring)
+    app.include_router(sync.router)
+    app.include_router(api.router)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request, exc):
+        errors = exc.errors()
+        first = errors[0] if errors else {"loc": (), "msg": "invalid request"}
+        where = ".".join(str(x) for x in first["loc"])
+        return JSONResponse({"error": f"{where}: {first['msg']}", "detail": jsonable(errors)}, status_code=422)
+
+    def openapi():
+        if app.openapi_schema is None:
+            schema = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
+            body = SyncBody.model_json_schema(ref_template="#/components/schemas/{model}")
+            components = schema.setdefault("components", {}).setdefault("schemas", {})
+            components.update(body.pop("$defs", {}))
+            components["SyncBody"] = body
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    app.openapi = openapi
+    return app
+
+
+def jsonable(errors):
+    return [{k: (str(v) if k == "ctx" else v) for k, v in e.items() if k in ("loc", "msg", "type", "ctx")}
+            for e in errors]
+
+
+def listen(host, port):
+    """A listening socket on host:port (0: any free port); SO_REUSEADDR so a restart can take the port again."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    sock.listen(2048)
+    return sock
+
+
+def serve(data_dir, host="127.0.0.1", port=8080, keyring_path=None, log_level="info", access_log=False,
+          echo=print):
+    """Run the collector until interrupted; echo the URL once it is listening."""
+    import uvicorn
+
+    app = create_app(data_dir, keyring_path)
+    sock = listen(host, port)
+    bound = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    keyring = app.state.collector.keyring
+    echo(f"bidwire collector on http://{shown}:{bound}  (store {app.state.collector.store.path}, keyring "
+         f"{keyring.path}: {len(keyring.units())} units; API docs at /docs)")
+    if keyring.error:
+        echo(f"warning: {keyring.error}")
+    config = uvicorn.Config(app, log_level=log_level, access_log=access_log, timeout_graceful_shutdown=5)
+    uvicorn.Server(config).run(sockets=[sock])

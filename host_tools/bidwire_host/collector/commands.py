@@ -1,0 +1,145 @@
+"""The per-unit command queue (host -> unit, architecture.md §4): numbered per unit from 1, kept for good, and
+delivered in every sync reply while their seq is above the cmd_ack the unit reports.
+
+The unit applies them in seq order (firmware/bidwire/unit/app.py `App.command`): assign {section, table, round,
+boards, ns, ew, move}, ruling {board, ruling, seat}, adjust {board, text}, traveller {board, rows},
+message {text}, config {mode}, time {now}.
+"""
+import json
+import time
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter, ValidationError
+
+from bidwire.core.codes import RULE_NAMES
+
+REPLY_BYTES = 12 * 1024  # the unit reads a sync reply of 16 KB at most (firmware/bidwire/unit/http.py)
+REPLY_COMMANDS = 16
+
+Pair = Union[Annotated[StrictInt, Field(ge=1)], Annotated[StrictStr, Field(min_length=1, max_length=8)]]
+BoardNo = Annotated[StrictInt, Field(ge=1)]
+Seat = Literal["N", "E", "S", "W"]
+
+
+class _Command(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Assign(_Command):
+    """What a table plays this round: the unit starts the first board at once (or after the board in play)."""
+    type: Literal["assign"]
+    section: Annotated[StrictStr, Field(min_length=1, max_length=8)]
+    table: Annotated[StrictInt, Field(ge=1)]
+    round: Annotated[StrictInt, Field(ge=1)]
+    boards: Annotated[list[BoardNo], Field(min_length=1, max_length=36)]
+    ns: Pair | None = None
+    ew: Pair | None = None
+    move: Annotated[StrictStr, Field(max_length=96)] = ""
+
+
+class Ruling(_Command):
+    """A director's ruling on the pending irregularity of the board in play."""
+    type: Literal["ruling"]
+    board: BoardNo
+    ruling: Literal[RULE_NAMES[1:]]  # type: ignore[valid-type]
+    seat: Seat = "N"
+
+
+class Adjust(_Command):
+    """An adjusted score announced at the table (shown as a message; scoring keeps the score itself)."""
+    type: Literal["adjust"]
+    board: BoardNo | None = None
+    text: Annotated[StrictStr, Field(max_length=48)]
+
+
+class Traveller(_Command):
+    """The other results on a board, shown after the score."""
+    type: Literal["traveller"]
+    board: BoardNo
+    rows: Annotated[list[Any], Field(max_length=40)]
+
+
+class Message(_Command):
+    type: Literal["message"]
+    text: Annotated[StrictStr, Field(max_length=48)]  # the unit shows 48 characters
+
+
+class Config(_Command):
+    """record or enforce, from the unit's next board on."""
+    type: Literal["config"]
+    mode: Literal["record", "enforce"]
+
+
+class Time(_Command):
+    """The host clock (Unix seconds); given when queued if left out."""
+    type: Literal["time"]
+    now: StrictInt | None = None
+
+
+Command = Annotated[Union[Assign, Ruling, Adjust, Traveller, Message, Config, Time], Field(discriminator="type")]
+TYPES = ("assign", "ruling", "adjust", "traveller", "message", "config", "time")
+_adapter = TypeAdapter(Command)
+
+
+class CommandError(ValueError):
+    """A command the unit could not apply: the message names the field."""
+
+
+def check(command):
+    """The command as it will be sent (without seq), or CommandError saying what is wrong."""
+    if not isinstance(command, dict):
+        raise CommandError("a command is a JSON object with a 'type'")
+    if command.get("type") not in TYPES:
+        raise CommandError(f"unknown command type {command.get('type')!r}: one of {', '.join(TYPES)}")
+    try:
+        model = _adapter.validate_python(command)
+    except ValidationError as e:
+        err = e.errors()[0]
+        where = ".".join(str(x) for x in err["loc"][1:]) or "command"
+        raise CommandError(f"{command['type']} command: {where}: {err['msg']}") from None
+    out = model.model_dump(exclude_none=True)
+    if out["type"] == "time" and "now" not in out:
+        out["now"] = int(time.time())
+    return out
+
+
+def enqueue(conn, unit, command):
+    """Queue a checked command for the unit (in the writer's transaction); returns it with its seq."""
+    command = check(command)
+    seq = conn.execute("SELECT coalesce(max(seq), 0) + 1 FROM commands WHERE unit = ?", (unit,)).fetchone()[0]
+    body = {"seq": seq, **command}
+    conn.execute("INSERT INTO commands VALUES (?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
+                 (unit, seq, command["type"], json.dumps(body, separators=(",", ":"))))
+    return body
+
+
+def pending(conn, unit, cmd_ack):
+    """The commands the unit has not applied, in seq order, as many as one sync reply may carry."""
+    out, size = [], 0
+    rows = conn.execute("SELECT body FROM commands WHERE unit = ? AND seq > ? ORDER BY seq LIMIT ?",
+                        (unit, cmd_ack, REPLY_COMMANDS))
+    for (body,) in rows:
+        if out and size + len(body) > REPLY_BYTES:
+            break
+        out.append(json.loads(body))
+        size += len(body) + 2
+    return out
+
+
+def listing(conn, unit):
+    """Every command queued for the unit, with whether the unit has reported it applied."""
+    row = conn.execute("SELECT cmd_ack FROM unit_sync WHERE unit = ?", (unit,)).fetchone()
+    cmd_ack = row[0] if row else 0
+    return [{"command": json.loads(body), "created": created, "applied": seq <= cmd_ack}
+            for seq, body, created in conn.execute("SELECT seq, body, created FROM commands WHERE unit = ? "
+                                                   "ORDER BY seq", (unit,))]
+
+
+def assignment(conn, unit, section, table, round_no):
+    """The boards of the assign command sent to the unit for section/table/round (None if it was sent none)."""
+    boards = None
+    for (body,) in conn.execute("SELECT body FROM commands WHERE unit = ? AND type = 'assign' ORDER BY seq", (unit,)):
+        a = json.loads(body)
+        if (a["section"], a["table"], a["round"]) == (section, table, round_no):
+            boards = (boards or []) + [b for b in a["boards"] if b not in (boards or [])]
+    return boards

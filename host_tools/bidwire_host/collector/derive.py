@@ -1,0 +1,176 @@
+"""Derived tables from raw events: `apply(conn, event)` for one event, `rebuild(conn)` for all of them.
+
+The live sync path calls `apply` for each event it stores, in the writer's transaction; `rebuild` empties the
+derived tables and applies every stored event in arrival order through the same function, so a rebuild gives
+exactly what the live path built (and a fixed bug re-derives everything: `bidwire rebuild`). Checks come from
+validator.py and land in `alerts`.
+"""
+import json
+import logging
+
+from bidwire.core import board as boards
+from bidwire.core.calls import seat_name
+from bidwire_host.collector import validator
+from bidwire_host.collector.store import DERIVED
+
+log = logging.getLogger("bidwire.collector")
+
+
+def _text(x):
+    return None if x is None else str(x)
+
+
+def _dump(x):
+    return json.dumps(x, separators=(",", ":"), ensure_ascii=False)
+
+
+def insert_alerts(conn, unit, seq, where, alerts):
+    for a in alerts:
+        conn.execute("INSERT INTO alerts (unit, seq, board, section, table_no, kind, law, detail, data) "
+                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                     (unit, seq, where.get("board"), where.get("section"), where.get("table_no"), a["kind"],
+                      a["law"], a["detail"], _dump(a["data"])))
+
+
+def _current_board(conn, unit, seq, board):
+    """The unit's board row for `board`: the one it started last, or a new one if it never started it."""
+    row = conn.execute("SELECT * FROM boards WHERE unit = ? ORDER BY start_seq DESC LIMIT 1", (unit,)).fetchone()
+    if row is not None and row["board"] == board:
+        return row
+    cur = conn.execute("INSERT INTO boards (unit, start_seq, board, dealer, vul, mode, state) "
+                       "VALUES (?, ?, ?, ?, ?, 'record', 'auction')",
+                       (unit, seq, board, seat_name(boards.dealer(board)),
+                        boards.VUL_NAMES[boards.vulnerability(board)]))
+    row = conn.execute("SELECT * FROM boards WHERE id = ?", (cur.lastrowid,)).fetchone()
+    insert_alerts(conn, unit, seq, dict(row), [validator.alert(
+        "no_board_start", f"board {board}: events from unit {unit} for a board it did not start (seq {seq})")])
+    return row
+
+
+def _hello(conn, unit, seq, e, row):
+    conn.execute("UPDATE units SET firmware = ?, hardware = ?, boot = ?, battery = ?, rssi = ?, backlog = ?, "
+                 "hello_seq = ? WHERE unit = ?",
+                 (_text(e.get("firmware")), _text(e.get("board")), e.get("boot"), e.get("battery"), e.get("rssi"),
+                  e.get("backlog"), seq, unit))
+
+
+def _board_start(conn, unit, seq, e, row):
+    board = e["board"]
+    cur = conn.execute(
+        "INSERT INTO boards (unit, start_seq, board, section, table_no, round, ns, ew, dealer, vul, mode, state) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'auction')",
+        (unit, seq, board, _text(e.get("section")), e.get("table"), e.get("round"), _text(e.get("ns")),
+         _text(e.get("ew")), e.get("dealer"), e.get("vul"), e.get("mode") or "record"))
+    conn.execute("UPDATE units SET board = ? WHERE unit = ?", (board, unit))
+    start = dict(conn.execute("SELECT * FROM boards WHERE id = ?", (cur.lastrowid,)).fetchone())
+    insert_alerts(conn, unit, seq, start, validator.check_board_start(conn, cur.lastrowid, start))
+
+
+def _call(conn, unit, seq, e, row):
+    conn.execute("UPDATE boards SET calls = calls + 1 WHERE id = ?", (row["id"],))
+
+
+def _irregularity(conn, unit, seq, e, row):
+    conn.execute("INSERT INTO irregularities (unit, seq, board_id, board, kind, law, offender, call, entitled, "
+                 "options, t) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                 (unit, seq, row and row["id"], e.get("board"), e.get("kind"), e.get("law"), e.get("offender"),
+                  _text(e.get("call")), e.get("entitled"), _dump(e.get("options") or []), e.get("t")))
+
+
+def _td_call(conn, unit, seq, e, row):
+    conn.execute("INSERT INTO director_calls (unit, seq, board_id, board, seat, t) VALUES (?, ?, ?, ?, ?, ?)",
+                 (unit, seq, row and row["id"], e.get("board"), e.get("seat"), e.get("t")))
+
+
+def _ruling_applied(conn, unit, seq, e, row):
+    conn.execute("INSERT INTO rulings (unit, seq, board_id, board, ruling, seat, by_whom, verdict, law, t) "
+                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                 (unit, seq, row and row["id"], e.get("board"), e.get("ruling"), e.get("seat"), e.get("by"),
+                  e.get("verdict"), e.get("law"), e.get("t")))
+
+
+def _auction_end(conn, unit, seq, e, row):
+    contract, declarer, alerts = validator.check_auction_end(row["board"], row["mode"], e)
+    conn.execute("UPDATE boards SET inputs = ?, contract = ?, declarer = ?, unit_contract = ?, unit_declarer = ?, "
+                 "state = 'ended' WHERE id = ?",
+                 (_dump(e.get("inputs")), contract, declarer, e.get("contract"), e.get("declarer"), row["id"]))
+    insert_alerts(conn, unit, seq, dict(row), alerts)
+
+
+def _lead(conn, unit, seq, e, row):
+    conn.execute("UPDATE boards SET lead = ?, state = 'play' WHERE id = ?", (e.get("suit"), row["id"]))
+
+
+def _result(conn, unit, seq, e, row):
+    contract, declarer, score, alerts = validator.check_result(row["board"], row["contract"], row["declarer"], e)
+    tricks = e.get("tricks")
+    conn.execute("INSERT INTO results (unit, seq, board_id, board, section, table_no, round, ns, ew, contract, "
+                 "declarer, tricks, score_ns, unit_contract, unit_declarer, unit_score_ns, entered_by, confirmed_by, "
+                 "lead, t) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                 (unit, seq, row["id"], row["board"], row["section"], row["table_no"], row["round"], row["ns"],
+                  row["ew"], contract, declarer, tricks if isinstance(tricks, int) else None, score,
+                  _text(e.get("contract")), _text(e.get("declarer")), e.get("score_ns"), e.get("entered_by"),
+                  e.get("confirmed_by"), e.get("lead") or row["lead"], e.get("t")))
+    conn.execute("UPDATE boards SET state = 'done' WHERE id = ?", (row["id"],))
+    alerts += validator.check_result_unique(conn, unit, seq, dict(row))
+    insert_alerts(conn, unit, seq, dict(row), alerts)
+
+
+# Event type -> (handler, whether it belongs to a board row). hello and note change no board.
+HANDLERS = {
+    "hello": (_hello, False),
+    "board_start": (_board_start, False),
+    "call": (_call, True),
+    "irregularity": (_irregularity, True),
+    "td_call": (_td_call, True),
+    "ruling_applied": (_ruling_applied, True),
+    "auction_end": (_auction_end, True),
+    "lead": (_lead, True),
+    "result": (_result, True),
+    "note": (None, False),
+}
+
+
+def apply(conn, unit, seq, event, received):
+    """Derive what one stored event implies. A failure here is an alert, never a lost or refused event."""
+    conn.execute("INSERT INTO units (unit) VALUES (?) ON CONFLICT (unit) DO NOTHING", (unit,))
+    conn.execute("UPDATE units SET events = events + 1, last_seq = ?, last_t = ?, last_received = ? WHERE unit = ?",
+                 (seq, event.get("t"), received, unit))
+    handler, on_board = HANDLERS.get(event.get("type"), (None, False))
+    if handler is None:
+        return
+    conn.execute("SAVEPOINT derive")
+    try:
+        board = event.get("board")
+        row = None
+        if on_board and isinstance(board, int) and board >= 1:
+            row = _current_board(conn, unit, seq, board)
+        elif on_board and event["type"] not in ("td_call", "irregularity", "ruling_applied"):
+            raise ValueError(f"a {event['type']} event needs a board number")
+        handler(conn, unit, seq, event, row)
+        conn.execute("RELEASE derive")
+    except Exception as e:  # a bug or an event the derivation cannot read: say so, keep the raw event
+        conn.execute("ROLLBACK TO derive")
+        conn.execute("RELEASE derive")
+        log.exception("deriving %s seq %d", unit, seq)
+        insert_alerts(conn, unit, seq, {"board": event.get("board") if isinstance(event.get("board"), int) else None},
+                      [validator.alert("not_derived", f"event {seq} ({event.get('type')}) of unit {unit} could not "
+                                       f"be derived: {type(e).__name__}: {e}", type=event.get("type"))])
+
+
+def rebuild(conn):
+    """Empty the derived tables and apply every stored event again, in arrival order; returns the event count.
+
+    Runs in the caller's transaction (the writer's, or `bidwire rebuild`'s)."""
+    for table in DERIVED:
+        conn.execute(f"DELETE FROM {table}")
+    count, last = 0, 0
+    while True:
+        rows = conn.execute("SELECT id, unit, seq, received, body FROM events WHERE id > ? ORDER BY id LIMIT 1000",
+                            (last,)).fetchall()
+        if not rows:
+            return count
+        for r in rows:
+            apply(conn, r["unit"], r["seq"], json.loads(r["body"]), r["received"])
+        count += len(rows)
+        last = rows[-1]["id"]

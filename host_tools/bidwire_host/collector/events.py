@@ -1,0 +1,189 @@
+"""The sync body and the events a unit sends (architecture.md §4), as pydantic models.
+
+Only what the host relies on is required; fields a newer firmware adds are kept (extra="allow"). Tricks are
+any integer here: an impossible count is the validator's business (an alert), not a malformed body.
+"""
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, TypeAdapter, ValidationError
+
+Seq = Annotated[StrictInt, Field(ge=1)]
+Count = Annotated[StrictInt, Field(ge=0)]
+BoardNo = Annotated[StrictInt, Field(ge=1)]
+AnyBoard = Annotated[StrictInt, Field(ge=0)]  # 0: before the first board
+Seat = Literal["N", "E", "S", "W"]
+Number = StrictInt | float | None
+
+
+class _Event(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    seq: Seq
+    t: StrictInt | None = None
+    unit: StrictStr | None = None
+
+
+class Hello(_Event):
+    """The unit has booted: its firmware, hardware board, battery, RSSI and unsent backlog."""
+    type: Literal["hello"]
+    boot: Count
+    backlog: Count
+    firmware: StrictStr | None = None
+    board: StrictStr | None = None  # the hardware board's name, e.g. esp32_devkitc
+    battery: Number = None
+    rssi: Number = None
+
+
+class BoardStart(_Event):
+    type: Literal["board_start"]
+    board: BoardNo
+    dealer: Seat
+    vul: Literal["None", "NS", "EW", "Both"]
+    mode: Literal["record", "enforce"] = "record"
+    section: StrictStr | None = None
+    table: StrictInt | None = None
+    round: StrictInt | None = None
+    ns: StrictInt | StrictStr | None = None
+    ew: StrictInt | StrictStr | None = None
+
+
+class Call(_Event):
+    """One press at the table as the auction engine took it (the live feed)."""
+    type: Literal["call"]
+    board: BoardNo
+    input: StrictStr
+    seat: Seat
+    verdict: StrictStr
+    law: StrictInt = 0
+    alert: StrictBool = False
+
+
+class Irregularity(_Event):
+    type: Literal["irregularity"]
+    board: BoardNo
+    kind: StrictStr
+    law: StrictInt
+    offender: Seat
+    call: StrictStr | None = None
+    entitled: Seat | None = None
+    options: list[StrictStr] = []
+
+
+class TdCall(_Event):
+    type: Literal["td_call"]
+    board: AnyBoard
+    seat: Seat
+
+
+class RulingApplied(_Event):
+    type: Literal["ruling_applied"]
+    board: BoardNo
+    ruling: StrictStr
+    seat: Seat
+    by: StrictStr
+    verdict: StrictStr
+    law: StrictInt = 0
+
+
+class AuctionEnd(_Event):
+    """The auction is over: its input tokens (replayed by the validator) and the unit's contract and declarer."""
+    type: Literal["auction_end"]
+    board: BoardNo
+    inputs: list[StrictStr]
+    contract: StrictStr | None
+    declarer: Seat | None
+
+
+class Lead(_Event):
+    type: Literal["lead"]
+    board: BoardNo
+    seat: Seat
+    suit: Literal["C", "D", "H", "S"]
+
+
+class Result(_Event):
+    type: Literal["result"]
+    board: BoardNo
+    contract: StrictStr | None
+    declarer: Seat | None
+    tricks: StrictInt | None
+    score_ns: StrictInt | None
+    entered_by: Seat | None = None
+    confirmed_by: Seat | None = None
+
+
+class Note(_Event):
+    type: Literal["note"]
+    board: AnyBoard = 0
+    text: StrictStr
+
+
+EVENTS = (Hello, BoardStart, Call, Irregularity, TdCall, RulingApplied, AuctionEnd, Lead, Result, Note)
+TYPES = tuple(m.model_fields["type"].annotation.__args__[0] for m in EVENTS)
+Event = Annotated[Union[EVENTS], Field(discriminator="type")]  # type: ignore[valid-type]
+_event = TypeAdapter(Event)
+
+
+class SyncBody(BaseModel):
+    """POST /api/v1/sync: the unit, its boot count, unacknowledged events in seq order, the last command applied.
+
+    Signed: header X-Bidwire-Signature is the hex HMAC-SHA256 of the raw body with the unit's secret."""
+    model_config = ConfigDict(extra="forbid")
+    unit: Annotated[StrictStr, Field(min_length=1, max_length=32)]
+    boot: Count
+    cmd_ack: Count
+    events: list[Event]  # type: ignore[valid-type]
+
+
+class SyncReply(BaseModel):
+    ack: Annotated[StrictInt, Field(description="the highest seq of this unit now stored (0: none)")]
+    commands: list[dict] = Field(description="commands with seq above the cmd_ack reported, in seq order")
+
+
+class ErrorReply(BaseModel):
+    error: StrictStr
+
+
+class Malformed(ValueError):
+    """The body is not a sync body: the message says where and what."""
+
+
+def _where(loc):
+    return "".join(f"[{x}]" if isinstance(x, int) else f".{x}" for x in loc).lstrip(".")
+
+
+def check_body(body):
+    """(unit, boot, cmd_ack, events) from a parsed JSON body, events as the dicts received; Malformed if not."""
+    if not isinstance(body, dict):
+        raise Malformed("the body must be a JSON object {unit, boot, cmd_ack, events}")
+    for field in ("unit", "boot", "cmd_ack", "events"):
+        if field not in body:
+            raise Malformed(f"missing field '{field}'")
+    extra = sorted(set(body) - {"unit", "boot", "cmd_ack", "events"})
+    if extra:
+        raise Malformed(f"unknown field '{extra[0]}'")
+    unit, boot, cmd_ack, events = body["unit"], body["boot"], body["cmd_ack"], body["events"]
+    if not isinstance(unit, str) or not 0 < len(unit) <= 32:
+        raise Malformed("'unit' must be the unit id, 1-32 characters")
+    for name, value in (("boot", boot), ("cmd_ack", cmd_ack)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise Malformed(f"'{name}' must be an integer >= 0")
+    if not isinstance(events, list):
+        raise Malformed("'events' must be a list")
+    last = 0
+    for i, event in enumerate(events):
+        if not isinstance(event, dict):
+            raise Malformed(f"events[{i}] must be an object")
+        kind = event.get("type")
+        if kind not in TYPES:
+            raise Malformed(f"events[{i}]: unknown event type {kind!r} (known: {', '.join(TYPES)})")
+        try:
+            _event.validate_python(event)
+        except ValidationError as e:
+            err = e.errors()[0]
+            raise Malformed(f"events[{i}] ({kind}).{_where(err['loc'][1:])}: {err['msg']}") from None
+        if event.get("unit", unit) != unit:
+            raise Malformed(f"events[{i}] is from unit {event['unit']!r}, the body from {unit!r}")
+        if event["seq"] <= last:
+            raise Malformed(f"events[{i}]: seq {event['seq']} does not increase (previous {last})")
+        last = event["seq"]
+    return unit, boot, cmd_ack, events

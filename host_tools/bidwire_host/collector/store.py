@@ -1,0 +1,321 @@
+"""The collector's store: one SQLite file in WAL mode, one writer thread, readers apart (architecture.md §5).
+
+Every change goes through `Store.submit(job)`: the writer thread runs `job(conn)` inside a savepoint of a
+`BEGIN IMMEDIATE` transaction and resolves the job's future only after `COMMIT` has returned. With
+`synchronous=FULL` that commit is on disk (fsync of the WAL), so a sync is acknowledged only once it would
+survive a power cut. Jobs waiting while a commit runs are taken together into the next transaction, each in
+its own savepoint (a job that raises is rolled back alone): one fsync for many units' syncs.
+
+Raw events are immutable (triggers refuse UPDATE and DELETE on `events`); the other tables are derived from
+them by `derive.apply` and can be rebuilt at any time (`derive.rebuild`, `bidwire rebuild`).
+"""
+import logging
+import queue
+import sqlite3
+import threading
+from concurrent.futures import Future
+from pathlib import Path
+
+log = logging.getLogger("bidwire.collector")
+
+DB_NAME = "bidwire.sqlite3"
+GROUP_MAX = 64  # jobs committed together at most
+
+# Tables derived from the events: emptied and refilled by derive.rebuild, in this order.
+DERIVED = ("alerts", "director_calls", "rulings", "irregularities", "results", "boards", "units")
+
+# Ordered migrations: (version, SQL, whether the derived tables must be rebuilt afterwards). Append only; a
+# change to a derived table is a new migration that drops and re-creates it with rebuild=True.
+MIGRATIONS = [
+    (1, """
+CREATE TABLE events (
+    id INTEGER PRIMARY KEY,             -- arrival order: derived tables are built in this order
+    unit TEXT NOT NULL,
+    seq INTEGER NOT NULL,               -- the unit's own numbering, strictly increasing
+    type TEXT NOT NULL,
+    board INTEGER,                      -- NULL for events without a board (hello)
+    boot INTEGER NOT NULL,              -- the unit's boot count in the sync that carried the event
+    received TEXT NOT NULL,             -- host clock, UTC ISO 8601
+    body TEXT NOT NULL,                 -- the event as the unit sent it (JSON)
+    UNIQUE (unit, seq)
+);
+CREATE TRIGGER events_immutable_update BEFORE UPDATE ON events
+    BEGIN SELECT RAISE(ABORT, 'raw events are immutable'); END;
+CREATE TRIGGER events_immutable_delete BEFORE DELETE ON events
+    BEGIN SELECT RAISE(ABORT, 'raw events are immutable'); END;
+
+-- What each unit last told the sync endpoint (not derived: heartbeats carry no events).
+CREATE TABLE unit_sync (
+    unit TEXT PRIMARY KEY,
+    boot INTEGER NOT NULL,
+    cmd_ack INTEGER NOT NULL,           -- the last command the unit reports applied
+    last_seen TEXT NOT NULL
+);
+
+-- Commands for the units (host -> unit), numbered per unit; delivered while seq > the unit's cmd_ack.
+CREATE TABLE commands (
+    unit TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    type TEXT NOT NULL,
+    body TEXT NOT NULL,                 -- the command as sent, seq included (JSON)
+    created TEXT NOT NULL,
+    PRIMARY KEY (unit, seq)
+);
+
+-- Derived from events ------------------------------------------------------------------------------------
+CREATE TABLE units (
+    unit TEXT PRIMARY KEY,
+    firmware TEXT, hardware TEXT, boot INTEGER, battery, rssi, backlog INTEGER,   -- from the last hello
+    hello_seq INTEGER,
+    events INTEGER NOT NULL DEFAULT 0,
+    last_seq INTEGER, last_t INTEGER, last_received TEXT,
+    board INTEGER                       -- the board the unit last started
+);
+-- One row per board played at a table (a board_start, or the first event of a board without one).
+CREATE TABLE boards (
+    id INTEGER PRIMARY KEY,
+    unit TEXT NOT NULL,
+    start_seq INTEGER NOT NULL,
+    board INTEGER NOT NULL,
+    section TEXT, table_no INTEGER, round INTEGER, ns TEXT, ew TEXT,
+    dealer TEXT, vul TEXT, mode TEXT,
+    calls INTEGER NOT NULL DEFAULT 0,
+    inputs TEXT,                        -- the auction's input tokens from the last auction_end (JSON)
+    contract TEXT, declarer TEXT,       -- derived on the host from those inputs
+    unit_contract TEXT, unit_declarer TEXT,   -- what the unit claimed
+    lead TEXT,
+    state TEXT NOT NULL,                -- auction, ended, play, done
+    UNIQUE (unit, start_seq)
+);
+CREATE INDEX boards_by_board ON boards (board, section, table_no);
+CREATE TABLE results (
+    unit TEXT NOT NULL, seq INTEGER NOT NULL,
+    board_id INTEGER NOT NULL,
+    board INTEGER NOT NULL, section TEXT, table_no INTEGER, round INTEGER, ns TEXT, ew TEXT,
+    contract TEXT, declarer TEXT,       -- the host's, from the replayed auction
+    tricks INTEGER,
+    score_ns INTEGER,                   -- Law 77 on the host (NULL when it cannot be computed: see alerts)
+    unit_contract TEXT, unit_declarer TEXT, unit_score_ns INTEGER,
+    entered_by TEXT, confirmed_by TEXT, lead TEXT, t INTEGER,
+    PRIMARY KEY (unit, seq)
+);
+CREATE INDEX results_by_board ON results (board, section, table_no);
+CREATE TABLE irregularities (
+    unit TEXT NOT NULL, seq INTEGER NOT NULL, board_id INTEGER, board INTEGER,
+    kind TEXT, law INTEGER, offender TEXT, call TEXT, entitled TEXT, options TEXT, t INTEGER,
+    PRIMARY KEY (unit, seq)
+);
+CREATE TABLE rulings (
+    unit TEXT NOT NULL, seq INTEGER NOT NULL, board_id INTEGER, board INTEGER,
+    ruling TEXT, seat TEXT, by_whom TEXT, verdict TEXT, law INTEGER, t INTEGER,
+    PRIMARY KEY (unit, seq)
+);
+CREATE TABLE director_calls (
+    unit TEXT NOT NULL, seq INTEGER NOT NULL, board_id INTEGER, board INTEGER, seat TEXT, t INTEGER,
+    PRIMARY KEY (unit, seq)
+);
+-- What the validator found: for the director, never a silent overwrite.
+CREATE TABLE alerts (
+    id INTEGER PRIMARY KEY,
+    unit TEXT NOT NULL, seq INTEGER NOT NULL,   -- the event that raised it
+    board INTEGER, section TEXT, table_no INTEGER,
+    kind TEXT NOT NULL, law INTEGER,
+    detail TEXT NOT NULL,
+    data TEXT                           -- JSON: the facts compared
+);
+CREATE INDEX alerts_by_unit ON alerts (unit, seq);
+""", True),
+]
+SCHEMA_VERSION = MIGRATIONS[-1][0]
+
+
+class StoreError(Exception):
+    """The database cannot be opened or is newer than this program."""
+
+
+def connect(path, readonly=False):
+    """A connection in autocommit mode (transactions are explicit), WAL, fsync on every commit."""
+    if readonly:
+        conn = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True, isolation_level=None,
+                               check_same_thread=False)
+    else:
+        conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    conn.row_factory = sqlite3.Row
+    conn.execute("PRAGMA busy_timeout = 10000")
+    if not readonly:
+        conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = FULL")
+    conn.execute("PRAGMA foreign_keys = ON")
+    return conn
+
+
+def schema_version(conn):
+    exists = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'").fetchone()
+    if not exists:
+        return 0
+    row = conn.execute("SELECT max(version) FROM schema_version").fetchone()
+    return row[0] or 0
+
+
+def migrate(conn):
+    """Bring the schema up to SCHEMA_VERSION, each migration in its own transaction; rebuild if one asks."""
+    from bidwire_host.collector import derive
+
+    conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied TEXT NOT NULL)")
+    current = schema_version(conn)
+    if current > SCHEMA_VERSION:
+        raise StoreError(f"the database has schema version {current}, newer than this bidwire's {SCHEMA_VERSION}:"
+                         " upgrade bidwire")
+    rebuild = False
+    for version, sql, needs_rebuild in MIGRATIONS:
+        if version <= current:
+            continue
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in _statements(sql):
+                conn.execute(statement)
+            conn.execute("INSERT INTO schema_version VALUES (?, datetime('now'))", (version,))
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        log.info("schema migrated to version %d", version)
+        rebuild = rebuild or needs_rebuild
+    if rebuild and current:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            derive.rebuild(conn)
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+
+def _statements(sql):
+    """Split a migration into statements (executescript would commit the transaction on its own)."""
+    out, buf = [], ""
+    for line in sql.splitlines(keepends=True):
+        buf += line
+        if sqlite3.complete_statement(buf):
+            out.append(buf.strip())
+            buf = ""
+    if buf.strip():
+        out.append(buf.strip())
+    return [s for s in out if s]
+
+
+class _Job:
+    __slots__ = ("fn", "future")
+
+    def __init__(self, fn):
+        self.fn = fn
+        self.future = Future()
+
+
+class Store:
+    """The data directory's database: `submit(job)` for changes (one writer), `reader()` for queries."""
+
+    def __init__(self, data_dir):
+        self.data_dir = Path(data_dir)
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self.path = self.data_dir / DB_NAME
+        try:
+            self._conn = connect(self.path)
+            migrate(self._conn)
+        except sqlite3.DatabaseError as e:
+            raise StoreError(f"cannot open the store {self.path}: {e}") from None
+        self._queue = queue.SimpleQueue()
+        self._local = threading.local()
+        self._readers = []
+        self._readers_lock = threading.Lock()
+        self.commits = 0
+        self._thread = threading.Thread(target=self._run, name="bidwire-writer", daemon=True)
+        self._thread.start()
+
+    # ---- the writer ------------------------------------------------------------------------------------
+    def submit(self, fn):
+        """Run fn(conn) in the writer's transaction; a Future of its result, set once committed."""
+        job = _Job(fn)
+        if not self._thread.is_alive():
+            job.future.set_exception(StoreError("the store is closed"))
+            return job.future
+        self._queue.put(job)
+        return job.future
+
+    def write(self, fn, timeout=30):
+        """submit() and wait: for the CLI and tests."""
+        return self.submit(fn).result(timeout)
+
+    def _run(self):
+        conn = self._conn
+        while True:
+            job = self._queue.get()
+            if job is None:
+                break
+            jobs = [job]
+            stop = False
+            while len(jobs) < GROUP_MAX:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    stop = True
+                    break
+                jobs.append(more)
+            self._transaction(conn, jobs)
+            if stop:
+                break
+        conn.close()
+
+    def _transaction(self, conn, jobs):
+        outcomes = []
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            for job in jobs:
+                conn.execute("SAVEPOINT job")
+                try:
+                    outcomes.append((job, job.fn(conn), None))
+                    conn.execute("RELEASE job")
+                except Exception as e:  # the job's own changes go; the others' stay
+                    conn.execute("ROLLBACK TO job")
+                    conn.execute("RELEASE job")
+                    outcomes.append((job, None, e))
+            conn.execute("COMMIT")
+            self.commits += 1
+        except Exception as e:  # the commit itself failed (disk full, I/O error): nothing was stored
+            log.error("store: transaction failed: %s", e)
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            outcomes = [(job, None, StoreError(f"the store could not commit: {e}")) for job in jobs]
+        for job, result, error in outcomes:
+            if error is None:
+                job.future.set_result(result)
+            else:
+                job.future.set_exception(error)
+
+    # ---- readers ---------------------------------------------------------------------------------------
+    def reader(self):
+        """This thread's read-only connection (WAL: readers see the last commit and never block the writer)."""
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = connect(self.path, readonly=True)
+            self._local.conn = conn
+            with self._readers_lock:
+                self._readers.append(conn)
+        return conn
+
+    def close(self):
+        if self._thread.is_alive():
+            self._queue.put(None)
+            self._thread.join()
+        with self._readers_lock:
+            for conn in self._readers:
+                conn.close()
+            self._readers.clear()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()

@@ -1,0 +1,199 @@
+"""POST /api/v1/sync, protocol v1 (architecture.md §4): the one endpoint the table units call.
+
+In order: the body is read up to MAX_BODY (413 beyond); parsed far enough to name the unit (400); the unit
+looked up in the keyring (403); the X-Bidwire-Signature checked, the hex HMAC-SHA256 of the raw body with the
+unit's secret, in constant time (401); the body validated (400, an unknown event type included). Then, in one
+transaction of the single writer: events with a seq above the unit's highest stored are stored and derived,
+those at or below it are acknowledged again and not stored twice; a result for a board the unit's assignment
+does not hold is refused (409) and the whole batch with it. Only after the commit is the answer sent:
+{"ack": highest seq stored, "commands": [commands with seq above the cmd_ack reported]}.
+"""
+import asyncio
+import hashlib
+import hmac
+import json
+import logging
+from datetime import datetime, timezone
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+
+from bidwire_host.collector import commands, derive
+from bidwire_host.collector.events import ErrorReply, Malformed, SyncReply, check_body
+from bidwire_host.collector.store import StoreError
+
+log = logging.getLogger("bidwire.collector")
+
+PATH = "/api/v1/sync"
+SIGNATURE = "X-Bidwire-Signature"
+MAX_BODY = 256 * 1024
+
+router = APIRouter()
+
+
+class Rejected(Exception):
+    def __init__(self, status, reason):
+        super().__init__(reason)
+        self.status = status
+        self.reason = reason
+        self.unit = None  # the unit the body names, once known
+
+
+def now_iso():
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+async def read_body(request):
+    """The raw body, refused (413) as soon as it is known to be over MAX_BODY."""
+    length = request.headers.get("content-length")
+    if length is not None:
+        try:
+            n = int(length)
+        except ValueError:
+            raise Rejected(400, "Content-Length is not a number") from None
+        if n > MAX_BODY:
+            raise Rejected(413, f"body of {n} bytes is over the {MAX_BODY}-byte limit: send fewer events per sync")
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise Rejected(413, f"body over the {MAX_BODY}-byte limit: send fewer events per sync")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def unit_of(raw):
+    """The parsed body and the unit it names, enough to find the key; 400 if it is not even that."""
+    try:
+        body = json.loads(raw)
+    except (ValueError, UnicodeDecodeError, RecursionError) as e:
+        raise Rejected(400, f"body is not JSON: {e}") from None
+    if not isinstance(body, dict) or not isinstance(body.get("unit"), str):
+        raise Rejected(400, "the body must be a JSON object with the unit id in 'unit'")
+    return body, body["unit"]
+
+
+def verify(key, raw, signature):
+    if not signature:
+        raise Rejected(401, f"missing {SIGNATURE} header: the hex HMAC-SHA256 of the body with the unit's secret")
+    expected = hmac.new(key, raw, hashlib.sha256).hexdigest().encode()
+    if not hmac.compare_digest(expected, signature.strip().lower().encode("latin-1", "replace")):
+        raise Rejected(401, f"bad signature: {SIGNATURE} is not the HMAC-SHA256 of the body with the unit's secret"
+                            " (a wrong secret, or the body changed on the way)")
+
+
+def _assigned(conn, unit, event):
+    """Why a result is refused (409) under the unit's assignment, or None.
+
+    The assignment is the one the unit played its last board_start under (section, table, round): a board
+    started without one (no assign applied yet) is never refused, so events a unit made before its first
+    assign cannot block its outbox."""
+    row = conn.execute("SELECT board, section, table_no, round FROM boards WHERE unit = ? "
+                       "ORDER BY start_seq DESC LIMIT 1", (unit,)).fetchone()
+    if row is None or row["section"] is None:
+        return None
+    where = f"section {row['section']} table {row['table_no']} round {row['round']}"
+    boards = commands.assignment(conn, unit, row["section"], row["table_no"], row["round"])
+    if boards is None:
+        return None  # an assignment this collector never sent: the validator alerts (unknown_assignment)
+    if event["board"] not in boards:
+        return f"event seq {event['seq']}: a result for board {event['board']}, not among the boards of " \
+               f"the unit's assignment ({where}: boards {', '.join(map(str, boards))})"
+    if event["board"] != row["board"]:
+        return f"event seq {event['seq']}: a result for board {event['board']}, but the unit is playing " \
+               f"board {row['board']} ({where})"
+    return None
+
+
+def store_batch(unit, boot, cmd_ack, events, received):
+    """The writer job for one sync: (ack, commands). Rejected rolls the whole batch back."""
+    def job(conn):
+        highest = conn.execute("SELECT coalesce(max(seq), 0) FROM events WHERE unit = ?", (unit,)).fetchone()[0]
+        stored = 0
+        for event in events:
+            seq = event["seq"]
+            if seq <= highest:
+                continue  # stored already: acknowledged again, not stored twice
+            if event["type"] == "result":
+                why = _assigned(conn, unit, event)
+                if why is not None:
+                    raise Rejected(409, why)
+            board = event.get("board")
+            conn.execute("INSERT INTO events (unit, seq, type, board, boot, received, body) "
+                         "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                         (unit, seq, event["type"], board if isinstance(board, int) else None, boot, received,
+                          json.dumps(event, separators=(",", ":"), ensure_ascii=False)))
+            derive.apply(conn, unit, seq, event, received)
+            highest = seq
+            stored += 1
+        before = conn.execute("SELECT boot, cmd_ack FROM unit_sync WHERE unit = ?", (unit,)).fetchone()
+        if before is None or tuple(before) != (boot, cmd_ack) or stored:
+            conn.execute("INSERT INTO unit_sync VALUES (?, ?, ?, ?) ON CONFLICT (unit) DO UPDATE SET "
+                         "boot = excluded.boot, cmd_ack = excluded.cmd_ack, last_seen = excluded.last_seen",
+                         (unit, boot, cmd_ack, received))
+        return highest, commands.pending(conn, unit, cmd_ack)
+    return job
+
+
+async def handle(collector, raw, signature):
+    body, unit = unit_of(raw)
+    try:
+        return await _handle(collector, raw, signature, body, unit)
+    except Rejected as e:
+        e.unit = unit
+        raise
+
+
+async def _handle(collector, raw, signature, body, unit):
+    key = collector.keyring.key(unit)
+    if key is None:
+        raise Rejected(403, f"unknown unit {unit!r}: provision it first (`bidwire provision`), "
+                            "then give the collector that keyring")
+    verify(key, raw, signature)
+    try:
+        unit, boot, cmd_ack, events = check_body(body)
+    except Malformed as e:
+        raise Rejected(400, str(e)) from None
+    received = now_iso()
+    try:
+        ack, cmds = await asyncio.wrap_future(collector.store.submit(store_batch(unit, boot, cmd_ack, events,
+                                                                                  received)))
+    except StoreError as e:
+        raise Rejected(503, f"the collector cannot store events now ({e}); the unit will retry") from None
+    except Rejected:
+        raise
+    except Exception as e:  # a bug: nothing was stored (the job's savepoint was rolled back), the unit retries
+        log.exception("storing a batch of unit %s", unit)
+        raise Rejected(500, f"the collector failed to store the batch ({type(e).__name__}); nothing was stored") \
+            from None
+    collector.seen(unit, received, boot, cmd_ack, len(events))
+    return ack, cmds
+
+
+_ERRORS = {
+    400: "malformed body: not JSON, a missing or wrong field, an unknown event type, seqs not increasing",
+    401: "missing or bad signature",
+    403: "unknown unit: not in the keyring",
+    409: "a result for a board the unit's assignment does not hold",
+    413: "body over the size limit",
+    503: "the store cannot commit now: retry later",
+}
+
+
+@router.post(PATH, response_model=SyncReply, tags=["units"],
+             responses={status: {"model": ErrorReply, "description": text} for status, text in _ERRORS.items()},
+             openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
+                 "schema": {"$ref": "#/components/schemas/SyncBody"}}}},
+                 "parameters": [{"name": SIGNATURE, "in": "header", "required": True,
+                                 "schema": {"type": "string"},
+                                 "description": "hex HMAC-SHA256 of the raw body, keyed with the unit's secret"}]})
+async def sync(request: Request):
+    """A table unit's sync: store its new events (once each), acknowledge them, hand it its commands."""
+    collector = request.app.state.collector
+    try:
+        raw = await read_body(request)
+        ack, cmds = await handle(collector, raw, request.headers.get(SIGNATURE))
+    except Rejected as e:
+        collector.rejected(e.unit, e.status, e.reason)
+        return JSONResponse({"error": e.reason}, status_code=e.status)
+    return {"ack": ack, "commands": cmds}

@@ -1,0 +1,172 @@
+"""The validator: the host re-checks what the units report, with the same core the units run (architecture.md §5).
+
+Each check returns alerts, dicts {"kind", "law", "detail", "data"}, for the director; nothing here changes or
+discards what a unit sent. The auction is replayed from the unit's input tokens through `bidwire.core.record`
+(no second implementation of the Laws on the host); contract and declarer are the host's, never the unit's.
+"""
+from bidwire.core import board as boards
+from bidwire.core import record
+from bidwire.core.calls import CallError, parse_seat
+from bidwire.core.codes import ENFORCE, RECORD
+from bidwire.core.score import parse_contract, score_ns
+from bidwire_host.collector import commands
+
+
+def alert(kind, detail, law=None, **data):
+    return {"kind": kind, "law": law, "detail": detail, "data": data}
+
+
+def replay(board, mode, inputs):
+    """(contract, declarer, error): the auction of `board` rebuilt from its tokens in the core.
+
+    contract is "Pass", text such as "4HX", or None while the replayed auction has not ended; error says why
+    the tokens could not be replayed (then contract and declarer are None).
+    """
+    if not isinstance(inputs, list):
+        return None, None, "the auction_end has no list of inputs"
+    try:
+        a = record.Auction(boards.dealer(board), ENFORCE if mode == "enforce" else RECORD)
+        for i, token in enumerate(inputs):
+            try:
+                record.apply(a, token)
+            except (CallError, ValueError, TypeError) as e:
+                return None, None, f"input {i} ({token}): {e}"
+    except ValueError as e:
+        return None, None, str(e)
+    contract = record.contract_text(a)
+    d = a.declarer()
+    declarer = "NESW"[d] if contract not in (None, "Pass") and d >= 0 else None
+    return contract, declarer, None
+
+
+def same_contract(a, b):
+    """Contracts compared as the Laws read them: '3nt' and '3NT' agree, 'Pass' and 'P' agree."""
+    try:
+        return parse_contract(a) == parse_contract(b)
+    except ValueError:
+        return a == b
+
+
+def check_auction_end(board, mode, event):
+    """(contract, declarer, alerts) for an auction_end: the host's replay compared with the unit's claim."""
+    contract, declarer, error = replay(board, mode, event.get("inputs"))
+    claim_contract, claim_declarer = event.get("contract"), event.get("declarer")
+    facts = {"inputs": event.get("inputs"), "unit_contract": claim_contract, "unit_declarer": claim_declarer}
+    if error is not None:
+        return None, None, [alert("auction_unreadable", f"board {board}: the auction cannot be replayed: {error}",
+                                  **facts)]
+    if contract is None:
+        return None, None, [alert("auction_not_ended", f"board {board}: the unit says the auction ended, but "
+                                  f"replayed it is still open (unit: {claim_contract} by {claim_declarer})", **facts)]
+    out = []
+    if not same_contract(contract, claim_contract) or declarer != claim_declarer:
+        out.append(alert("contract_mismatch", f"board {board}: the unit says {claim_contract} by {claim_declarer}, "
+                         f"the auction replayed gives {contract} by {declarer}",
+                         host_contract=contract, host_declarer=declarer, **facts))
+    return contract, declarer, out
+
+
+def check_result(board, contract, declarer, event):
+    """(contract, declarer, score_ns, alerts) for a result: Law 77 on the host for its contract and the tricks.
+
+    contract/declarer are the host's from the board's auction_end (None when there was none or it was
+    unreadable: then the unit's claim is scored, and an alert says so).
+    """
+    tricks = event.get("tricks")
+    claim_contract, claim_declarer, claim_score = event.get("contract"), event.get("declarer"), event.get("score_ns")
+    out = []
+    if contract is None:
+        out.append(alert("result_without_auction", f"board {board}: a result ({claim_contract} by {claim_declarer})"
+                         " without an auction the host could replay; the unit's contract is used",
+                         unit_contract=claim_contract, unit_declarer=claim_declarer))
+        contract, declarer = claim_contract, claim_declarer
+    elif not same_contract(contract, claim_contract) or declarer != claim_declarer:
+        out.append(alert("result_contract_mismatch", f"board {board}: the result is for {claim_contract} by "
+                         f"{claim_declarer}, the auction gives {contract} by {declarer}",
+                         host_contract=contract, host_declarer=declarer, unit_contract=claim_contract,
+                         unit_declarer=claim_declarer))
+    try:
+        passed_out = parse_contract(contract) is None
+    except ValueError:
+        out.append(alert("result_unreadable", f"board {board}: cannot read the contract {contract}", contract=contract))
+        return contract, declarer, None, out
+    if passed_out:
+        if tricks is not None:
+            out.append(alert("impossible_tricks", f"board {board}: {tricks} tricks reported on a passed-out board",
+                             law=22, tricks=tricks))
+        score = 0
+    elif not isinstance(tricks, int) or isinstance(tricks, bool) or not 0 <= tricks <= 13:
+        out.append(alert("impossible_tricks", f"board {board}: {tricks} tricks is not a result (0-13)",
+                         tricks=tricks, contract=contract))
+        return contract, declarer, None, out
+    else:
+        try:
+            score = score_ns(contract, parse_seat(declarer or ""), boards.vulnerability(board), tricks)
+        except (CallError, ValueError) as e:
+            out.append(alert("result_unreadable", f"board {board}: cannot score {contract} by {declarer}: {e}",
+                             contract=contract, declarer=declarer))
+            return contract, declarer, None, out
+    if claim_score != score:
+        out.append(alert("score_mismatch", f"board {board}: the unit scored {claim_score} for North-South, "
+                         f"Law 77 gives {score}", law=77, unit_score_ns=claim_score, host_score_ns=score))
+    return contract, declarer, score, out
+
+
+def check_board_start(conn, board_id, start):
+    """For a new board row: the assignment it names, Law 15 (a pair plays a board it has played before), and
+    two units at one table."""
+    out = []
+    section, table, board = start["section"], start["table_no"], start["board"]
+    if section is not None:
+        boards = commands.assignment(conn, start["unit"], section, table, start["round"])
+        where = f"section {section} table {table} round {start['round']}"
+        if boards is None:
+            out.append(alert("unknown_assignment", f"board {board}: unit {start['unit']} plays {where}, an "
+                             "assignment the collector never sent it", section=section, table=table,
+                             round=start["round"]))
+        elif board not in boards:
+            out.append(alert("board_not_assigned", f"board {board}: not among the boards of {where} "
+                             f"({', '.join(map(str, boards))})", law=15, boards=boards))
+    pairs = [p for p in (start["ns"], start["ew"]) if p is not None]
+    if pairs:
+        marks = ",".join("?" * len(pairs))
+        rows = conn.execute(
+            f"SELECT unit, table_no, round, ns, ew FROM boards WHERE id != ? AND board = ? AND section IS ? "
+            f"AND (ns IN ({marks}) OR ew IN ({marks})) ORDER BY id", (board_id, board, section, *pairs, *pairs))
+        for r in rows:
+            again = [p for p in pairs if p in (r["ns"], r["ew"])]
+            out.append(alert("board_played_twice", f"board {board}: pair {' and '.join(again)} (section {section}) "
+                             f"played it before at table {r['table_no']} round {r['round']} (unit {r['unit']})",
+                             law=15, pairs=again, before={k: r[k] for k in r.keys()}))
+    if table is not None:
+        rows = conn.execute("SELECT DISTINCT unit FROM boards WHERE id != ? AND board = ? AND section IS ? "
+                            "AND table_no = ? AND unit != ?", (board_id, board, section, table, start["unit"]))
+        others = [r["unit"] for r in rows]
+        if others:
+            out.append(alert("two_units_one_table", f"board {board}: section {section} table {table} is also "
+                             f"reported by unit {', '.join(others)}", others=others))
+    return out
+
+
+def check_result_unique(conn, unit, seq, row):
+    """A second result for one table and board (from this unit or another): both are kept, the director decides."""
+    section, table, board = row["section"], row["table_no"], row["board"]
+    if table is not None:
+        rows = conn.execute("SELECT unit, seq, contract, declarer, tricks FROM results WHERE board = ? "
+                            "AND section IS ? AND table_no = ? AND NOT (unit = ? AND seq = ?) ORDER BY rowid",
+                            (board, section, table, unit, seq)).fetchall()
+        where = f"section {section} table {table}"
+    else:
+        rows = conn.execute("SELECT unit, seq, contract, declarer, tricks FROM results WHERE board = ? "
+                            "AND unit = ? AND table_no IS NULL AND seq != ? ORDER BY rowid",
+                            (board, unit, seq)).fetchall()
+        where = f"unit {unit}"
+    if not rows:
+        return []
+    before = [{k: r[k] for k in r.keys()} for r in rows]
+    others = sorted({r["unit"] for r in rows if r["unit"] != unit})
+    if others:
+        return [alert("two_units_one_table", f"board {board}: {where} has results from unit {unit} and from "
+                      f"{', '.join(others)}", before=before)]
+    return [alert("result_repeated", f"board {board}: {where} reported a result again (earlier: "
+                  f"{', '.join(str(r['seq']) for r in rows)})", before=before)]

@@ -1,0 +1,184 @@
+"""The validator (architecture.md §5): every auction replayed through the core; disagreements, impossible
+results, Law 15 and duplicate tables become alerts; what the unit sent is kept, the host's reading is used."""
+import json
+from pathlib import Path
+
+import pytest
+from collector_kit import (
+    FOUR_SPADES,
+    assign,
+    auction_end,
+    board_start,
+    hello,
+    played,
+    query,
+    result,
+    sync,
+    write_keyring,
+)
+from fastapi.testclient import TestClient
+
+from bidwire_host.collector import validator
+from bidwire_host.collector.app import create_app
+
+VECTORS = Path(__file__).parents[1] / "vectors"
+
+
+@pytest.fixture
+def data(tmp_path):
+    write_keyring(tmp_path / "keyring.json")
+    return tmp_path
+
+
+@pytest.fixture
+def client(data):
+    with TestClient(create_app(data)) as c:
+        yield c
+
+
+def alerts(data, kind=None):
+    rows = query(data, "SELECT * FROM alerts ORDER BY id")
+    return [r for r in rows if kind is None or r["kind"] == kind]
+
+
+def ok(response):
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def test_an_honest_board_raises_no_alert_and_is_scored_on_the_host(client, data):
+    ok(sync(client, [hello(1), *played(2)]))
+    assert alerts(data) == []
+    [r] = query(data, "SELECT contract, declarer, tricks, score_ns, unit_score_ns FROM results")
+    assert r == {"contract": "4S", "declarer": "N", "tricks": 10, "score_ns": 420, "unit_score_ns": 420}
+
+
+def test_a_forged_contract_disagrees_with_its_inputs(client, data):
+    """The unit claims 3NT by South; its own inputs say 4S by North: the host's contract stands, an alert says so."""
+    forged = auction_end(3, 1, FOUR_SPADES, contract="3NT", declarer="S")
+    ok(sync(client, [board_start(2, 1), forged, result(4, 1, "3NT", "S", 9, 400)]))
+    [mismatch] = alerts(data, "contract_mismatch")
+    assert "3NT by S" in mismatch["detail"] and "4S by N" in mismatch["detail"]
+    assert json.loads(mismatch["data"])["host_contract"] == "4S"
+    [board] = query(data, "SELECT contract, declarer, unit_contract, unit_declarer FROM boards")
+    assert board == {"contract": "4S", "declarer": "N", "unit_contract": "3NT", "unit_declarer": "S"}
+    assert [a["kind"] for a in alerts(data)] == ["contract_mismatch", "result_contract_mismatch", "score_mismatch"]
+    [r] = query(data, "SELECT contract, declarer, score_ns, unit_contract, unit_score_ns FROM results")
+    assert r == {"contract": "4S", "declarer": "N", "score_ns": -50, "unit_contract": "3NT", "unit_score_ns": 400}
+
+
+@pytest.mark.parametrize("tricks", [14, -1])
+def test_tricks_outside_0_to_13_are_an_alert_not_a_score(client, data, tricks):
+    ok(sync(client, played(1, tricks=tricks, score_ns=999)))
+    [a] = alerts(data)
+    assert a["kind"] == "impossible_tricks" and f"{tricks} tricks" in a["detail"]
+    assert query(data, "SELECT tricks, score_ns, unit_score_ns FROM results") == [
+        {"tricks": tricks, "score_ns": None, "unit_score_ns": 999}]
+
+
+def test_a_wrong_score_is_an_alert_law_77(client, data):
+    ok(sync(client, played(1, tricks=10, score_ns=450)))
+    [a] = alerts(data)
+    assert (a["kind"], a["law"]) == ("score_mismatch", 77)
+    assert query(data, "SELECT score_ns FROM results") == [{"score_ns": 420}]
+
+
+def test_a_pair_playing_a_board_twice_is_law_15(client, data):
+    assign(client, "T01", "A", 1, 1, [1], ns=1, ew=2)
+    assign(client, "T02", "A", 2, 2, [1], ns=3, ew=1)
+    ok(sync(client, played(1, section="A", table=1, round=1, ns=1, ew=2), unit="T01"))
+    ok(sync(client, played(1, section="A", table=2, round=2, ns=3, ew=1), unit="T02"))
+    [a] = alerts(data, "board_played_twice")
+    assert a["law"] == 15 and a["unit"] == "T02" and a["board"] == 1
+    assert json.loads(a["data"])["pairs"] == ["1"]
+    assert len(query(data, "SELECT * FROM results")) == 2  # both kept: the director decides (Law 15)
+
+
+def test_the_same_pair_numbers_in_another_section_are_other_pairs(client, data):
+    assign(client, "T01", "A", 1, 1, [1], ns=1, ew=2)
+    assign(client, "T02", "B", 1, 1, [1], ns=1, ew=2)
+    ok(sync(client, played(1, section="A", table=1, round=1, ns=1, ew=2), unit="T01"))
+    ok(sync(client, played(1, section="B", table=1, round=1, ns=1, ew=2), unit="T02"))
+    assert alerts(data) == []
+
+
+def test_two_units_reporting_one_table_and_board(client, data):
+    assign(client, "T01", "A", 1, 1, [1])
+    assign(client, "T02", "A", 1, 1, [1])
+    ok(sync(client, played(1, section="A", table=1, round=1), unit="T01"))
+    ok(sync(client, played(1, section="A", table=1, round=1, tricks=9, score_ns=-50), unit="T02"))
+    kinds = [a["kind"] for a in alerts(data)]
+    assert kinds == ["two_units_one_table", "two_units_one_table"]  # at its board_start, and at its result
+    assert {r["unit"]: r["score_ns"] for r in query(data, "SELECT unit, score_ns FROM results")} == {
+        "T01": 420, "T02": -50}
+
+
+def test_a_board_start_under_an_assignment_never_sent(client, data):
+    ok(sync(client, [board_start(1, 1, section="A", table=4, round=2)]))
+    [a] = alerts(data)
+    assert a["kind"] == "unknown_assignment" and "section A table 4 round 2" in a["detail"]
+
+
+def test_a_board_start_for_a_board_the_assignment_does_not_hold(client, data):
+    assign(client, "T01", "A", 1, 1, [1, 2])
+    ok(sync(client, [board_start(1, 7, section="A", table=1, round=1)], cmd_ack=1))
+    [a] = alerts(data)
+    assert (a["kind"], a["law"]) == ("board_not_assigned", 15)
+
+
+def test_a_board_reported_twice_by_one_unit(client, data):
+    ok(sync(client, [*played(1), *played(5)]))
+    [a] = alerts(data)
+    assert a["kind"] == "result_repeated" and a["seq"] == 8
+
+
+def test_unreadable_inputs(client, data):
+    ok(sync(client, [board_start(1, 1), dict(auction_end(2, 1, FOUR_SPADES), inputs=["N:1S", "E:9Z"])]))
+    [a] = alerts(data)
+    assert a["kind"] == "auction_unreadable" and "input 1 (E:9Z)" in a["detail"]
+
+
+def test_an_auction_that_has_not_ended(client, data):
+    ok(sync(client, [board_start(1, 1), dict(auction_end(2, 1, FOUR_SPADES), inputs=["N:1S", "E:P"])]))
+    assert [a["kind"] for a in alerts(data)] == ["auction_not_ended"]
+
+
+def test_a_passed_out_board(client, data):
+    passes = ["N:P", "E:P", "S:P", "W:P"]
+    ok(sync(client, [board_start(1, 1), auction_end(2, 1, passes), result(3, 1, "Pass", None, None, 0)]))
+    assert alerts(data) == []
+    assert query(data, "SELECT contract, declarer, score_ns FROM results") == [
+        {"contract": "Pass", "declarer": None, "score_ns": 0}]
+
+
+def test_a_result_without_an_auction(client, data):
+    ok(sync(client, [board_start(1, 1), result(2, 1, "4S", "N", 10, 420)]))
+    assert [a["kind"] for a in alerts(data)] == ["result_without_auction"]
+
+
+def test_events_for_a_board_never_started(client, data):
+    ok(sync(client, [auction_end(1, 1, FOUR_SPADES)]))
+    assert [a["kind"] for a in alerts(data)] == ["no_board_start"]
+    assert query(data, "SELECT board, contract FROM boards") == [{"board": 1, "contract": "4S"}]
+
+
+def test_enforce_mode_replays_in_enforce_mode(client, data):
+    start = dict(board_start(1, 1), mode="enforce")
+    inputs = ["E:1S", "N:1S", "E:P", "S:2S", "W:P", "N:4S", "E:P", "S:P", "W:P"]  # E out of turn: refused
+    ok(sync(client, [start, auction_end(2, 1, FOUR_SPADES), dict(auction_end(3, 1, FOUR_SPADES), inputs=inputs)]))
+    assert [a["kind"] for a in alerts(data)] == []
+
+
+def contract_vectors():
+    vectors = json.loads((VECTORS / "auction_contracts.json").read_text())["vectors"]
+    return [v for v in vectors if v["ended"] and v["contract"]]
+
+
+@pytest.mark.parametrize("vector", contract_vectors(), ids=lambda v: v["id"])
+def test_replay_gives_the_laws_md_contract(vector):
+    """laws.md §5.2 vectors: the host's replay reads each auction as the core does."""
+    board = {"N": 1, "E": 2, "S": 3, "W": 4}[vector["dealer"]]
+    inputs = [f"{seat}:{call}" for seat, call in vector["calls"]]
+    contract, declarer, error = validator.replay(board, "record", inputs)
+    assert error is None
+    assert validator.same_contract(contract, vector["contract"]) and declarer == vector["declarer"]
