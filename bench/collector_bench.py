@@ -1,0 +1,545 @@
+"""`make bench`, the collector's sync figures (issue 4): sustained accepted events per second from 200 concurrent
+simulated units over loopback HTTP, with the p50/p99 acknowledgement latency, against a baseline measured in the
+same run.
+
+The collector is the real one: `bidwire serve` in a subprocess (uvicorn on 127.0.0.1), a fresh data directory,
+a keyring of 200 units, synchronous=FULL commits. Each simulated unit is a coroutine in this process that behaves
+as the firmware's sync client does (firmware/bidwire/unit/sync.py): it signs a batch of its unacknowledged
+events (at most 2,048 bytes of JSON, as `Sync.batch_bytes`), posts it with the firmware's own HTTP client
+(`bidwire.unit.http.post`: one POST per connection, `Connection: close`), and waits for the acknowledgement
+before the next batch. For the throughput the units always have a backlog (flat out): this is the collector's
+capacity, not a tournament's rate (200 tables make a few events per second between them). Then, on the same
+server, each unit sends one event a second: the acknowledgement latency of a busy but not saturated collector.
+
+The events are what a unit sends while playing its rounds: hello, then per board board_start, one call event
+per call, auction_end (input tokens and the core's summary), lead and result (the core's Law 77 score), on
+21 realistic auctions (bench/mp/workload.py). The tables play a 25-table Mitchell per section (8 sections for
+200 units), 13 rounds of 4 boards whose assign commands are all queued before the collector starts: every
+board_start and result is checked against an assignment, and no pair meets a board twice. Afterwards the store
+must hold every acknowledged event exactly once and no alert, or the run stops.
+
+The baseline is the same load against a trivial FastAPI endpoint on the same uvicorn (this file, run with
+`--baseline-server`): it reads the body, finds the unit and checks the signature with the collector's own
+functions, and answers without validating or storing anything.
+
+    .venv/bin/python bench/collector_bench.py [--units 200] [--warmup 5] [--window 15] [--paced 8] [--json]
+
+Linux only (CPU times from /proc). About 70 s.
+"""
+import argparse
+import asyncio
+import hashlib
+import hmac
+import json
+import os
+import re
+import select
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "firmware"), str(ROOT / "bench" / "mp")]
+
+from workload import AUCTIONS  # noqa: E402
+
+from bidwire.core import record  # noqa: E402
+from bidwire.core.board import VUL_NAMES, dealer, vulnerability  # noqa: E402
+from bidwire.core.calls import seat_name  # noqa: E402
+from bidwire.core.codes import LEGAL  # noqa: E402
+from bidwire.core.score import score_ns  # noqa: E402
+from bidwire.unit import http  # noqa: E402
+
+BIDWIRE = Path(sys.executable).with_name("bidwire")
+PATH = "/api/v1/sync"
+SIGNATURE = "X-Bidwire-Signature"
+BATCH_BYTES = 2048  # the firmware's Sync.batch_bytes
+TABLES = 25  # per section: an odd Mitchell, so that no pair meets a board twice in up to 25 rounds
+BOARDS_PER_ROUND = 4
+ROUNDS = 13  # 52 boards, about 660 events a unit: room for 6,000 events/s flat out (the run stops if short)
+PACE = 1.0  # seconds between a unit's syncs in the paced window
+TARGET_EVENTS_S = 2000  # issue 4
+SEATS = "NESW"
+VARIANTS = 21  # tables playing one board play one of 21 auctions
+
+
+def unit_id(i):
+    return f"B{i:03d}"
+
+
+def secret(i):
+    return hashlib.sha256(f"bidwire bench unit {i}".encode()).hexdigest()
+
+
+def write_keyring(path, n):
+    path.write_text(json.dumps({"units": {unit_id(i): {"secret": secret(i)} for i in range(1, n + 1)}}))
+    return path
+
+
+def assignments(i):
+    """Unit i's rounds (1-based i): a 25-table Mitchell in section A, B, ... NS sit, EW move up a table and the
+    boards down one each round, so table t plays board set (t + r) mod 25 and EW pair e set (e + 2r) mod 25.
+    NS pairs are numbered 1-25 and EW pairs 26-50: the validator's Law 15 check takes a pair number to name one
+    pair in its section, whichever line it sits."""
+    section, t = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[(i - 1) // TABLES], (i - 1) % TABLES
+    out = []
+    for r in range(ROUNDS):
+        s = (t + r) % TABLES
+        out.append({"type": "assign", "section": section, "table": t + 1, "round": r + 1,
+                    "boards": [s * BOARDS_PER_ROUND + k for k in range(1, BOARDS_PER_ROUND + 1)],
+                    "ns": t + 1, "ew": TABLES + (t - r) % TABLES + 1, "move": "EW up one table, boards down one"})
+    return out
+
+
+def seed_commands(data, n):
+    """Queue every unit's assign commands, as the director would, with the store's own code (before serving)."""
+    from bidwire_host.collector import commands
+    from bidwire_host.collector.store import Store
+
+    with Store(data) as store:
+        def job(conn):
+            for i in range(1, n + 1):
+                for a in assignments(i):
+                    commands.enqueue(conn, unit_id(i), a)
+        store.write(job)
+
+
+_BOARDS = {}
+
+
+def board_events(board, variant):
+    """A played board's events as firmware/bidwire/unit/app.py emits them: the board_start (a dict, to which the
+    unit adds its assignment) and the others as JSON without the closing brace (the unit appends t, unit, seq).
+    One of the 21 workload auctions by board and variant; the tricks and the lead vary with them."""
+    key = (board, variant)
+    if key in _BOARDS:
+        return _BOARDS[key]
+    calls = AUCTIONS[(board * 5 + variant) % len(AUCTIONS)][1].split()
+    d = dealer(board)
+    a = record.Auction(d)
+    start = {"type": "board_start", "board": board, "dealer": seat_name(d), "vul": VUL_NAMES[vulnerability(board)],
+             "mode": "record"}
+    events = []
+    for k, call in enumerate(calls):
+        seat = seat_name((d + k) % 4)
+        token = f"{seat}:{call}"
+        if record.apply(a, token) != LEGAL:
+            raise RuntimeError(f"the workload's auction {calls} is not legal")
+        events.append({"type": "call", "input": token, "seat": seat, "verdict": "legal", "law": 0,
+                       "alert": False, "board": board})
+    s = record.summary(a)
+    events.append({"type": "auction_end", "inputs": record.tokens(a), "auction": s["auction"],
+                   "contract": s["contract"], "declarer": s["declarer"], "reviews": s["reviews"],
+                   "lead_restrictions": s["lead_restrictions"], "log": s["log"], "board": board})
+    if s["contract"] == "Pass":
+        events.append({"type": "result", "contract": "Pass", "declarer": None, "tricks": None, "score_ns": 0,
+                       "entered_by": None, "confirmed_by": None, "board": board})
+    else:
+        decl = SEATS.index(s["declarer"])
+        leader, entered, confirmed = SEATS[(decl + 1) % 4], SEATS[decl], SEATS[(decl + 3) % 4]
+        suit = "CDHS"[(board + variant) % 4]
+        tricks = max(0, min(13, int(s["contract"][0]) + 6 + (board + variant) % 3 - 1))
+        events.append({"type": "lead", "seat": leader, "suit": suit, "board": board})
+        events.append({"type": "result", "contract": s["contract"], "declarer": s["declarer"], "tricks": tricks,
+                       "score_ns": score_ns(s["contract"], decl, vulnerability(board), tricks),
+                       "entered_by": entered, "confirmed_by": confirmed, "lead": suit, "board": board})
+    _BOARDS[key] = start, [json.dumps(e)[:-1] for e in events]  # MicroPython's separators: ", " and ": "
+    return _BOARDS[key]
+
+
+class SimUnit:
+    """One table's unit: an outbox of JSON events numbered by seq, refilled a board at a time as it is sent."""
+
+    def __init__(self, i, t0):
+        self.unit = unit_id(i)
+        self.key = bytes.fromhex(secret(i))
+        self.rounds = assignments(i)
+        self.boards = [(a, b) for a in self.rounds for b in a["boards"]]
+        self.variant = i % VARIANTS
+        self.t0 = t0
+        self.boot, self.cmd_ack, self.seq = 1, 0, 1
+        self.outbox = []  # (seq, JSON bytes), unacknowledged, in seq order
+        self.size = 0
+        self.played = 0
+        self._emit(json.dumps({"type": "hello", "boot": 1, "backlog": 0, "firmware": "bidwire-unit bench",
+                               "board": "bench", "battery": 90, "rssi": -60})[:-1])
+
+    def _emit(self, head):
+        raw = f'{head}, "t": {int(time.time() - self.t0)}, "unit": "{self.unit}", "seq": {self.seq}}}'.encode()
+        self.outbox.append((self.seq, raw))
+        self.size += len(raw) + 1
+        self.seq += 1
+
+    def _play(self):
+        """The next board's events into the outbox. Past its last round the unit plays its rounds again: fine for
+        the baseline, which checks nothing; on the collector it would be Law 15 (`run` refuses such a run)."""
+        a, board = self.boards[self.played % len(self.boards)]
+        self.played += 1
+        start, events = board_events(board, self.variant)
+        self._emit(json.dumps(dict(start, section=a["section"], table=a["table"], round=a["round"], ns=a["ns"],
+                                   ew=a["ew"]))[:-1])
+        for e in events:
+            self._emit(e)
+
+    def body(self, most=None):
+        """The next sync body (the firmware's layout: at most BATCH_BYTES of events, at least one; at most `most`
+        events) and how many events it carries."""
+        while self.size < BATCH_BYTES:
+            self._play()
+        out, size = [], 0
+        for _, raw in self.outbox[:most]:
+            if out and size + len(raw) > BATCH_BYTES:
+                break
+            out.append(raw)
+            size += len(raw) + 1
+        head = f'{{"unit": "{self.unit}", "boot": {self.boot}, "cmd_ack": {self.cmd_ack}, "events": ['
+        return head.encode() + b", ".join(out) + b"]}", len(out)
+
+    def ack(self, seq, commands):
+        """Drop the events up to seq; apply the commands (their seq becomes cmd_ack). Events newly acknowledged."""
+        n = 0
+        while self.outbox and self.outbox[0][0] <= seq:
+            self.size -= len(self.outbox.pop(0)[1]) + 1
+            n += 1
+        for c in commands:
+            self.cmd_ack = max(self.cmd_ack, c.get("seq", 0))
+        return n
+
+
+async def exchange(unit, port, done, errors, most=None):
+    """One sync as the firmware makes it; (time answered, latency s, events acknowledged) into done."""
+    body, _ = unit.body(most)
+    signature = hmac.new(unit.key, body, hashlib.sha256).hexdigest()
+    t = time.perf_counter()
+    try:
+        status, reply = await http.post("127.0.0.1", port, PATH, body, ((SIGNATURE, signature),), 30000)
+    except http.HttpError as e:
+        errors.append(str(e))
+        await asyncio.sleep(0.25)  # the firmware's first backoff
+        return
+    answered = time.perf_counter()
+    if status != 200:
+        errors.append(f"{status}: {bytes(reply[:200])!r}")
+        await asyncio.sleep(0.25)
+        return
+    r = json.loads(reply)
+    done.append((answered, answered - t, unit.ack(r["ack"], r.get("commands") or [])))
+
+
+async def drive(unit, port, done, errors, saturated_until, paced_until, offset):
+    """The unit's sync loop: flat out (the next batch as soon as the last is acknowledged) until saturated_until,
+    then one event per PACE seconds, starting `offset` into the period, until paced_until."""
+    while time.perf_counter() < saturated_until:
+        await exchange(unit, port, done, errors)
+    at = saturated_until + offset
+    while True:
+        await asyncio.sleep(max(0.0, at - time.perf_counter()))
+        if time.perf_counter() >= paced_until:
+            return
+        await exchange(unit, port, done, errors, 1)
+        at += PACE
+
+
+def cpu_seconds(pid):
+    """User + system CPU time of a process so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def machine_busy():
+    """CPU seconds spent by every process on the machine so far (Linux /proc/stat: all but idle and iowait)."""
+    ticks = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+    return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_now(server_pid):
+    return cpu_seconds(server_pid), time.process_time(), machine_busy(), time.perf_counter()
+
+
+def window_figures(done, begin, end, meter):
+    """Throughput and latency of the exchanges answered within [begin, end), and who used the CPU meanwhile."""
+    inside = [(lat, k) for at, lat, k in done if begin <= at < end]
+    lat = sorted(x for x, _ in inside)
+    events = sum(k for _, k in inside)
+    (s0, g0, m0, w0), (s1, g1, m1, w1) = meter
+    return {
+        "events_s": events / (end - begin),
+        "requests_s": len(inside) / (end - begin),
+        "events_per_request": events / max(1, len(inside)),
+        "p50_ms": 1000 * statistics.median(lat) if lat else None,
+        "p99_ms": 1000 * lat[min(len(lat) - 1, len(lat) * 99 // 100)] if lat else None,
+        "server_cpu": (s1 - s0) / (w1 - w0),  # in cores
+        "generator_cpu": (g1 - g0) / (w1 - w0),
+        "other_cpu": max(0.0, (m1 - m0) - (s1 - s0) - (g1 - g0)) / (w1 - w0),  # every other process
+    }
+
+
+async def load(port, server_pid, n, warmup, window, settle, paced):
+    """n units: flat out for warmup + window seconds, then paced for settle + paced seconds; the figures of the
+    two windows."""
+    t0 = time.time()
+    units = [SimUnit(i, t0) for i in range(1, n + 1)]
+    for u in units:  # every board's events made before the clock starts
+        for _, board in u.boards:
+            board_events(board, u.variant)
+    start = time.perf_counter()
+    windows = {"saturated": (start + warmup, start + warmup + window)}
+    windows["paced"] = (windows["saturated"][1] + settle, windows["saturated"][1] + settle + paced)
+    done, errors, meters = [], [], {}
+
+    async def meter(name):
+        begin, end = windows[name]
+        await asyncio.sleep(max(0.0, begin - time.perf_counter()))
+        first = cpu_now(server_pid)
+        await asyncio.sleep(max(0.0, end - time.perf_counter()))
+        meters[name] = first, cpu_now(server_pid)
+
+    saturated_end, paced_end = windows["saturated"][1], windows["paced"][1]
+    await asyncio.gather(meter("saturated"), meter("paced"),
+                         *(drive(u, port, done, errors, saturated_end, paced_end, PACE * (i % 100) / 100)
+                           for i, u in enumerate(units)))
+    out = {name: window_figures(done, *windows[name], meters[name]) for name in windows}
+    out["errors"], out["first_error"] = len(errors), errors[0] if errors else None
+    out["acked"] = {u.unit: u.outbox[0][0] - 1 for u in units}
+    out["boards_played"] = max(u.played for u in units)
+    out["boards_assigned"] = len(units[0].boards)
+    return out
+
+
+class Server:
+    """A server subprocess that prints its URL once listening; ready when GET /healthz answers 200."""
+
+    def __init__(self, cmd, log):
+        self.log = open(log, "w")
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=self.log, text=True, cwd=ROOT)
+        ready, _, _ = select.select([self.proc.stdout], [], [], 30)
+        line = self.proc.stdout.readline() if ready else ""
+        m = re.search(r"http://127\.0\.0\.1:(\d+)", line)
+        if not m:
+            self.stop()
+            raise RuntimeError(f"{cmd[0]} did not start (it said {line!r}; log {log})")
+        self.port = int(m.group(1))
+        asyncio.run(self._ready())
+
+    async def _ready(self, timeout=30):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                if await _get("127.0.0.1", self.port, "/healthz") == 200:
+                    return
+            except OSError:
+                pass
+            await asyncio.sleep(0.05)
+        raise RuntimeError("the server never answered /healthz")
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.log.close()
+
+
+async def _get(host, port, path):
+    reader, writer = await asyncio.open_connection(host, port)
+    try:
+        writer.write(f"GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode())
+        await writer.drain()
+        line = await reader.readline()
+        return int(line.split()[1])
+    finally:
+        writer.close()
+
+
+def run_load(cmd, log, *args):
+    server = Server(cmd, log)
+    try:
+        return asyncio.run(load(server.port, server.proc.pid, *args))
+    finally:
+        server.stop()
+
+
+def check_store(data, acked):
+    """Every acknowledged event stored exactly once, no alert, and the store's settings: what the run proves."""
+    from bidwire_host.collector import store
+
+    conn = sqlite3.connect(f"file:{data / store.DB_NAME}?mode=ro", uri=True)
+    try:
+        stored = dict(conn.execute("SELECT unit, count(*) FROM events GROUP BY unit").fetchall())
+        highest = dict(conn.execute("SELECT unit, max(seq) FROM events GROUP BY unit").fetchall())
+        alerts = conn.execute("SELECT kind, count(*) FROM alerts GROUP BY kind").fetchall()
+        journal = conn.execute("PRAGMA journal_mode").fetchone()[0]
+        results = conn.execute("SELECT count(*) FROM results").fetchone()[0]
+    finally:
+        conn.close()
+    for unit, seq in acked.items():
+        if highest.get(unit, 0) < seq or stored.get(unit, 0) != highest.get(unit, 0):
+            raise SystemExit(f"unit {unit}: acknowledged up to seq {seq}, the store holds {stored.get(unit, 0)} "
+                             f"events up to {highest.get(unit, 0)}: the collector lost or duplicated events")
+    if alerts:
+        raise SystemExit(f"the validator raised alerts on the bench's events ({dict(alerts)}): the workload is broken")
+    w = store.connect(data / store.DB_NAME)  # the writer's own settings, read back from the function it uses
+    try:
+        synchronous = w.execute("PRAGMA synchronous").fetchone()[0]
+    finally:
+        w.close()
+    return {"journal_mode": journal, "synchronous": {0: "OFF", 1: "NORMAL", 2: "FULL", 3: "EXTRA"}[synchronous],
+            "events_stored": sum(stored.values()), "results_stored": results}
+
+
+def run(units=200, warmup=5.0, window=15.0, settle=2.0, paced=8.0):
+    """Both servers under the same load, the collector first; a dict of figures."""
+    args = (units, warmup, window, settle, paced)
+    with tempfile.TemporaryDirectory(prefix="bidwire-bench-") as tmp:
+        tmp = Path(tmp)
+        data = tmp / "collector"
+        keyring = write_keyring(tmp / "keyring.json", units)
+        seed_commands(data, units)
+        collector = run_load([str(BIDWIRE), "serve", "--data", str(data), "--keyring", str(keyring), "--port", "0",
+                              "--log-level", "warning"], tmp / "serve.log", *args)
+        if collector["boards_played"] > collector["boards_assigned"]:
+            raise SystemExit(f"a unit played all {collector['boards_assigned']} boards of its rounds: make the "
+                             "bench's ROUNDS larger or its window shorter")
+        checked = check_store(data, collector.pop("acked"))
+        baseline = run_load([sys.executable, str(Path(__file__).resolve()), "--baseline-server", "--keyring",
+                             str(keyring)], tmp / "baseline.log", *args)
+        baseline.pop("acked")
+    for name, x in (("collector", collector), ("baseline", baseline)):
+        if x["errors"]:
+            print(f"warning: {x['errors']} syncs with the {name} failed, the first: {x['first_error']}",
+                  file=sys.stderr)
+    return {"units": units, "warmup_s": warmup, "window_s": window, "settle_s": settle, "paced_s": paced,
+            "pace_s": PACE, "target_events_s": TARGET_EVENTS_S, "collector": collector, "baseline": baseline,
+            "store": checked, "loadavg_1min": os.getloadavg()[0], "nproc": os.cpu_count()}
+
+
+def figures(f):
+    """(name, value, unit, target, target is a minimum, method, baseline, baseline name) for bench/run.py."""
+    c, b, st = f["collector"], f["baseline"], f["store"]
+    sat, paced = c["saturated"], c["paced"]
+    base = ("trivial endpoint, same load (bench/collector_bench.py --baseline-server: body read, unit found, "
+            "signature checked with the collector's functions, nothing validated or stored)")
+
+    def cpu(x):
+        return (f"CPU in cores: server {x['server_cpu']:.2f}, load generator {x['generator_cpu']:.2f}, "
+                f"other processes {x['other_cpu']:.2f} of {f['nproc']}")
+
+    setup = (f"`bidwire serve` (uvicorn, h11) on 127.0.0.1, fresh data dir, store {st['journal_mode']} with "
+             f"synchronous={st['synchronous']} (fsync'd commit before each ack); {f['units']} simulated units "
+             "in one asyncio process, each a loop like the firmware's sync client: a signed batch of its "
+             f"unacknowledged events (≤ {BATCH_BYTES} B of JSON), the firmware's HTTP client (one POST per "
+             "connection), the next batch once acknowledged; realistic events of a 25-table Mitchell per section "
+             f"(board_start, calls, auction_end, lead, result), checked afterwards: every acked event stored once, "
+             "no alert")
+    flat = (f"{setup}; flat out (always a backlog), {f['window_s']:g} s window after {f['warmup_s']:g} s warm-up: "
+            f"{sat['requests_s']:.0f} syncs/s of {sat['events_per_request']:.1f} events; {cpu(sat)} "
+            f"(baseline: {cpu(b['saturated'])})")
+    if c["errors"]:
+        flat += f"; {c['errors']} syncs failed (the first: {c['first_error']})"
+    lat = (f"request sent (connect included) to the 200 reply, the exchanges answered in the same window; flat out, "
+           f"latency is mostly queueing: {f['units']} units / {sat['requests_s']:.0f} syncs/s")
+    slow = (f"then each unit sends one event per {PACE:g} s ({paced['requests_s']:.0f} syncs/s, far above a "
+            f"session's pace), {f['paced_s']:g} s window after {f['settle_s']:g} s; request sent to the 200 reply; "
+            f"{cpu(paced)}")
+    return [
+        ("collector: accepted events/s, 200 units flat out", sat["events_s"], "events/s", TARGET_EVENTS_S, True,
+         flat, b["saturated"]["events_s"], base),
+        ("collector: ack latency p50, flat out", sat["p50_ms"], "ms", None, False, lat, b["saturated"]["p50_ms"],
+         base),
+        ("collector: ack latency p99, flat out", sat["p99_ms"], "ms", None, False, lat, b["saturated"]["p99_ms"],
+         base),
+        ("collector: ack latency p50, 1 event/s per unit", paced["p50_ms"], "ms", None, False, slow,
+         b["paced"]["p50_ms"], base),
+        ("collector: ack latency p99, 1 event/s per unit", paced["p99_ms"], "ms", None, False, slow,
+         b["paced"]["p99_ms"], base),
+    ]
+
+
+# ---- the baseline server ---------------------------------------------------------------------------------------
+def baseline_app(keyring_path):
+    """The sync endpoint without validation and store: body read, unit found, signature checked, highest seq."""
+    from fastapi import FastAPI, Request
+    from fastapi.responses import JSONResponse
+
+    from bidwire_host.collector import sync
+    from bidwire_host.collector.keyring import Keyring
+
+    keyring = Keyring(Path(keyring_path))
+    highest = {}
+    app = FastAPI(title="bidwire bench baseline")
+
+    @app.get("/healthz")
+    async def healthz():
+        return {"status": "ok"}
+
+    @app.post(sync.PATH)
+    async def post(request: Request):
+        try:
+            raw = await sync.read_body(request)
+            body, unit = sync.unit_of(raw)
+            key = keyring.key(unit)
+            if key is None:
+                raise sync.Rejected(403, f"unknown unit {unit!r}")
+            sync.verify(key, raw, request.headers.get(sync.SIGNATURE))
+        except sync.Rejected as e:
+            return JSONResponse({"error": e.reason}, status_code=e.status)
+        events = body.get("events") or []
+        top = max(highest.get(unit, 0), events[-1]["seq"] if events else 0)
+        highest[unit] = top
+        return {"ack": top, "commands": []}
+
+    return app
+
+
+def serve_baseline(keyring_path):
+    import uvicorn
+
+    from bidwire_host.collector.app import listen
+
+    sock = listen("127.0.0.1", 0)
+    print(f"baseline on http://127.0.0.1:{sock.getsockname()[1]}", flush=True)
+    config = uvicorn.Config(baseline_app(keyring_path), log_level="warning", access_log=False,
+                            timeout_graceful_shutdown=5)
+    uvicorn.Server(config).run(sockets=[sock])
+
+
+def report(f):
+    store = f["store"]
+    print(f"collector sync, {f['units']} units (load {f['loadavg_1min']:.2f} on {f['nproc']} cores; store "
+          f"{store['journal_mode']}, synchronous={store['synchronous']}; {store['events_stored']} events stored)")
+    for phase, what in (("saturated", f"flat out, {f['window_s']:g} s"),
+                        ("paced", f"one event per unit every {f['pace_s']:g} s, {f['paced_s']:g} s")):
+        print(f"  {what}")
+        for name in ("collector", "baseline"):
+            x = f[name][phase]
+            print(f"    {name:<10} {x['events_s']:7.0f} events/s {x['requests_s']:5.0f} syncs/s "
+                  f"{x['events_per_request']:5.1f} ev/sync  p50 {x['p50_ms']:7.1f} ms  p99 {x['p99_ms']:7.1f} ms  "
+                  f"CPU: server {x['server_cpu']:.2f} generator {x['generator_cpu']:.2f} others {x['other_cpu']:.2f}")
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--units", type=int, default=200)
+    p.add_argument("--warmup", type=float, default=5.0)
+    p.add_argument("--window", type=float, default=15.0)
+    p.add_argument("--paced", type=float, default=8.0, help="seconds of the paced window")
+    p.add_argument("--json", action="store_true", help="print the figures as JSON instead of a table")
+    p.add_argument("--baseline-server", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--keyring", help=argparse.SUPPRESS)
+    a = p.parse_args(argv)
+    if a.baseline_server:
+        return serve_baseline(a.keyring)
+    f = run(a.units, a.warmup, a.window, paced=a.paced)
+    print(json.dumps(f)) if a.json else report(f)
+    return f
+
+
+if __name__ == "__main__":
+    main()
