@@ -140,6 +140,69 @@ def rebuild(data):
     click.echo(f"rebuilt the derived tables of {store.path} from {events} events ({alerts} alerts)")
 
 
+@main.group()
+def event():
+    """Set up an event: sessions, sections, pairs or teams, movements and hand records (docs/movements.md)."""
+
+
+@event.command("create")
+@click.argument("out", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--name", required=True, help='The event, e.g. "Tuesday pairs".')
+@click.option("--movement", "kind", required=True, type=click.Choice(["mitchell", "howell", "teams"]),
+              help="mitchell: NS stay, EW and boards move; howell: every pair meets every other (2-8 tables); "
+                   "teams: a two-table match, home and away.")
+@click.option("--tables", type=click.IntRange(1), help="Tables in the section (mitchell, howell).")
+@click.option("--even", type=click.Choice(["skip", "relay"]),
+              help="A Mitchell with an even number of tables: EW skip a table half way (default), or tables 1 "
+                   "and N share boards with a relay (bye stand).")
+@click.option("--rounds", type=click.IntRange(1),
+              help="Fewer rounds than the complete movement; for teams, the rounds (even; default 2).")
+@click.option("--boards-per-round", type=click.IntRange(1, 36), help="Boards each table plays a round.")
+@click.option("--boards", type=click.IntRange(1), help="Or the boards in play, divided among the board sets.")
+@click.option("--pairs", type=click.IntRange(2),
+              help="Pairs playing: one fewer than the movement holds adds a phantom (a sit-out). Default: all.")
+@click.option("--section", default="A", show_default=True, help="The section's name (1-8 characters).")
+@click.option("--session", default="Session 1", show_default=True, help="The session's name.")
+@click.option("--date", help="The session's date, e.g. 2025-03-04.")
+@click.option("--hand-records", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="The session's hand records, a PBN file (kept as a path relative to OUT).")
+@click.option("--force", is_flag=True, help="Replace OUT if it exists.")
+def event_create(out, name, kind, tables, even, rounds, boards_per_round, boards, pairs, section, session, date,
+                 hand_records, force):
+    """Write a new event file OUT (JSON) with numbered pairs and print its movement round by round."""
+    import os
+
+    from bidwire_host import event as event_mod
+
+    if out.exists() and not force:
+        raise click.ClickException(f"{out} exists: use --force to replace it")
+    if kind != "teams" and tables is None:
+        raise click.ClickException(f"a {kind} needs --tables")
+    if (boards_per_round is None) == (boards is None):
+        raise click.ClickException("give --boards-per-round or --boards (the boards in play), one of them")
+    movement = {k: v for k, v in {"type": kind, "tables": tables, "rounds": rounds, "even": even}.items()
+                if v is not None}
+    hands = None
+    if hand_records is not None:
+        try:
+            hands = os.path.relpath(hand_records.resolve(), out.resolve().parent)
+        except ValueError:  # another drive (Windows)
+            hands = str(hand_records.resolve())
+    try:
+        new = event_mod.new_event(name, movement, boards_per_round=boards_per_round, boards=boards, pairs=pairs,
+                                  section=section, session=session, date=date, hand_records=hands)
+        new.directory = out.resolve().parent
+        if hands is not None:
+            event_mod.hand_record(new, new.sessions[0].sections[0].first_board)  # malformed PBN: say so now
+        event_mod.save(new, out)
+    except event_mod.EventError as e:
+        raise click.ClickException(str(e)) from None
+    except OSError as e:
+        raise click.ClickException(f"cannot write {out}: {e.strerror}") from None
+    click.echo(event_mod.describe(new))
+    click.echo(f"wrote {out}: add the players' names and ids there (docs/movements.md)")
+
+
 def _write(text):
     sys.stdout.write(text)
     sys.stdout.flush()

@@ -1,0 +1,406 @@
+"""The event: sessions, sections, pairs or teams, movements and hand records, kept in a JSON file (issue 4, part 4).
+
+`load`/`save` read and write the event file (format in docs/movements.md), every error naming the field;
+`new_event` makes one for `bidwire event create`. What a round means at the tables: `assignments` (the collector's
+`assign` commands), `sit_outs`, `check_board_start` (a unit's board_start against the movement, Law 15);
+`hand_record` finds a board's deal in the session's PBN file. The movements are bidwire_host.movements.
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import ConfigDict, StrictInt, StrictStr, TypeAdapter, ValidationError
+
+from bidwire_host import movements
+from bidwire_host.event_checks import FORMAT, check
+from bidwire_host.movecards import guide, move_text, sit_out_text
+from bidwire_host.movements import MovementError, PairId
+from bidwire_host.pbn import PbnError
+from bidwire_host.pbn_import import load as load_pbn
+from bidwire_host.score_pbn import decode
+
+__all__ = ["Event", "EventError", "MovementChoice", "Pair", "Player", "Section", "Session", "Team", "assignments",
+           "check_board_start", "describe", "from_dict", "hand_record", "load", "new_event", "save", "sit_outs",
+           "to_dict"]
+
+_FORBID = ConfigDict(extra="forbid")
+
+
+class EventError(ValueError):
+    """An event file or event that cannot be used: the message names the field and says what to fix."""
+
+
+@dataclass
+class Player:
+    __pydantic_config__ = _FORBID
+    name: StrictStr
+    id: StrictStr | StrictInt | None = None  # a national or club membership number
+
+
+@dataclass
+class Pair:
+    """A partnership. Its number is its place in the movement: with its line (NS/EW) in a Mitchell."""
+    __pydantic_config__ = _FORBID
+    number: StrictInt
+    line: StrictStr | None = None
+    players: list[Player] = field(default_factory=list)  # two, or none while the names are not known
+    name: StrictStr | None = None
+
+
+@dataclass
+class Team:
+    """A team of a two-table match: its NS pair plays at table 1 if it is the home team, else at table 2."""
+    __pydantic_config__ = _FORBID
+    number: StrictInt
+    name: StrictStr
+    ns: list[Player] = field(default_factory=list)
+    ew: list[Player] = field(default_factory=list)
+    reserves: list[Player] = field(default_factory=list)
+
+
+@dataclass
+class MovementChoice:
+    __pydantic_config__ = _FORBID
+    type: StrictStr  # mitchell, howell or teams
+    tables: StrictInt | None = None
+    rounds: StrictInt | None = None  # fewer than the complete movement: a curtailed movement
+    even: StrictStr | None = None  # skip or relay, for a Mitchell with an even number of tables
+
+
+@dataclass
+class Section:
+    __pydantic_config__ = _FORBID
+    name: StrictStr
+    movement: MovementChoice
+    boards_per_round: StrictInt | None = None
+    boards: StrictInt | None = None  # the boards in play instead: divided among the movement's board sets
+    first_board: StrictInt = 1
+    pairs: list[Pair] = field(default_factory=list)
+    teams: list[Team] = field(default_factory=list)  # a team match: home team first
+
+    def movement_plan(self):
+        """The section's movement, with the missing pair (if any) as the phantom."""
+        m = self.movement
+        missing = _missing(self)
+        return _plan(m.type, m.tables, m.rounds, m.even, self.round_boards(), self.first_board,
+                     missing[0] if missing else None)
+
+    def round_boards(self):
+        if self.boards_per_round is not None:
+            return self.boards_per_round
+        return self.boards // _sets(self.movement)
+
+    def entrant(self, pair_id):
+        """The Pair or Team sitting as `pair_id` of the movement, or None (the phantom)."""
+        if self.movement.type == "teams":
+            return self.teams[pair_id.number - 1] if pair_id.number <= len(self.teams) else None
+        return next((p for p in self.pairs if p.number == pair_id.number and (p.line or "") == pair_id.line), None)
+
+
+@dataclass
+class Session:
+    __pydantic_config__ = _FORBID
+    name: StrictStr
+    sections: list[Section]
+    date: StrictStr | None = None
+    hand_records: StrictStr | None = None  # a PBN file; a relative path is from the event file's directory
+
+
+@dataclass
+class Event:
+    __pydantic_config__ = _FORBID
+    name: StrictStr
+    sessions: list[Session]
+    bidwire_event: StrictInt = FORMAT
+    directory: Path | None = field(default=None, init=False, repr=False)  # where the file is (not saved)
+
+    def session(self, name=None):
+        """The session called `name`; without a name, the only session."""
+        if name is None:
+            if len(self.sessions) != 1:
+                raise EventError(f"the event has {len(self.sessions)} sessions: say which one "
+                                 f"({', '.join(s.name for s in self.sessions)})")
+            return self.sessions[0]
+        for s in self.sessions:
+            if s.name == name:
+                return s
+        raise EventError(f"no session {name!r} (sessions: {', '.join(s.name for s in self.sessions)})")
+
+
+_adapter = TypeAdapter(Event)
+_WORDS = {"missing": "is missing", "unexpected_keyword_argument": "is not a field here (check the spelling)",
+          "int_type": "must be a whole number", "string_type": "must be text", "list_type": "must be a list",
+          "dataclass_type": "must be an object", "dataclass_exact_type": "must be an object"}
+
+
+def from_dict(data, directory=None):
+    """The Event in `data` (a parsed event file), checked; EventError names the first fields that are wrong."""
+    if not isinstance(data, dict):
+        raise EventError("an event file holds one JSON object: {\"name\": ..., \"sessions\": [...]}")
+    try:
+        event = _adapter.validate_python(data)
+    except ValidationError as e:
+        raise EventError(_explain(e.errors())) from None
+    event.directory = Path(directory) if directory is not None else None
+    problems = check(event)
+    if problems:
+        raise EventError("; ".join(problems))
+    return event
+
+
+def to_dict(event):
+    """The event file's JSON object: fields at their default left out."""
+    return _prune({k: v for k, v in asdict(event).items() if k != "directory"})
+
+
+def load(path):
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise EventError(f"{path}: cannot read the event file ({e.strerror})") from None
+    except ValueError as e:
+        raise EventError(f"{path}: not valid JSON ({e})") from None
+    try:
+        return from_dict(data, directory=path.resolve().parent)
+    except EventError as e:
+        raise EventError(f"{path}: {e}") from None
+
+
+def save(event, path):
+    """Write the event file atomically (architecture: name.tmp, then renamed over the old file)."""
+    path = Path(path)
+    from_dict(to_dict(event))  # never write a file that would not load
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(to_dict(event), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+    event.directory = path.resolve().parent
+
+
+def new_event(name, movement, *, boards_per_round=None, boards=None, pairs=None, section="A",
+              session="Session 1", date=None, hand_records=None, first_board=1):
+    """An event of one section with numbered pairs (or two teams) and no names yet.
+
+    `movement` is a movement object such as {"type": "mitchell", "tables": 7}; `pairs` the number of pairs
+    playing, one fewer than the movement holds for a phantom (NS at the last table of a Mitchell, the
+    stationary pair 2n of a Howell).
+    """
+    if not isinstance(movement, dict):
+        raise EventError('movement: a movement object such as {"type": "mitchell", "tables": 7}')
+    try:
+        plan = movements.build(movement, 1)
+    except MovementError as e:
+        raise EventError(f"movement: {e}") from None
+    sec = {"name": section, "movement": dict(movement), "boards_per_round": boards_per_round, "boards": boards,
+           "first_board": first_board}
+    if plan.kind == "teams":
+        sec["teams"] = [{"number": 1, "name": "Home"}, {"number": 2, "name": "Away"}]
+    else:
+        slots = plan.pairs()
+        count = len(slots) if pairs is None else pairs
+        if count not in (len(slots), len(slots) - 1):
+            raise EventError(f"pairs: a {plan.title} is for {len(slots)} pairs, or {len(slots) - 1} with a "
+                             f"phantom; not {count}")
+        if count < len(slots):
+            phantom = PairId(plan.tables, "NS") if plan.kind.endswith("mitchell") else PairId(len(slots))
+            slots = [p for p in slots if p != phantom]
+        sec["pairs"] = [{"number": p.number, "line": p.line or None} for p in slots]
+    data = {"name": name, "sessions": [{"name": session, "date": date, "hand_records": hand_records,
+                                        "sections": [sec]}]}
+    return from_dict(_prune(data))
+
+
+def assignments(event, round_no, session=None):
+    """The `assign` commands of round `round_no` (no seq: the collector numbers them), table by table and
+    section by section; a table whose pair sits out (against the phantom) gets none (see `sit_outs`)."""
+    out = []
+    for sec in _sections_in_round(event, round_no, session):
+        plan = sec.movement_plan()
+        for p in plan.in_round(round_no):
+            if not p.sit_out:
+                out.append({"type": "assign", "section": sec.name, "table": p.table, "round": round_no,
+                            "boards": list(p.boards), "ns": sec.entrant(p.ns).number, "ew": sec.entrant(p.ew).number,
+                            "move": move_text(plan, p.table, round_no)})
+    return out
+
+
+def sit_outs(event, round_no, session=None):
+    """The pairs sitting out round `round_no`: [{"section", "table", "round", "pair", "text"}], `text` fit for
+    a unit's `message` command (48 characters at most)."""
+    out = []
+    for sec in _sections_in_round(event, round_no, session):
+        plan = sec.movement_plan()
+        for p in plan.in_round(round_no):
+            for pair in p.pairs() if p.sit_out else ():
+                out.append({"section": sec.name, "table": p.table, "round": round_no,
+                            "pair": sec.entrant(pair).number, "text": sit_out_text(plan, pair, round_no)})
+    return out
+
+
+def check_board_start(event, table, round_no, board, ns, ew, *, section=None, session=None):
+    """None if the movement has this board at this table in this round with these pairs (as the assign
+    command numbered them; None: not said), else what is wrong (Law 15: a wrong board or wrong pairs)."""
+    s = event.session(session)
+    if section is None and len(s.sections) == 1:
+        sec = s.sections[0]
+    else:
+        sec = next((c for c in s.sections if c.name == section), None)
+        if sec is None:
+            return (f"Law 15: board {board} started in section {section!r}, and session {s.name!r} has sections "
+                    f"{', '.join(c.name for c in s.sections)}")
+    plan = sec.movement_plan()
+    where = f"section {sec.name}, table {table}, round {round_no}"
+    if not 1 <= round_no <= plan.rounds:
+        return f"Law 15: {where}: section {sec.name}'s movement has rounds 1-{plan.rounds}"
+    here = plan.at(table, round_no)
+    if here is None:
+        return f"Law 15: {where}: section {sec.name} has tables 1-{plan.tables}"
+    if here.sit_out:
+        return (f"Law 15: {where}: {_label(sec, here.ns or here.ew)} sits out this round (the phantom is their "
+                "opponent); no board is played here")
+    problems = []
+    if board not in here.boards:
+        problems.append(f"board {board} is not played here (boards {_span(here.boards)}); "
+                        f"{_whereabouts(plan, board, round_no)}")
+    for said, due, line in ((ns, here.ns, "NS"), (ew, here.ew, "EW")):
+        number = sec.entrant(due).number
+        if said is not None and str(said) != str(number):
+            problems.append(f"{line} should be {_label(sec, due)}, not {said}"
+                            + _when_due(sec, plan, said, line, board, table))
+    return f"Law 15: {where}: " + "; ".join(problems) if problems else None
+
+
+def describe(event, session=None):
+    """The session's movements as text, section by section, for `bidwire event create` and the director."""
+    s = event.session(session)
+    out = [f"{event.name}, {s.name}" + (f" ({s.date})" if s.date else "")]
+    for sec in s.sections:
+        lines = guide(sec.movement_plan(), lambda pair, sec=sec: _label(sec, pair))
+        out.append(f"Section {sec.name}: {lines[0]}")
+        out += lines[1:]
+    return "\n".join(out)
+
+
+def hand_record(event, board, session=None):
+    """The board's pbn_import.HandRecord from the session's hand-record file, or None (no file, no such board)."""
+    s = event.session(session)
+    if not s.hand_records:
+        return None
+    path = Path(s.hand_records)
+    if not path.is_absolute():
+        path = (event.directory or Path.cwd()) / path
+    where = f"sessions[{event.sessions.index(s)}].hand_records"
+    try:
+        stamp = path.stat().st_mtime_ns
+    except OSError:
+        raise EventError(f"{where}: the hand-record file {path} does not exist") from None
+    return _hands(str(path), stamp, where).get(board)
+
+
+@lru_cache(maxsize=8)
+def _hands(path, stamp, where):
+    """The hand records of a PBN file, read again when the file changes (`stamp`)."""
+    try:
+        return load_pbn(decode(Path(path).read_bytes())).hands
+    except PbnError as e:
+        raise EventError(f"{where}: {path}: {e}") from None
+
+
+def _sections_in_round(event, round_no, session):
+    secs = [c for c in event.session(session).sections if 1 <= round_no <= c.movement_plan().rounds]
+    if not secs:
+        raise EventError(f"round {round_no}: no section of the session plays that round (rounds 1-"
+                         f"{max(c.movement_plan().rounds for c in event.session(session).sections)})")
+    return secs
+
+
+def _label(sec, pair):
+    """A pair as players know it: NS 3, pair 5, or a team's name and line."""
+    who = sec.entrant(pair)
+    if isinstance(who, Team):
+        return f"{who.name} ({pair.line})"
+    return str(pair)
+
+
+def _whereabouts(plan, board, round_no):
+    if board not in plan.boards():
+        return "it is not in play in this section"
+    tables = plan.tables_playing((board - plan.first_board) // plan.boards_per_round + 1, round_no)
+    return f"it is at table {' and '.join(str(t) for t in tables)} this round" if tables else \
+        "it is on the relay this round"
+
+
+def _span(boards):
+    return f"{boards[0]}" if len(boards) == 1 else f"{min(boards)}-{max(boards)}"
+
+
+def _when_due(sec, plan, said, line, board, table):
+    """Where the pair that sat down here plays this board in the movement, if elsewhere (Law 15)."""
+    for pid in plan.pairs():
+        who = sec.entrant(pid)
+        if who is None or str(who.number) != str(said) or (pid.line and pid.line != line):
+            continue
+        for r in range(1, plan.rounds + 1):
+            there = plan.sitting(pid, r)
+            if there is not None and not there.sit_out and board in there.boards and there.table != table:
+                return f" ({_label(sec, pid)} plays board {board} at table {there.table} in round {r})"
+    return ""
+
+
+def _explain(errors):
+    """Pydantic's errors as "field: what is wrong"; a field that may be text or a number gets one line."""
+    said = {}
+    for err in errors:
+        loc = err["loc"][:-1] if err["loc"][-1:] in (("str",), ("int",)) else err["loc"]
+        said.setdefault(_where(loc), []).append(_WORDS.get(err["type"], err["msg"]))
+    lines = []
+    for where, words in said.items():
+        first, *more = dict.fromkeys(words)
+        lines.append(f"{where}: {' or '.join([first, *(w.removeprefix('must be ') for w in more)])}")
+    return "; ".join(lines[:5])
+
+
+def _where(loc):
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "the event"
+
+
+_DEFAULTS = {"first_board": 1, "pairs": [], "teams": [], "reserves": [], "players": [], "ns": [], "ew": []}
+_FIRST = ("bidwire_event", "name", "date", "hand_records")  # then the fields in their dataclass order
+
+
+def _prune(value):
+    """Fields at their default left out; the format and the names first, so the file reads from the top."""
+    if isinstance(value, dict):
+        keys = sorted(value, key=lambda k: _FIRST.index(k) if k in _FIRST else len(_FIRST))
+        return {k: _prune(value[k]) for k in keys
+                if value[k] is not None and not (k in _DEFAULTS and value[k] == _DEFAULTS[k])}
+    if isinstance(value, list):
+        return [_prune(v) for v in value]
+    return value
+
+
+def _sets(choice):
+    return _plan(choice.type, choice.tables, choice.rounds, choice.even, 1, 1, None).sets
+
+
+@lru_cache(maxsize=64)
+def _plan(kind, tables, rounds, even, boards_per_round, first_board, phantom):
+    spec = {"type": kind, "tables": tables, "rounds": rounds, "even": even}
+    plan = movements.build(spec, boards_per_round, first_board)
+    return plan.with_phantom(phantom) if phantom is not None else plan
+
+
+def _missing(section):
+    """The movement's pairs that the section does not list (the phantom, if one)."""
+    if section.movement.type == "teams":
+        return []
+    got = {PairId(p.number, p.line or "") for p in section.pairs}
+    m = section.movement
+    return [p for p in _plan(m.type, m.tables, m.rounds, m.even, 1, 1, None).pairs() if p not in got]

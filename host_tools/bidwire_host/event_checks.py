@@ -1,0 +1,135 @@
+"""The checks of an event file that its types cannot express: each returns problem texts naming the field.
+
+Used by bidwire_host.event.from_dict after the structure (types, required and unknown fields) is checked.
+"""
+from dataclasses import asdict
+
+from bidwire_host import movements
+from bidwire_host.movements import MovementError, PairId
+
+FORMAT = 1  # the "bidwire_event" value of the files bidwire writes
+SECTION_NAME_CHARS = 8  # an assign command's section is 1-8 characters (collector/commands.py)
+
+
+def check(event):
+    """Problem texts for everything the types cannot say; none: the event can be used."""
+    problems = []
+    if event.bidwire_event != FORMAT:
+        problems.append(f"bidwire_event: this bidwire reads event files of format {FORMAT}, not "
+                        f"{event.bidwire_event}")
+    if not event.name.strip():
+        problems.append("name: the event needs a name")
+    if not event.sessions:
+        problems.append("sessions: the event needs at least one session")
+    _unique(problems, "sessions", [s.name for s in event.sessions], "session")
+    for i, s in enumerate(event.sessions):
+        where = f"sessions[{i}]"
+        if not s.sections:
+            problems.append(f"{where}.sections: the session needs at least one section")
+        _unique(problems, f"{where}.sections", [c.name for c in s.sections], "section")
+        if s.hand_records is not None and not s.hand_records.strip():
+            problems.append(f"{where}.hand_records: give a PBN file, or leave the field out")
+        ids = {}
+        for j, sec in enumerate(s.sections):
+            _check_section(problems, f"{where}.sections[{j}]", sec, ids)
+    return problems
+
+
+def _check_section(problems, where, sec, ids):
+    if not 1 <= len(sec.name) <= SECTION_NAME_CHARS or sec.name != sec.name.strip():
+        problems.append(f"{where}.name: a section name is 1-{SECTION_NAME_CHARS} characters (such as A), "
+                        f"not {sec.name!r}")
+    try:
+        plan = movements.build(asdict(sec.movement), 1)
+    except MovementError as e:
+        problems.append(f"{where}.movement: {e}")
+        return
+    if (sec.boards_per_round is None) == (sec.boards is None):
+        problems.append(f"{where}: give boards_per_round, or boards (the boards in play), not "
+                        f"{'both' if sec.boards is not None else 'neither'}")
+    elif sec.boards is not None:
+        if sec.boards < plan.sets or sec.boards % plan.sets:
+            fits = [plan.sets * k for k in range(max(1, sec.boards // plan.sets), sec.boards // plan.sets + 2)]
+            problems.append(f"{where}.boards: {sec.boards} boards do not divide into the {plan.sets} board sets of "
+                            f"a {plan.title}; use {' or '.join(str(b) for b in fits)}, or give boards_per_round")
+        elif sec.boards // plan.sets > movements.MAX_BOARDS_PER_ROUND:
+            problems.append(f"{where}.boards: {sec.boards // plan.sets} boards a round is more than "
+                            f"{movements.MAX_BOARDS_PER_ROUND}")
+    else:
+        try:
+            movements.build(asdict(sec.movement), sec.boards_per_round)
+        except MovementError as e:
+            problems.append(f"{where}.boards_per_round: {e}")
+    if sec.first_board < 1:
+        problems.append(f"{where}.first_board: board numbers start from 1, not {sec.first_board}")
+    if sec.movement.type == "teams":
+        _check_teams(problems, where, sec, ids)
+    else:
+        _check_pairs(problems, where, sec, plan, ids)
+
+
+def _check_pairs(problems, where, sec, plan, ids):
+    if sec.teams:
+        problems.append(f"{where}.teams: a {plan.title} is played by pairs; list them in pairs")
+    mitchell = sec.movement.type == "mitchell"
+    seen = {}
+    for k, p in enumerate(sec.pairs):
+        at = f"{where}.pairs[{k}]"
+        if mitchell and p.line not in ("NS", "EW"):
+            problems.append(f'{at}.line: a Mitchell pair keeps its line: "NS" or "EW", not {p.line!r}')
+            continue
+        if not mitchell and p.line is not None:
+            problems.append(f"{at}.line: pairs change direction in a {plan.title}; leave line out")
+            continue
+        pid = PairId(p.number, p.line or "")
+        top = plan.tables if mitchell else 2 * plan.tables
+        if not 1 <= p.number <= top:
+            problems.append(f"{at}.number: a {plan.title} has pairs {'NS 1-' if mitchell else '1-'}{top}"
+                            f"{f' and EW 1-{top}' if mitchell else ''}; not {p.number}")
+        elif pid in seen:
+            problems.append(f"{at}: {pid} is listed twice (also {where}.pairs[{seen[pid]}])")
+        seen.setdefault(pid, k)
+        _players(problems, f"{at}.players", p.players, ids)
+    missing = [p for p in plan.pairs() if p not in seen]
+    if len(sec.pairs) and len(missing) > 1 and len(seen) == len(sec.pairs):
+        problems.append(f"{where}.pairs: {', '.join(str(p) for p in missing)} are missing; a {plan.title} plays "
+                        f"with at most one pair missing (the phantom: its opponents sit out)")
+    elif not sec.pairs:
+        problems.append(f"{where}.pairs: list the pairs ({plan.title}: {', '.join(str(p) for p in plan.pairs())})")
+
+
+def _check_teams(problems, where, sec, ids):
+    if sec.pairs:
+        problems.append(f"{where}.pairs: a team match is played by teams; list the two teams in teams")
+    if len(sec.teams) != 2:
+        problems.append(f"{where}.teams: a two-table team match has two teams (home first), not {len(sec.teams)}")
+    _unique(problems, f"{where}.teams", [t.number for t in sec.teams], "team number")
+    for k, t in enumerate(sec.teams):
+        if t.number < 1:
+            problems.append(f"{where}.teams[{k}].number: team numbers start from 1, not {t.number}")
+        for part in ("ns", "ew", "reserves"):
+            _players(problems, f"{where}.teams[{k}].{part}", getattr(t, part), ids, pair=part != "reserves")
+
+
+def _players(problems, at, players, ids, pair=True):
+    if pair and len(players) not in (0, 2):
+        problems.append(f"{at}: a pair is two players (or none while the names are not known), not {len(players)}")
+    for k, pl in enumerate(players):
+        if not pl.name.strip():
+            problems.append(f"{at}[{k}].name: the player needs a name")
+        if pl.id is not None:
+            key = str(pl.id)
+            if key in ids:
+                problems.append(f"{at}[{k}].id: player {key} also plays as {ids[key]}; a player plays in one "
+                                f"pair a session")
+            ids.setdefault(key, f"{at}[{k}]")
+
+
+def _unique(problems, where, names, what):
+    seen = set()
+    for k, name in enumerate(names):
+        if name in seen:
+            problems.append(f"{where}[{k}]: {what} {name!r} is used twice")
+        seen.add(name)
+
+
