@@ -110,14 +110,26 @@ _DATA = click.option("--data", required=True, type=click.Path(file_okay=False, p
 @click.option("--log-level", default="info", show_default=True,
               type=click.Choice(["critical", "error", "warning", "info", "debug"]))
 @click.option("--access-log", is_flag=True, help="Log every HTTP request.")
-def serve(data, host, port, keyring, log_level, access_log):
+@click.option("--event", "event_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Load this event file (`bidwire event create`) and send round 1's assigns to the units.")
+@click.option("--tables", default="",
+              help="Which unit sits at which table: T01=1,T02=2 (one section) or T01=A:1,T02=B:1.")
+@click.option("--method", default="mp", show_default=True, type=click.Choice(["mp", "neuberg"]),
+              help="Scoring: matchpoints, or Neuberg (unequal travellers).")
+def serve(data, host, port, keyring, log_level, access_log, event_file, tables, method):
     """Run the collector: the units' sync endpoint and the director's JSON API (docs/collector.md)."""
     from bidwire_host.collector.app import serve as serve_collector
+    from bidwire_host.collector.setup import SetupError, parse_tables
     from bidwire_host.collector.store import StoreError
 
     try:
+        table_map = parse_tables(tables)
+        if table_map and event_file is None:
+            raise SetupError("--tables needs --event")
         serve_collector(data, host, port, keyring, log_level=log_level, access_log=access_log,
-                        echo=lambda text: click.echo(text))
+                        echo=lambda text: click.echo(text), event=event_file, tables=table_map, method=method)
+    except SetupError as e:
+        raise click.ClickException(str(e)) from None
     except (StoreError, OSError) as e:
         raise click.ClickException(f"cannot start the collector on {host}:{port}: {e}") from None
 

@@ -36,11 +36,11 @@ def secret(i):
 class Collector:
     """`bidwire serve` in a subprocess; the URL it prints tells where it listens."""
 
-    def __init__(self, data, keyring, port=0):
+    def __init__(self, data, keyring, port=0, extra=()):
         self.data, self.keyring = data, keyring
         self.log = open(data / f"serve-{time.monotonic_ns()}.log", "w")
         self.proc = subprocess.Popen([str(BIDWIRE), "serve", "--data", str(data), "--keyring", str(keyring),
-                                      "--port", str(port), "--log-level", "warning"],
+                                      "--port", str(port), "--log-level", "warning", *extra],
                                      stdout=subprocess.PIPE, stderr=self.log, text=True)
         line = self._line(20)
         m = re.search(r"http://127\.0\.0\.1:(\d+)", line)

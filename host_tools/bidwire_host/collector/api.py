@@ -8,8 +8,9 @@ import json
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel
 
-from bidwire_host.collector import commands
+from bidwire_host.collector import commands, setup
 from bidwire_host.collector.store import SCHEMA_VERSION, StoreError
 
 router = APIRouter()
@@ -121,3 +122,80 @@ def enqueue(request: Request, unit: str, command: commands.Command):
     except StoreError as e:
         return _error(503, str(e))
     return {"unit": unit, "command": queued}
+
+
+# ---- the event: setup, rounds, scores ------------------------------------------------------------------------
+class EventSetup(BaseModel):
+    """An event file's JSON (`bidwire event create`), which unit sits where, and the scoring method."""
+    event: dict
+    tables: dict[str, int | tuple[str, int]] = {}
+    method: str = "mp"
+    session: str | None = None
+    start: bool = True
+
+
+def _setup_view(conn):
+    s = setup.load(conn)
+    if s is None:
+        return None
+    return {"event": s.event.name, "session": s.event.session(s.session).name, "method": s.method,
+            "tables": s.tables, "rounds": s.rounds,
+            "sections": [{"name": sec.name, "movement": sec.movement_plan().title,
+                          "rounds": sec.movement_plan().rounds} for sec in s.event.session(s.session).sections]}
+
+
+@router.post("/api/v1/event", tags=["director"])
+def load_event(request: Request, body: EventSetup):
+    """Load (or replace) the event and the unit -> table map; round 1's assigns are queued (unless start is
+    false, or they were queued already). No authentication yet (TODO)."""
+    collector = request.app.state.collector
+    tables = {u: list(w) if isinstance(w, tuple) else w for u, w in body.tables.items()}
+    unknown = [u for u in tables if collector.keyring.key(u) is None]
+    if unknown:
+        return _error(400, f"tables: unit {', '.join(unknown)} not in the keyring")
+    try:
+        started = collector.store.write(lambda conn: setup.save(conn, body.event, tables, body.method, body.session,
+                                                                body.start))
+    except setup.SetupError as e:
+        return _error(400, str(e))
+    except StoreError as e:
+        return _error(503, str(e))
+    conn = collector.store.reader()
+    collector.standings.load(conn)
+    return {"setup": _setup_view(conn), "started": started}
+
+
+@router.get("/api/v1/event", tags=["director"])
+def get_event(request: Request):
+    """The event loaded: its sections and movements, the unit -> table map, the round each section is on."""
+    view = _setup_view(request.app.state.collector.store.reader())
+    if view is None:
+        return _error(404, "no event loaded")
+    return view
+
+
+@router.post("/api/v1/rounds/{round_no}/start", tags=["director"])
+def start_round(request: Request, round_no: int, section: str | None = None):
+    """Queue the round's assigns (and sit-out messages) now, without waiting for every table to finish."""
+    if round_no < 1:
+        return _error(404, "rounds are numbered from 1")
+    try:
+        return request.app.state.collector.store.write(lambda conn: setup.start_round(conn, round_no, section))
+    except setup.SetupError as e:
+        return _error(400, str(e))
+    except StoreError as e:
+        return _error(503, str(e))
+
+
+@router.get("/api/v1/travellers/{board}", tags=["director"])
+def traveller(request: Request, board: int):
+    """A board's results, scored: NS score, matchpoints (2 per result beaten, 1 per tie) and percentages."""
+    return {"board": board, "method": request.app.state.collector.standings.method,
+            "rows": request.app.state.collector.standings.traveller(board)}
+
+
+@router.get("/api/v1/ranking", tags=["director"])
+def ranking_(request: Request):
+    """The standings per section (NS and EW apart in a Mitchell): totals, percentages, ranks with ties."""
+    st = request.app.state.collector.standings
+    return {"method": st.method, "ranking": st.ranking(), "problems": list(st.problems)}

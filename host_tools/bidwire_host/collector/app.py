@@ -15,9 +15,10 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
 
-from bidwire_host.collector import api, sync
+from bidwire_host.collector import api, setup, sync
 from bidwire_host.collector.events import SyncBody
 from bidwire_host.collector.keyring import Keyring
+from bidwire_host.collector.standings import Standings
 from bidwire_host.collector.store import Store
 
 log = logging.getLogger("bidwire.collector")
@@ -33,6 +34,8 @@ class Collector:
         self.keyring = keyring
         self.live = {}  # unit -> {"last_seen", "boot", "cmd_ack", "events"}: the last accepted sync
         self.rejections = {}  # unit -> {"status", "reason", "at"}: the last refused sync of a known unit
+        self.standings = Standings()  # the scores, per section, kept up to date as results arrive
+        self.standings.load(store.reader())
         self._lock = threading.Lock()
 
     def seen(self, unit, when, boot, cmd_ack, events):
@@ -46,10 +49,21 @@ class Collector:
                 self.rejections[unit] = {"status": status, "reason": reason, "at": sync.now_iso()}
 
 
-def create_app(data_dir, keyring_path=None):
-    """The collector app on the store in data_dir; units from keyring_path (default: data_dir/keyring.json)."""
+def create_app(data_dir, keyring_path=None, event=None, tables=None, method="mp"):
+    """The collector app on the store in data_dir; units from keyring_path (default: data_dir/keyring.json).
+
+    `event`: an event file (path) or its parsed JSON to load, with `tables` {unit: table or [section, table]}
+    and the scoring `method`; round 1's assigns are queued unless already sent (setup.py)."""
     data_dir = Path(data_dir)
     store = Store(data_dir)
+    if event is not None:
+        if not isinstance(event, dict):
+            event = load_event_file(event)
+        try:
+            store.write(lambda conn: setup.save(conn, event, tables or {}, method))
+        except BaseException:
+            store.close()
+            raise
     keyring = Keyring(Path(keyring_path) if keyring_path else data_dir / KEYRING)
 
     @asynccontextmanager
@@ -84,6 +98,21 @@ def create_app(data_dir, keyring_path=None):
     return app
 
 
+def load_event_file(path):
+    """An event file's JSON (checked by setup.save); SetupError if it cannot be read."""
+    from bidwire_host import event as event_mod
+
+    try:
+        ev = event_mod.load(path)
+    except event_mod.EventError as e:
+        raise setup.SetupError(str(e)) from None
+    data = event_mod.to_dict(ev)
+    for s in data.get("sessions", []):  # hand records: an absolute path, the event is kept in the store
+        if s.get("hand_records") and not Path(s["hand_records"]).is_absolute():
+            s["hand_records"] = str(ev.directory / s["hand_records"])
+    return data
+
+
 def jsonable(errors):
     return [{k: (str(v) if k == "ctx" else v) for k, v in e.items() if k in ("loc", "msg", "type", "ctx")}
             for e in errors]
@@ -104,11 +133,11 @@ def listen(host, port):
 
 
 def serve(data_dir, host="127.0.0.1", port=8080, keyring_path=None, log_level="info", access_log=False,
-          echo=print):
+          echo=print, event=None, tables=None, method="mp"):
     """Run the collector until interrupted; echo the URL once it is listening."""
     import uvicorn
 
-    app = create_app(data_dir, keyring_path)
+    app = create_app(data_dir, keyring_path, event=event, tables=tables, method=method)
     sock = listen(host, port)
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host

@@ -125,6 +125,18 @@ CREATE TABLE alerts (
 );
 CREATE INDEX alerts_by_unit ON alerts (unit, seq);
 """, True),
+    (2, """
+-- The event loaded (not derived: set by the director): the event file's JSON, unit -> [section, table],
+-- the scoring method, and the round each section was last sent (collector/setup.py).
+CREATE TABLE setup (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    body TEXT NOT NULL,
+    tables TEXT NOT NULL,
+    method TEXT NOT NULL,
+    session TEXT,
+    rounds TEXT NOT NULL
+);
+""", False),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 

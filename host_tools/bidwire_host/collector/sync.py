@@ -18,7 +18,7 @@ from datetime import datetime, timezone
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from bidwire_host.collector import commands, derive
+from bidwire_host.collector import commands, derive, setup
 from bidwire_host.collector.events import ErrorReply, Malformed, SyncReply, check_body
 from bidwire_host.collector.store import StoreError
 
@@ -109,6 +109,7 @@ def store_batch(unit, boot, cmd_ack, events, received):
     """The writer job for one sync: (ack, commands). Rejected rolls the whole batch back."""
     def job(conn):
         highest = conn.execute("SELECT coalesce(max(seq), 0) FROM events WHERE unit = ?", (unit,)).fetchone()[0]
+        first = highest
         stored = 0
         for event in events:
             seq = event["seq"]
@@ -131,7 +132,17 @@ def store_batch(unit, boot, cmd_ack, events, received):
             conn.execute("INSERT INTO unit_sync VALUES (?, ?, ?, ?) ON CONFLICT (unit) DO UPDATE SET "
                          "boot = excluded.boot, cmd_ack = excluded.cmd_ack, last_seen = excluded.last_seen",
                          (unit, boot, cmd_ack, received))
-        return highest, commands.pending(conn, unit, cmd_ack)
+        results = []
+        if highest > first:
+            results = [dict(r) for r in conn.execute("SELECT * FROM results WHERE unit = ? AND seq > ? ORDER BY seq",
+                                                     (unit, first))]
+        if results and setup.load(conn) is not None:
+            for r in results:  # the board's traveller so far, for the unit's score screen
+                if r["section"] is not None:
+                    commands.enqueue(conn, unit, {"type": "traveller", "board": r["board"],
+                                                  "rows": setup.traveller_rows(conn, r["section"], r["board"])})
+            setup.advance(conn)  # every table done with its round: the next round's assigns go out
+        return highest, commands.pending(conn, unit, cmd_ack), results
     return job
 
 
@@ -156,8 +167,8 @@ async def _handle(collector, raw, signature, body, unit):
         raise Rejected(400, str(e)) from None
     received = now_iso()
     try:
-        ack, cmds = await asyncio.wrap_future(collector.store.submit(store_batch(unit, boot, cmd_ack, events,
-                                                                                  received)))
+        ack, cmds, results = await asyncio.wrap_future(collector.store.submit(store_batch(unit, boot, cmd_ack,
+                                                                                           events, received)))
     except StoreError as e:
         raise Rejected(503, f"the collector cannot store events now ({e}); the unit will retry") from None
     except Rejected:
@@ -167,6 +178,8 @@ async def _handle(collector, raw, signature, body, unit):
         raise Rejected(500, f"the collector failed to store the batch ({type(e).__name__}); nothing was stored") \
             from None
     collector.seen(unit, received, boot, cmd_ack, len(events))
+    if results:
+        collector.standings.add(results)
     return ack, cmds
 
 

@@ -9,7 +9,9 @@ from bidwire.core import record
 from bidwire.core.calls import CallError, parse_seat
 from bidwire.core.codes import ENFORCE, RECORD
 from bidwire.core.score import parse_contract, score_ns
+from bidwire_host import event as event_mod
 from bidwire_host.collector import commands
+from bidwire_host.collector import setup as setup_mod
 
 
 def alert(kind, detail, law=None, **data):
@@ -113,8 +115,11 @@ def check_result(board, contract, declarer, event):
 
 
 def check_board_start(conn, board_id, start):
-    """For a new board row: the assignment it names, Law 15 (a pair plays a board it has played before), and
-    two units at one table."""
+    """For a new board row: the assignment it names, the event's movement (Law 15: this board, these pairs, at
+    this table this round), Law 15 (a pair plays a board it has played before), and two units at one table.
+
+    With an event loaded whose section is a Mitchell (or a team match), a pair is its line and number: NS 1
+    and EW 1 are different pairs. Otherwise (a Howell, no event) a pair number is one pair whichever line."""
     out = []
     section, table, board = start["section"], start["table_no"], start["board"]
     if section is not None:
@@ -127,14 +132,35 @@ def check_board_start(conn, board_id, start):
         elif board not in boards:
             out.append(alert("board_not_assigned", f"board {board}: not among the boards of {where} "
                              f"({', '.join(map(str, boards))})", law=15, boards=boards))
-    pairs = [p for p in (start["ns"], start["ew"]) if p is not None]
+    setup = setup_mod.load(conn)
+    if setup is not None and section is not None and table is not None and start["round"] is not None \
+            and setup.section(section) is not None:
+        try:
+            why = event_mod.check_board_start(setup.event, table, start["round"], board, start["ns"], start["ew"],
+                                              section=section, session=setup.session)
+        except event_mod.EventError as e:
+            why = f"Law 15: {e}"
+        if why is not None:
+            out.append(alert("movement", f"board {board}: {why}", law=15, section=section, table=table,
+                             round=start["round"]))
+    if setup is not None and setup.two_fields(section):
+        # A Mitchell (or a team match): NS k and EW k are different pairs, so a pair is its line and number.
+        pairs = [(line, p) for line, p in (("NS", start["ns"]), ("EW", start["ew"])) if p is not None]
+    else:
+        pairs = [(None, p) for p in (start["ns"], start["ew"]) if p is not None]
     if pairs:
-        marks = ",".join("?" * len(pairs))
+        terms, args = [], []
+        for line, p in pairs:
+            columns = {"NS": ("ns",), "EW": ("ew",), None: ("ns", "ew")}[line]
+            for c in columns:
+                terms.append(f"{c} = ?")
+                args.append(p)
         rows = conn.execute(
             f"SELECT unit, table_no, round, ns, ew FROM boards WHERE id != ? AND board = ? AND section IS ? "
-            f"AND (ns IN ({marks}) OR ew IN ({marks})) ORDER BY id", (board_id, board, section, *pairs, *pairs))
+            f"AND ({' OR '.join(terms)}) ORDER BY id", (board_id, board, section, *args))
         for r in rows:
-            again = [p for p in pairs if p in (r["ns"], r["ew"])]
+            again = [(f"{line} {p}" if line else p) for line, p in pairs
+                     if p in ({"NS": (r["ns"],), "EW": (r["ew"],), None: (r["ns"], r["ew"])}[line])]
             out.append(alert("board_played_twice", f"board {board}: pair {' and '.join(again)} (section {section}) "
                              f"played it before at table {r['table_no']} round {r['round']} (unit {r['unit']})",
                              law=15, pairs=again, before={k: r[k] for k in r.keys()}))

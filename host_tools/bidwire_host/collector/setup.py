@@ -1,0 +1,189 @@
+"""Event setup in the collector: the event file, which unit sits at which table, and the rounds (docs/collector.md).
+
+The setup is kept in the store (table `setup`, one row, not derived): the event file's JSON, the unit -> table
+map, the scoring method and the round each section has been sent. `start_round` queues a round's `assign`
+commands (event.assignments) for the units at those tables and a `message` for a table whose pair sits out;
+`advance` (run in every sync's transaction) starts the next round of a section once every table of its round
+has reported a result for its last board.
+"""
+import json
+
+from bidwire_host import event as event_mod
+from bidwire_host.collector import commands
+
+METHODS = ("mp", "neuberg")
+
+
+class SetupError(ValueError):
+    """An event, table map or method the collector cannot use: the message says what is wrong."""
+
+
+def parse_tables(text):
+    """`T01=1,T02=2` (the only section) or `T01=A:1,T02=B:1` -> {unit: [section or None, table]}."""
+    out = {}
+    for part in (p.strip() for p in (text or "").split(",")):
+        if not part:
+            continue
+        unit, sep, where = part.partition("=")
+        section, _, table = where.rpartition(":")
+        if not sep or not unit.strip() or not table.strip().isdigit() or int(table) < 1:
+            raise SetupError(f"--tables: {part!r} is not UNIT=TABLE or UNIT=SECTION:TABLE (e.g. T01=1)")
+        out[unit.strip()] = [section.strip() or None, int(table)]
+    return out
+
+
+def check_tables(event, tables, session=None):
+    """{unit: [section, table]} with the section filled in; SetupError for a table or section not in the event."""
+    secs = {s.name: s for s in event.session(session).sections}
+    out, seen = {}, {}
+    for unit, where in tables.items():
+        if isinstance(where, int):
+            where = [None, where]
+        if not isinstance(where, (list, tuple)) or len(where) != 2 or not isinstance(where[1], int):
+            raise SetupError(f"tables: {unit}: a table number, or [section, table]")
+        section, table = where
+        if section is None:
+            if len(secs) != 1:
+                raise SetupError(f"tables: {unit}: say the section ({', '.join(secs)}), e.g. {unit}=A:{table}")
+            section = next(iter(secs))
+        if section not in secs:
+            raise SetupError(f"tables: {unit}: no section {section!r} (sections: {', '.join(secs)})")
+        tables_in = secs[section].movement_plan().tables
+        if not 1 <= table <= tables_in:
+            raise SetupError(f"tables: {unit}: section {section} has tables 1-{tables_in}, not {table}")
+        if (section, table) in seen:
+            raise SetupError(f"tables: {unit} and {seen[section, table]} both at section {section} table {table}")
+        seen[section, table] = unit
+        out[unit] = [section, table]
+    return out
+
+
+class Setup:
+    """The loaded event: `event` (event.Event), `tables` {unit: [section, table]}, `method`, `rounds` sent."""
+
+    def __init__(self, data, tables, method, session, rounds):
+        self.data, self.tables, self.method, self.session, self.rounds = data, tables, method, session, rounds
+        self.event = event_mod.from_dict(data)
+        self.units = {tuple(w): u for u, w in tables.items()}
+
+    def unit_at(self, section, table):
+        return self.units.get((section, table))
+
+    def section(self, name):
+        return next((s for s in self.event.session(self.session).sections if s.name == name), None)
+
+    def two_fields(self, section):
+        """NS k and EW k are different pairs (a Mitchell; the two lines of a team match), not in a Howell."""
+        sec = self.section(section)
+        return sec is not None and sec.movement_plan().kind != "howell"
+
+
+_cache = {}
+
+
+def load(conn):
+    """The Setup in the store, or None (no event loaded)."""
+    row = conn.execute("SELECT body, tables, method, session, rounds FROM setup WHERE id = 1").fetchone()
+    if row is None:
+        return None
+    key = tuple(row)
+    s = _cache.get(key)
+    if s is None:
+        _cache.clear()
+        s = _cache[key] = Setup(json.loads(row["body"]), json.loads(row["tables"]), row["method"], row["session"],
+                                json.loads(row["rounds"]))
+    return s
+
+
+def save(conn, data, tables, method="mp", session=None, start=True):
+    """Check and store an event (its file's JSON), the unit -> table map and the method; queue round 1 unless
+    `start` is False. Returns what start_round queued. In the writer's transaction."""
+    if method not in METHODS:
+        raise SetupError(f"method: one of {', '.join(METHODS)}, not {method!r}")
+    try:
+        event = event_mod.from_dict(data)
+        event.session(session)
+    except event_mod.EventError as e:
+        raise SetupError(f"event: {e}") from None
+    tables = check_tables(event, tables, session)
+    old = load(conn)
+    rounds = old.rounds if old is not None and old.data == data else {}
+    conn.execute("INSERT INTO setup (id, body, tables, method, session, rounds) VALUES (1, ?, ?, ?, ?, ?) "
+                 "ON CONFLICT (id) DO UPDATE SET body = excluded.body, tables = excluded.tables, "
+                 "method = excluded.method, session = excluded.session, rounds = excluded.rounds",
+                 (json.dumps(data), json.dumps(tables), method, session, json.dumps(rounds)))
+    if start and not rounds:
+        return start_round(conn, 1)
+    return {"round": max(rounds.values(), default=None), "queued": [], "no_unit": []}
+
+
+def start_round(conn, round_no, section=None):
+    """Queue round `round_no`'s assign commands (and sit-out messages) for the units at its tables.
+
+    A command already queued for that unit, section, table and round is not queued again. Returns
+    {"round", "queued": [{"unit", "command"}], "no_unit": [tables with no unit mapped]}."""
+    s = load(conn)
+    if s is None:
+        raise SetupError("no event loaded: `bidwire serve --event FILE --tables ...` or POST /api/v1/event")
+    try:
+        assigns = event_mod.assignments(s.event, round_no, s.session)
+        sits = event_mod.sit_outs(s.event, round_no, s.session)
+    except event_mod.EventError as e:
+        raise SetupError(str(e)) from None
+    queued, missing, sections = [], [], set()
+    for a in assigns:
+        if section is not None and a["section"] != section:
+            continue
+        sections.add(a["section"])
+        unit = s.unit_at(a["section"], a["table"])
+        if unit is None:
+            missing.append({"section": a["section"], "table": a["table"]})
+        elif commands.assignment(conn, unit, a["section"], a["table"], round_no) is None:
+            queued.append({"unit": unit, "command": commands.enqueue(conn, unit, a)})
+    for so in sits:
+        if section is not None and so["section"] != section:
+            continue
+        sections.add(so["section"])
+        unit = s.unit_at(so["section"], so["table"])
+        if unit is not None:
+            queued.append({"unit": unit, "command": commands.enqueue(conn, unit, {"type": "message",
+                                                                                    "text": so["text"][:48]})})
+    rounds = dict(s.rounds)
+    for name in sections:
+        rounds[name] = max(rounds.get(name, 0), round_no)
+    conn.execute("UPDATE setup SET rounds = ? WHERE id = 1", (json.dumps(rounds),))
+    return {"round": round_no, "queued": queued, "no_unit": missing}
+
+
+def round_complete(conn, s, section, round_no):
+    """Every table of the section's round has a result for the last board of its assignment."""
+    for a in event_mod.assignments(s.event, round_no, s.session):
+        if a["section"] != section:
+            continue
+        if conn.execute("SELECT 1 FROM results WHERE section = ? AND table_no = ? AND round = ? AND board = ? "
+                        "LIMIT 1", (section, a["table"], round_no, a["boards"][-1])).fetchone() is None:
+            return False
+    return True
+
+
+def advance(conn):
+    """Start the next round of every section whose current round is complete; the start_round answers."""
+    s = load(conn)
+    if s is None:
+        return []
+    out = []
+    for section, r in sorted(s.rounds.items()):
+        sec = s.section(section)
+        if sec is None or r >= sec.movement_plan().rounds or not round_complete(conn, s, section, r):
+            continue
+        out.append(start_round(conn, r + 1, section))
+        s = load(conn)
+    return out
+
+
+def traveller_rows(conn, section, board, limit=40):
+    """A board's results so far as short rows for a unit's `traveller` command: [ns, ew, contract, score]."""
+    rows = conn.execute("SELECT ns, ew, contract, declarer, score_ns FROM results WHERE section = ? AND board = ? "
+                        "AND score_ns IS NOT NULL ORDER BY table_no, rowid LIMIT ?", (section, board, limit))
+    return [[r["ns"], r["ew"], (r["contract"] or "") + (r["declarer"] or "") if r["contract"] != "Pass" else "Pass",
+             r["score_ns"]] for r in rows]
