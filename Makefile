@@ -58,8 +58,11 @@ typecheck: setup
 bench: setup
 	$(BIN)/python bench/run.py --micropython $(MPY) --mpy-cross $(MPYCROSS)
 
-demo:
-	@echo "make demo: not yet — the collector and the virtual units land with their issues (see README)."
+# A whole Mitchell session with no hardware: the collector and one virtual unit per table (docs/unit.md, collector.md).
+# make demo [TABLES=5] [PORT=8080] [KEEP=1]
+demo: setup
+	$(BIN)/python -m bidwire_host.demo --heap $(UNIT_HEAP) $(if $(TABLES),--tables $(TABLES)) \
+		$(if $(PORT),--port $(PORT)) $(if $(filter-out 0,$(KEEP)),--keep)
 
 # The virtual unit: the firmware (.mpy) on the MicroPython unix port with the unix_sim board. Keys on stdin
 # (`N 1`, `N H`, `E PASS`, `sleep 200`, `sync`, `shot f.pbm`, `quit`); frames printed as text.

@@ -1,0 +1,201 @@
+"""`make demo`: a club session with no hardware. The collector (`bidwire serve`) runs a Mitchell from an event
+file; one virtual unit per table (the real firmware on the MicroPython unix port, real journals, real HTTP with
+HMAC) plays the boards the collector assigns it, round after round; then the ranking and a traveller are printed.
+
+    python -m bidwire_host.demo [--tables 5] [--boards-per-round 2] [--port 8080] [--keep]
+
+Everything is made afresh under build/demo: the units are provisioned (`bidwire provision`), the event is created
+(`bidwire event create`'s library), the firmware is compiled to .mpy. The players' auctions come from a small
+book below and the tricks from a seeded random draw, so two runs play the same session.
+"""
+import json
+import random
+import re
+import select
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import click
+import httpx2 as httpx
+
+from bidwire_host import event as event_mod
+from bidwire_host import provision as provision_mod
+from bidwire_host.mpy import compile_tree
+from bidwire_host.simulator import UnitError, VirtualUnit, board_lines
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+# Auctions from the dealer round the table, and how often the players find each.
+BOOK = [
+    ["1NT", "P", "3NT", "P", "P", "P"],
+    ["1H", "P", "2H", "P", "P", "P"],
+    ["1S", "2H", "2S", "P", "4S", "P", "P", "P"],
+    ["P", "1D", "P", "1H", "P", "2H", "P", "P", "P"],
+    ["1C", "1S", "X", "2S", "3H", "P", "4H", "P", "P", "P"],
+    ["1NT", "X", "P", "P", "P"],
+    ["P", "P", "P", "P"],
+    ["1D", "P", "1S", "P", "2S", "P", "P", "P"],
+]
+
+
+def _table_play(board, table, seed):
+    """The auction and tricks at one table: two tables may bid a board differently and take other tricks."""
+    rng = random.Random(f"{seed}:{board}:{table}")
+    calls = BOOK[(board * 3 + rng.randrange(2)) % len(BOOK)]
+    bids = [c for c in calls if c[0].isdigit()]
+    level = int(bids[-1][0]) if bids else 1
+    tricks = max(0, min(13, level + 6 + rng.choice((-2, -1, -1, 0, 0, 0, 1, 1))))
+    return calls, tricks
+
+
+class Collector:
+    """`bidwire serve` in a subprocess."""
+
+    def __init__(self, data, keyring, port, event_file, tables, echo):
+        self.log = open(data / "serve.log", "w")
+        args = [str(BIN / "bidwire"), "serve", "--data", str(data), "--keyring", str(keyring), "--port", str(port),
+                "--log-level", "warning", "--event", str(event_file), "--tables", tables]
+        self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=self.log, text=True)
+        ready, _, _ = select.select([self.proc.stdout], [], [], 30)
+        line = self.proc.stdout.readline() if ready else ""
+        m = re.search(r"http://[\w.]+:(\d+)", line)
+        if m is None:
+            self.stop()
+            raise click.ClickException(f"the collector did not start (see {data / 'serve.log'}): {line.strip()}")
+        self.url = f"http://127.0.0.1:{m.group(1)}"
+        echo(f"collector: {self.url}  (API docs {self.url}/docs, ranking {self.url}/api/v1/ranking)")
+        for _ in range(200):
+            try:
+                if httpx.get(self.url + "/healthz", timeout=2).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.05)
+        raise click.ClickException("the collector never answered /healthz")
+
+    def get(self, path):
+        r = httpx.get(self.url + path, timeout=10)
+        r.raise_for_status()
+        return r.json()
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(timeout=20)
+
+
+def _assign(collector, unit, round_no):
+    for c in collector.get(f"/api/v1/units/{unit}/commands")["commands"]:
+        if c["command"]["type"] == "assign" and c["command"]["round"] == round_no and c["applied"]:
+            return c["command"]
+    return None
+
+
+def _play_table(collector, vu, unit, table, rounds, seed, echo, errors):
+    try:
+        for round_no in range(1, rounds + 1):
+            deadline = time.monotonic() + 120
+            while (a := _assign(collector, unit, round_no)) is None:  # the round's boards, once the unit has them
+                if time.monotonic() > deadline:
+                    raise UnitError(f"{unit}: no assignment for round {round_no} after 120 s")
+                vu.write("sync 1000")
+                time.sleep(0.3)
+            for board in a["boards"]:
+                calls, tricks = _table_play(board, table, seed)
+                lines, contract, declarer = board_lines(board, calls, tricks)
+                for line in lines:
+                    if not vu.key(line):
+                        raise UnitError(f"{unit}: board {board}: the unit did not take {line!r}: {vu.frame()}")
+                made = "" if contract == "Pass" else f" by {declarer}, {tricks} tricks"
+                echo(f"  table {table} round {round_no} board {board:>2}: {contract}{made}")
+            vu.write("sync 10000")
+        vu.write("sync 10000")
+    except Exception as e:  # noqa: BLE001 - reported by the main thread
+        errors.append(e)
+
+
+def _print_results(collector, echo):
+    ranking = collector.get("/api/v1/ranking")
+    echo(f"\nranking ({ranking['method']}):")
+    for r in ranking["ranking"]:
+        rank = f"{r['rank']}{'=' if r['tied'] else ''}"
+        echo(f"  {r['direction']} {rank:>3}  pair {r['pair']:>3}  {r['mp']:>5} of {r['top']}  {r['pct']:6.2f} %")
+    trav = collector.get("/api/v1/travellers/1")["rows"]
+    echo("\ntraveller, board 1:")
+    for r in trav:
+        echo(f"  table {r['table']}  NS {r['ns']:>2} EW {r['ew']:>2}  {r['contract'] or 'Pass':<5} "
+             f"{r['declarer'] or '':<2} {r['tricks'] if r['tricks'] is not None else '':>2}  "
+             f"{r['score_ns']:>6}  {r['mp_ns']} mp")
+    alerts = collector.get("/api/v1/alerts")
+    n = len(alerts["alerts"]) if isinstance(alerts, dict) else len(alerts)
+    echo(f"\ndirector alerts: {n}")
+
+
+@click.command()
+@click.option("--tables", default=5, show_default=True, type=click.IntRange(3, 15), help="Tables (an odd number).")
+@click.option("--boards-per-round", default=2, show_default=True, type=click.IntRange(1, 4))
+@click.option("--port", default=8080, show_default=True, type=click.IntRange(0, 65535), help="0: any free port.")
+@click.option("--heap", default="160K", show_default=True, help="The virtual units' MicroPython heap.")
+@click.option("--seed", default=2026, show_default=True, help="The draw of tricks: the same seed, the same session.")
+@click.option("--keep", is_flag=True, help="Leave the collector running when the session is over (Ctrl-C ends it).")
+@click.option("--dir", "workdir", default=str(ROOT / "build" / "demo"), show_default=True,
+              type=click.Path(file_okay=False, path_type=Path), help="Made afresh for each run.")
+def main(tables, boards_per_round, port, heap, seed, keep, workdir):
+    """Play a whole Mitchell session on virtual units against a real collector, then print the ranking."""
+    echo = click.echo
+    if tables % 2 == 0:
+        raise click.BadParameter("the demo plays a plain Mitchell: give an odd number of tables", param_hint="--tables")
+    shutil.rmtree(workdir, ignore_errors=True)
+    (workdir / "data").mkdir(parents=True)
+    firmware = workdir / "firmware"
+    compile_tree(BIN / "mpy-cross", firmware, [ROOT / "firmware"], [ROOT / "boards"])
+    units = {t: f"T{t:02d}" for t in range(1, tables + 1)}
+    keyring = workdir / "units" / "keyring.json"
+    url_hint = f"http://127.0.0.1:{port or 8080}"
+    for unit in units.values():
+        provision_mod.provision(unit, url_hint, workdir / "units" / f"{unit}.json", keyring=keyring, board="unix_sim")
+    ev = event_mod.new_event("bidwire demo pairs", {"type": "mitchell", "tables": tables},
+                             boards_per_round=boards_per_round)
+    event_file = workdir / "event.json"
+    event_mod.save(ev, event_file)
+    rounds = tables
+    echo(f"{tables}-table Mitchell, {boards_per_round} boards a round, {rounds} rounds "
+         f"({tables * boards_per_round} boards); units {', '.join(units.values())}")
+    collector = Collector(workdir / "data", keyring, port, event_file,
+                          ",".join(f"{u}={t}" for t, u in units.items()), echo)
+    vus = {}
+    try:
+        for t, unit in units.items():
+            cfg_path = workdir / "units" / f"{unit}.json"
+            cfg = json.loads(cfg_path.read_text())
+            cfg.update(collector=collector.url, state_dir=str(workdir / "units" / f"{unit}-state"), heartbeat_ms=500)
+            cfg_path.write_text(json.dumps(cfg))
+            vus[t] = VirtualUnit(BIN / "micropython", firmware, cfg_path, heap=heap)
+        errors = []
+        threads = [threading.Thread(target=_play_table, args=(collector, vus[t], units[t], t, rounds, seed, echo,
+                                                              errors)) for t in units]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+        if errors:
+            raise click.ClickException(f"the session stopped: {errors[0]}")
+        for vu in vus.values():
+            vu.finish()
+        _print_results(collector, echo)
+        if keep:
+            echo(f"\nthe collector keeps running at {collector.url} — Ctrl-C to stop")
+            collector.proc.wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        for vu in vus.values():
+            vu.stop()
+        collector.stop()
+
+
+if __name__ == "__main__":
+    main()
