@@ -59,10 +59,11 @@ bench: setup
 	$(BIN)/python bench/run.py --micropython $(MPY) --mpy-cross $(MPYCROSS)
 
 # A whole Mitchell session with no hardware: the collector and one virtual unit per table (docs/unit.md, collector.md).
-# make demo [TABLES=5] [PORT=8080] [KEEP=1]
+# make demo [TABLES=5] [BOARDS=6] [PORT=8080] [EXIT_WHEN_DONE=1]
 demo: setup
 	$(BIN)/python -m bidwire_host.demo --heap $(UNIT_HEAP) $(if $(TABLES),--tables $(TABLES)) \
-		$(if $(PORT),--port $(PORT)) $(if $(filter-out 0,$(KEEP)),--keep)
+		$(if $(BOARDS),--boards $(BOARDS)) $(if $(PORT),--port $(PORT)) \
+		$(if $(filter-out 0,$(EXIT_WHEN_DONE)),--exit-when-done)
 
 # The virtual unit: the firmware (.mpy) on the MicroPython unix port with the unix_sim board. Keys on stdin
 # (`N 1`, `N H`, `E PASS`, `sleep 200`, `sync`, `shot f.pbm`, `quit`); frames printed as text.

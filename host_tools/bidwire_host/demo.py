@@ -2,7 +2,7 @@
 file; one virtual unit per table (the real firmware on the MicroPython unix port, real journals, real HTTP with
 HMAC) plays the boards the collector assigns it, round after round; then the ranking and a traveller are printed.
 
-    python -m bidwire_host.demo [--tables 5] [--boards-per-round 2] [--port 8080] [--keep]
+    python -m bidwire_host.demo [--tables 5] [--boards N] [--port 8080] [--exit-when-done]
 
 Everything is made afresh under build/demo: the units are provisioned (`bidwire provision`), the event is created
 (`bidwire event create`'s library), the firmware is compiled to .mpy. The players' auctions come from a small
@@ -13,6 +13,7 @@ import random
 import re
 import select
 import shutil
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -24,12 +25,14 @@ import httpx2 as httpx
 
 from bidwire_host import event as event_mod
 from bidwire_host import provision as provision_mod
+from bidwire_host.collector.store import DB_NAME
 from bidwire_host.mpy import compile_tree
 from bidwire_host.simulator import UnitError, VirtualUnit, board_lines
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
-# Auctions from the dealer round the table, and how often the players find each.
+# Auctions from the dealer round the table ("~" marks a call out of rotation: made by the seat after the one
+# whose turn it is, and accepted by the next call, Law 29 A; an insufficient bid is accepted the same way, 27 A).
 BOOK = [
     ["1NT", "P", "3NT", "P", "P", "P"],
     ["1H", "P", "2H", "P", "P", "P"],
@@ -39,17 +42,21 @@ BOOK = [
     ["1NT", "X", "P", "P", "P"],
     ["P", "P", "P", "P"],
     ["1D", "P", "1S", "P", "2S", "P", "P", "P"],
+    ["1H", "1D", "P", "P", "P"],  # 1D is insufficient; dealer's partner accepts it by passing (Law 27 A)
+    ["~1S", "2H", "P", "P", "P"],  # LHO bids 1S at dealer's turn; the next player accepts by calling (Law 29)
 ]
+TD_CALL = ["TD", "TD", "1", "2", "3", "4", "2"]  # a player calls the director; he comes, PIN 1234, "end call"
 
 
 def _table_play(board, table, seed):
-    """The auction and tricks at one table: two tables may bid a board differently and take other tricks."""
+    """The auction, the tricks and whether the director is called at one table: tables may bid a board
+    differently and take other tricks."""
     rng = random.Random(f"{seed}:{board}:{table}")
     calls = BOOK[(board * 3 + rng.randrange(2)) % len(BOOK)]
-    bids = [c for c in calls if c[0].isdigit()]
+    bids = [c.lstrip("~") for c in calls if c.lstrip("~")[0].isdigit()]
     level = int(bids[-1][0]) if bids else 1
     tricks = max(0, min(13, level + 6 + rng.choice((-2, -1, -1, 0, 0, 0, 1, 1))))
-    return calls, tricks
+    return calls, tricks, rng.random() < 0.1
 
 
 class Collector:
@@ -87,6 +94,18 @@ class Collector:
             self.proc.wait(timeout=20)
 
 
+def _rounds(ev):
+    """How many rounds the event's movement has (its assignments stop there)."""
+    n = 0
+    while True:
+        try:
+            if not event_mod.assignments(ev, n + 1):
+                return n
+        except event_mod.EventError:
+            return n
+        n += 1
+
+
 def _assign(collector, unit, round_no):
     for c in collector.get(f"/api/v1/units/{unit}/commands")["commands"]:
         if c["command"]["type"] == "assign" and c["command"]["round"] == round_no and c["applied"]:
@@ -99,13 +118,18 @@ def _play_table(collector, vu, unit, table, rounds, seed, echo, errors):
         for round_no in range(1, rounds + 1):
             deadline = time.monotonic() + 120
             while (a := _assign(collector, unit, round_no)) is None:  # the round's boards, once the unit has them
+                if errors:
+                    return  # another table stopped: the round will not finish
                 if time.monotonic() > deadline:
                     raise UnitError(f"{unit}: no assignment for round {round_no} after 120 s")
                 vu.write("sync 1000")
                 time.sleep(0.3)
             for board in a["boards"]:
-                calls, tricks = _table_play(board, table, seed)
+                calls, tricks, td = _table_play(board, table, seed)
                 lines, contract, declarer = board_lines(board, calls, tricks)
+                if td:  # the director is called after the first call, comes and ends the call
+                    seat = lines[0].split()[0]
+                    lines[1:1] = [f"{seat} {k}" for k in TD_CALL]
                 for line in lines:
                     if not vu.key(line):
                         raise UnitError(f"{unit}: board {board}: the unit did not take {line!r}: {vu.frame()}")
@@ -115,6 +139,17 @@ def _play_table(collector, vu, unit, table, rounds, seed, echo, errors):
         vu.write("sync 10000")
     except Exception as e:  # noqa: BLE001 - reported by the main thread
         errors.append(e)
+
+
+def _table_talk(data):
+    """Irregularities and director calls the units reported (the collector's store, read-only)."""
+    db = sqlite3.connect(f"file:{data / DB_NAME}?mode=ro", uri=True)
+    try:
+        kinds = db.execute("SELECT kind, law, count(*) FROM irregularities GROUP BY kind, law ORDER BY kind").fetchall()
+        calls = db.execute("SELECT count(*) FROM director_calls").fetchone()[0]
+    finally:
+        db.close()
+    return kinds, calls
 
 
 def _print_results(collector, echo):
@@ -135,19 +170,31 @@ def _print_results(collector, echo):
 
 
 @click.command()
-@click.option("--tables", default=5, show_default=True, type=click.IntRange(3, 15), help="Tables (an odd number).")
+@click.option("--tables", default=5, show_default=True, type=click.IntRange(3, 30),
+              help="Tables; an even number plays the Mitchell with a skip.")
+@click.option("--boards", type=click.IntRange(1), help="Boards each table plays (a shorter session); default all.")
 @click.option("--boards-per-round", default=2, show_default=True, type=click.IntRange(1, 4))
 @click.option("--port", default=8080, show_default=True, type=click.IntRange(0, 65535), help="0: any free port.")
 @click.option("--heap", default="160K", show_default=True, help="The virtual units' MicroPython heap.")
 @click.option("--seed", default=2026, show_default=True, help="The draw of tricks: the same seed, the same session.")
-@click.option("--keep", is_flag=True, help="Leave the collector running when the session is over (Ctrl-C ends it).")
+@click.option("--exit-when-done", is_flag=True,
+              help="Stop everything when the session is over (default: the collector keeps running until Ctrl-C).")
 @click.option("--dir", "workdir", default=str(ROOT / "build" / "demo"), show_default=True,
               type=click.Path(file_okay=False, path_type=Path), help="Made afresh for each run.")
-def main(tables, boards_per_round, port, heap, seed, keep, workdir):
+def main(tables, boards, boards_per_round, port, heap, seed, exit_when_done, workdir):
     """Play a whole Mitchell session on virtual units against a real collector, then print the ranking."""
     echo = click.echo
-    if tables % 2 == 0:
-        raise click.BadParameter("the demo plays a plain Mitchell: give an odd number of tables", param_hint="--tables")
+    movement = {"type": "mitchell", "tables": tables}
+    if boards is not None:
+        if boards % boards_per_round:
+            raise click.BadParameter(f"give a multiple of {boards_per_round} (the boards a round)",
+                                     param_hint="--boards")
+        movement["rounds"] = boards // boards_per_round
+    try:
+        ev = event_mod.new_event("bidwire demo pairs", movement, boards_per_round=boards_per_round)
+    except event_mod.EventError as e:
+        raise click.ClickException(str(e)) from None
+    rounds = _rounds(ev)
     shutil.rmtree(workdir, ignore_errors=True)
     (workdir / "data").mkdir(parents=True)
     firmware = workdir / "firmware"
@@ -157,13 +204,10 @@ def main(tables, boards_per_round, port, heap, seed, keep, workdir):
     url_hint = f"http://127.0.0.1:{port or 8080}"
     for unit in units.values():
         provision_mod.provision(unit, url_hint, workdir / "units" / f"{unit}.json", keyring=keyring, board="unix_sim")
-    ev = event_mod.new_event("bidwire demo pairs", {"type": "mitchell", "tables": tables},
-                             boards_per_round=boards_per_round)
     event_file = workdir / "event.json"
     event_mod.save(ev, event_file)
-    rounds = tables
-    echo(f"{tables}-table Mitchell, {boards_per_round} boards a round, {rounds} rounds "
-         f"({tables * boards_per_round} boards); units {', '.join(units.values())}")
+    echo(f"{tables}-table Mitchell, {boards_per_round} boards a round, {rounds} rounds; "
+         f"units {', '.join(units.values())}")
     collector = Collector(workdir / "data", keyring, port, event_file,
                           ",".join(f"{u}={t}" for t, u in units.items()), echo)
     vus = {}
@@ -186,8 +230,11 @@ def main(tables, boards_per_round, port, heap, seed, keep, workdir):
         for vu in vus.values():
             vu.finish()
         _print_results(collector, echo)
-        if keep:
-            echo(f"\nthe collector keeps running at {collector.url} — Ctrl-C to stop")
+        kinds, calls = _table_talk(workdir / "data")
+        echo(f"director calls from the tables: {calls}; irregularities: "
+             + (", ".join(f"{n} {kind} (Law {law})" for kind, law, n in kinds) or "none"))
+        if not exit_when_done:
+            echo(f"\nthe collector keeps running at {collector.url} (API {collector.url}/docs) — Ctrl-C stops it")
             collector.proc.wait()
     except KeyboardInterrupt:
         pass

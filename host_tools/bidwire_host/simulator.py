@@ -78,15 +78,21 @@ def key_lines(seat, call):
 
 
 def board_lines(board, calls, tricks):
-    """Play a board at a unit: the auction (calls from the dealer round the table), the opening lead, the
-    tricks entered by declarer and confirmed by the leader, then on to the next board. (lines, contract, declarer)"""
+    """Play a board at a unit: the auction (calls from the dealer round the table; "~1S" is made out of rotation
+    by the player after the one whose turn it is), the opening lead, the tricks entered by declarer and confirmed
+    by the leader, then on to the next board. (lines, contract, declarer)"""
     d = dealer_of(board)
     a = record.Auction(d)
     lines = []
-    for i, call in enumerate(calls):
-        seat = SEATS[(d + i) % 4]
+    turn = d
+    for call in calls:
+        if call.startswith("~"):  # out of rotation: the player after the one whose turn it is
+            call, seat = call[1:], SEATS[lho(turn)]
+        else:
+            seat = SEATS[turn]
         record.apply(a, f"{seat}:{call}")
         lines += key_lines(seat, call)
+        turn = lho(a.p_seat) if a.p_kind else a.in_turn()  # a pending irregularity: its LHO may accept it
     contract = record.contract_text(a)
     if contract is None:
         raise ValueError(f"board {board}: the auction {' '.join(calls)} does not end")
