@@ -114,8 +114,10 @@ _DATA = click.option("--data", required=True, type=click.Path(file_okay=False, p
               help="Load this event file (`bidwire event create`) and send round 1's assigns to the units.")
 @click.option("--tables", default="",
               help="Which unit sits at which table: T01=1,T02=2 (one section) or T01=A:1,T02=B:1.")
-@click.option("--method", default="mp", show_default=True, type=click.Choice(["mp", "neuberg"]),
-              help="Scoring: matchpoints, or Neuberg (unequal travellers).")
+@click.option("--method", default="mp", show_default=True,
+              type=click.Choice(["mp", "neuberg", "cross-imps", "butler", "teams"]),
+              help="Scoring: matchpoints, Neuberg (unequal travellers), cross-IMPs or Butler (pairs), teams "
+                   "(a two-table team match).")
 def serve(data, host, port, keyring, log_level, access_log, event_file, tables, method):
     """Run the collector: the units' sync endpoint and the director's JSON API (docs/collector.md)."""
     from bidwire_host.collector.app import serve as serve_collector
@@ -150,6 +152,33 @@ def rebuild(data):
     except StoreError as e:
         raise click.ClickException(str(e)) from None
     click.echo(f"rebuilt the derived tables of {store.path} from {events} events ({alerts} alerts)")
+
+
+@main.command("export")
+@_DATA
+@click.option("--format", "fmt", type=click.Choice(["pbn", "usebio", "csv"]), default="pbn", show_default=True)
+@click.option("--section", help="The section to export (an event with several sections).")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write here (default: standard output).")
+def export_(data, fmt, section, out):
+    """Export the collector's scored session: PBN 2.1, USEBIO 1.2 XML, or CSV (docs/collector.md)."""
+    from bidwire_host.collector import export
+    from bidwire_host.collector.standings import Standings
+    from bidwire_host.collector.store import DB_NAME, Store, StoreError
+
+    if not (data / DB_NAME).exists():
+        raise click.ClickException(f"no collector store in {data} ({DB_NAME} is missing)")
+    try:
+        with Store(data) as store:
+            standings = Standings()
+            standings.load(store.reader())
+            text = export.render(store.reader(), standings, fmt, section)
+    except (StoreError, export.ExportError) as e:
+        raise click.ClickException(str(e)) from None
+    if out is None:
+        click.echo(text, nl=False)
+    else:
+        out.write_text(text, encoding="utf-8", newline="")
+        click.echo(f"wrote {out}", err=True)
 
 
 @main.group()

@@ -5,12 +5,13 @@ session cookie, CSRF protection, architecture.md §5) must guard POST /api/v1/un
 the collector is put on a venue network that players can reach.
 """
 import json
+from typing import Literal
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import JSONResponse
-from pydantic import BaseModel
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
 
-from bidwire_host.collector import commands, setup
+from bidwire_host.collector import commands, director, export, setup
 from bidwire_host.collector.store import SCHEMA_VERSION, StoreError
 
 router = APIRouter()
@@ -189,7 +190,8 @@ def start_round(request: Request, round_no: int, section: str | None = None):
 
 @router.get("/api/v1/travellers/{board}", tags=["director"])
 def traveller(request: Request, board: int):
-    """A board's results, scored: NS score, matchpoints (2 per result beaten, 1 per tie) and percentages."""
+    """A board's results, scored: NS score, matchpoints (2 per result beaten, 1 per tie) and percentages, or IMPs;
+    adjusted and assigned scores marked."""
     return {"board": board, "method": request.app.state.collector.standings.method,
             "rows": request.app.state.collector.standings.traveller(board)}
 
@@ -199,3 +201,111 @@ def ranking_(request: Request):
     """The standings per section (NS and EW apart in a Mitchell): totals, percentages, ranks with ties."""
     st = request.app.state.collector.standings
     return {"method": st.method, "ranking": st.ranking(), "problems": list(st.problems)}
+
+
+# ---- the director's decisions: adjusted scores, penalties, publication (director.py) -------------------------
+class Adjustment(BaseModel):
+    """An artificial adjusted score (ns and ew: A+, A, A- or a percentage), an assigned score (score_ns, and
+    score_ew if non-balancing), or `clear`, for one board at one table."""
+    model_config = ConfigDict(extra="forbid")
+    section: str | None = None
+    table: int
+    board: int
+    ns: str | int | float | None = None
+    ew: str | int | float | None = None
+    score_ns: int | None = None
+    score_ew: int | None = None
+    clear: bool = False
+    reason: str = Field("", max_length=500)
+    by: str | None = Field(None, max_length=100)
+    override: bool = False
+
+
+class PenaltyIn(BaseModel):
+    """A procedural (Law 90) or disciplinary (Law 91) penalty: `amount` taken off a pair's or team's total."""
+    model_config = ConfigDict(extra="forbid")
+    section: str | None = None
+    direction: Literal["NS", "EW"] | None = None
+    pair: str | int
+    amount: float | int | str
+    unit: str | None = None
+    kind: str = "procedural"
+    reason: str = Field(..., max_length=500)
+    board: int | None = None
+    by: str | None = Field(None, max_length=100)
+    override: bool = False
+
+
+class Publish(BaseModel):
+    """Publish the results now: the correction period (Law 79 C) runs `minutes` from now."""
+    model_config = ConfigDict(extra="forbid")
+    minutes: int | None = None
+    by: str | None = Field(None, max_length=100)
+
+
+def _decide(request, action, body):
+    collector = request.app.state.collector
+    at = collector.clock()
+    try:
+        item = collector.store.write(lambda conn: action(conn, setup.load(conn), body.model_dump(), at))
+    except director.ActionError as e:
+        return _error(e.status, str(e))
+    except StoreError as e:
+        return _error(503, str(e))
+    collector.standings.load(collector.store.reader())
+    return JSONResponse({"action": item}, status_code=201)
+
+
+@router.post("/api/v1/adjustments", tags=["director"], status_code=201)
+def post_adjustment(request: Request, body: Adjustment):
+    """Set an adjusted score (Laws 12 C, 86) or an assigned score for a board at a table, or clear it.
+    After the correction period only with `override` and `by` (Law 79 C). No authentication yet (TODO)."""
+    return _decide(request, director.adjust, body)
+
+
+@router.get("/api/v1/adjustments", tags=["director"])
+def get_adjustments(request: Request):
+    """Every `adjust` action in order, and the adjustments in force."""
+    st = director.fold(request.app.state.collector.store.reader())
+    return {"actions": [a for a in st.actions if a["kind"] == "adjust"],
+            "in_force": [dict(a, label=director.label(a)) for a in st.adjustments.values()]}
+
+
+@router.post("/api/v1/penalties", tags=["director"], status_code=201)
+def post_penalty(request: Request, body: PenaltyIn):
+    """Record a penalty as a ledger entry; deducted from the total before ranking. No authentication yet (TODO)."""
+    return _decide(request, director.penalty, body)
+
+
+@router.get("/api/v1/penalties", tags=["director"])
+def get_penalties(request: Request):
+    """The penalty ledger, in order."""
+    return {"penalties": director.fold(request.app.state.collector.store.reader()).penalties}
+
+
+@router.post("/api/v1/publish", tags=["director"], status_code=201)
+def post_publish(request: Request, body: Publish | None = None):
+    """Publish the results: the correction period (Law 79 C) starts again. No authentication yet (TODO)."""
+    return _decide(request, director.publish, body or Publish())
+
+
+@router.get("/api/v1/publish", tags=["director"])
+def get_publish(request: Request):
+    """The last publication, when the correction period ends, whether it is open; corrections made after it."""
+    collector = request.app.state.collector
+    return director.fold(collector.store.reader()).publication(collector.clock())
+
+
+@router.get("/api/v1/export/{fmt}", tags=["director"])
+def get_export(request: Request, fmt: str, section: str | None = None):
+    """The scored session as PBN 2.1, USEBIO 1.2 XML or CSV (travellers, a blank line, the ranking)."""
+    if fmt not in export.FORMATS:
+        return _error(404, f"format: one of {', '.join(export.FORMATS)}, not {fmt!r}")
+    collector = request.app.state.collector
+    try:
+        text = export.render(collector.store.reader(), collector.standings, fmt, section)
+    except export.ExportError as e:
+        return _error(409, str(e))
+    ext = {"pbn": "pbn", "usebio": "xml", "csv": "csv"}[fmt]
+    return Response(text, media_type=export.FORMATS[fmt],
+                    headers={"Content-Disposition": f'attachment; filename="bidwire.{ext}"'})

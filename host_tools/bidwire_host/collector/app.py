@@ -15,7 +15,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
 
-from bidwire_host.collector import api, setup, sync
+from bidwire_host.collector import api, director, setup, sync
 from bidwire_host.collector.events import SyncBody
 from bidwire_host.collector.keyring import Keyring
 from bidwire_host.collector.standings import Standings
@@ -34,6 +34,7 @@ class Collector:
         self.keyring = keyring
         self.live = {}  # unit -> {"last_seen", "boot", "cmd_ack", "events"}: the last accepted sync
         self.rejections = {}  # unit -> {"status", "reason", "at"}: the last refused sync of a known unit
+        self.clock = director.now  # the host clock (UTC) for the director's decisions; tests set their own
         self.standings = Standings()  # the scores, per section, kept up to date as results arrive
         self.standings.load(store.reader())
         self._lock = threading.Lock()

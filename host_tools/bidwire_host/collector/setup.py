@@ -11,7 +11,8 @@ import json
 from bidwire_host import event as event_mod
 from bidwire_host.collector import commands
 
-METHODS = ("mp", "neuberg")
+METHODS = ("mp", "neuberg", "cross-imps", "butler", "teams")  # scoring.session.METHODS
+TEAM_METHODS = ("teams",)  # a two-table team match (movement "teams"); the others are for pairs
 
 
 class SetupError(ValueError):
@@ -105,6 +106,11 @@ def save(conn, data, tables, method="mp", session=None, start=True):
         event.session(session)
     except event_mod.EventError as e:
         raise SetupError(f"event: {e}") from None
+    for sec in event.session(session).sections:
+        teams = sec.movement_plan().kind == "teams"
+        if teams != (method in TEAM_METHODS):
+            raise SetupError(f"method: section {sec.name} is a {sec.movement_plan().title}: score it with "
+                             + ("teams" if teams else "mp, neuberg, cross-imps or butler") + f", not {method}")
     tables = check_tables(event, tables, session)
     old = load(conn)
     rounds = old.rounds if old is not None and old.data == data else {}

@@ -7,6 +7,7 @@ director). Results without a section (no assignment) or without a host score are
 """
 import threading
 
+from bidwire_host.collector import director
 from bidwire_host.collector import setup as setup_mod
 from bidwire_host.scoring import Result, ScoringError, Session
 from bidwire_host.scoring.model import format_number
@@ -22,7 +23,9 @@ class Standings:
         self.setup = s
         self.sessions = {}  # section -> Session
         self.index = {}  # (section, table, board) -> index on the board's traveller
+        self.source = {}  # (section, table, board) -> the `results` row on the traveller (or kept aside)
         self.problems = []
+        self.actions = director.State()
 
     def _session(self, section):
         sess = self.sessions.get(section)
@@ -35,8 +38,13 @@ class Standings:
         """Score every stored result again (start-up, a new event)."""
         with self._lock:
             self.reset(setup_mod.load(conn))
+            self.actions = director.fold(conn)
             for r in conn.execute("SELECT * FROM results ORDER BY rowid"):
                 self._add(dict(r))
+            for (section, table, board), item in self.actions.adjustments.items():
+                self._put(section, table, board, Result(board, item["ns"], item["ew"], None,
+                                                        adjusted=director.adjusted(item), table=str(table)),
+                          {"unit": None, "seq": None})
 
     def add(self, rows):
         with self._lock:
@@ -46,18 +54,38 @@ class Standings:
     def _add(self, r):
         if r["section"] is None or r["score_ns"] is None:
             return
+        key = (r["section"], r["table_no"], r["board"])
+        if key in self.actions.adjustments:
+            return  # the director's score stands for this table and board
         result = Result(r["board"], r["ns"], r["ew"], r["score_ns"], r["contract"], r["declarer"], r["tricks"],
                         table=None if r["table_no"] is None else str(r["table_no"]))
-        sess = self._session(r["section"])
-        key = (r["section"], r["table_no"], r["board"])
+        self._put(r["section"], r["table_no"], r["board"], result, r)
+
+    def _put(self, section, table, board, result, r):
+        sess = self._session(section)
+        key = (section, table, board)
         try:
-            if key in self.index and r["table_no"] is not None:
-                sess.replace(r["board"], self.index[key], result)
+            if key in self.index and table is not None:
+                sess.replace(board, self.index[key], result)
             else:
                 sess.add(result)
-                self.index[key] = len(sess.traveller(r["board"])) - 1
+                self.index[key] = len(sess.traveller(board)) - 1
+            if table is not None:
+                self.source[key] = r
         except ScoringError as e:
-            self.problems.append({"unit": r["unit"], "seq": r["seq"], "board": r["board"], "problem": str(e)})
+            self.problems.append({"unit": r["unit"], "seq": r["seq"], "board": board, "problem": str(e)})
+
+    def penalties(self, section):
+        """{contestant: deduction in the ranking's unit} for a section; the entries per contestant."""
+        sess = self.sessions.get(section)
+        out, entries = {}, {}
+        for item in self.actions.penalties:
+            if item["section"] != section or sess is None:
+                continue
+            who = (item["direction"], item["pair"]) if item["direction"] else item["pair"]
+            out[who] = out.get(who, 0) + director.deduction(item, sess.totals.get(who), self.method)
+            entries.setdefault(who, []).append(item)
+        return out, entries
 
     def traveller(self, board):
         with self._lock:
@@ -68,24 +96,45 @@ class Standings:
                     res = row.result
                     out.append({"section": section, "table": None if res.table is None else int(res.table),
                                 "ns": res.ns, "ew": res.ew, "contract": res.contract, "declarer": res.declarer,
-                                "tricks": res.tricks, "score_ns": res.score_ns,
+                                "tricks": res.tricks, "score_ns": res.shown_score(),
+                                "adjusted": self._label(section, res),
                                 **{k: format_number(v) for k, v in (("mp_ns", row.mp_ns), ("mp_ew", row.mp_ew),
                                                                    ("top", row.top), ("pct_ns", row.pct_ns),
-                                                                   ("pct_ew", row.pct_ew))},
+                                                                   ("pct_ew", row.pct_ew), ("imp_ns", row.imp_ns),
+                                                                   ("imp_ew", row.imp_ew))},
                                 "problem": row.problem})
             out.sort(key=lambda x: (x["section"], x["table"] is None, x["table"] or 0))
             return out
+
+    def _label(self, section, res):
+        if res.adjusted is None or res.table is None:
+            return None
+        item = self.actions.adjustments.get((section, int(res.table), res.board))
+        return director.label(item) if item is not None else None
 
     def ranking(self):
         with self._lock:
             out = []
             for section in sorted(self.sessions):
                 sess = self.sessions[section]
-                for st in sess.ranking():
+                deductions, entries = self.penalties(section)
+                for st in sess.ranking(deductions):
                     who = st.contestant
                     direction, pair = who if isinstance(who, tuple) else (None, who)
                     t = sess.totals[who]
+                    mp = t.scored_mp
                     out.append({"section": section, "direction": direction, "pair": pair, "rank": st.rank,
-                                "tied": st.tied, "display": st.display, "mp": format_number(t.mp),
-                                "top": format_number(t.top), "pct": format_number(t.pct), "boards": t.boards})
+                                "tied": st.tied, "display": st.display, "mp": format_number(t.mp) if mp else None,
+                                "top": format_number(t.top) if mp else None, "pct": format_number(t.pct),
+                                "imps": None if mp else format_number(t.imps),
+                                "penalty": format_number(deductions.get(who, 0)),
+                                "penalties": [e["id"] for e in entries.get(who, [])],
+                                "total": format_number(st.value), "boards": t.boards})
             return out
+
+    def publication_parts(self, section):
+        """(Session, standings with penalties, {row key: results row}) of one section, for the exports."""
+        with self._lock:
+            sess = self.sessions[section]
+            deductions, _ = self.penalties(section)
+            return sess, sess.ranking(deductions), dict(self.source)

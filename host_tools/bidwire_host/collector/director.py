@@ -1,0 +1,274 @@
+"""The director's and scorer's decisions: adjusted and assigned scores, penalties, publication (docs/collector.md).
+
+Each decision is one row of the append-only table `director_actions` (kind `adjust`, `penalty` or `publish`,
+the accepted body as JSON, who, when, and whether it was made after the correction period). Raw events stay
+untouched: the scores are the stored results with the actions applied in `id` order (`fold`), so a restart,
+an event reload or `bidwire rebuild` followed by a restart gives the same standings as the live collector.
+
+* `adjust` (Laws 12 C, 86): an artificial adjusted score for each side (A+, A, A- = 60/50/40 % of the top
+  in matchpoints, +3/0/-3 IMPs in IMP methods, or a percentage), or an assigned score (total points, NS's
+  view; `score_ew` for a non-balancing one), for one board at one table of a section. It replaces the table's
+  result on the traveller (or stands for the one that was never played); a later `adjust` for the same table
+  and board replaces it, `clear` removes it (the table's own result counts again).
+* `penalty` (Law 90; 91 disciplinary): a ledger entry against one pair or team, in the ranking's unit;
+  it never changes a board's score, it is deducted from the total before ranking.
+* `publish` (Law 79 C): the results are made public now; corrections (adjust, penalty) are accepted until
+  `minutes` (default 30) after the last publication, later only with `override` by a named director, and
+  such a row is marked `post_period`.
+"""
+import json
+from datetime import datetime, timezone
+from fractions import Fraction
+
+from bidwire_host import event as event_mod
+from bidwire_host.scoring.ledger import DEFAULT_CORRECTION_MINUTES, KINDS, CorrectionPeriod
+from bidwire_host.scoring.model import Artificial, Assigned, ScoringError, artificial_code
+
+MP_METHODS = ("mp", "neuberg")
+PENALTY_UNITS = {"mp": ("pct", "mp", "top"), "imp": ("imps",)}
+
+
+class ActionError(ValueError):
+    """A decision the collector refuses: `status` (400 bad input, 404 unknown table/board/pair, 409 state)."""
+
+    def __init__(self, reason, status=400):
+        super().__init__(reason)
+        self.status = status
+
+
+def now():
+    return datetime.now(timezone.utc)
+
+
+def _iso(at):
+    return at.isoformat(timespec="seconds")
+
+
+class State:
+    """The actions folded in order: adjustments in force, penalties, the publication and its period."""
+
+    def __init__(self):
+        self.adjustments = {}  # (section, table, board) -> body
+        self.penalties = []  # bodies (with id, at, by)
+        self.period = CorrectionPeriod()
+        self.actions = []  # every row, as dicts
+
+    def apply(self, row):
+        body = json.loads(row["body"])
+        item = {"id": row["id"], "kind": row["kind"], "by": row["by_whom"], "at": row["at"],
+                "post_period": bool(row["post_period"]), **body}
+        self.actions.append(item)
+        if row["kind"] == "adjust":
+            key = (body["section"], body["table"], body["board"])
+            if body.get("clear"):
+                self.adjustments.pop(key, None)
+            else:
+                self.adjustments[key] = item
+        elif row["kind"] == "penalty":
+            self.penalties.append(item)
+        elif row["kind"] == "publish":
+            self.period = CorrectionPeriod(body.get("minutes", DEFAULT_CORRECTION_MINUTES), self.period.published_at,
+                                           self.period.log)
+            self.period.publish(datetime.fromisoformat(row["at"]))
+        return item
+
+    def publication(self, at):
+        p = self.period
+        return {"published_at": None if p.published_at is None else _iso(p.published_at),
+                "minutes": p.minutes, "ends_at": None if p.ends_at is None else _iso(p.ends_at),
+                "open": p.is_open(at), "now": _iso(at),
+                "publications": [a for a in self.actions if a["kind"] == "publish"],
+                "post_period": [a for a in self.actions if a["post_period"]]}
+
+
+def fold(conn):
+    """The State of the stored actions."""
+    s = State()
+    for row in conn.execute("SELECT * FROM director_actions ORDER BY id"):
+        s.apply(row)
+    return s
+
+
+def adjusted(item):
+    """The scoring adjustment (Artificial or Assigned) of an `adjust` body."""
+    if item.get("artificial"):
+        ns, ew = item["artificial"]
+        return Artificial(ns, ew)
+    ns, ew = item["assigned"]
+    return Assigned(ns, ew)
+
+
+def label(item):
+    if item.get("artificial"):
+        return adjusted(item).label()
+    ns, ew = item["assigned"]
+    return f"assigned {ns}" + ("" if ns == ew else f"/{ew}")
+
+
+# ---- checks -------------------------------------------------------------------------------------------------
+def _sections(s):
+    return {sec.name: sec for sec in s.event.session(s.session).sections}
+
+
+def _section(s, section):
+    secs = _sections(s)
+    if section is None:
+        if len(secs) != 1:
+            raise ActionError(f"section: say which section ({', '.join(secs)})")
+        return next(iter(secs.values()))
+    if section not in secs:
+        raise ActionError(f"section: no section {section!r} (sections: {', '.join(secs)})", 404)
+    return secs[section]
+
+
+def _assignments(s, sec):
+    plan = sec.movement_plan()
+    for r in range(1, plan.rounds + 1):
+        for a in event_mod.assignments(s.event, r, s.session):
+            if a["section"] == sec.name:
+                yield a
+
+
+def where(s, section, table, board):
+    """The assignment (section, table, round, ns, ew) that plays `board` at `table`; ActionError if none."""
+    if s is None:
+        raise ActionError("no event loaded: adjusted scores need the movement (POST /api/v1/event)", 409)
+    sec = _section(s, section)
+    tables = sec.movement_plan().tables
+    if not 1 <= table <= tables:
+        raise ActionError(f"table: section {sec.name} has tables 1-{tables}, not {table}", 404)
+    boards = []
+    for a in _assignments(s, sec):
+        if a["table"] == table:
+            if board in a["boards"]:
+                return a
+            boards += a["boards"]
+    raise ActionError(f"board: board {board} is not played at section {sec.name} table {table} "
+                      f"(its boards: {', '.join(map(str, sorted(boards))) or 'none'})", 404)
+
+
+def contestants(s, sec):
+    """The pairs (or teams) of a section as the standings key them: (line, number) in two fields, else number."""
+    two = s.two_fields(sec.name) and s.method != "teams"
+    out = set()
+    for a in _assignments(s, sec):
+        for line in ("NS", "EW"):
+            pair = str(a[line.lower()])
+            out.add((line, pair) if two else pair)
+    return out, two
+
+
+def _period_check(state, at, body):
+    """Law 79 C: after the period only with the director's override; returns whether it is post-period."""
+    if state.period.is_open(at):
+        return False
+    if not body.get("override"):
+        raise ActionError(f"the correction period ended at {_iso(state.period.ends_at)} (Law 79 C: "
+                          f"{state.period.minutes} minutes after publication at {_iso(state.period.published_at)}); "
+                          "only the director can correct the scores now: send it again with \"override\": true "
+                          "and \"by\"", 409)
+    if not body.get("by"):
+        raise ActionError("by: a correction after the correction period needs the director's name")
+    return True
+
+
+def _code_text(value):
+    code = artificial_code(Fraction(str(value)) if isinstance(value, float) else value)
+    return code if isinstance(code, str) else str(code)
+
+
+def _insert(conn, kind, body, by, at, post):
+    cur = conn.execute("INSERT INTO director_actions (kind, body, by_whom, at, post_period) VALUES (?, ?, ?, ?, ?)",
+                       (kind, json.dumps(body), by, _iso(at), int(post)))
+    row = conn.execute("SELECT * FROM director_actions WHERE id = ?", (cur.lastrowid,)).fetchone()
+    return State().apply(row)
+
+
+def adjust(conn, s, body, at):
+    """Check and store an `adjust` (in the writer's transaction); the stored action."""
+    a = where(s, body.get("section"), body["table"], body["board"])
+    artificial = body.get("ns") is not None or body.get("ew") is not None
+    assigned = body.get("score_ns") is not None or body.get("score_ew") is not None
+    clear = bool(body.get("clear"))
+    if artificial + assigned + clear != 1:
+        raise ActionError("give one of: ns and ew (artificial: A+, A, A- or a percentage), score_ns (assigned "
+                          "score, NS's view; score_ew if non-balancing), or clear")
+    out = {"section": a["section"], "table": a["table"], "board": body["board"], "round": a["round"],
+           "ns": str(a["ns"]), "ew": str(a["ew"]), "reason": body.get("reason") or ""}
+    try:
+        if artificial:
+            if body.get("ns") is None or body.get("ew") is None:
+                raise ActionError("an artificial adjusted score needs both ns and ew (e.g. A+ and A-: Law 12 C)")
+            out["artificial"] = [_code_text(body["ns"]), _code_text(body["ew"])]
+            Artificial(*out["artificial"])
+        elif assigned:
+            if body.get("score_ns") is None:
+                raise ActionError("score_ns: an assigned score needs NS's score (score_ew only if it differs)")
+            ew = body["score_ew"] if body.get("score_ew") is not None else body["score_ns"]
+            Assigned(body["score_ns"], ew)
+            out["assigned"] = [body["score_ns"], ew]
+        else:
+            out["clear"] = True
+    except ScoringError as e:
+        raise ActionError(str(e)) from None
+    state = fold(conn)
+    post = _period_check(state, at, body)
+    return _insert(conn, "adjust", out, body.get("by"), at, post)
+
+
+def penalty(conn, s, body, at):
+    """Check and store a `penalty` (Law 90 procedural, 91 disciplinary); the stored action."""
+    if s is None:
+        raise ActionError("no event loaded: a penalty needs the pairs (POST /api/v1/event)", 409)
+    sec = _section(s, body.get("section"))
+    pairs, two = contestants(s, sec)
+    pair = str(body["pair"])
+    direction = body.get("direction")
+    if two and direction not in ("NS", "EW"):
+        raise ActionError(f"direction: NS or EW (section {sec.name} ranks NS and EW apart)")
+    who = (direction, pair) if two else pair
+    if who not in pairs:
+        raise ActionError(f"pair: no {' '.join(who) if two else 'pair ' + pair} in section {sec.name}", 404)
+    family = "mp" if s.method in MP_METHODS else "imp"
+    unit = body.get("unit") or ("pct" if family == "mp" else "imps")
+    if unit not in PENALTY_UNITS[family]:
+        raise ActionError(f"unit: a {s.method} ranking takes penalties in {', '.join(PENALTY_UNITS[family])}, "
+                          f"not {unit!r}")
+    kind = body.get("kind") or "procedural"
+    if kind not in KINDS:
+        raise ActionError(f"kind: procedural (Law 90) or disciplinary (Law 91), not {kind!r}")
+    try:
+        amount = Fraction(str(body["amount"]))
+    except (ValueError, ZeroDivisionError):
+        raise ActionError(f"amount: a number, not {body['amount']!r}") from None
+    if amount <= 0:
+        raise ActionError(f"amount: the points taken off, more than 0, not {body['amount']}")
+    if not (body.get("reason") or "").strip():
+        raise ActionError("reason: a penalty needs a reason (e.g. 'Law 90 B2: unduly slow play')")
+    board = body.get("board")
+    out = {"section": sec.name, "direction": direction if two else None, "pair": pair, "amount": str(amount),
+           "unit": unit, "kind": kind, "law": KINDS[kind], "reason": body["reason"].strip(), "board": board}
+    state = fold(conn)
+    post = _period_check(state, at, body)
+    return _insert(conn, "penalty", out, body.get("by"), at, post)
+
+
+def publish(conn, s, body, at):
+    """Record a publication (Law 79 C: the correction period starts, or starts again)."""
+    minutes = body.get("minutes")
+    minutes = DEFAULT_CORRECTION_MINUTES if minutes is None else minutes
+    if not isinstance(minutes, int) or isinstance(minutes, bool) or minutes < 0:
+        raise ActionError(f"minutes: a whole number of minutes from 0, not {minutes!r}")
+    return _insert(conn, "publish", {"minutes": minutes}, body.get("by"), at, False)
+
+
+def deduction(item, total, method):
+    """A penalty in the ranking's unit (percentage points, or IMPs) for a contestant's Total."""
+    amount = Fraction(item["amount"])
+    unit = item["unit"]
+    if unit in ("pct", "imps"):
+        return amount
+    if unit == "mp":  # matchpoints (2/1 units, as the ranking shows them) as percentage points of the total top
+        return amount * 100 / total.top if total is not None and total.top else Fraction(0)
+    # "top": a fraction of one board's top, as percentage points over the boards played
+    return amount * 100 / total.boards if total is not None and total.boards else Fraction(0)

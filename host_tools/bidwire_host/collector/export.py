@@ -1,0 +1,86 @@
+"""Exports of the collector's scored session: PBN 2.1, USEBIO 1.2, CSV (`bidwire export`, GET /api/v1/export/...).
+
+The figures are the live standings' own (each section's scoring.Session, the director's adjustments and
+penalties applied), wrapped in a publish.Publication for the existing writers: boards in order with their
+travellers, the auction of each played row from its `auction_end` event (alerts as PBN notes), hand records
+from the event's hand-record file when it has one, and the ranking after penalties (the TotalScoreTable's
+totals are the boards' own; a penalty shows in the rank, and in the collector's ranking).
+
+One section per export: a multi-section event is exported with `section`.
+"""
+import json
+
+from bidwire_host import event as event_mod
+from bidwire_host import pbn_export, results_csv, usebio
+from bidwire_host.publish import AuctionCall, BoardRecord, EventInfo, Publication
+
+FORMATS = {"pbn": "application/x-pbn; charset=utf-8", "usebio": "application/xml; charset=utf-8",
+           "csv": "text/csv; charset=utf-8"}
+
+
+class ExportError(ValueError):
+    """Nothing to export, or a section to choose: the message says which."""
+
+
+def _auction(conn, source):
+    """The calls of the auction_end event behind a results row, dealer's first; None if not found."""
+    if not source or source.get("unit") is None:
+        return None
+    row = conn.execute("SELECT e.body FROM events e JOIN boards b ON b.id = ? WHERE e.unit = ? AND "
+                       "e.type = 'auction_end' AND e.board = ? AND e.seq > b.start_seq AND e.seq < ? "
+                       "ORDER BY e.seq DESC LIMIT 1",
+                       (source["board_id"], source["unit"], source["board"], source["seq"])).fetchone()
+    if row is None:
+        return None
+    calls = []
+    for text in json.loads(row["body"]).get("auction") or []:
+        call = str(text).partition(":")[2] or str(text)
+        alert = call.endswith("!")
+        calls.append(AuctionCall(call.rstrip("!"), alert=alert))
+    return calls or None
+
+
+def publication(conn, standings, section=None):
+    """The Publication of one section of the collector's standings."""
+    s = standings.setup
+    if s is None or not standings.sessions:
+        raise ExportError("nothing scored yet: load an event and let the tables report results")
+    if section is None:
+        if len(standings.sessions) != 1:
+            raise ExportError(f"section: export one section at a time ({', '.join(sorted(standings.sessions))})")
+        section = next(iter(standings.sessions))
+    if section not in standings.sessions:
+        raise ExportError(f"section: nothing scored in section {section!r}")
+    sess, ranks, sources = standings.publication_parts(section)
+    ses = s.event.session(s.session)
+    info = EventInfo(event=s.event.name + (f", {ses.name}" if ses.name else ""),
+                     date=(ses.date or "").replace("-", ".") or None, method=standings.method)
+    boards = []
+    for number in sorted(sess.travellers):
+        rows = sess.travellers[number].rows
+        try:
+            hand = event_mod.hand_record(s.event, number, s.session)
+        except event_mod.EventError:
+            hand = None
+        record = BoardRecord(number, rows, getattr(hand, "deal", None), getattr(hand, "dealer", None),
+                             getattr(hand, "vulnerable", None))
+        for i, row in enumerate(rows):
+            r = row.result
+            if r.adjusted is None and r.table is not None:
+                calls = _auction(conn, sources.get((section, int(r.table), number)))
+                if calls:
+                    record.auctions[i] = calls
+        boards.append(record)
+    return Publication(info, boards, sess.totals, ranks, sess.two_fields, {})
+
+
+def render(conn, standings, fmt, section=None):
+    """The export as text: `fmt` pbn, usebio or csv (travellers, a blank line, the ranking)."""
+    if fmt not in FORMATS:
+        raise ExportError(f"format: one of {', '.join(FORMATS)}, not {fmt!r}")
+    pub = publication(conn, standings, section)
+    if fmt == "pbn":
+        return pbn_export.dumps(pub)
+    if fmt == "usebio":
+        return usebio.dumps(pub)
+    return results_csv.travellers(pub) + "\n" + results_csv.ranking(pub)

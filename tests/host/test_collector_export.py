@@ -1,0 +1,134 @@
+"""Exports of the collector's session (docs/collector.md): PBN 2.1 with auctions, alerts as notes, ScoreTable and
+TotalScoreTable, adjusted scores marked; USEBIO and CSV; the round trip PBN export -> `bidwire score-pbn --method
+mp` -> the collector's own matchpoints and ranking.
+"""
+import json
+import os
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+import pytest
+from collector_kit import played, sync, write_keyring
+from fastapi.testclient import TestClient
+
+from bidwire_host import event as ev
+from bidwire_host.collector.app import create_app
+from bidwire_host.scoring.model import law77_score
+
+BIDWIRE = os.path.join(os.path.dirname(sys.executable), "bidwire")
+TABLES = {"T01": 1, "T02": 2, "T03": 3}
+
+
+def mitchell():
+    return ev.to_dict(ev.new_event("Club", {"type": "mitchell", "tables": 3}, boards_per_round=2,
+                                   date="2024-05-01"))
+
+
+def nt(seq, board, tricks, alert=False, **assignment):
+    """1NT by the dealer, all pass; with `alert`, the opener's partner alerts it (the core's `S@` token)."""
+    d = "NESW"[(board - 1) % 4]
+    seats = "NESW"[(board - 1) % 4:] + "NESW"[:(board - 1) % 4]
+    inputs = [f"{seats[0]}:1N"] + ([f"{seats[2]}@"] if alert else []) + [f"{x}:P" for x in seats[1:]]
+    return played(seq, board, inputs, "1NT", d, tricks, law77_score(board, "1NT", d, tricks), **assignment)
+
+
+@pytest.fixture
+def data(tmp_path):
+    write_keyring(tmp_path / "keyring.json")
+    return tmp_path
+
+
+def play_session(c, skip=()):
+    """Every table plays its boards in all three rounds; tricks vary with board and table (7-9)."""
+    seqs = dict.fromkeys(TABLES, 1)
+    e = ev.from_dict(mitchell())
+    for rnd in (1, 2, 3):
+        for a in ev.assignments(e, rnd):
+            unit = f"T0{a['table']}"
+            for board in a["boards"]:
+                if (a["table"], board) in skip:
+                    continue
+                tricks = 7 + (board + a["table"] + rnd) % 3
+                r = sync(c, nt(seqs[unit], board, tricks, alert=board == 1 and a["table"] == 1, section="A",
+                               table=a["table"], round=rnd, ns=a["ns"], ew=a["ew"]), unit=unit)
+                assert r.status_code == 200, r.text
+                seqs[unit] += 4
+
+
+@pytest.fixture
+def client(data):
+    with TestClient(create_app(data, event=mitchell(), tables=TABLES)) as c:
+        play_session(c, skip={(2, 1)})  # board 1 not played at table 2 (round 3): the director's A+/A-
+        r = c.post("/api/v1/adjustments", json={"table": 2, "board": 1, "ns": "A+", "ew": "A-"})
+        assert r.status_code == 201, r.text
+        yield c
+
+
+def test_pbn_export_carries_auctions_alerts_tables_and_adjusted_scores(client):
+    r = client.get("/api/v1/export/pbn")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("application/x-pbn")
+    text = r.text
+    assert text.startswith("% PBN 2.1\r\n% EXPORT\r\n")
+    assert '[Event "Club, Session 1"]' in text and '[Date "2024.05.01"]' in text
+    assert '[Scoring "MP;MP1"]' in text and text.count("[TotalScoreTable") == 1
+    assert text.count("[ScoreTable") == 6  # one per board
+    # Board 1 at table 1: N opened 1NT, alerted -> a note; contract, declarer, result, score.
+    game = text.split('[Board "1"]')[1].split("[Event")[0]
+    assert "1NT =1= Pass Pass Pass" in game and '[Note "1:alert"]' in game
+    assert '[Contract "1NT"]' in game and '[Declarer "N"]' in game and '[Score "NS ' in game
+    # The artificial score is marked with a caret (PBN §5.2).
+    assert "^A+" in text and "^A-" in text
+
+
+def test_round_trip_pbn_export_score_pbn_gives_the_collectors_matchpoints(client, tmp_path):
+    path = tmp_path / "session.pbn"
+    path.write_bytes(client.get("/api/v1/export/pbn").content)
+    out = subprocess.run([BIDWIRE, "score-pbn", "--method", "mp", str(path)], capture_output=True, text=True,
+                         timeout=60)
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)
+    assert report["problems"] == []
+    collector = client.get("/api/v1/ranking").json()["ranking"]
+    assert [(r["direction"], r["pair"], r["rank"], r["display"], r["mp"], r["pct"], r["boards"]) for r in collector] \
+        == [(r["direction"], r["pair"], r["rank"], r["display"], r["total"], r["pct"], r["boards"])
+            for r in report["ranking"]]
+    assert len(report["boards"]) == 6
+    for b in report["boards"]:  # the collector lists a traveller by table, the export in arrival order
+        ours = client.get(f"/api/v1/travellers/{b['board']}").json()["rows"]
+        assert sorted((r["ns"], r["ew"], r["score_ns"] or 0, r["mp_ns"], r["pct_ns"]) for r in ours) == \
+            sorted((r["ns"], r["ew"], r["score_ns"] or 0, r["mp_ns"], r["pct_ns"]) for r in b["rows"])
+
+
+def test_usebio_and_csv(client):
+    r = client.get("/api/v1/export/usebio")
+    assert r.status_code == 200
+    root = ET.fromstring(r.text.split("\n", 2)[2])
+    assert root.tag == "USEBIO" and root.find("EVENT/BOARD_SCORING_METHOD").text == "MATCH_POINTS"
+    assert len(root.findall("EVENT/BOARD")) == 6 and len(root.findall("EVENT/PARTICIPANTS/PAIR")) == 6
+    assert "A6040" in [x.text for x in root.iter("SCORE")]
+    r = client.get("/api/v1/export/csv")
+    travellers, ranking = r.text.split("\n\n")
+    assert travellers.startswith("board,table,ns,ew,") and len(travellers.splitlines()) == 1 + 18
+    assert "A+/A-" in travellers
+    assert ranking.startswith("rank,display,direction,pair") and len(ranking.splitlines()) == 1 + 6
+    assert client.get("/api/v1/export/doc").status_code == 404
+
+
+def test_the_cli_export_equals_the_api(client, data, tmp_path):
+    expected = client.get("/api/v1/export/pbn").content
+    out = tmp_path / "out.pbn"
+    r = subprocess.run([BIDWIRE, "export", "--data", str(data), "--format", "pbn", "--out", str(out)],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert out.read_bytes() == expected
+    r = subprocess.run([BIDWIRE, "export", "--data", str(data), "--format", "csv"], capture_output=True,
+                       text=True, timeout=60)
+    assert r.returncode == 0 and r.stdout.startswith("board,table")
+
+
+def test_nothing_to_export(tmp_path):
+    write_keyring(tmp_path / "keyring.json")
+    with TestClient(create_app(tmp_path)) as c:
+        r = c.get("/api/v1/export/pbn")
+        assert r.status_code == 409 and "nothing scored" in r.json()["error"]
