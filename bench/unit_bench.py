@@ -1,5 +1,5 @@
 """`make bench`, the table unit's figures: the virtual unit (firmware .mpy on the MicroPython unix port, unix_sim
-board) driven through real sessions against the stand-in collector on 127.0.0.1.
+board) driven through real sessions against the real collector (`bidwire serve`) on 127.0.0.1.
 
 Figures: the smallest heap a 32-board session runs in (its peak need, fragmentation included), the heap in use
 once booted, bytes allocated and µs from key press to frame, heap growth over 1,000 boards, flash writes per
@@ -13,8 +13,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "tests" / "e2e"), str(ROOT / "tests")]
 
+from collector_proc import Collector  # noqa: E402
 from session import session  # noqa: E402
-from standin import StandIn  # noqa: E402
 from vunit import SECRET, VUnit, build, write_config  # noqa: E402
 
 SEATS = "NESW"
@@ -27,37 +27,44 @@ def _kib(text):
 RUNS = iter(range(1, 1 << 30))
 
 
-def run_session(tmp, heap, lines, measure=False):
+def fresh_unit(collector):
+    """A new unit id (T01, T02, ...: one per run, so each run starts from seq 1), provisioned on the collector."""
+    run = next(RUNS)
+    unit = f"T{run:02d}"
+    collector.add_units({unit: SECRET})
+    return run, unit
+
+
+def run_session(collector, tmp, heap, lines, measure=False):
     """Play the lines on a fresh unit; (ok, unit output) — ok False if the unit ran out of heap or died."""
-    with StandIn(units={"T01": SECRET}) as collector:
-        run = next(RUNS)
-        cfg = write_config(tmp / f"s{run}.json", tmp / f"s{run}-state", collector.url)
-        try:
-            unit = VUnit(cfg, heap=heap)
-        except (EOFError, TimeoutError):
-            return False, None  # out of heap at boot
-        try:
-            if measure:
-                unit.write("measure on")
-            for line in lines:
-                if not unit.send(line)[1]:  # every line of the session changes the state: refused = no heap
-                    unit.kill()
-                    return False, unit
-            unit.write("sync 20000")
-            unit.write("mem")
-            ok = unit.finish() == 0
-        except (EOFError, TimeoutError, BrokenPipeError):  # the unit died (out of heap)
-            unit.kill()
-            return False, unit
-        return ok and "MemoryError" not in unit.proc.stderr.read(), unit
+    run, unit_id = fresh_unit(collector)
+    cfg = write_config(tmp / f"s{run}.json", tmp / f"s{run}-state", collector.url, unit=unit_id)
+    try:
+        unit = VUnit(cfg, heap=heap)
+    except (EOFError, TimeoutError):
+        return False, None  # out of heap at boot
+    try:
+        if measure:
+            unit.write("measure on")
+        for line in lines:
+            if not unit.send(line)[1]:  # every line of the session changes the state: refused = no heap
+                unit.kill()
+                return False, unit
+        unit.write("sync 20000")
+        unit.write("mem")
+        ok = unit.finish() == 0
+    except (EOFError, TimeoutError, BrokenPipeError):  # the unit died (out of heap)
+        unit.kill()
+        return False, unit
+    return ok and "MemoryError" not in unit.proc.stderr.read(), unit
 
 
-def smallest_heap(tmp, lines, low_k=64, high_k=320, step_k=4, tries=2):
+def smallest_heap(collector, tmp, lines, low_k=64, high_k=320, step_k=4, tries=2):
     """Binary search (in step_k KiB) for the smallest -X heapsize that completes the session `tries` times in a
     row (the peak depends on when the sync client's requests fall between presses)."""
     while high_k - low_k > step_k:
         mid = (low_k + high_k) // 2 // step_k * step_k
-        ok = all(run_session(tmp, f"{mid}K", lines)[0] for _ in range(tries))
+        ok = all(run_session(collector, tmp, f"{mid}K", lines)[0] for _ in range(tries))
         if ok:
             high_k = mid
         else:
@@ -79,22 +86,22 @@ def mem_line(unit):
     return {k: int(v) for k, v in re.findall(r"(\w+)=(\d+)", line)}
 
 
-def long_run(tmp, boards=1000, heap="512K"):
+def long_run(collector, tmp, boards=1000, heap="512K"):
     """1,000 boards with the collector acknowledging: heap in use and flash writes at board 10 and at the end."""
-    with StandIn(units={"T01": SECRET}) as collector:
-        cfg = write_config(tmp / "long.json", tmp / "long-state", collector.url)
-        unit = VUnit(cfg, heap=heap)
-        unit.send("N PASS")
-        marks = []
-        for n in range(1, boards + 1):
-            for line in quick_board(n):
-                unit.send(line)
-            if n in (10, boards):
-                unit.write("sync 20000")
-                unit.write("mem")
-                unit._expect("mem ")
-                marks.append(mem_line(unit))
-        assert unit.finish() == 0
+    run, unit_id = fresh_unit(collector)
+    cfg = write_config(tmp / "long.json", tmp / "long-state", collector.url, unit=unit_id)
+    unit = VUnit(cfg, heap=heap)
+    unit.send("N PASS")
+    marks = []
+    for n in range(1, boards + 1):
+        for line in quick_board(n):
+            unit.send(line)
+        if n in (10, boards):
+            unit.write("sync 20000")
+            unit.write("mem")
+            unit._expect("mem ")
+            marks.append(mem_line(unit))
+    assert unit.finish() == 0
     return marks
 
 
@@ -102,17 +109,18 @@ def figures(tmp, micropython_version=""):
     build()
     lines, _ = session(32)
     figs = []
-    peak = smallest_heap(tmp, lines)
-    ok, unit = run_session(tmp, "512K", lines, measure=True)
+    with Collector.with_units(tmp, {}) as collector:  # one collector for every run, each run a new unit id
+        peak = smallest_heap(collector, tmp, lines)
+        ok, unit = run_session(collector, tmp, "512K", lines, measure=True)
+        first, last = long_run(collector, tmp)
     booted = mem_line(unit)
     per_key = [tuple(map(int, x.split()[3:5])) for x in unit.out if x.startswith("key ") and len(x.split()) == 5]
     alloc = [a for a, _ in per_key]
     us = [t for _, t in per_key]
-    first, last = long_run(tmp)
     boards = last["boards"] - first["boards"]
     figs.append(("virtual unit: smallest heap for the 32-board session", peak, "B", 48 * 1024,
                  "binary search over -X heapsize in 4 KiB steps: the session (every press taken, sync with the "
-                 "stand-in collector) completes twice in a row", booted["alloc"],
+                 "collector) completes twice in a row", booted["alloc"],
                  "heap in use after the session, gc.collect()ed (same run)"))
     figs.append(("virtual unit: bytes allocated per key press (median)", statistics.median(alloc), "B", None,
                  "gc.disable(); gc.mem_alloc() delta from the press to the frame drawn (journal record, events, "

@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-sys.path.insert(0, str(Path(__file__).parents[1]))  # tests/standin.py
+sys.path.insert(0, str(Path(__file__).parents[1]))  # tests/collector_proc.py
 
 import vunit  # noqa: E402
 

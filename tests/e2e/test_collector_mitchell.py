@@ -12,7 +12,8 @@ import threading
 import time
 
 import httpx2 as httpx
-from test_collector_units import BIDWIRE, Collector, board_lines, keyring, play, rows, secret, unit_config
+from collector_proc import BIDWIRE, Collector, keyring, rows
+from test_collector_units import board_lines, play, secret, unit_config
 from vunit import VUnit
 
 # Who plays what (the 3-table Mitchell: NS stay, EW up one table, boards down one table each round):

@@ -6,93 +6,25 @@ virtual units (the firmware under MicroPython, real journals, real HTTP with HMA
 - the collector killed with SIGKILL while units are sending, restarted on the same data and port: every event
   each unit made is stored exactly once (seqs contiguous, nothing left unacknowledged on any unit).
 """
-import json
 import os
 import random
 import re
-import select
-import signal
 import socket
-import sqlite3
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 
 import httpx2 as httpx
 import pytest
+from collector_proc import Collector, keyring, rows
 from session import endplay_score_ns, session
 from vunit import VUnit, write_config
 
-BIDWIRE = Path(sys.executable).with_name("bidwire")
 SEATS = "NESW"
 
 
 def secret(i):
     return f"{i:02x}" * 32
-
-
-class Collector:
-    """`bidwire serve` in a subprocess; the URL it prints tells where it listens."""
-
-    def __init__(self, data, keyring, port=0, extra=()):
-        self.data, self.keyring = data, keyring
-        self.log = open(data / f"serve-{time.monotonic_ns()}.log", "w")
-        self.proc = subprocess.Popen([str(BIDWIRE), "serve", "--data", str(data), "--keyring", str(keyring),
-                                      "--port", str(port), "--log-level", "warning", *extra],
-                                     stdout=subprocess.PIPE, stderr=self.log, text=True)
-        line = self._line(20)
-        m = re.search(r"http://127\.0\.0\.1:(\d+)", line)
-        assert m, f"bidwire serve said {line!r}"
-        self.port = int(m.group(1))
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.wait_ready()
-
-    def _line(self, timeout):
-        ready, _, _ = select.select([self.proc.stdout], [], [], timeout)
-        if not ready:
-            raise TimeoutError("bidwire serve printed no URL")
-        return self.proc.stdout.readline()
-
-    def wait_ready(self, timeout=20):
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(self.url + "/healthz", timeout=2).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                time.sleep(0.05)
-        raise TimeoutError("the collector never became healthy")
-
-    def command(self, unit, command):
-        r = httpx.post(f"{self.url}/api/v1/units/{unit}/commands", json=command, timeout=10)
-        assert r.status_code == 201, r.text
-        return r.json()["command"]
-
-    def kill(self):
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait()
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            self.proc.wait(timeout=20)
-        self.log.close()
-
-
-def keyring(path, units):
-    path.write_text(json.dumps({"units": {u: {"secret": s} for u, s in units.items()}}))
-    return path
-
-
-def rows(data, sql, *args):
-    conn = sqlite3.connect(f"file:{data / 'bidwire.sqlite3'}?mode=ro", uri=True)
-    conn.row_factory = sqlite3.Row
-    try:
-        return [dict(r) for r in conn.execute(sql, args)]
-    finally:
-        conn.close()
 
 
 def fixed_port():

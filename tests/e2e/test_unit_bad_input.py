@@ -5,8 +5,8 @@ import random
 import resource
 import signal
 
+from collector_proc import Collector
 from session import session
-from standin import StandIn
 from vunit import SECRET, VUnit, write_config
 
 from bidwire.unit.keys import KEY_NAMES
@@ -35,7 +35,7 @@ def finish_session(cfg, collector, lines, expected):
 def test_a_torn_or_corrupt_last_record_is_cut_reported_and_the_rest_kept(tmp_path):
     lines, expected = session(8)
     for damage in ("torn", "corrupt"):
-        with StandIn(units={"T01": SECRET}) as collector:
+        with Collector.with_units(tmp_path, {"T01": SECRET}) as collector:
             state = tmp_path / f"state-{damage}"
             cfg = write_config(tmp_path / f"{damage}.json", state)  # offline: everything stays in the journal
             unit = VUnit(cfg)
@@ -68,7 +68,7 @@ def test_a_full_file_system_refuses_presses_with_a_message_and_loses_nothing(tmp
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # so a write past the limit fails with EFBIG instead
         resource.setrlimit(resource.RLIMIT_FSIZE, (3000, 3000))
 
-    with StandIn(units={"T01": SECRET}) as collector:
+    with Collector.with_units(tmp_path, {"T01": SECRET}) as collector:
         cfg = write_config(tmp_path / "unit.json", tmp_path / "state")
         unit = VUnit(cfg, preexec=small_flash)
         refused_at = None
@@ -92,7 +92,7 @@ def test_ten_thousand_random_keys_leave_the_unit_running_and_consistent(tmp_path
     junk = ["Q 1", "N 8", "N FOO", "E", "sleep x", "N 1 H", "\x00\x01", "W  PASS  EXTRA"]
     for i in range(0, len(script), 997):
         script.insert(i, junk[i % len(junk)])
-    with StandIn(units={"T01": SECRET}) as collector:
+    with Collector.with_units(tmp_path, {"T01": SECRET}) as collector:
         cfg = write_config(tmp_path / "unit.json", tmp_path / "state", collector.url)
         unit = VUnit(cfg)
         for line in script:

@@ -5,8 +5,8 @@ The collector must end up with the same events as after an uninterrupted run, no
 import random
 import time
 
+from collector_proc import Collector
 from session import session
-from standin import StandIn
 from vunit import SECRET, VUnit, write_config
 
 KILLS = 100
@@ -23,7 +23,7 @@ def played(events):
 
 
 def run(tmp_path, name, lines, kills):
-    with StandIn(units={"T01": SECRET}) as collector:
+    with Collector.with_units(tmp_path, {"T01": SECRET}) as collector:
         cfg = write_config(tmp_path / f"{name}.json", tmp_path / f"{name}-state", collector.url)
         rng = random.Random(7)
         kills = sorted(kills)
@@ -65,7 +65,7 @@ def test_a_session_cut_100_times_reaches_the_collector_exactly_as_an_uncut_one(t
 
 def test_a_unit_replaced_by_a_fresh_one_with_the_same_id_loses_nothing(tmp_path):
     lines, expected = session(4)
-    with StandIn(units={"T01": SECRET}) as collector:
+    with Collector.with_units(tmp_path, {"T01": SECRET}) as collector:
         old = VUnit(write_config(tmp_path / "old.json", tmp_path / "old-state", collector.url))
         for line in lines[: len(lines) // 2]:
             old.send(line)

@@ -1,9 +1,10 @@
-"""End to end: the virtual unit (real MicroPython, real journal files, real HTTP to a stand-in collector on
-127.0.0.1) plays a 32-board session of normal, passed-out and irregular boards; the records the collector
-receives are the ones the script implies (session.py: laws.md vectors, hand-worked boards, endplay scores).
+"""End to end: the virtual unit (real MicroPython, real journal files, real HTTP to the real collector,
+`bidwire serve` on 127.0.0.1) plays a 32-board session of normal, passed-out and irregular boards; the raw
+events the collector stores are the ones the script implies (session.py: laws.md vectors, hand-worked boards,
+endplay scores).
 """
+from collector_proc import Collector
 from session import session
-from standin import StandIn
 from vunit import SECRET, VUnit, write_config
 
 
@@ -19,7 +20,7 @@ def results(events):
 
 def test_32_boards_reach_the_collector_as_the_script_implies(tmp_path):
     lines, expected = session(32)
-    with StandIn(units={"T01": SECRET}) as collector:
+    with Collector.with_units(tmp_path, {"T01": SECRET}) as collector:
         cfg = write_config(tmp_path / "unit.json", tmp_path / "state", collector.url)
         unit = VUnit(cfg)
         for line in lines:

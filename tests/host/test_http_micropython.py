@@ -1,7 +1,8 @@
 """The unit's HTTP client (bidwire.unit.http) and signer (hmac256) against real servers on loopback, run both on
 CPython in-process and on the MicroPython unix port (tests/mp/http_probe.py under -X heapsize=64K, the firmware
-compiled to .mpy as on a unit): a signed batch reaches the stand-in collector (architecture.md §4), and every way
-a response can fail to arrive is an HttpError after which the connection is closed."""
+compiled to .mpy as on a unit): a signed batch reaches the real collector (`bidwire serve` in a subprocess,
+architecture.md §4), and every way a response can fail to arrive is an HttpError after which the connection is
+closed."""
 import asyncio
 import errno
 import json
@@ -15,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: standin.py
-from standin import StandIn  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: collector_proc.py
+from collector_proc import Collector  # noqa: E402
 
 from bidwire.unit import hmac256, http  # noqa: E402
 
@@ -106,12 +107,17 @@ def closed_by_post(server, interpreter, request, **kw):
     return answer, server.client_closed.wait(5) and server.closed_at < ended - LINGER_MS / 2000
 
 
+def probe_events(first, count):
+    """The batch http_probe.py's sync sends: `count` note events from seq `first`."""
+    return [{"seq": seq, "type": "note", "text": "probe"} for seq in range(first, first + count)]
+
+
 def sync(interpreter, request, port, first, count, cmd_ack=0, secret=SECRET):
     """Sign a batch of `count` events from seq `first` with hmac256 and POST it with http.post."""
     if interpreter == "micropython":
         build = request.getfixturevalue("mpy_build")
         return micropython(build, "sync", "127.0.0.1", port, "T01", secret, first, count, cmd_ack)
-    events = [{"seq": seq, "type": "call", "seat": "N", "call": "1S"} for seq in range(first, first + count)]
+    events = probe_events(first, count)
     body = json.dumps({"unit": "T01", "boot": 1, "events": events, "cmd_ack": cmd_ack}).encode()
     signature = hmac256.Signer(bytes.fromhex(secret)).hex(body)
     return cpython_post(port, body, (("X-Bidwire-Signature", signature),), 5000, http.MAX_BODY)
@@ -183,40 +189,51 @@ def free_port():
         return s.getsockname()[1]
 
 
-@pytest.mark.parametrize("interpreter", INTERPRETERS)
-def test_signed_batch_reaches_the_standin_verified_and_stored_once(interpreter, request):
-    with StandIn(units={"T01": SECRET}) as collector:
-        answer = sync(interpreter, request, collector.port, 1, 3)
-        assert answer["status"] == 200, answer
-        assert json.loads(answer["body"]) == {"ack": 3, "commands": []}
-        assert [e["seq"] for e in collector.events("T01")] == [1, 2, 3]
-        assert collector.verified == 1 and collector.rejections == []
-        answer = sync(interpreter, request, collector.port, 2, 4)  # a retry overlapping what is stored
-        assert json.loads(answer["body"]) == {"ack": 5, "commands": []}
-        assert [e["seq"] for e in collector.events("T01")] == [1, 2, 3, 4, 5] and collector.duplicates == 2
+@pytest.fixture
+def collector(tmp_path):
+    with Collector.with_units(tmp_path, {"T01": SECRET}) as c:
+        yield c
+
+
+def stored(collector):
+    return collector.rows("SELECT id, seq, received FROM events WHERE unit = 'T01' ORDER BY seq")
 
 
 @pytest.mark.parametrize("interpreter", INTERPRETERS)
-def test_commands_come_back_in_the_sync_response(interpreter, request):
-    with StandIn(units={"T01": SECRET}) as collector:
-        collector.queue_command("T01", {"type": "message", "text": "Table 3: move N/S to table 4"})
-        collector.queue_command("T01", {"type": "time", "ms": 5})
-        answer = sync(interpreter, request, collector.port, 1, 1, cmd_ack=1)
-        assert json.loads(answer["body"])["commands"] == [{"type": "time", "ms": 5, "seq": 2}]
-        assert collector.cmd_ack("T01") == 1
+def test_signed_batch_reaches_the_collector_verified_and_stored_once(interpreter, request, collector):
+    answer = sync(interpreter, request, collector.port, 1, 3)
+    assert answer["status"] == 200, answer
+    assert json.loads(answer["body"]) == {"ack": 3, "commands": []}
+    assert collector.events("T01") == probe_events(1, 3)  # stored as signed: the signature checked out
+    assert collector.unit_status("T01")["last_rejection"] is None
+    first = stored(collector)
+    answer = sync(interpreter, request, collector.port, 2, 4)  # a retry overlapping what is stored
+    assert json.loads(answer["body"]) == {"ack": 5, "commands": []}
+    assert collector.events("T01") == probe_events(1, 5)
+    assert stored(collector)[:3] == first  # seqs 2 and 3 acknowledged again, not stored again
+    assert collector.unit_status("T01")["last_rejection"] is None
 
 
 @pytest.mark.parametrize("interpreter", INTERPRETERS)
-def test_wrong_secret_is_a_401_response_not_an_exception(interpreter, request):
-    with StandIn(units={"T01": SECRET}) as collector:
-        answer = sync(interpreter, request, collector.port, 1, 2, secret="a5" * 32)
-        assert answer["status"] == 401 and "bad signature" in json.loads(answer["body"])["error"]
-        assert collector.events("T01") == [] and collector.verified == 0
+def test_commands_come_back_in_the_sync_response(interpreter, request, collector):
+    assert collector.queue_command("T01", {"type": "message", "text": "Table 3: move N/S to table 4"}) == 1
+    assert collector.queue_command("T01", {"type": "time", "now": 5}) == 2
+    answer = sync(interpreter, request, collector.port, 1, 1, cmd_ack=1)
+    assert json.loads(answer["body"])["commands"] == [{"type": "time", "now": 5, "seq": 2}]
+    status = collector.unit_status("T01")
+    assert status["cmd_ack"] == 1 and status["commands_pending"] == 1
 
 
-def test_micropython_post_fits_a_small_heap(mpy_build):
-    with StandIn(units={"T01": SECRET}) as collector:
-        answer = micropython(mpy_build, "sync", "127.0.0.1", collector.port, "T01", SECRET, 1, 10, 0)
+@pytest.mark.parametrize("interpreter", INTERPRETERS)
+def test_wrong_secret_is_a_401_response_not_an_exception(interpreter, request, collector):
+    answer = sync(interpreter, request, collector.port, 1, 2, secret="a5" * 32)
+    assert answer["status"] == 401 and "bad signature" in json.loads(answer["body"])["error"]
+    assert collector.events("T01") == []
+    assert collector.unit_status("T01")["last_rejection"]["status"] == 401
+
+
+def test_micropython_post_fits_a_small_heap(mpy_build, collector):
+    answer = micropython(mpy_build, "sync", "127.0.0.1", collector.port, "T01", SECRET, 1, 10, 0)
     assert answer["status"] == 200
     assert answer["heap"] < 16 * 1024, answer  # all it allocates, first call (asyncio's lazy imports included)
 

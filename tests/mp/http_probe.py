@@ -2,7 +2,7 @@
 
 Run with MICROPYPATH at the compiled firmware (`python -m bidwire_host.mpy ... --out DIR firmware`):
   micropython -X heapsize=64K http_probe.py sync HOST PORT UNIT SECRET_HEX FIRST_SEQ COUNT CMD_ACK
-      signs a batch of COUNT events from FIRST_SEQ with the unit's secret and posts it to /api/v1/sync
+      signs a batch of COUNT note events from FIRST_SEQ with the unit's secret and posts it to /api/v1/sync
   micropython -X heapsize=64K http_probe.py post HOST PORT TIMEOUT_MS MAX_BODY LINGER_MS
       posts b"{}" to /api/v1/sync with header X-Probe: 1, then waits LINGER_MS before exiting (so a test can
       tell that http.post closed the connection, not the exit)
@@ -46,7 +46,7 @@ async def measured_post(host, port, body, headers, timeout_ms, max_body):
 
 
 def sync(host, port, unit, secret, first, count, cmd_ack):
-    events = [{"seq": seq, "type": "call", "seat": "N", "call": "1S"} for seq in range(first, first + count)]
+    events = [{"seq": seq, "type": "note", "text": "probe"} for seq in range(first, first + count)]
     body = json.dumps({"unit": unit, "boot": 1, "events": events, "cmd_ack": cmd_ack}).encode()
     signature = hmac256.Signer(unhexlify(secret)).hex(body)
     return measured_post(host, port, body, (("X-Bidwire-Signature", signature),), 5000, http.MAX_BODY)

@@ -1,0 +1,137 @@
+"""The real collector (`bidwire serve`: uvicorn on 127.0.0.1, SQLite in a data directory) in a subprocess, for
+tests and the bench: started on a keyring holding the given units, ready once /healthz answers.
+
+In a test:   with Collector.with_units(tmp_path, {"T01": SECRET_HEX}) as collector:
+                 ... collector.url, collector.port, collector.events("T01"), collector.queue_command("T01", cmd)
+Or on a data directory and keyring of your own: Collector(data, keyring(path, units), port), which
+test_collector_units.py restarts on the same data and port after a SIGKILL.
+The store is read read-only (rows(), events()), through its own SQLite connection, while the server runs.
+"""
+import itertools
+import json
+import os
+import re
+import select
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx2 as httpx
+
+BIDWIRE = Path(sys.executable).with_name("bidwire")
+_DIRS = itertools.count(1)
+
+
+def keyring(path, units):
+    """Write the keyring `bidwire provision` would ({"units": {id: {"secret": hex}}}) for {id: secret hex},
+    atomically (a running collector reads it again when it changes)."""
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps({"units": {u: {"secret": s} for u, s in units.items()}}))
+    os.replace(tmp, path)
+    return path
+
+
+def rows(data, sql, *args):
+    """The rows of a query on the store in the data directory, as dicts, read-only."""
+    conn = sqlite3.connect(f"file:{Path(data) / 'bidwire.sqlite3'}?mode=ro", uri=True)
+    conn.row_factory = sqlite3.Row
+    try:
+        return [dict(r) for r in conn.execute(sql, args)]
+    finally:
+        conn.close()
+
+
+class Collector:
+    """`bidwire serve` in a subprocess; the URL it prints tells where it listens."""
+
+    def __init__(self, data, keyring, port=0, extra=()):
+        self.data, self.keyring = Path(data), Path(keyring)
+        self.log = open(self.data / f"serve-{time.monotonic_ns()}.log", "w")
+        self.proc = subprocess.Popen([str(BIDWIRE), "serve", "--data", str(data), "--keyring", str(keyring),
+                                      "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
+                                      *extra], stdout=subprocess.PIPE, stderr=self.log, text=True)
+        try:
+            line = self._line(20)
+            m = re.search(r"http://127\.0\.0\.1:(\d+)", line)
+            assert m, f"bidwire serve said {line!r}"
+            self.port = int(m.group(1))
+            self.url = f"http://127.0.0.1:{self.port}"
+            self.wait_ready()
+        except BaseException:
+            self.stop()
+            raise
+
+    @classmethod
+    def with_units(cls, tmp, units, port=0):
+        """A collector on a fresh data directory under tmp whose keyring holds {unit: secret hex}."""
+        data = Path(tmp) / f"collector-{next(_DIRS)}"
+        data.mkdir(parents=True)
+        return cls(data, keyring(data / "keyring.json", units), port)
+
+    def add_units(self, units):
+        """Provision more units {unit: secret hex} while the collector runs (it reads a changed keyring again)."""
+        known = {u: e["secret"] for u, e in json.loads(self.keyring.read_text())["units"].items()}
+        keyring(self.keyring, {**known, **units})
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
+    def _line(self, timeout):
+        ready, _, _ = select.select([self.proc.stdout], [], [], timeout)
+        if not ready:
+            raise TimeoutError("bidwire serve printed no URL")
+        return self.proc.stdout.readline()
+
+    def wait_ready(self, timeout=20):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(self.url + "/healthz", timeout=2).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.05)
+        raise TimeoutError("the collector never became healthy")
+
+    def rows(self, sql, *args):
+        return rows(self.data, sql, *args)
+
+    def events(self, unit):
+        """The unit's stored raw events, in seq order, as the unit sent them."""
+        return [json.loads(r["body"]) for r in self.rows("SELECT body FROM events WHERE unit = ? ORDER BY seq", unit)]
+
+    def unit_status(self, unit):
+        """The unit's line of GET /api/v1/units (cmd_ack, commands_pending, last_rejection, ...)."""
+        [status] = [u for u in httpx.get(self.url + "/api/v1/units", timeout=10).json()["units"]
+                    if u["unit"] == unit]
+        return status
+
+    def command(self, unit, command):
+        """Queue a command (POST /api/v1/units/{unit}/commands); the command as it will be sent, seq included."""
+        r = httpx.post(f"{self.url}/api/v1/units/{unit}/commands", json=command, timeout=10)
+        assert r.status_code == 201, r.text
+        return r.json()["command"]
+
+    def queue_command(self, unit, command):
+        """Queue a command for the unit; returns its seq (1, 2, ... per unit)."""
+        return self.command(unit, command)["seq"]
+
+    def kill(self):
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self.proc.stdout.close()
+        self.log.close()
