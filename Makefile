@@ -20,7 +20,7 @@ UNIT_HEAP ?= 160K
 # pyright-python otherwise asks PyPI for its latest version on every run, only to print a warning.
 export PYRIGHT_PYTHON_IGNORE_WARNINGS := 1
 
-.PHONY: setup test test-py test-mp compile lint typecheck bench demo unit-build vunit deploy provision serve rebuild clean
+.PHONY: setup chromium test test-py test-mp compile lint typecheck bench demo unit-build vunit deploy provision serve rebuild clean
 
 setup: $(STAMP) $(TYPESHED)
 
@@ -35,8 +35,14 @@ $(STAMP): pyproject.toml
 $(TYPESHED): | $(STAMP)
 	ln -sfn "$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))')" $@
 
-test: setup
+test: setup chromium
 	$(MAKE) --no-print-directory test-py test-mp compile lint typecheck
+
+# The dashboard's browser tests drive Debian's chromium through Playwright (which never downloads a browser).
+chromium:
+	@test -x /usr/bin/chromium || { echo "installing Debian chromium for the browser tests"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } \
+		|| { echo "make test needs /usr/bin/chromium: apt-get install chromium (as root)"; exit 1; }
 
 test-py: setup
 	$(BIN)/pytest

@@ -118,18 +118,28 @@ _DATA = click.option("--data", required=True, type=click.Path(file_okay=False, p
               type=click.Choice(["mp", "neuberg", "cross-imps", "butler", "teams"]),
               help="Scoring: matchpoints, Neuberg (unequal travellers), cross-IMPs or Butler (pairs), teams "
                    "(a two-table team match).")
-def serve(data, host, port, keyring, log_level, access_log, event_file, tables, method):
-    """Run the collector: the units' sync endpoint and the director's JSON API (docs/collector.md)."""
+@click.option("--director-password-file", type=click.Path(dir_okay=False, path_type=Path),
+              help="The director's dashboard password (the file's first line). Default: $BIDWIRE_DIRECTOR_PASSWORD; "
+                   "with neither, the dashboard refuses every login.")
+def serve(data, host, port, keyring, log_level, access_log, event_file, tables, method, director_password_file):
+    """Run the collector: the units' sync endpoint, the director's JSON API (docs/collector.md) and dashboard
+    (docs/director.md)."""
     from bidwire_host.collector.app import serve as serve_collector
     from bidwire_host.collector.setup import SetupError, parse_tables
     from bidwire_host.collector.store import StoreError
+    from bidwire_host.dashboard import AuthError, read_password
 
+    try:
+        password = read_password(director_password_file)
+    except AuthError as e:
+        raise click.ClickException(str(e)) from None
     try:
         table_map = parse_tables(tables)
         if table_map and event_file is None:
             raise SetupError("--tables needs --event")
         serve_collector(data, host, port, keyring, log_level=log_level, access_log=access_log,
-                        echo=lambda text: click.echo(text), event=event_file, tables=table_map, method=method)
+                        echo=lambda text: click.echo(text), event=event_file, tables=table_map, method=method,
+                        director_password=password)
     except SetupError as e:
         raise click.ClickException(str(e)) from None
     except (StoreError, OSError) as e:

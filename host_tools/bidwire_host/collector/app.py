@@ -15,6 +15,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
 
+from bidwire_host import dashboard
 from bidwire_host.collector import api, director, setup, sync
 from bidwire_host.collector.events import SyncBody
 from bidwire_host.collector.keyring import Keyring
@@ -50,11 +51,12 @@ class Collector:
                 self.rejections[unit] = {"status": status, "reason": reason, "at": sync.now_iso()}
 
 
-def create_app(data_dir, keyring_path=None, event=None, tables=None, method="mp"):
+def create_app(data_dir, keyring_path=None, event=None, tables=None, method="mp", director_password=None):
     """The collector app on the store in data_dir; units from keyring_path (default: data_dir/keyring.json).
 
     `event`: an event file (path) or its parsed JSON to load, with `tables` {unit: table or [section, table]}
-    and the scoring `method`; round 1's assigns are queued unless already sent (setup.py)."""
+    and the scoring `method`; round 1's assigns are queued unless already sent (setup.py). `director_password`:
+    the dashboard's login (dashboard/); without it the dashboard's pages refuse every login."""
     data_dir = Path(data_dir)
     store = Store(data_dir)
     if event is not None:
@@ -77,6 +79,7 @@ def create_app(data_dir, keyring_path=None, event=None, tables=None, method="mp"
     app.state.collector = Collector(store, keyring)
     app.include_router(sync.router)
     app.include_router(api.router)
+    dashboard.mount(app, data_dir, director_password)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request, exc):
@@ -134,11 +137,12 @@ def listen(host, port):
 
 
 def serve(data_dir, host="127.0.0.1", port=8080, keyring_path=None, log_level="info", access_log=False,
-          echo=print, event=None, tables=None, method="mp"):
+          echo=print, event=None, tables=None, method="mp", director_password=None):
     """Run the collector until interrupted; echo the URL once it is listening."""
     import uvicorn
 
-    app = create_app(data_dir, keyring_path, event=event, tables=tables, method=method)
+    app = create_app(data_dir, keyring_path, event=event, tables=tables, method=method,
+                     director_password=director_password)
     sock = listen(host, port)
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
@@ -147,5 +151,8 @@ def serve(data_dir, host="127.0.0.1", port=8080, keyring_path=None, log_level="i
          f"{keyring.path}: {len(keyring.units())} units; API docs at /docs)")
     if keyring.error:
         echo(f"warning: {keyring.error}")
+    if not director_password:
+        echo("warning: no director password (--director-password-file, or BIDWIRE_DIRECTOR_PASSWORD): "
+             "the dashboard (/director) refuses every login")
     config = uvicorn.Config(app, log_level=log_level, access_log=access_log, timeout_graceful_shutdown=5)
     uvicorn.Server(config).run(sockets=[sock])

@@ -1,0 +1,135 @@
+"""End to end in a browser (issue 5): the director's dashboard on the real collector (`bidwire serve`) with a real
+virtual unit, driven by Playwright in headless Debian chromium (/usr/bin/chromium, installed by .ci/run).
+
+- the director logs in; a call out of rotation made at the table (Law 31) appears on the page live, without a
+  reload; the director rejects it from the page; the unit applies the ruling on its next sync (its screen
+  shows the auction again) and the page shows the outcome;
+- a wrong password and a POST without its CSRF token are refused; the sync endpoint takes no browser session.
+Screenshots go to build/screenshots/.
+"""
+import queue
+import re
+import time
+from pathlib import Path
+
+import httpx2 as httpx
+import pytest
+from collector_proc import Collector, keyring
+from vunit import SECRET, VUnit, write_config
+
+CHROMIUM = Path("/usr/bin/chromium")
+SHOTS = Path(__file__).parents[2] / "build" / "screenshots"
+PASSWORD = "correct horse battery staple"
+
+
+@pytest.fixture(autouse=True, scope="module")
+def chromium_installed():
+    assert CHROMIUM.exists(), "the browser tests need Debian's chromium: `make test` installs it (make chromium)"
+
+
+@pytest.fixture
+def collector(tmp_path, monkeypatch):
+    monkeypatch.setenv("BIDWIRE_DIRECTOR_PASSWORD", PASSWORD)  # inherited by `bidwire serve`
+    data = tmp_path / "collector"
+    data.mkdir()
+    c = Collector(data, keyring(data / "keyring.json", {"T01": SECRET}))
+    yield c
+    c.stop()
+
+
+@pytest.fixture
+def browser():
+    from playwright import sync_api
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True)
+        yield b
+        b.close()
+
+
+def log_in(page, url, password=PASSWORD):
+    page.goto(url + "/login")
+    page.get_by_label("Director password").fill(password)
+    page.get_by_role("button", name="Sign in").click()
+
+
+def frame_until(unit, wanted, timeout=20):
+    """Read what the unit prints until a whole frame (8 rows between two rules) satisfies `wanted`; that frame."""
+    deadline = time.monotonic() + timeout
+    while True:
+        out = unit.out
+        if len(out) > 1 and out[-2].startswith("|") and not out[-1].startswith("|") and wanted(unit.frame()):
+            return unit.frame()
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise AssertionError(f"the unit's frame never changed as expected: {unit.frame()}")
+        try:
+            line = unit.lines.get(timeout=left)
+        except queue.Empty:
+            continue
+        if line is None:
+            raise EOFError("the virtual unit exited")
+        unit.out.append(line)
+
+
+def test_the_director_rules_on_a_call_out_of_rotation_from_the_page(tmp_path, collector, browser):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page = browser.new_page(viewport={"width": 1024, "height": 768})  # a tablet
+    log_in(page, collector.url)
+    page.wait_for_url("**/director")
+    page.locator("#live").filter(has_text="live").wait_for()  # the event stream is connected
+    page.screenshot(path=str(SHOTS / "director-empty.png"), full_page=True)
+    page.evaluate("window.__no_reload = true")  # gone if the page reloads
+
+    unit = VUnit(write_config(tmp_path / "T01.json", tmp_path / "T01-state", collector.url, unit="T01"))
+    try:
+        for line in ("N PASS", "E 1", "E S"):  # set-up (board 1, dealer N); E bids 1S out of rotation
+            unit.send(line)
+        assert unit.frame()[0].startswith("IRREGULAR L31")
+        unit.write("sync 10000")
+
+        alert = page.locator("article.alert.open", has_text="out of rotation")
+        alert.wait_for(timeout=15000)  # live, over Server-Sent Events
+        assert page.evaluate("window.__no_reload") is True
+        assert "Law 31" in alert.inner_text() and "Offender E: 1S" in alert.inner_text()
+        assert page.locator("tr[data-unit=T01] .phase").inner_text() == "bidding"
+        page.screenshot(path=str(SHOTS / "director-alert.png"), full_page=True)
+
+        alert.get_by_role("button", name="reject", exact=True).click()
+        page.wait_for_url("**/director?ruled=T01")
+        page.locator(".queued", has_text="Ruling sent: reject").wait_for()
+
+        unit.write("sync 2000")
+        frame = frame_until(unit, lambda f: not f[0].startswith("IRREGULAR"))
+        assert frame[6] == "N to call", frame  # the auction goes on from the dealer: 1S cancelled (Law 31)
+        outcome = page.locator(".outcome", has_text="Ruling applied: reject")
+        outcome.wait_for(timeout=15000)
+        assert "by collector" in outcome.inner_text()
+        page.screenshot(path=str(SHOTS / "director-ruled.png"), full_page=True)
+    finally:
+        unit.finish()
+    rows = collector.rows("SELECT ruling, seat, by_whom FROM rulings WHERE unit = 'T01'")
+    assert rows == [{"ruling": "reject", "seat": "E", "by_whom": "collector"}]
+
+
+def test_a_wrong_password_and_a_post_without_its_csrf_token_are_refused(collector, browser):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page = browser.new_page()
+    log_in(page, collector.url, "not the password")
+    page.get_by_text("Wrong password.").wait_for()
+    page.screenshot(path=str(SHOTS / "login-refused.png"))
+    assert page.goto(collector.url + "/director").url.endswith("/login")  # no session: back to the login page
+
+    with httpx.Client(base_url=collector.url, timeout=10) as client:
+        assert client.post("/login", data={"password": PASSWORD}).status_code == 403  # no CSRF token
+        form = client.get("/login")
+        token = re.search(r'name="csrf" value="([^"]+)"', form.text).group(1)
+        assert client.post("/login", data={"password": PASSWORD, "csrf": token}).status_code == 303
+        director = client.get("/director")
+        assert director.status_code == 200 and "Tables" in director.text
+        ruling = {"unit": "T01", "seq": "1", "ruling": "reject"}
+        assert client.post("/director/rulings", data=ruling).status_code == 403  # session, but no CSRF token
+        assert client.post("/logout", data={}).status_code == 403
+        # the units' endpoint takes only its HMAC, never the director's session
+        sync = client.post("/api/v1/sync", json={"unit": "T01", "boot": 1, "cmd_ack": 0, "events": []})
+        assert sync.status_code == 401
+    assert collector.rows("SELECT count(*) AS n FROM commands") == [{"n": 0}]
