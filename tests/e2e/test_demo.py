@@ -19,6 +19,12 @@ def test_the_demo_plays_a_three_table_mitchell_to_a_ranking(tmp_path):
     assert "director alerts: 0" in out
     assert re.search(r"director calls from the tables: [1-9]", out)  # the scripted players call the director
     assert re.search(r"irregularities: .*insufficient_bid \(Law 27\)", out)
+    # the dashboard's address and login, with the generated password kept in a file only its owner reads
+    password_file = tmp_path / "demo" / "director-password"
+    assert password_file.stat().st_mode & 0o777 == 0o600
+    password = password_file.read_text().strip()
+    assert re.search(r"dashboard: http://127\.0\.0\.1:\d+/director", out)
+    assert f"login: director / {password}" in out
 
 
 def test_make_demo_short_session_exits_and_leaves_no_process(tmp_path):

@@ -2,9 +2,11 @@
 
 `mount(app, data_dir, password)` adds /login, /logout, /director, /director/events and /director/rulings
 (views.py); auth.py keeps the password hash, the signed session cookie and the CSRF tokens; queries.py reads
-the table grid and the alerts queue from the store. docs/director.md tells the director how to use it.
+the table grid and the alerts queue from the store; scorer.py serves /scorer and the public /results.
+docs/director.md and docs/scorer.md tell the director and the scorer how to use them.
 """
 from bidwire_host.dashboard.auth import Auth, AuthError, read_password
+from bidwire_host.dashboard.scorer import router as scorer_router
 from bidwire_host.dashboard.views import router
 
 
@@ -12,6 +14,7 @@ def mount(app, data_dir, password=None):
     """Serve the dashboard on the collector's app; without a password the login page says how to set one."""
     app.state.auth = Auth(data_dir, password)
     app.include_router(router)
+    app.include_router(scorer_router)  # /scorer, /results (scorer.py)
 
 
 __all__ = ["mount", "read_password", "AuthError"]

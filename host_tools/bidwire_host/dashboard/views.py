@@ -1,4 +1,6 @@
-"""The dashboard's routes: login and logout, the director's page, its event stream, and rulings from the page."""
+"""The dashboard's routes: login and logout, the director's page and the live auctions (/director/live), their
+event stream, rulings from the page, and the director's adjusted scores and procedural penalties (with the
+collector's own logic: collector/director.py)."""
 import asyncio
 import json
 import secrets
@@ -9,7 +11,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response, Streamin
 from fastapi.templating import Jinja2Templates
 from starlette.concurrency import run_in_threadpool
 
-from bidwire_host.collector import commands
+from bidwire_host.collector import commands, director, setup
 from bidwire_host.collector.store import StoreError
 from bidwire_host.dashboard import queries
 from bidwire_host.dashboard.auth import LOGIN_COOKIE, SESSION_COOKIE, SESSION_HOURS, same_token
@@ -69,11 +71,28 @@ async def logout(request: Request):
     return response
 
 
-def _fragments(request, session):
+VIEWS = {"director": ("grid", "alerts", "audit"), "live": ("live",)}
+
+
+def _fragments(request, session, view="director"):
     collector = request.app.state.collector
-    ctx = {"units": queries.grid(collector), "csrf": session["csrf"],
-           "alerts": queries.alerts(collector.store.reader(), queries.cmd_acks(collector))}
-    return {name: templates.get_template(f"_{name}.html").render(ctx) for name in ("grid", "alerts")}, ctx
+    ctx = {"csrf": session["csrf"]}
+    if view == "live":
+        ctx["tables"] = queries.live(collector)
+    else:
+        conn = collector.store.reader()
+        ctx.update(units=queries.grid(collector), alerts=queries.alerts(conn, queries.cmd_acks(collector)),
+                   audit=queries.audit(conn), round_minutes=queries.ROUND_MINUTES, idle_minutes=queries.IDLE_MINUTES)
+    return {name: templates.get_template(f"_{name}.html").render(ctx) for name in VIEWS[view]}, ctx
+
+
+def _director(request, session, error="", form=None, status=200):
+    fragments, ctx = _fragments(request, session)
+    q = request.query_params
+    flash = {"ruled": q.get("ruled", ""), "done": q.get("done", "")}
+    return templates.TemplateResponse(request, "director.html",
+                                      dict(ctx, fragments=fragments, flash=flash, error=error, form=form or {}),
+                                      status_code=status)
 
 
 @router.get("/director", response_class=HTMLResponse)
@@ -81,17 +100,28 @@ def director_page(request: Request):
     session = _auth(request).session(request)
     if session is None:
         return RedirectResponse("/login", status_code=303)
-    fragments, ctx = _fragments(request, session)
-    flash = request.query_params.get("ruled", "")
-    return templates.TemplateResponse(request, "director.html", dict(ctx, fragments=fragments, flash=flash))
+    return _director(request, session)
+
+
+@router.get("/director/live", response_class=HTMLResponse)
+def live_page(request: Request):
+    """The live auctions: the calls at every table as they are made (vugraph-style), over the same event stream."""
+    session = _auth(request).session(request)
+    if session is None:
+        return RedirectResponse("/login", status_code=303)
+    fragments, ctx = _fragments(request, session, "live")
+    return templates.TemplateResponse(request, "live.html", dict(ctx, fragments=fragments))
 
 
 @router.get("/director/events")
-async def director_events(request: Request):
-    """Server-Sent Events: `update` with the grid's and the alerts' HTML whenever the store changes."""
+async def director_events(request: Request, view: str = "director"):
+    """Server-Sent Events: `update` with the page's fragments (the grid, alerts and audit list, or with
+    `?view=live` the live auctions) as HTML whenever the store changes."""
     session = _auth(request).session(request)
     if session is None:
         return Response("Forbidden: log in first.", status_code=403)
+    if view not in VIEWS:
+        return Response(f"view: one of {', '.join(VIEWS)}", status_code=400)
     collector = request.app.state.collector
 
     async def stream():
@@ -100,8 +130,8 @@ async def director_events(request: Request):
             now = await run_in_threadpool(queries.fingerprint, collector)
             if now != last:
                 last, quiet = now, 0.0
-                fragments, ctx = await run_in_threadpool(_fragments, request, session)
-                open_alerts = sum(1 for a in ctx["alerts"] if a["open"])
+                fragments, ctx = await run_in_threadpool(_fragments, request, session, view)
+                open_alerts = sum(1 for a in ctx.get("alerts", ()) if a["open"])
                 yield f"event: update\ndata: {json.dumps(dict(fragments, open=open_alerts))}\n\n"
             elif quiet >= KEEPALIVE_S:
                 quiet = 0.0
@@ -111,6 +141,84 @@ async def director_events(request: Request):
 
     return StreamingResponse(stream(), media_type="text/event-stream",
                              headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+def _int(form, name, required=True):
+    text = str(form.get(name) or "").strip()
+    if not text and not required:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise director.ActionError(f"{name}: a whole number, not {text!r}") from None
+
+
+def _decision(request, session, form, action, body):
+    """Store a director's decision with the collector's own logic (director.py) and reload the standings."""
+    collector = request.app.state.collector
+    at = collector.clock()
+    try:
+        collector.store.write(lambda conn: action(conn, setup.load(conn), body, at))
+    except director.ActionError as e:
+        return _director(request, session, str(e), dict(form), 400 if e.status == 400 else e.status)
+    except StoreError as e:
+        return _director(request, session, str(e), dict(form), 503)
+    collector.standings.load(collector.store.reader())
+    return None
+
+
+def _checked_form(request, form):
+    session = _auth(request).session(request)
+    if session is None or not same_token(form.get("csrf"), session["csrf"]):
+        return None
+    return session
+
+
+ARTIFICIAL = ("A+", "A", "A-")
+
+
+@router.post("/director/adjust")
+async def adjust(request: Request):
+    """An artificial adjusted score (A+, A, A-: Law 12 C) for one board at one table, from the page's form."""
+    form = await request.form()
+    session = _checked_form(request, form)
+    if session is None:
+        return Response("Forbidden: no session, or a form without its CSRF token.", status_code=403)
+    try:
+        body = {"section": str(form.get("section") or "").strip() or None, "table": _int(form, "table"),
+                "board": _int(form, "board"), "ns": str(form.get("ns", "")), "ew": str(form.get("ew", "")),
+                "reason": str(form.get("reason") or "").strip()[:500],
+                "by": str(form.get("by") or "").strip()[:100] or "director",
+                "override": form.get("override") == "on"}
+        if body["ns"] not in ARTIFICIAL or body["ew"] not in ARTIFICIAL:
+            raise director.ActionError("ns and ew: A+, A or A- (Law 12 C)")
+    except director.ActionError as e:
+        return _director(request, session, str(e), dict(form), 400)
+    refused = _decision(request, session, form, director.adjust, body)
+    return refused or RedirectResponse("/director?done=adjust#audit-h", status_code=303)
+
+
+@router.post("/director/penalty")
+async def penalty(request: Request):
+    """A procedural penalty (Law 90) against a pair, from the page's form: deducted from its total."""
+    form = await request.form()
+    session = _checked_form(request, form)
+    if session is None:
+        return Response("Forbidden: no session, or a form without its CSRF token.", status_code=403)
+    try:
+        body = {"section": str(form.get("section") or "").strip() or None,
+                "direction": str(form.get("direction") or "") or None, "pair": str(form.get("pair") or "").strip(),
+                "amount": str(form.get("amount") or "").strip(), "unit": str(form.get("unit") or "") or None,
+                "kind": "disciplinary" if form.get("kind") == "disciplinary" else "procedural",
+                "reason": str(form.get("reason") or "")[:500], "board": _int(form, "board", required=False),
+                "by": str(form.get("by") or "").strip()[:100] or "director",
+                "override": form.get("override") == "on"}
+        if not body["pair"]:
+            raise director.ActionError("pair: which pair (its number)")
+    except director.ActionError as e:
+        return _director(request, session, str(e), dict(form), 400)
+    refused = _decision(request, session, form, director.penalty, body)
+    return refused or RedirectResponse("/director?done=penalty#audit-h", status_code=303)
 
 
 @router.post("/director/rulings")

@@ -1,0 +1,153 @@
+"""The director's page beyond rulings (issue 5), in headless Debian chromium against the real collector and a real
+virtual unit: the auction so far as a bidding diagram in an irregularity alert, the live auctions page
+(/director/live) following the calls without a reload, an artificial adjusted score entered from the page (in the
+audit list, on the traveller and in the ranking), and the page at a tablet's size (820x1180).
+Screenshots go to build/screenshots/.
+"""
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx2 as httpx
+import pytest
+from collector_proc import Collector, keyring
+from test_dashboard import CHROMIUM, PASSWORD, SHOTS, log_in
+from vunit import SECRET, VUnit, write_config
+
+BIDWIRE = Path(sys.executable).parent / "bidwire"
+TABLET = {"width": 820, "height": 1180}
+
+
+@pytest.fixture(autouse=True, scope="module")
+def chromium_installed():
+    assert CHROMIUM.exists(), "the browser tests need Debian's chromium: `make test` installs it (make chromium)"
+
+
+@pytest.fixture
+def browser():
+    from playwright import sync_api
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def collector(tmp_path, monkeypatch):
+    monkeypatch.setenv("BIDWIRE_DIRECTOR_PASSWORD", PASSWORD)
+    data = tmp_path / "collector"
+    data.mkdir()
+    c = Collector(data, keyring(data / "keyring.json", {"T01": SECRET}))
+    yield c
+    c.stop()
+
+
+@pytest.fixture
+def event_collector(tmp_path, monkeypatch):
+    """A collector with a 3-table Mitchell loaded (adjusted scores need the movement); no unit plays."""
+    monkeypatch.setenv("BIDWIRE_DIRECTOR_PASSWORD", PASSWORD)
+    event_file = tmp_path / "event.json"
+    subprocess.run([str(BIDWIRE), "event", "create", str(event_file), "--name", "Club pairs",
+                    "--movement", "mitchell", "--tables", "3", "--boards-per-round", "2"], check=True,
+                   capture_output=True)
+    data = tmp_path / "collector"
+    data.mkdir()
+    c = Collector(data, keyring(data / "keyring.json", {"T01": SECRET}),
+                  extra=("--event", str(event_file), "--tables", "T01=1"))
+    yield c
+    c.stop()
+
+
+def test_live_auctions_and_the_bidding_diagram_in_an_alert(tmp_path, collector, browser):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    context = browser.new_context(viewport=TABLET)
+    director = context.new_page()
+    log_in(director, collector.url)
+    director.wait_for_url("**/director")
+    director.locator("#live").filter(has_text="live").wait_for()
+    vugraph = context.new_page()  # the same session, a second tab
+    vugraph.goto(collector.url + "/director/live")
+    vugraph.locator("#live").filter(has_text="live").wait_for()
+    vugraph.evaluate("window.__no_reload = true")
+
+    unit = VUnit(write_config(tmp_path / "T01.json", tmp_path / "T01-state", collector.url, unit="T01"))
+    try:
+        unit.send("N PASS")  # set-up: board 1, dealer N
+        for line in ("N 1", "N C"):  # N opens 1C
+            unit.send(line)
+        unit.write("sync 10000")
+        table = vugraph.locator("article.live-table[data-unit=T01]")
+        table.locator('td[data-call="1C"]').wait_for(timeout=15000)  # live, without a reload
+        unit.send("E PASS")
+        unit.write("sync 10000")
+        table.locator('td[data-call="P"]').wait_for(timeout=15000)
+        assert vugraph.evaluate("window.__no_reload") is True
+        cells = table.locator("table.auction tbody tr").first.locator("td").all_inner_texts()
+        assert cells == ["", "1♣", "Pass", ""], cells  # W N E S, from the dealer N
+        vugraph.screenshot(path=str(SHOTS / "director-live-auctions.png"), full_page=True)
+
+        for line in ("W 1", "W S"):  # W bids 1S at S's turn: out of rotation (Law 31)
+            unit.send(line)
+        assert unit.frame()[0].startswith("IRREGULAR L31")
+        unit.write("sync 10000")
+        alert = director.locator("article.alert.open", has_text="out of rotation")
+        alert.wait_for(timeout=15000)
+        diagram = alert.locator("table.auction")
+        assert diagram.locator("thead th").all_inner_texts() == ["W", "N", "E", "S"]
+        rows = [r.locator("td").all_inner_texts() for r in diagram.locator("tbody tr").all()]
+        assert rows == [["", "1♣", "Pass", ""], ["1♠*", "", "", ""]], rows
+        assert diagram.locator("td.irregular").count() == 1
+        assert "new" in (alert.get_attribute("class") or "")  # the visual cue on a new alert
+        director.get_by_role("button", name="Enable sound on new alerts").click()
+        assert director.locator("#sound").get_attribute("aria-pressed") == "true"
+        director.screenshot(path=str(SHOTS / "director-alert-diagram-tablet.png"), full_page=True)
+        table.locator('td[data-call="1S"]').wait_for(timeout=15000)
+    finally:
+        unit.finish()
+
+
+def test_the_director_enters_an_adjusted_score_from_the_page(event_collector, browser):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page = browser.new_page(viewport=TABLET)
+    log_in(page, event_collector.url)
+    page.wait_for_url("**/director")
+    assert page.evaluate("document.documentElement.scrollWidth") <= TABLET["width"]  # no sideways scrolling
+    assert httpx.get(event_collector.url + "/api/v1/ranking").json()["ranking"] == []
+
+    page.get_by_label("Table", exact=True).fill("2")
+    page.locator("#adj-board").fill("1")
+    page.locator("#adj-ns").select_option("A+")
+    page.locator("#adj-ew").select_option("A-")
+    page.locator("#adj-reason").fill("Law 12 C: board fouled")
+    page.get_by_role("button", name="Record adjusted score").click()
+    page.wait_for_url("**/director?done=adjust*")
+    row = page.locator("#audit-table tbody tr").first
+    assert "A+/A-" in row.inner_text() and "board 1" in row.inner_text() and "director" in row.inner_text()
+    page.screenshot(path=str(SHOTS / "director-tablet.png"), full_page=True)
+
+    with httpx.Client(base_url=event_collector.url, timeout=10) as client:
+        rows = {r["table"]: r for r in client.get("/api/v1/travellers/1").json()["rows"]}
+        assert rows[2]["adjusted"] == "A+/A-" and rows[2]["pct_ns"] == 60
+        ranking = client.get("/api/v1/ranking").json()["ranking"]
+        # nothing was played: the pairs of table 2 are ranked on the adjusted board alone
+        ranked = sorted((r["direction"], str(r["pair"]), r["boards"]) for r in ranking)
+        assert ranked == [("EW", "3", 1), ("NS", "2", 1)]
+
+    # a table the movement does not have: refused with the collector's reason, and nothing recorded
+    page.locator("#adj-table").fill("9")
+    page.locator("#adj-board").fill("1")
+    page.get_by_role("button", name="Record adjusted score").click()
+    page.get_by_role("alert").filter(has_text="tables 1-3, not 9").wait_for()
+    assert page.locator("#audit-table tbody tr").count() == 1
+
+    # a penalty, and a form without its CSRF token is refused
+    page.locator("#pen-direction").select_option("EW")
+    page.locator("#pen-pair").fill("1")
+    page.locator("#pen-amount").fill("1")
+    page.locator("#pen-reason").fill("Law 90 B2: unduly slow play")
+    page.get_by_role("button", name="Record penalty").click()
+    page.wait_for_url("**/director?done=penalty*")
+    assert "procedural penalty (Law 90): EW 1" in page.locator("#audit-table tbody tr").first.inner_text()
+    with httpx.Client(base_url=event_collector.url, timeout=10) as client:
+        refused = client.post("/director/adjust", data={"table": "1", "board": "1", "ns": "A", "ew": "A"})
+        assert refused.status_code == 403

@@ -1,0 +1,193 @@
+"""End to end in a browser (issue 5, items 2 and 3): the scorer's page and the public results on the real
+collector (`bidwire serve --event`) with three real virtual units playing the 3-table Mitchell of
+test_collector_mitchell.py (3 rounds of 2 boards, two ties), driven by Playwright in headless chromium.
+
+- the public page says "not published yet" and shows no ranking before publication;
+- the scorer logs in (the director's login for now), sees a traveller and the ranking (ties "2="), a pair's
+  score card, publishes from the page (the correction period's end is shown), downloads the PBN through the
+  page's link, and `bidwire score-pbn --method mp` on that file gives the ranking the page shows;
+- after publication the public page shows the ranking; the printable page has it too.
+Screenshots go to build/screenshots/ (scorer-*.png, results-*.png), also at a tablet's viewport (820x1180).
+"""
+import json
+import subprocess
+import threading
+import time
+
+import httpx2 as httpx
+import pytest
+from collector_proc import BIDWIRE, Collector, keyring
+from test_collector_mitchell import EXPECTED, PLAN, TRICKS, UNITS
+from test_collector_units import board_lines, play, secret, unit_config
+from test_dashboard import PASSWORD, SHOTS, browser, chromium_installed, log_in  # noqa: F401 (fixtures)
+from vunit import VUnit
+
+TABLET = {"width": 820, "height": 1180}
+
+
+def play_the_mitchell(tmp_path, collector):
+    """Each unit syncs until its round's assign is applied, plays the round's boards, and waits for the others."""
+    finished = threading.Barrier(len(UNITS), timeout=60)
+
+    def assign_applied(unit, round_no):
+        listing = httpx.get(f"{collector.url}/api/v1/units/{unit}/commands", timeout=10).json()["commands"]
+        return [c for c in listing if c["command"]["type"] == "assign" and c["command"]["round"] == round_no
+                and c["applied"]]
+
+    def run(table, errors):
+        unit = UNITS[table]
+        try:
+            u = VUnit(unit_config(tmp_path, collector, unit, table))
+            for round_no, boards in enumerate(PLAN[table], 1):
+                deadline = time.monotonic() + 20
+                while not assign_applied(unit, round_no):
+                    assert time.monotonic() < deadline, f"{unit}: no assign for round {round_no}"
+                    u.write("sync 1000")
+                    time.sleep(0.2)
+                for board in boards:
+                    play(u, board_lines(board, TRICKS[board][table]))
+                u.write("sync 10000")
+                finished.wait()
+            u.write("sync 10000")
+            assert u.finish() == 0
+        except Exception as e:  # reported by the main thread
+            finished.abort()
+            errors.append((unit, e))
+
+    errors = []
+    threads = [threading.Thread(target=run, args=(table, errors)) for table in UNITS]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(90)
+    assert not errors, errors
+
+
+@pytest.fixture
+def mitchell(tmp_path, monkeypatch):
+    monkeypatch.setenv("BIDWIRE_DIRECTOR_PASSWORD", PASSWORD)  # inherited by `bidwire serve`
+    event_file = tmp_path / "event.json"
+    subprocess.run([str(BIDWIRE), "event", "create", str(event_file), "--name", "Club pairs", "--movement",
+                    "mitchell", "--tables", "3", "--boards-per-round", "2"], check=True, capture_output=True)
+    data = tmp_path / "collector"
+    data.mkdir()
+    ring = keyring(data / "keyring.json", {UNITS[t]: secret(t) for t in UNITS})
+    c = Collector(data, ring, extra=("--event", str(event_file), "--tables", "T01=1,T02=2,T03=3"))
+    yield c
+    c.stop()
+
+
+def page_ranking(page):
+    """(direction, pair, rank as shown, % as shown) of every row of the page's ranking tables."""
+    out = []
+    for row in page.locator("table.ranking tbody tr").all():
+        out.append((row.get_attribute("data-direction"), row.get_attribute("data-pair"),
+                    row.locator(".rank").inner_text().strip(), row.locator(".pct").inner_text().strip()))
+    return out
+
+
+def test_the_scorer_publishes_and_the_pbn_scores_back_to_the_pages_ranking(tmp_path, mitchell, browser):  # noqa: F811
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    public = browser.new_page(viewport=TABLET)
+    public.goto(mitchell.url + "/results")
+    public.locator("#not-published").wait_for()
+    assert public.locator("table.ranking").count() == 0
+
+    play_the_mitchell(tmp_path, mitchell)
+
+    public.reload()
+    assert "not published yet" in public.locator("#not-published").inner_text()  # played, still not published
+    assert public.locator("table").count() == 0
+    public.screenshot(path=str(SHOTS / "results-not-published.png"), full_page=True)
+
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    assert page.goto(mitchell.url + "/scorer").url.endswith("/login")  # no session: the login page
+    log_in(page, mitchell.url)
+    page.wait_for_url("**/director")
+    page.goto(mitchell.url + "/scorer")
+    assert "Not published yet" in page.locator("#publication").inner_text()
+
+    # board 1's traveller: T1 NS1-EW1 1NT by N 7 tricks +90, T2 +120 and T3 +120 (a tie for the top)
+    trav = page.locator("table.traveller[data-board='1'] tbody tr")
+    assert trav.count() == 3
+    cells = [c.strip() for c in trav.nth(0).locator("th, td").all_inner_texts()]
+    assert cells[:8] == ["1", "1", "1", "1NT", "N", "7", "90", "0"], cells
+    assert trav.nth(1).locator(".mp").inner_text() == "3" and trav.nth(2).locator(".score").inner_text() == "120"
+
+    ranking = page_ranking(page)
+    want = [(d, p, f"{rank}=" if tied else str(rank)) for d, p, rank, tied, _ in EXPECTED]
+    assert [r[:3] for r in ranking] == want
+    assert ("NS", "3", "1", "66.67") in ranking and ("NS", "1", "2=", "41.67") in ranking
+    page.screenshot(path=str(SHOTS / "scorer-before-publication.png"), full_page=True)
+
+    # a pair's score card: EW 1 played boards 1-2 against NS 1, 3-4 against NS 3, 5-6 against NS 2
+    page.get_by_role("link", name="EW 1", exact=True).click()
+    page.wait_for_url("**/scorer/pairs/EW/1*")
+    card = page.locator("table.scorecard tbody tr")
+    assert card.count() == 6
+    first = [c.strip() for c in card.nth(0).locator("th, td").all_inner_texts()]
+    assert first[:9] == ["1", "1", "EW", "1", "1NT", "N", "7", "-90", "4"], first
+    assert "1=" in page.locator("#summary").inner_text() and "54.17" in page.locator("#summary").inner_text()
+    page.screenshot(path=str(SHOTS / "scorer-score-card.png"), full_page=True)
+    page.get_by_role("link", name="Back to the scorer's page").click()
+
+    # publish from the page, by keyboard: the correction period's end is shown
+    page.get_by_label("Correction period (minutes)").fill("20")
+    page.get_by_role("button", name="Publish the results").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/scorer?published=1")
+    publication = page.locator("#publication").inner_text()
+    assert "Published at" in publication and "correction period (Law 79 C) ends at" in publication
+    state = httpx.get(mitchell.url + "/api/v1/publish").json()
+    assert state["minutes"] == 20 and state["open"] and state["ends_at"] in publication
+    page.screenshot(path=str(SHOTS / "scorer-published.png"), full_page=True)
+
+    # the PBN through the page's link, scored again by `bidwire score-pbn`: the page's ranking
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Download PBN").click()
+    pbn = tmp_path / "session.pbn"
+    download.value.save_as(pbn)
+    out = subprocess.run([str(BIDWIRE), "score-pbn", "--method", "mp", str(pbn)], capture_output=True, text=True,
+                         timeout=60)
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)
+    assert report["problems"] == []
+    assert [(r["direction"], r["pair"], r["display"], f"{r['pct']:.2f}") for r in report["ranking"]] == ranking
+    for link in ("Download USEBIO XML", "Download CSV"):
+        href = page.get_by_role("link", name=link).get_attribute("href")
+        assert httpx.get(mitchell.url + href, timeout=10).status_code == 200
+
+    page.get_by_role("link", name="Printable results (HTML)").click()
+    page.wait_for_url("**/scorer/print")
+    assert page_ranking(page) == ranking
+    page.screenshot(path=str(SHOTS / "scorer-print.png"), full_page=True)
+
+    tablet = browser.new_page(viewport=TABLET)
+    log_in(tablet, mitchell.url)
+    tablet.wait_for_url("**/director")
+    tablet.goto(mitchell.url + "/scorer")
+    assert tablet.evaluate("document.documentElement.scrollWidth") <= TABLET["width"]  # no sideways scrolling
+    tablet.screenshot(path=str(SHOTS / "scorer-tablet.png"), full_page=True)
+
+    # the public page, without a login, now shows the ranking and the travellers
+    public.reload()
+    assert public.locator("#not-published").count() == 0
+    assert page_ranking(public) == ranking
+    assert public.locator("table.traveller").count() == 6
+    assert public.evaluate("document.documentElement.scrollWidth") <= TABLET["width"]
+    public.screenshot(path=str(SHOTS / "results-published.png"), full_page=True)
+
+
+def test_the_scorer_pages_need_a_session_and_publishing_its_csrf_token(mitchell):
+    with httpx.Client(base_url=mitchell.url, timeout=10) as client:
+        for path in ("/scorer", "/scorer/print", "/scorer/pairs/NS/1"):
+            r = client.get(path)
+            assert r.status_code == 303 and r.headers["location"] == "/login", path
+        assert client.post("/scorer/publish", data={"minutes": "5"}).status_code == 403
+        assert "not published yet" in client.get("/results").text
+        log = client.get("/login")
+        token = log.text.split('name="csrf" value="', 1)[1].split('"', 1)[0]
+        assert client.post("/login", data={"password": PASSWORD, "csrf": token}).status_code == 303
+        assert client.get("/scorer").status_code == 200
+        assert client.post("/scorer/publish", data={"minutes": "5"}).status_code == 403  # session, no token
+    assert mitchell.rows("SELECT count(*) AS n FROM director_actions") == [{"n": 0}]
