@@ -121,7 +121,11 @@ _DATA = click.option("--data", required=True, type=click.Path(file_okay=False, p
 @click.option("--director-password-file", type=click.Path(dir_okay=False, path_type=Path),
               help="The director's dashboard password (the file's first line). Default: $BIDWIRE_DIRECTOR_PASSWORD; "
                    "with neither, the dashboard refuses every login.")
-def serve(data, host, port, keyring, log_level, access_log, event_file, tables, method, director_password_file):
+@click.option("--scorer-password-file", type=click.Path(dir_okay=False, path_type=Path),
+              help="The scorer's dashboard password (the file's first line): the /scorer pages only (publish, "
+                   "correct), not /director. Default: $BIDWIRE_SCORER_PASSWORD; with neither, no scorer login.")
+def serve(data, host, port, keyring, log_level, access_log, event_file, tables, method, director_password_file,
+          scorer_password_file):
     """Run the collector: the units' sync endpoint, the director's JSON API (docs/collector.md) and dashboard
     (docs/director.md)."""
     from bidwire_host.collector.app import serve as serve_collector
@@ -131,6 +135,7 @@ def serve(data, host, port, keyring, log_level, access_log, event_file, tables, 
 
     try:
         password = read_password(director_password_file)
+        scorer_password = read_password(scorer_password_file, role="scorer")
     except AuthError as e:
         raise click.ClickException(str(e)) from None
     try:
@@ -139,7 +144,7 @@ def serve(data, host, port, keyring, log_level, access_log, event_file, tables, 
             raise SetupError("--tables needs --event")
         serve_collector(data, host, port, keyring, log_level=log_level, access_log=access_log,
                         echo=lambda text: click.echo(text), event=event_file, tables=table_map, method=method,
-                        director_password=password)
+                        director_password=password, scorer_password=scorer_password)
     except SetupError as e:
         raise click.ClickException(str(e)) from None
     except (StoreError, OSError) as e:

@@ -5,9 +5,9 @@ HMAC) plays the boards the collector assigns it, round after round; then the ran
     python -m bidwire_host.demo [--tables 5] [--boards N] [--port 8080] [--exit-when-done]
 
 Everything is made afresh under build/demo: the units are provisioned (`bidwire provision`), the event is created
-(`bidwire event create`'s library), the firmware is compiled to .mpy, and a director password is generated
-(build/demo/director-password, mode 600) for the dashboard, whose address and login are printed once the
-collector is up. The players' auctions come from a small
+(`bidwire event create`'s library), the firmware is compiled to .mpy, and a director password and a scorer
+password are generated (build/demo/director-password and build/demo/scorer-password, mode 600) for the
+dashboard, whose address and logins are printed once the collector is up. The players' auctions come from a small
 book below and the tricks from a seeded random draw, so two runs play the same session.
 """
 import json
@@ -66,12 +66,14 @@ def _table_play(board, table, seed):
 class Collector:
     """`bidwire serve` in a subprocess."""
 
-    def __init__(self, data, keyring, port, event_file, tables, echo, password_file=None):
+    def __init__(self, data, keyring, port, event_file, tables, echo, password_file=None, scorer_file=None):
         self.log = open(data / "serve.log", "w")
         args = [str(BIN / "bidwire"), "serve", "--data", str(data), "--keyring", str(keyring), "--port", str(port),
                 "--log-level", "warning", "--event", str(event_file), "--tables", tables]
         if password_file is not None:
             args += ["--director-password-file", str(password_file)]
+        if scorer_file is not None:
+            args += ["--scorer-password-file", str(scorer_file)]
         self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=self.log, text=True)
         ready, _, _ = select.select([self.proc.stdout], [], [], 30)
         line = self.proc.stdout.readline() if ready else ""
@@ -101,7 +103,8 @@ class Collector:
 
 
 def _director_password(path):
-    """A fresh password for the director's dashboard, written to `path` (mode 600, readable by no one else)."""
+    """A fresh dashboard password (the director's or the scorer's), written to `path` (mode 600, readable by no
+    one else)."""
     password = secrets.token_urlsafe(12)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w") as f:
@@ -226,10 +229,13 @@ def main(tables, boards, boards_per_round, port, heap, seed, exit_when_done, wor
          f"units {', '.join(units.values())}")
     password_file = workdir / "director-password"
     password = _director_password(password_file)
+    scorer_file = workdir / "scorer-password"
+    scorer_password = _director_password(scorer_file)
     collector = Collector(workdir / "data", keyring, port, event_file,
-                          ",".join(f"{u}={t}" for t, u in units.items()), echo, password_file)
+                          ",".join(f"{u}={t}" for t, u in units.items()), echo, password_file, scorer_file)
     login = f"dashboard: {collector.url}/director  (live auctions {collector.url}/director/live)\n" \
-            f"login: director / {password}  (also in {password_file})"
+            f"login: director / {password}  (also in {password_file})\n" \
+            f"scorer: {collector.url}/scorer  login: scorer / {scorer_password}  (also in {scorer_file})"
     echo(login)
     vus = {}
     try:

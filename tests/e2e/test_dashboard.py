@@ -48,7 +48,7 @@ def browser():
 
 def log_in(page, url, password=PASSWORD):
     page.goto(url + "/login")
-    page.get_by_label("Director password").fill(password)
+    page.get_by_label("Password (director or scorer)").fill(password)
     page.get_by_role("button", name="Sign in").click()
 
 
@@ -96,7 +96,9 @@ def test_the_director_rules_on_a_call_out_of_rotation_from_the_page(tmp_path, co
 
         alert.get_by_role("button", name="reject", exact=True).click()
         page.wait_for_url("**/director?ruled=T01")
-        page.locator(".queued", has_text="Ruling sent: reject").wait_for()
+        # queued until the unit's next sync; its heartbeat may fetch and apply it before the page shows "sent"
+        page.locator(".queued:has-text('Ruling sent: reject'), .outcome:has-text('Ruling applied: reject')") \
+            .first.wait_for()
 
         unit.write("sync 2000")
         frame = frame_until(unit, lambda f: not f[0].startswith("IRREGULAR"))

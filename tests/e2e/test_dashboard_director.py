@@ -133,12 +133,27 @@ def test_the_director_enters_an_adjusted_score_from_the_page(event_collector, br
         ranked = sorted((r["direction"], str(r["pair"]), r["boards"]) for r in ranking)
         assert ranked == [("EW", "3", 1), ("NS", "2", 1)]
 
+    # an assigned score (non-balancing: NS +140 for NS, -620 for EW, laws.md §9.3) from the same form
+    page.locator("#adj-table").fill("1")
+    page.locator("#adj-board").fill("2")
+    page.get_by_label("Assigned score").check()
+    page.locator("#adj-score-ns").fill("140")
+    page.locator("#adj-score-ew").fill("-620")
+    page.locator("#adj-reason").fill("Law 12 C1: misinformation")
+    page.get_by_role("button", name="Record adjusted score").click()
+    page.wait_for_url("**/director?done=adjust*")
+    row = page.locator("#audit-table tbody tr").first.inner_text()
+    assert "assigned 140/-620" in row and "board 2" in row and "table 1" in row, row
+    with httpx.Client(base_url=event_collector.url, timeout=10) as client:
+        rows = {r["table"]: r for r in client.get("/api/v1/travellers/2").json()["rows"]}
+        assert rows[1]["adjusted"] is not None and rows[1]["score_ns"] in (140, None)
+
     # a table the movement does not have: refused with the collector's reason, and nothing recorded
     page.locator("#adj-table").fill("9")
     page.locator("#adj-board").fill("1")
     page.get_by_role("button", name="Record adjusted score").click()
     page.get_by_role("alert").filter(has_text="tables 1-3, not 9").wait_for()
-    assert page.locator("#audit-table tbody tr").count() == 1
+    assert page.locator("#audit-table tbody tr").count() == 2
 
     # a penalty, and a form without its CSRF token is refused
     page.locator("#pen-direction").select_option("EW")

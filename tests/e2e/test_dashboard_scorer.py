@@ -23,6 +23,7 @@ from test_dashboard import PASSWORD, SHOTS, browser, chromium_installed, log_in 
 from vunit import VUnit
 
 TABLET = {"width": 820, "height": 1180}
+SCORER_PASSWORD = "scorer only, not the director"
 
 
 def play_the_mitchell(tmp_path, collector):
@@ -66,6 +67,7 @@ def play_the_mitchell(tmp_path, collector):
 @pytest.fixture
 def mitchell(tmp_path, monkeypatch):
     monkeypatch.setenv("BIDWIRE_DIRECTOR_PASSWORD", PASSWORD)  # inherited by `bidwire serve`
+    monkeypatch.setenv("BIDWIRE_SCORER_PASSWORD", SCORER_PASSWORD)
     event_file = tmp_path / "event.json"
     subprocess.run([str(BIDWIRE), "event", "create", str(event_file), "--name", "Club pairs", "--movement",
                     "mitchell", "--tables", "3", "--boards-per-round", "2"], check=True, capture_output=True)
@@ -191,3 +193,62 @@ def test_the_scorer_pages_need_a_session_and_publishing_its_csrf_token(mitchell)
         assert client.get("/scorer").status_code == 200
         assert client.post("/scorer/publish", data={"minutes": "5"}).status_code == 403  # session, no token
     assert mitchell.rows("SELECT count(*) AS n FROM director_actions") == [{"n": 0}]
+
+
+def test_the_scorers_own_login_corrects_within_the_period_and_overrides_after_it(mitchell, browser):  # noqa: F811
+    """issue 5: the scorer's login (its role in the session) sees /scorer but not /director; it corrects a result
+    at a table (an assigned score, then an artificial one) recorded `by` "scorer" in the audit log; after the
+    correction period the page shows the 409 reason and an override checkbox, and the override is recorded."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page = browser.new_page(viewport=TABLET)
+    log_in(page, mitchell.url, SCORER_PASSWORD)
+    page.wait_for_url("**/scorer")
+    assert "signed in as scorer" in page.locator("header h1").inner_text()
+    assert page.get_by_role("link", name="Director").count() == 0
+    assert page.goto(mitchell.url + "/director").status == 403
+    assert page.goto(mitchell.url + "/director/live").status == 403
+    page.goto(mitchell.url + "/scorer")
+
+    page.locator("#cor-table").fill("2")
+    page.locator("#cor-board").fill("1")
+    page.get_by_label("Assigned score").check()
+    page.locator("#cor-score-ns").fill("420")
+    page.locator("#cor-reason").fill("Law 79 A: tricks agreed wrongly entered")
+    assert page.locator("#cor-override").count() == 0  # not published: no override to tick
+    page.get_by_role("button", name="Record correction").click()
+    page.wait_for_url("**/scorer?corrected=1*")
+    row = page.locator("#audit-table tbody tr").first
+    text = row.inner_text()
+    assert "assigned 420" in text and "board 1" in text and "table 2" in text and "scorer" in text, text
+    assert row.locator("td").first.inner_text().strip()  # when
+    trav = {r["table"]: r for r in httpx.get(mitchell.url + "/api/v1/travellers/1").json()["rows"]}
+    assert trav[2]["score_ns"] == 420
+
+    # publish with a period of 0 minutes: it is over at once; a correction is refused with the reason (409)
+    page.get_by_label("Correction period (minutes)").fill("0")
+    page.get_by_role("button", name="Publish the results").click()
+    page.wait_for_url("**/scorer?published=1")
+    page.locator("#cor-table").fill("1")
+    page.locator("#cor-board").fill("2")
+    page.locator("#cor-ns").select_option("A+")
+    page.locator("#cor-ew").select_option("A-")
+    with page.expect_response(lambda r: r.url.endswith("/scorer/correct")) as resp:
+        page.get_by_role("button", name="Record correction").click()
+    assert resp.value.status == 409
+    error = page.locator("#correct-error")
+    assert "correction period ended" in error.inner_text() and "Law 79 C" in error.inner_text()
+    assert page.locator("#cor-table").input_value() == "1"  # the form as it was
+    page.screenshot(path=str(SHOTS / "scorer-correction-refused.png"), full_page=True)
+    page.get_by_label("After the correction period (override, Law 79 C)").check()
+    page.get_by_role("button", name="Record correction").click()
+    page.wait_for_url("**/scorer?corrected=1*")
+    text = page.locator("#audit-table tbody tr").first.inner_text()
+    assert "A+/A-" in text and "after the correction period" in text and "scorer" in text, text
+    page.screenshot(path=str(SHOTS / "scorer-audit-log.png"), full_page=True)
+    kinds = [(r["kind"], r["by_whom"], r["post_period"]) for r in
+             mitchell.rows("SELECT kind, by_whom, post_period FROM director_actions ORDER BY id")]
+    assert kinds == [("adjust", "scorer", 0), ("publish", "scorer", 0), ("adjust", "scorer", 1)]
+
+    with httpx.Client(base_url=mitchell.url, timeout=10) as client:  # a form without the CSRF token
+        assert client.post("/scorer/correct", data={"table": "1", "board": "1", "kind": "assigned",
+                                                    "score_ns": "100"}).status_code == 403

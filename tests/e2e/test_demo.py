@@ -25,6 +25,10 @@ def test_the_demo_plays_a_three_table_mitchell_to_a_ranking(tmp_path):
     password = password_file.read_text().strip()
     assert re.search(r"dashboard: http://127\.0\.0\.1:\d+/director", out)
     assert f"login: director / {password}" in out
+    scorer_file = tmp_path / "demo" / "scorer-password"  # the scorer's own login, kept the same way
+    assert scorer_file.stat().st_mode & 0o777 == 0o600
+    scorer = scorer_file.read_text().strip()
+    assert scorer != password and f"login: scorer / {scorer}" in out
 
 
 def test_make_demo_short_session_exits_and_leaves_no_process(tmp_path):

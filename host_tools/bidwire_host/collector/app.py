@@ -51,12 +51,14 @@ class Collector:
                 self.rejections[unit] = {"status": status, "reason": reason, "at": sync.now_iso()}
 
 
-def create_app(data_dir, keyring_path=None, event=None, tables=None, method="mp", director_password=None):
+def create_app(data_dir, keyring_path=None, event=None, tables=None, method="mp", director_password=None,
+               scorer_password=None):
     """The collector app on the store in data_dir; units from keyring_path (default: data_dir/keyring.json).
 
     `event`: an event file (path) or its parsed JSON to load, with `tables` {unit: table or [section, table]}
     and the scoring `method`; round 1's assigns are queued unless already sent (setup.py). `director_password`:
-    the dashboard's login (dashboard/); without it the dashboard's pages refuse every login."""
+    the dashboard's login (dashboard/); without it the dashboard's pages refuse every login. `scorer_password`:
+    the scorer's own login (the /scorer pages only)."""
     data_dir = Path(data_dir)
     store = Store(data_dir)
     if event is not None:
@@ -79,7 +81,7 @@ def create_app(data_dir, keyring_path=None, event=None, tables=None, method="mp"
     app.state.collector = Collector(store, keyring)
     app.include_router(sync.router)
     app.include_router(api.router)
-    dashboard.mount(app, data_dir, director_password)
+    dashboard.mount(app, data_dir, director_password, scorer_password)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request, exc):
@@ -137,12 +139,12 @@ def listen(host, port):
 
 
 def serve(data_dir, host="127.0.0.1", port=8080, keyring_path=None, log_level="info", access_log=False,
-          echo=print, event=None, tables=None, method="mp", director_password=None):
+          echo=print, event=None, tables=None, method="mp", director_password=None, scorer_password=None):
     """Run the collector until interrupted; echo the URL once it is listening."""
     import uvicorn
 
     app = create_app(data_dir, keyring_path, event=event, tables=tables, method=method,
-                     director_password=director_password)
+                     director_password=director_password, scorer_password=scorer_password)
     sock = listen(host, port)
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host

@@ -1,7 +1,10 @@
-"""The director's login: the password (kept only as a salted scrypt hash), the signed session cookie, CSRF.
+"""The director's and the scorer's logins: the passwords (kept only as salted scrypt hashes), the signed session
+cookie with its role, CSRF.
 
 A session is a cookie signed with the server secret (`dashboard-secret` in the data directory, made on first
-start): `{"role": "director", "csrf": token}`, valid for `SESSION_HOURS`. Every POST form carries the session's
+start): `{"role": "director" | "scorer", "csrf": token}`, valid for `SESSION_HOURS`. The director may see and do
+everything; the scorer sees the /scorer pages and may publish and correct, but not rule at tables nor see
+/director (`ROLES`). Every POST form carries the session's
 CSRF token; the login form, before there is a session, a random token echoed from a short-lived cookie
 (double submit). Only the dashboard reads the cookie: the units' sync endpoint takes nothing but its HMAC.
 """
@@ -18,6 +21,8 @@ LOGIN_COOKIE = "bidwire_login"
 SESSION_HOURS = 12
 SECRET_FILE = "dashboard-secret"
 PASSWORD_ENV = "BIDWIRE_DIRECTOR_PASSWORD"
+SCORER_PASSWORD_ENV = "BIDWIRE_SCORER_PASSWORD"
+ROLES = ("director", "scorer")
 _SCRYPT = {"n": 2**14, "r": 8, "p": 1}
 
 
@@ -31,18 +36,19 @@ def hash_password(password, salt=None):
     return salt, hashlib.scrypt(password.encode(), salt=salt, **_SCRYPT)
 
 
-def read_password(path=None):
-    """The director's password from a file (its first line) or, without one, $BIDWIRE_DIRECTOR_PASSWORD."""
+def read_password(path=None, role="director"):
+    """A role's password from a file (its first line) or, without one, $BIDWIRE_DIRECTOR_PASSWORD
+    ($BIDWIRE_SCORER_PASSWORD for the scorer)."""
     if path is not None:
         try:
             text = Path(path).read_text().splitlines()
         except OSError as e:
-            raise AuthError(f"director password file {path}: {e.strerror}") from None
+            raise AuthError(f"{role} password file {path}: {e.strerror}") from None
         password = text[0] if text else ""
         if not password:
-            raise AuthError(f"director password file {path} is empty")
+            raise AuthError(f"{role} password file {path} is empty")
         return password
-    return os.environ.get(PASSWORD_ENV) or None
+    return os.environ.get(SCORER_PASSWORD_ENV if role == "scorer" else PASSWORD_ENV) or None
 
 
 def server_secret(data_dir):
@@ -62,31 +68,43 @@ def server_secret(data_dir):
 
 
 class Auth:
-    """The director's password check and the session cookie's signer."""
+    """The director's and the scorer's password checks and the session cookie's signer."""
 
-    def __init__(self, data_dir, password=None):
-        self.hashed = hash_password(password) if password else None
+    def __init__(self, data_dir, password=None, scorer_password=None):
+        self.hashes = {role: hash_password(pw) for role, pw in (("director", password),
+                                                               ("scorer", scorer_password)) if pw}
         # no password, no sessions: the data directory is left as it is
         self._signer = URLSafeTimedSerializer(server_secret(data_dir), salt="bidwire-director-session") \
-            if password else None
+            if self.hashes else None
+
+    @property
+    def hashed(self):
+        """The director's (salt, hash), or None."""
+        return self.hashes.get("director")
 
     @property
     def enabled(self):
-        return self.hashed is not None
+        return bool(self.hashes)
 
     def check_password(self, password):
-        if self.hashed is None:
-            return False
-        salt, expected = self.hashed
-        return hmac.compare_digest(hash_password(password, salt)[1], expected)
+        """The role whose password this is ("director" first), or None."""
+        found = None
+        for role in ROLES:  # every hash is computed: the time taken does not tell which role exists
+            if role in self.hashes:
+                salt, expected = self.hashes[role]
+                if hmac.compare_digest(hash_password(password, salt)[1], expected) and found is None:
+                    found = role
+        return found
 
-    def new_session(self):
-        """(cookie value, session) for a director who just logged in."""
-        session = {"role": "director", "csrf": secrets.token_urlsafe(24)}
+    def new_session(self, role="director"):
+        """(cookie value, session) for someone who just logged in as `role`."""
+        if role not in ROLES:
+            raise AuthError(f"role: one of {', '.join(ROLES)}, not {role!r}")
+        session = {"role": role, "csrf": secrets.token_urlsafe(24)}
         return self._signer.dumps(session), session
 
-    def session(self, request):
-        """The request's valid director session, or None."""
+    def session(self, request, roles=ROLES):
+        """The request's valid session whose role is one of `roles`, or None."""
         raw = request.cookies.get(SESSION_COOKIE)
         if not raw or self._signer is None:
             return None
@@ -94,7 +112,12 @@ class Auth:
             session = self._signer.loads(raw, max_age=SESSION_HOURS * 3600)
         except BadSignature:
             return None
-        return session if isinstance(session, dict) and session.get("role") == "director" else None
+        ok = isinstance(session, dict) and session.get("role") in roles and isinstance(session.get("csrf"), str)
+        return session if ok else None
+
+    def director(self, request):
+        """The request's valid director session, or None (a scorer's session does not count)."""
+        return self.session(request, ("director",))
 
 
 def same_token(given, expected):

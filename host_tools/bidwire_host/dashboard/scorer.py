@@ -1,9 +1,11 @@
 """The scorer's pages and the public results (issue 5, items 2 and 3): server-rendered from the collector's own
 standings, director actions and exports; nothing is scored here.
 
-- /scorer (staff session: the director's login for now): travellers per board, the ranking, publication (POST
-  /scorer/publish with the session's CSRF token: `director.publish`, the correction period of Law 79 C), the
-  download links (the JSON API's exports) and the printable page /scorer/print;
+- /scorer (staff session: the scorer's or the director's login): travellers per board, the ranking, publication
+  (POST /scorer/publish with the session's CSRF token: `director.publish`, the correction period of Law 79 C),
+  corrections (POST /scorer/correct: `director.adjust`, an assigned or artificial score at one table, `by` the
+  logged-in role; after the period refused with its 409 reason unless `override` is ticked), the audit log of
+  every decision, the download links (the JSON API's exports) and the printable page /scorer/print;
 - /scorer/pairs/{direction}/{pair}: a pair's score card (direction NS, EW, or `-` in a Howell or a team match);
 - /results (no login): the ranking and the travellers once the results are published, "not published yet" before.
 """
@@ -16,6 +18,7 @@ from fastapi.templating import Jinja2Templates
 from bidwire_host.collector import director
 from bidwire_host.collector import setup as setup_mod
 from bidwire_host.collector.store import StoreError
+from bidwire_host.dashboard import queries
 from bidwire_host.dashboard.auth import same_token
 
 router = APIRouter(include_in_schema=False)
@@ -36,7 +39,7 @@ templates.env.filters["num"] = _num
 
 
 def _session(request):
-    """The staff session (the director's login; a scorer role of its own is not there yet), or None."""
+    """The staff session (the scorer's or the director's login), or None."""
     return request.app.state.auth.session(request)
 
 
@@ -69,17 +72,56 @@ def _context(request):
             "exports": EXPORTS}
 
 
+def _staff_context(request, session):
+    return dict(_context(request), csrf=session["csrf"], role=session["role"],
+                audit=queries.audit(_collector(request).store.reader()))
+
+
 def _staff_page(request, name, extra=None):
     session = _session(request)
     if session is None:
         return RedirectResponse("/login", status_code=303)
-    ctx = dict(_context(request), csrf=session["csrf"], **(extra or {}))
+    ctx = dict(_staff_context(request, session), **(extra or {}))
     return templates.TemplateResponse(request, name, ctx)
+
+
+def _scorer(request, session, error="", status=None, form=None):
+    """The scorer's page; with a refused correction: its reason, the form as it was, and the HTTP status."""
+    q = request.query_params
+    ctx = dict(_staff_context(request, session), flash=q.get("published", ""), corrected=q.get("corrected", ""),
+               error=error, status=status, form=form or {})
+    return templates.TemplateResponse(request, "scorer.html", ctx, status_code=status or 200)
 
 
 @router.get("/scorer", response_class=HTMLResponse)
 def scorer_page(request: Request):
-    return _staff_page(request, "scorer.html", {"flash": request.query_params.get("published", "")})
+    session = _session(request)
+    if session is None:
+        return RedirectResponse("/login", status_code=303)
+    return _scorer(request, session)
+
+
+@router.post("/scorer/correct")
+async def correct(request: Request):
+    """A correction within the correction period (Law 79 C): an assigned or artificial score for one board at one
+    table (director.adjust), recorded `by` the logged-in role. After the period: 409 with the reason, unless the
+    form's override is ticked (then recorded as post-period)."""
+    from bidwire_host.dashboard.views import adjust_body
+    session = _session(request)
+    form = await request.form()
+    if session is None or not same_token(form.get("csrf"), session["csrf"]):
+        return Response("Forbidden: no session, or a form without its CSRF token.", status_code=403)
+    collector = _collector(request)
+    at = collector.clock()
+    try:
+        body = adjust_body(form, session["role"])
+        collector.store.write(lambda conn: director.adjust(conn, setup_mod.load(conn), body, at))
+    except director.ActionError as e:
+        return _scorer(request, session, str(e), e.status, dict(form))
+    except StoreError as e:
+        return _scorer(request, session, str(e), 503, dict(form))
+    collector.standings.load(collector.store.reader())
+    return RedirectResponse("/scorer?corrected=1#audit-h", status_code=303)
 
 
 @router.get("/scorer/print", response_class=HTMLResponse)

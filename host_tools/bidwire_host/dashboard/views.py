@@ -1,6 +1,7 @@
 """The dashboard's routes: login and logout, the director's page and the live auctions (/director/live), their
-event stream, rulings from the page, and the director's adjusted scores and procedural penalties (with the
-collector's own logic: collector/director.py)."""
+event stream, rulings from the page, and the director's adjusted scores (artificial or assigned) and procedural
+penalties (with the collector's own logic: collector/director.py). Every /director route needs the director's
+session: the scorer's login gets 403 there (auth.py, roles)."""
 import asyncio
 import json
 import secrets
@@ -35,9 +36,21 @@ def _login_page(request, error="", status=200):
     return page
 
 
+def _forbidden_or_login(request):
+    """No director session: a scorer is refused (403), anyone else is sent to the login page."""
+    if _auth(request).session(request) is not None:
+        return Response("Forbidden: the director's pages need the director's login (this is the scorer's).",
+                        status_code=403)
+    return RedirectResponse("/login", status_code=303)
+
+
+HOME = {"director": "/director", "scorer": "/scorer"}
+
+
 @router.get("/", response_class=HTMLResponse)
 def home(request: Request):
-    return RedirectResponse("/director" if _auth(request).session(request) else "/login", status_code=303)
+    session = _auth(request).session(request)
+    return RedirectResponse(HOME[session["role"]] if session else "/login", status_code=303)
 
 
 @router.get("/login", response_class=HTMLResponse)
@@ -51,10 +64,11 @@ async def login(request: Request):
     if not same_token(form.get("csrf"), request.cookies.get(LOGIN_COOKIE)):
         return _login_page(request, "The form had expired: please sign in again.", 403)
     auth = _auth(request)
-    if not auth.check_password(str(form.get("password", ""))):
+    role = auth.check_password(str(form.get("password", "")))
+    if role is None:
         return _login_page(request, "Wrong password.", 401)
-    cookie, _ = auth.new_session()
-    response = RedirectResponse("/director", status_code=303)
+    cookie, _ = auth.new_session(role)
+    response = RedirectResponse(HOME[role], status_code=303)
     response.set_cookie(SESSION_COOKIE, cookie, max_age=SESSION_HOURS * 3600, httponly=True, samesite="strict")
     response.delete_cookie(LOGIN_COOKIE, path="/login")
     return response
@@ -97,18 +111,18 @@ def _director(request, session, error="", form=None, status=200):
 
 @router.get("/director", response_class=HTMLResponse)
 def director_page(request: Request):
-    session = _auth(request).session(request)
+    session = _auth(request).director(request)
     if session is None:
-        return RedirectResponse("/login", status_code=303)
+        return _forbidden_or_login(request)
     return _director(request, session)
 
 
 @router.get("/director/live", response_class=HTMLResponse)
 def live_page(request: Request):
     """The live auctions: the calls at every table as they are made (vugraph-style), over the same event stream."""
-    session = _auth(request).session(request)
+    session = _auth(request).director(request)
     if session is None:
-        return RedirectResponse("/login", status_code=303)
+        return _forbidden_or_login(request)
     fragments, ctx = _fragments(request, session, "live")
     return templates.TemplateResponse(request, "live.html", dict(ctx, fragments=fragments))
 
@@ -117,9 +131,9 @@ def live_page(request: Request):
 async def director_events(request: Request, view: str = "director"):
     """Server-Sent Events: `update` with the page's fragments (the grid, alerts and audit list, or with
     `?view=live` the live auctions) as HTML whenever the store changes."""
-    session = _auth(request).session(request)
+    session = _auth(request).director(request)
     if session is None:
-        return Response("Forbidden: log in first.", status_code=403)
+        return Response("Forbidden: log in as the director first.", status_code=403)
     if view not in VIEWS:
         return Response(f"view: one of {', '.join(VIEWS)}", status_code=400)
     collector = request.app.state.collector
@@ -168,7 +182,7 @@ def _decision(request, session, form, action, body):
 
 
 def _checked_form(request, form):
-    session = _auth(request).session(request)
+    session = _auth(request).director(request)
     if session is None or not same_token(form.get("csrf"), session["csrf"]):
         return None
     return session
@@ -177,21 +191,35 @@ def _checked_form(request, form):
 ARTIFICIAL = ("A+", "A", "A-")
 
 
+def adjust_body(form, by):
+    """The body of director.adjust from an adjusted-score form: `kind` "artificial" (ns and ew: A+, A or A-,
+    Law 12 C) or "assigned" (score_ns, NS's view, and score_ew only if it is not the balancing score: Law 12 C1)."""
+    body = {"section": str(form.get("section") or "").strip() or None, "table": _int(form, "table"),
+            "board": _int(form, "board"), "reason": str(form.get("reason") or "").strip()[:500], "by": by,
+            "override": form.get("override") == "on"}
+    kind = str(form.get("kind") or "artificial")
+    if kind == "assigned":
+        body["score_ns"] = _int(form, "score_ns")
+        body["score_ew"] = _int(form, "score_ew", required=False)
+    elif kind == "artificial":
+        body["ns"], body["ew"] = str(form.get("ns", "")), str(form.get("ew", ""))
+        if body["ns"] not in ARTIFICIAL or body["ew"] not in ARTIFICIAL:
+            raise director.ActionError("ns and ew: A+, A or A- (Law 12 C)")
+    else:
+        raise director.ActionError(f"kind: artificial or assigned, not {kind!r}")
+    return body
+
+
 @router.post("/director/adjust")
 async def adjust(request: Request):
-    """An artificial adjusted score (A+, A, A-: Law 12 C) for one board at one table, from the page's form."""
+    """An adjusted score for one board at one table, from the page's form: artificial (A+, A, A-: Law 12 C) or
+    assigned (NS's score, and EW's when it does not balance)."""
     form = await request.form()
     session = _checked_form(request, form)
     if session is None:
-        return Response("Forbidden: no session, or a form without its CSRF token.", status_code=403)
+        return Response("Forbidden: no director session, or a form without its CSRF token.", status_code=403)
     try:
-        body = {"section": str(form.get("section") or "").strip() or None, "table": _int(form, "table"),
-                "board": _int(form, "board"), "ns": str(form.get("ns", "")), "ew": str(form.get("ew", "")),
-                "reason": str(form.get("reason") or "").strip()[:500],
-                "by": str(form.get("by") or "").strip()[:100] or "director",
-                "override": form.get("override") == "on"}
-        if body["ns"] not in ARTIFICIAL or body["ew"] not in ARTIFICIAL:
-            raise director.ActionError("ns and ew: A+, A or A- (Law 12 C)")
+        body = adjust_body(form, str(form.get("by") or "").strip()[:100] or "director")
     except director.ActionError as e:
         return _director(request, session, str(e), dict(form), 400)
     refused = _decision(request, session, form, director.adjust, body)
@@ -224,7 +252,7 @@ async def penalty(request: Request):
 @router.post("/director/rulings")
 async def ruling(request: Request):
     """The director's ruling on a pending irregularity: a `ruling` command queued for the unit."""
-    session = _auth(request).session(request)
+    session = _auth(request).director(request)
     form = await request.form()
     if session is None or not same_token(form.get("csrf"), session["csrf"]):
         return Response("Forbidden: no session, or a form without its CSRF token.", status_code=403)
