@@ -32,12 +32,6 @@ def teams():
     return ev.to_dict(ev.new_event("Match", {"type": "teams"}, boards_per_round=2))
 
 
-@pytest.fixture
-def data(tmp_path):
-    write_keyring(tmp_path / "keyring.json")
-    return tmp_path
-
-
 def app(data, method="mp", event=None, tables=TABLES):
     return create_app(data, event=event or mitchell(), tables=tables, method=method)
 

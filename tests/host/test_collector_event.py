@@ -3,7 +3,7 @@ Mitchell), the next round sent when every table is done, travellers and the rank
 import json
 
 import pytest
-from collector_kit import played, query, sync, write_keyring
+from collector_kit import played, query, sync
 from fastapi.testclient import TestClient
 
 from bidwire_host import event as ev
@@ -12,12 +12,6 @@ from bidwire_host.collector.setup import SetupError, parse_tables
 from bidwire_host.scoring.model import law77_score
 
 TABLES = {"T01": 1, "T02": 2, "T03": 3}
-
-
-@pytest.fixture
-def data(tmp_path):
-    write_keyring(tmp_path / "keyring.json")
-    return tmp_path
 
 
 def mitchell():

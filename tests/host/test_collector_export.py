@@ -33,12 +33,6 @@ def nt(seq, board, tricks, alert=False, **assignment):
     return played(seq, board, inputs, "1NT", d, tricks, law77_score(board, "1NT", d, tricks), **assignment)
 
 
-@pytest.fixture
-def data(tmp_path):
-    write_keyring(tmp_path / "keyring.json")
-    return tmp_path
-
-
 def play_session(c, skip=()):
     """Every table plays its boards in all three rounds; tricks vary with board and table (7-9)."""
     seqs = dict.fromkeys(TABLES, 1)

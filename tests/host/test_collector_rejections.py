@@ -5,17 +5,11 @@ Each test stores something first, so "unchanged" is checked against a store that
 import json
 
 import pytest
-from collector_kit import assign, board_start, body, counts, hello, played, post, result, sign, sync, write_keyring
+from collector_kit import assign, board_start, body, counts, hello, played, post, result, sign, sync
 from fastapi.testclient import TestClient
 
 from bidwire_host.collector.app import create_app
 from bidwire_host.collector.sync import MAX_BODY
-
-
-@pytest.fixture
-def data(tmp_path):
-    write_keyring(tmp_path / "keyring.json")
-    return tmp_path
 
 
 @pytest.fixture

@@ -17,7 +17,6 @@ from collector_kit import (
     query,
     result,
     sync,
-    write_keyring,
 )
 from fastapi.testclient import TestClient
 
@@ -51,12 +50,6 @@ def a_session(client):
         == 200
     assert sync(client, [hello(1, battery=55), *played(2, section="A", table=1, round=1, tricks=9, score_ns=-50)],
                 unit="T03").status_code == 200
-
-
-@pytest.fixture
-def data(tmp_path):
-    write_keyring(tmp_path / "keyring.json")
-    return tmp_path
 
 
 def test_rebuild_gives_exactly_what_the_live_path_built(data):

@@ -2,16 +2,10 @@
 import json
 
 import pytest
-from collector_kit import body, counts, hello, played, post, query, sign, sync, write_keyring
+from collector_kit import body, counts, hello, played, post, query, sign, sync
 from fastapi.testclient import TestClient
 
 from bidwire_host.collector.app import create_app
-
-
-@pytest.fixture
-def data(tmp_path):
-    write_keyring(tmp_path / "keyring.json")
-    return tmp_path
 
 
 @pytest.fixture

@@ -14,7 +14,6 @@ from collector_kit import (
     query,
     result,
     sync,
-    write_keyring,
 )
 from fastapi.testclient import TestClient
 
@@ -22,12 +21,6 @@ from bidwire_host.collector import validator
 from bidwire_host.collector.app import create_app
 
 VECTORS = Path(__file__).parents[1] / "vectors"
-
-
-@pytest.fixture
-def data(tmp_path):
-    write_keyring(tmp_path / "keyring.json")
-    return tmp_path
 
 
 @pytest.fixture
