@@ -61,6 +61,9 @@ class Collector:
             self.port = int(m.group(1))
             self.url = f"http://127.0.0.1:{self.port}"
             self.wait_ready()
+            # the director's API needs the token the collector keeps in its data directory (apiauth.py)
+            self.api_headers = {"Authorization": f"Bearer {(self.data / 'api-token').read_text().strip()}"}
+            self.api = httpx.Client(base_url=self.url, headers=self.api_headers, timeout=10)
         except BaseException:
             self.stop()
             raise
@@ -108,13 +111,13 @@ class Collector:
 
     def unit_status(self, unit):
         """The unit's line of GET /api/v1/units (cmd_ack, commands_pending, last_rejection, ...)."""
-        [status] = [u for u in httpx.get(self.url + "/api/v1/units", timeout=10).json()["units"]
+        [status] = [u for u in self.api.get("/api/v1/units").json()["units"]
                     if u["unit"] == unit]
         return status
 
     def command(self, unit, command):
         """Queue a command (POST /api/v1/units/{unit}/commands); the command as it will be sent, seq included."""
-        r = httpx.post(f"{self.url}/api/v1/units/{unit}/commands", json=command, timeout=10)
+        r = self.api.post(f"/api/v1/units/{unit}/commands", json=command)
         assert r.status_code == 201, r.text
         return r.json()["command"]
 
@@ -125,6 +128,12 @@ class Collector:
     def kill(self):
         self.proc.send_signal(signal.SIGKILL)
         self.proc.wait()
+        self._close_api()
+
+    def _close_api(self):
+        api = getattr(self, "api", None)
+        if api is not None:
+            api.close()
 
     def stop(self):
         if self.proc.poll() is None:
@@ -135,3 +144,4 @@ class Collector:
                 self.kill()
         self.proc.stdout.close()
         self.log.close()
+        self._close_api()

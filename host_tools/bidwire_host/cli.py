@@ -124,8 +124,10 @@ _DATA = click.option("--data", required=True, type=click.Path(file_okay=False, p
 @click.option("--scorer-password-file", type=click.Path(dir_okay=False, path_type=Path),
               help="The scorer's dashboard password (the file's first line): the /scorer pages only (publish, "
                    "correct), not /director. Default: $BIDWIRE_SCORER_PASSWORD; with neither, no scorer login.")
+@click.option("--body-timeout", default=30.0, show_default=True, type=click.FloatRange(0.1),
+              help="Seconds a request's body may take to arrive (a stalled or trickling client gets 408).")
 def serve(data, host, port, keyring, log_level, access_log, event_file, tables, method, director_password_file,
-          scorer_password_file):
+          scorer_password_file, body_timeout):
     """Run the collector: the units' sync endpoint, the director's JSON API (docs/collector.md) and dashboard
     (docs/director.md)."""
     from bidwire_host.collector.app import serve as serve_collector
@@ -144,7 +146,7 @@ def serve(data, host, port, keyring, log_level, access_log, event_file, tables, 
             raise SetupError("--tables needs --event")
         serve_collector(data, host, port, keyring, log_level=log_level, access_log=access_log,
                         echo=lambda text: click.echo(text), event=event_file, tables=table_map, method=method,
-                        director_password=password, scorer_password=scorer_password)
+                        director_password=password, scorer_password=scorer_password, body_timeout_s=body_timeout)
     except SetupError as e:
         raise click.ClickException(str(e)) from None
     except (StoreError, OSError) as e:

@@ -82,17 +82,19 @@ class Collector:
             self.stop()
             raise click.ClickException(f"the collector did not start (see {data / 'serve.log'}): {line.strip()}")
         self.url = f"http://127.0.0.1:{m.group(1)}"
-        echo(f"collector: {self.url}  (API docs {self.url}/docs, ranking {self.url}/api/v1/ranking)")
+        echo(f"collector: {self.url}  (API docs {self.url}/docs; the API's token is in {data / 'api-token'})")
         for _ in range(200):
             try:
                 if httpx.get(self.url + "/healthz", timeout=2).status_code == 200:
+                    self.token = (data / "api-token").read_text().strip()
                     return
             except httpx.HTTPError:
                 time.sleep(0.05)
         raise click.ClickException("the collector never answered /healthz")
 
     def get(self, path):
-        r = httpx.get(self.url + path, timeout=10)
+        """GET from the director's API with the collector's API token (data/api-token, made at its start)."""
+        r = httpx.get(self.url + path, headers={"Authorization": f"Bearer {self.token}"}, timeout=10)
         r.raise_for_status()
         return r.json()
 

@@ -11,7 +11,6 @@ import subprocess
 import threading
 import time
 
-import httpx2 as httpx
 from collector_proc import BIDWIRE, Collector, keyring, rows
 from test_collector_units import board_lines, play, secret, unit_config
 from vunit import VUnit
@@ -54,13 +53,13 @@ def test_a_three_table_mitchell_is_run_and_ranked(tmp_path):
     ring = keyring(tmp_path / "keyring.json", {UNITS[t]: secret(t) for t in UNITS})
     collector = Collector(tmp_path, ring, extra=("--event", str(event_file), "--tables", "T01=1,T02=2,T03=3"))
     try:
-        setup = httpx.get(collector.url + "/api/v1/event").json()
+        setup = collector.api.get("/api/v1/event").json()
         assert setup["rounds"] == {"A": 1} and setup["tables"]["T02"] == ["A", 2]
         finished = threading.Barrier(len(UNITS), timeout=60)
 
         def assign_applied(unit, round_no):
             """The collector has the unit's report that it applied the round's assign (cmd_ack past it)."""
-            listing = httpx.get(f"{collector.url}/api/v1/units/{unit}/commands", timeout=10).json()["commands"]
+            listing = collector.api.get(f"/api/v1/units/{unit}/commands").json()["commands"]
             return [c for c in listing if c["command"]["type"] == "assign" and c["command"]["round"] == round_no
                     and c["applied"]]
 
@@ -102,7 +101,7 @@ def test_a_three_table_mitchell_is_run_and_ranked(tmp_path):
         assert {(r["round"], r["table_no"], r["board"]) for r in played} == {
             (rd, t, b) for t in PLAN for rd, boards in enumerate(PLAN[t], 1) for b in boards}
 
-        ranking = httpx.get(collector.url + "/api/v1/ranking").json()
+        ranking = collector.api.get("/api/v1/ranking").json()
         assert ranking["method"] == "mp" and ranking["problems"] == []
         got = [(r["direction"], r["pair"], r["rank"], r["tied"], r["mp"]) for r in ranking["ranking"]]
         assert got == EXPECTED
@@ -110,7 +109,7 @@ def test_a_three_table_mitchell_is_run_and_ranked(tmp_path):
         pct = {(r["direction"], r["pair"]): r["pct"] for r in ranking["ranking"]}
         assert pct[("NS", "3")] == 66.67 and pct[("NS", "1")] == 41.67 and pct[("EW", "1")] == 54.17
 
-        trav = httpx.get(collector.url + "/api/v1/travellers/1").json()["rows"]
+        trav = collector.api.get("/api/v1/travellers/1").json()["rows"]
         assert [(r["table"], r["ns"], r["ew"], r["contract"], r["declarer"], r["tricks"], r["score_ns"], r["mp_ns"])
                 for r in trav] == [(1, "1", "1", "1NT", "N", 7, 90, 0), (2, "2", "3", "1NT", "N", 8, 120, 3),
                                    (3, "3", "2", "1NT", "N", 8, 120, 3)]
@@ -124,7 +123,7 @@ def test_a_three_table_mitchell_is_run_and_ranked(tmp_path):
     assert rows(tmp_path, "SELECT kind FROM alerts") == []
     again = Collector(tmp_path, ring, extra=("--event", str(event_file), "--tables", "T01=1,T02=2,T03=3"))
     try:
-        ranking = httpx.get(again.url + "/api/v1/ranking").json()["ranking"]
+        ranking = again.api.get("/api/v1/ranking").json()["ranking"]
         assert [(r["direction"], r["pair"], r["rank"], r["tied"], r["mp"]) for r in ranking] == EXPECTED
         assigns = rows(tmp_path, "SELECT count(*) AS n FROM commands WHERE type = 'assign'")[0]["n"]
         assert assigns == 9  # loading the event again queued no round twice

@@ -14,7 +14,6 @@ import threading
 import time
 from pathlib import Path
 
-import httpx2 as httpx
 import pytest
 from collector_proc import Collector, keyring, rows
 from session import endplay_score_ns, session
@@ -138,7 +137,7 @@ def test_three_units_play_the_boards_they_are_assigned(tmp_path, collector):
                                        "WHERE unit = ? ORDER BY seq", unit)
         assert results == [{"board": b, "contract": "1NT", "declarer": SEATS[(b - 1) % 4], "tricks": 6 + table,
                             "score_ns": endplay_score_ns("1NT", SEATS[(b - 1) % 4], b, 6 + table)} for b in boards]
-        [status] = [u for u in httpx.get(collector.url + "/api/v1/units").json()["units"] if u["unit"] == unit]
+        [status] = [u for u in collector.api.get("/api/v1/units").json()["units"] if u["unit"] == unit]
         assert status["cmd_ack"] == a["seq"] and status["commands_pending"] == 0
     assert rows(collector.data, "SELECT kind FROM alerts") == []
 

@@ -112,7 +112,7 @@ def test_the_director_enters_an_adjusted_score_from_the_page(event_collector, br
     log_in(page, event_collector.url)
     page.wait_for_url("**/director")
     assert page.evaluate("document.documentElement.scrollWidth") <= TABLET["width"]  # no sideways scrolling
-    assert httpx.get(event_collector.url + "/api/v1/ranking").json()["ranking"] == []
+    assert event_collector.api.get("/api/v1/ranking").json()["ranking"] == []
 
     page.get_by_label("Table", exact=True).fill("2")
     page.locator("#adj-board").fill("1")
@@ -125,7 +125,7 @@ def test_the_director_enters_an_adjusted_score_from_the_page(event_collector, br
     assert "A+/A-" in row.inner_text() and "board 1" in row.inner_text() and "director" in row.inner_text()
     page.screenshot(path=str(SHOTS / "director-tablet.png"), full_page=True)
 
-    with httpx.Client(base_url=event_collector.url, timeout=10) as client:
+    with httpx.Client(base_url=event_collector.url, headers=event_collector.api_headers, timeout=10) as client:
         rows = {r["table"]: r for r in client.get("/api/v1/travellers/1").json()["rows"]}
         assert rows[2]["adjusted"] == "A+/A-" and rows[2]["pct_ns"] == 60
         ranking = client.get("/api/v1/ranking").json()["ranking"]
@@ -144,7 +144,7 @@ def test_the_director_enters_an_adjusted_score_from_the_page(event_collector, br
     page.wait_for_url("**/director?done=adjust*")
     row = page.locator("#audit-table tbody tr").first.inner_text()
     assert "assigned 140/-620" in row and "board 2" in row and "table 1" in row, row
-    with httpx.Client(base_url=event_collector.url, timeout=10) as client:
+    with httpx.Client(base_url=event_collector.url, headers=event_collector.api_headers, timeout=10) as client:
         rows = {r["table"]: r for r in client.get("/api/v1/travellers/2").json()["rows"]}
         assert rows[1]["adjusted"] is not None and rows[1]["score_ns"] in (140, None)
 

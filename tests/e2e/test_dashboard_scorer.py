@@ -31,7 +31,7 @@ def play_the_mitchell(tmp_path, collector):
     finished = threading.Barrier(len(UNITS), timeout=60)
 
     def assign_applied(unit, round_no):
-        listing = httpx.get(f"{collector.url}/api/v1/units/{unit}/commands", timeout=10).json()["commands"]
+        listing = collector.api.get(f"/api/v1/units/{unit}/commands").json()["commands"]
         return [c for c in listing if c["command"]["type"] == "assign" and c["command"]["round"] == round_no
                 and c["applied"]]
 
@@ -140,7 +140,7 @@ def test_the_scorer_publishes_and_the_pbn_scores_back_to_the_pages_ranking(tmp_p
     page.wait_for_url("**/scorer?published=1")
     publication = page.locator("#publication").inner_text()
     assert "Published at" in publication and "correction period (Law 79 C) ends at" in publication
-    state = httpx.get(mitchell.url + "/api/v1/publish").json()
+    state = mitchell.api.get("/api/v1/publish").json()
     assert state["minutes"] == 20 and state["open"] and state["ends_at"] in publication
     page.screenshot(path=str(SHOTS / "scorer-published.png"), full_page=True)
 
@@ -157,7 +157,8 @@ def test_the_scorer_publishes_and_the_pbn_scores_back_to_the_pages_ranking(tmp_p
     assert [(r["direction"], r["pair"], r["display"], f"{r['pct']:.2f}") for r in report["ranking"]] == ranking
     for link in ("Download USEBIO XML", "Download CSV"):
         href = page.get_by_role("link", name=link).get_attribute("href")
-        assert httpx.get(mitchell.url + href, timeout=10).status_code == 200
+        assert page.request.get(mitchell.url + href).status == 200  # with the scorer's login (the page's cookie)
+        assert httpx.get(mitchell.url + href, timeout=10).status_code == 401  # and not without it
 
     page.get_by_role("link", name="Printable results (HTML)").click()
     page.wait_for_url("**/scorer/print")
@@ -221,7 +222,7 @@ def test_the_scorers_own_login_corrects_within_the_period_and_overrides_after_it
     text = row.inner_text()
     assert "assigned 420" in text and "board 1" in text and "table 2" in text and "scorer" in text, text
     assert row.locator("td").first.inner_text().strip()  # when
-    trav = {r["table"]: r for r in httpx.get(mitchell.url + "/api/v1/travellers/1").json()["rows"]}
+    trav = {r["table"]: r for r in mitchell.api.get("/api/v1/travellers/1").json()["rows"]}
     assert trav[2]["score_ns"] == 420
 
     # publish with a period of 0 minutes: it is over at once; a correction is refused with the reason (409)

@@ -4,6 +4,8 @@ import hmac
 import json
 import sqlite3
 
+from fastapi.testclient import TestClient
+
 from bidwire.core import record
 from bidwire.core.board import VUL_NAMES, dealer, vulnerability
 from bidwire.core.calls import seat_name
@@ -12,6 +14,14 @@ from bidwire_host.collector.store import DB_NAME
 SECRETS = {"T01": "5a" * 32, "T02": "a5" * 32, "T03": "3c" * 32}
 TABLES = ("events", "unit_sync", "commands", "units", "boards", "results", "irregularities", "rulings",
           "director_calls", "alerts", "setup", "director_actions")
+
+
+class ApiClient(TestClient):
+    """The app in process, calling the director's API with the collector's API token (apiauth.py)."""
+
+    def __init__(self, app, **kw):
+        super().__init__(app, **kw)
+        self.headers["Authorization"] = f"Bearer {app.state.api_token}"
 
 
 def write_keyring(path, units=SECRETS):

@@ -1,7 +1,6 @@
 """The director's JSON API: units, boards, alerts, and queueing commands (issue 4, part 1)."""
 import pytest
-from collector_kit import assign, hello, played, sync, write_keyring
-from fastapi.testclient import TestClient
+from collector_kit import ApiClient, assign, hello, played, sync, write_keyring
 
 from bidwire_host.collector.app import create_app
 
@@ -9,7 +8,7 @@ from bidwire_host.collector.app import create_app
 @pytest.fixture
 def client(tmp_path):
     write_keyring(tmp_path / "keyring.json")
-    with TestClient(create_app(tmp_path)) as c:
+    with ApiClient(create_app(tmp_path)) as c:
         yield c
 
 

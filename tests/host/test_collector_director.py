@@ -9,8 +9,7 @@ The 3-table Mitchell (2 boards a round) plays board 1 at table 1 in round 1 (NS 
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from collector_kit import FOUR_SPADES, counts, played, query, sync, write_keyring
-from fastapi.testclient import TestClient
+from collector_kit import FOUR_SPADES, ApiClient, counts, played, query, sync, write_keyring
 
 from bidwire_host import event as ev
 from bidwire_host.collector import derive
@@ -38,7 +37,7 @@ def app(data, method="mp", event=None, tables=TABLES):
 
 @pytest.fixture
 def client(data):
-    with TestClient(app(data)) as c:
+    with ApiClient(app(data)) as c:
         c.app.state.collector.clock = lambda: T0
         yield c
 
@@ -200,7 +199,7 @@ def test_bad_input_is_refused_with_a_reason_and_nothing_stored(client, data, pat
 
 def test_no_event_loaded(tmp_path):
     write_keyring(tmp_path / "keyring.json")
-    with TestClient(create_app(tmp_path)) as c:
+    with ApiClient(create_app(tmp_path)) as c:
         r = c.post("/api/v1/adjustments", json={"table": 1, "board": 1, "ns": "A", "ew": "A"})
         assert r.status_code == 409 and "no event loaded" in r.json()["error"]
         assert counts(tmp_path)["director_actions"] == 0
@@ -216,7 +215,7 @@ def test_director_actions_are_append_only(client, data):
 
 
 def test_rebuild_and_restart_give_the_live_scores(data):
-    with TestClient(app(data)) as c:
+    with ApiClient(app(data)) as c:
         board1(c, 1, 7)
         board1(c, 3, 8)
         c.post("/api/v1/adjustments", json={"table": 2, "board": 1, "ns": "A", "ew": "A-"})
@@ -227,7 +226,7 @@ def test_rebuild_and_restart_give_the_live_scores(data):
     assert live[1]["ranking"] and any(r["penalty"] for r in live[1]["ranking"])
     with Store(data) as store:
         store.write(derive.rebuild)
-    with TestClient(create_app(data)) as c:
+    with ApiClient(create_app(data)) as c:
         assert (c.get("/api/v1/travellers/1").json(), c.get("/api/v1/ranking").json()) == live
 
 
@@ -241,7 +240,7 @@ def test_cross_imps_and_butler_with_an_artificial_score(data):
         d = data / method
         d.mkdir()
         write_keyring(d / "keyring.json")
-        with TestClient(app(d, method)) as c:
+        with ApiClient(app(d, method)) as c:
             for table, tricks in ((1, 7), (3, 8), (2, 9)):
                 board1(c, table, tricks)
             t = rows(c)
@@ -260,7 +259,7 @@ def test_cross_imps_and_butler_with_an_artificial_score(data):
 def test_two_table_team_match(data):
     with pytest.raises(Exception, match="team match"):
         create_app(data, event=teams(), tables={"T01": 1, "T02": 2}, method="mp")
-    with TestClient(app(data, "teams", teams(), {"T01": 1, "T02": 2})) as c:
+    with ApiClient(app(data, "teams", teams(), {"T01": 1, "T02": 2})) as c:
         # Board 1 (nobody vulnerable): team 1 NS at table 1 make 4S, +420; team 2 NS at table 2 make 1NT, +90.
         # Team 1's net: 420 - 90 = +330 -> 8 IMPs (the 320-360 band of Law 78 B's scale).
         r = sync(c, played(1, 1, FOUR_SPADES, section="A", table=1, round=1, ns=1, ew=2), unit="T01")

@@ -3,8 +3,7 @@ Mitchell), the next round sent when every table is done, travellers and the rank
 import json
 
 import pytest
-from collector_kit import played, query, sync
-from fastapi.testclient import TestClient
+from collector_kit import ApiClient, played, query, sync
 
 from bidwire_host import event as ev
 from bidwire_host.collector.app import create_app
@@ -20,7 +19,7 @@ def mitchell():
 
 @pytest.fixture
 def client(data):
-    with TestClient(create_app(data, event=mitchell(), tables=TABLES)) as c:
+    with ApiClient(create_app(data, event=mitchell(), tables=TABLES)) as c:
         yield c
 
 
@@ -124,7 +123,7 @@ def test_a_bad_event_or_table_map_is_refused(data):
     with pytest.raises(SetupError, match="UNIT=TABLE"):
         parse_tables("T01:1")
     assert parse_tables("T01=1, T02=B:2") == {"T01": [None, 1], "T02": ["B", 2]}
-    with TestClient(create_app(data)) as c:
+    with ApiClient(create_app(data)) as c:
         assert c.get("/api/v1/event").status_code == 404
         r = c.post("/api/v1/event", json={"event": mitchell(), "tables": {"T09": 1}})
         assert r.status_code == 400 and "T09" in r.json()["error"]

@@ -9,8 +9,7 @@ import sys
 import xml.etree.ElementTree as ET
 
 import pytest
-from collector_kit import played, sync, write_keyring
-from fastapi.testclient import TestClient
+from collector_kit import ApiClient, played, sync, write_keyring
 
 from bidwire_host import event as ev
 from bidwire_host.collector.app import create_app
@@ -52,7 +51,7 @@ def play_session(c, skip=()):
 
 @pytest.fixture
 def client(data):
-    with TestClient(create_app(data, event=mitchell(), tables=TABLES)) as c:
+    with ApiClient(create_app(data, event=mitchell(), tables=TABLES)) as c:
         play_session(c, skip={(2, 1)})  # board 1 not played at table 2 (round 3): the director's A+/A-
         r = c.post("/api/v1/adjustments", json={"table": 2, "board": 1, "ns": "A+", "ew": "A-"})
         assert r.status_code == 201, r.text
@@ -123,6 +122,6 @@ def test_the_cli_export_equals_the_api(client, data, tmp_path):
 
 def test_nothing_to_export(tmp_path):
     write_keyring(tmp_path / "keyring.json")
-    with TestClient(create_app(tmp_path)) as c:
+    with ApiClient(create_app(tmp_path)) as c:
         r = c.get("/api/v1/export/pbn")
         assert r.status_code == 409 and "nothing scored" in r.json()["error"]

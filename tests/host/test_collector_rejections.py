@@ -5,8 +5,7 @@ Each test stores something first, so "unchanged" is checked against a store that
 import json
 
 import pytest
-from collector_kit import assign, board_start, body, counts, hello, played, post, result, sign, sync
-from fastapi.testclient import TestClient
+from collector_kit import ApiClient, assign, board_start, body, counts, hello, played, post, result, sign, sync
 
 from bidwire_host.collector.app import create_app
 from bidwire_host.collector.sync import MAX_BODY
@@ -14,7 +13,7 @@ from bidwire_host.collector.sync import MAX_BODY
 
 @pytest.fixture
 def client(data):
-    with TestClient(create_app(data)) as c:
+    with ApiClient(create_app(data)) as c:
         assert sync(c, [hello(1), *played(2)]).status_code == 200
         yield c
 

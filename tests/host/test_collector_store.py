@@ -10,6 +10,7 @@ import pytest
 from collector_kit import (
     FOUR_SPADES,
     TABLES,
+    ApiClient,
     auction_end,
     board_start,
     hello,
@@ -18,7 +19,6 @@ from collector_kit import (
     result,
     sync,
 )
-from fastapi.testclient import TestClient
 
 from bidwire_host.collector import derive, store
 from bidwire_host.collector.app import create_app
@@ -53,7 +53,7 @@ def a_session(client):
 
 
 def test_rebuild_gives_exactly_what_the_live_path_built(data):
-    with TestClient(create_app(data)) as client:
+    with ApiClient(create_app(data)) as client:
         a_session(client)
     live = derived(data)
     for table in ("units", "boards", "results", "irregularities", "rulings", "director_calls", "alerts"):
@@ -66,7 +66,7 @@ def test_rebuild_gives_exactly_what_the_live_path_built(data):
 
 
 def test_bidwire_rebuild_from_the_command_line(data):
-    with TestClient(create_app(data)) as client:
+    with ApiClient(create_app(data)) as client:
         a_session(client)
     live = derived(data)
     conn = sqlite3.connect(data / DB_NAME)
@@ -85,7 +85,7 @@ def test_bidwire_rebuild_needs_a_store(tmp_path):
 
 
 def test_raw_events_are_immutable(data):
-    with TestClient(create_app(data)) as client:
+    with ApiClient(create_app(data)) as client:
         sync(client, [hello(1)])
     conn = sqlite3.connect(data / DB_NAME)
     with pytest.raises(sqlite3.IntegrityError, match="immutable"):
@@ -125,7 +125,7 @@ def test_a_newer_schema_is_refused(data):
 
 
 def test_a_migration_that_asks_for_it_rebuilds_the_derived_tables(data, monkeypatch):
-    with TestClient(create_app(data)) as client:
+    with ApiClient(create_app(data)) as client:
         sync(client, played(1))
     conn = sqlite3.connect(data / DB_NAME)
     conn.execute("DELETE FROM results")
@@ -144,10 +144,11 @@ def test_a_failing_job_is_rolled_back_alone(data):
     """Jobs committed together each run in a savepoint: one that fails takes nothing of the others with it."""
     with Store(data) as s:
         def good(n):
-            return lambda c: c.execute("INSERT INTO unit_sync VALUES (?, 1, 0, 'now')", (f"U{n}",))
+            return lambda c: c.execute("INSERT INTO unit_sync (unit, boot, cmd_ack, last_seen) "
+                                       "VALUES (?, 1, 0, 'now')", (f"U{n}",))
 
         def bad(c):
-            c.execute("INSERT INTO unit_sync VALUES ('BAD', 1, 0, 'now')")
+            c.execute("INSERT INTO unit_sync (unit, boot, cmd_ack, last_seen) VALUES ('BAD', 1, 0, 'now')")
             raise ValueError("refused")
 
         futures = [s.submit(good(1)), s.submit(bad), s.submit(good(2))]
@@ -162,7 +163,7 @@ def test_a_derivation_failure_keeps_the_event_and_says_so(data, monkeypatch):
         raise RuntimeError("a bug")
 
     monkeypatch.setitem(derive.HANDLERS, "lead", (broken, True))
-    with TestClient(create_app(data)) as client:
+    with ApiClient(create_app(data)) as client:
         assert sync(client, played(1)).json()["ack"] == 4
     [a] = query(data, "SELECT kind, detail FROM alerts")
     assert a["kind"] == "not_derived" and "a bug" in a["detail"]
@@ -177,7 +178,7 @@ def test_every_table_is_counted_by_the_tests(data):
 
 
 def test_events_keep_the_unit_body_as_sent(data):
-    with TestClient(create_app(data)) as client:
+    with ApiClient(create_app(data)) as client:
         e = dict(auction_end(1, 1, FOUR_SPADES), future_field={"x": [1, 2]})
         sync(client, [e])
     [row] = query(data, "SELECT body FROM events")

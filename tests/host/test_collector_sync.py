@@ -2,15 +2,14 @@
 import json
 
 import pytest
-from collector_kit import body, counts, hello, played, post, query, sign, sync
-from fastapi.testclient import TestClient
+from collector_kit import ApiClient, body, counts, hello, played, post, query, sign, sync
 
 from bidwire_host.collector.app import create_app
 
 
 @pytest.fixture
 def client(data):
-    with TestClient(create_app(data)) as c:
+    with ApiClient(create_app(data)) as c:
         yield c
 
 
@@ -50,6 +49,10 @@ def test_a_partly_overlapping_batch_stores_only_the_new_seqs(client, data):
     assert seqs(data) == list(range(1, 10))
     after = counts(data)
     assert after["events"] == before["events"] + 6
+    # the two that came again are counted as duplicates suppressed, per unit
+    assert query(data, "SELECT duplicates FROM unit_sync WHERE unit = 'T01'") == [{"duplicates": 2}]
+    assert sync(client, events[:4]).json()["ack"] == 9
+    assert query(data, "SELECT duplicates FROM unit_sync WHERE unit = 'T01'") == [{"duplicates": 6}]
     # the duplicated seqs kept their first version: events are immutable
     assert query(data, "SELECT count(*) AS n FROM boards")[0]["n"] == 2
 

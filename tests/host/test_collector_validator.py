@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 from collector_kit import (
     FOUR_SPADES,
+    ApiClient,
     assign,
     auction_end,
     board_start,
@@ -15,7 +16,6 @@ from collector_kit import (
     result,
     sync,
 )
-from fastapi.testclient import TestClient
 
 from bidwire_host.collector import validator
 from bidwire_host.collector.app import create_app
@@ -25,7 +25,7 @@ VECTORS = Path(__file__).parents[1] / "vectors"
 
 @pytest.fixture
 def client(data):
-    with TestClient(create_app(data)) as c:
+    with ApiClient(create_app(data)) as c:
         yield c
 
 

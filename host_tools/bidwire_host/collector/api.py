@@ -1,8 +1,6 @@
-"""The director's and scorer's JSON API: units, boards, alerts (read-only), and the command queue.
+"""The director's and scorer's JSON API: units, boards, alerts, the command queue, the event, scores and exports.
 
-TODO (dashboard issue): these endpoints have no authentication yet. Director and scorer roles (login,
-session cookie, CSRF protection, architecture.md §5) must guard POST /api/v1/units/{unit}/commands before
-the collector is put on a venue network that players can reach.
+Every route here needs the API token or a dashboard login (apiauth.py); /healthz (`service`) needs nothing.
 """
 import json
 from typing import Literal
@@ -11,10 +9,11 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from bidwire_host.collector import commands, director, export, setup
+from bidwire_host.collector import apiauth, commands, director, export, setup
 from bidwire_host.collector.store import SCHEMA_VERSION, StoreError
 
-router = APIRouter()
+router = APIRouter(dependencies=[apiauth.guard_dependency])
+service = APIRouter()  # /healthz: no login
 
 
 def _row(r, json_fields=()):
@@ -29,7 +28,7 @@ def _error(status, reason):
     return JSONResponse({"error": reason}, status_code=status)
 
 
-@router.get("/healthz", tags=["service"])
+@service.get("/healthz", tags=["service"])
 def healthz(request: Request):
     """Liveness: the store answers a query."""
     conn = request.app.state.collector.store.reader()
@@ -58,6 +57,7 @@ def units(request: Request):
             "boot": live.get("boot", s["boot"] if s else None),
             "cmd_ack": cmd_ack,
             "commands_pending": max(0, (queued.get(unit) or 0) - cmd_ack),
+            "duplicates": s["duplicates"] if s else 0,  # events that came again, acknowledged, not stored twice
             "events": d["events"] if d else 0,
             "last_seq": d["last_seq"] if d else None,
             "board": d["board"] if d else None,

@@ -14,9 +14,10 @@ from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from bidwire_host import dashboard
-from bidwire_host.collector import api, director, setup, sync
+from bidwire_host.collector import api, apiauth, bodyguard, director, setup, sync
 from bidwire_host.collector.events import SyncBody
 from bidwire_host.collector.keyring import Keyring
 from bidwire_host.collector.standings import Standings
@@ -52,13 +53,14 @@ class Collector:
 
 
 def create_app(data_dir, keyring_path=None, event=None, tables=None, method="mp", director_password=None,
-               scorer_password=None):
+               scorer_password=None, body_timeout_s=bodyguard.BODY_TIMEOUT_S):
     """The collector app on the store in data_dir; units from keyring_path (default: data_dir/keyring.json).
 
     `event`: an event file (path) or its parsed JSON to load, with `tables` {unit: table or [section, table]}
     and the scoring `method`; round 1's assigns are queued unless already sent (setup.py). `director_password`:
     the dashboard's login (dashboard/); without it the dashboard's pages refuse every login. `scorer_password`:
-    the scorer's own login (the /scorer pages only)."""
+    the scorer's own login (the /scorer pages only). `body_timeout_s`: how long a request's body may take to
+    arrive (bodyguard.py)."""
     data_dir = Path(data_dir)
     store = Store(data_dir)
     if event is not None:
@@ -79,9 +81,25 @@ def create_app(data_dir, keyring_path=None, event=None, tables=None, method="mp"
     app = FastAPI(title="bidwire collector", version="1", lifespan=lifespan,
                   description="Sync endpoint for the table units (architecture.md §4) and the director's JSON API.")
     app.state.collector = Collector(store, keyring)
+    app.state.api_token = apiauth.api_token(data_dir)
     app.include_router(sync.router)
+    app.include_router(api.service)
     app.include_router(api.router)
     dashboard.mount(app, data_dir, director_password, scorer_password)
+
+    app.add_middleware(bodyguard.BodyGuard, limits={sync.PATH: sync.MAX_BODY}, timeout_s=body_timeout_s)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request, exc):  # {"error": ...} like every other refusal (e.g. a body nested too deep)
+        if exc.status_code >= 400:
+            log.warning("request refused (%d) %s %s: %s", exc.status_code, request.method, request.url.path,
+                        exc.detail)
+        return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers)
+
+    @app.exception_handler(apiauth.ApiRefused)
+    async def refused(request, exc):
+        return JSONResponse({"error": exc.reason}, status_code=exc.status,
+                            headers={"WWW-Authenticate": "Bearer"} if exc.status == 401 else None)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request, exc):
@@ -139,18 +157,21 @@ def listen(host, port):
 
 
 def serve(data_dir, host="127.0.0.1", port=8080, keyring_path=None, log_level="info", access_log=False,
-          echo=print, event=None, tables=None, method="mp", director_password=None, scorer_password=None):
+          echo=print, event=None, tables=None, method="mp", director_password=None, scorer_password=None,
+          body_timeout_s=bodyguard.BODY_TIMEOUT_S):
     """Run the collector until interrupted; echo the URL once it is listening."""
     import uvicorn
 
     app = create_app(data_dir, keyring_path, event=event, tables=tables, method=method,
-                     director_password=director_password, scorer_password=scorer_password)
+                     director_password=director_password, scorer_password=scorer_password,
+                     body_timeout_s=body_timeout_s)
     sock = listen(host, port)
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     keyring = app.state.collector.keyring
     echo(f"bidwire collector on http://{shown}:{bound}  (store {app.state.collector.store.path}, keyring "
-         f"{keyring.path}: {len(keyring.units())} units; API docs at /docs)")
+         f"{keyring.path}: {len(keyring.units())} units; API docs at /docs, its token in "
+         f"{Path(data_dir) / apiauth.TOKEN_FILE})")
     if keyring.error:
         echo(f"warning: {keyring.error}")
     if not director_password:

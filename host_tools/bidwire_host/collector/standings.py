@@ -54,12 +54,28 @@ class Standings:
     def _add(self, r):
         if r["section"] is None or r["score_ns"] is None:
             return
+        if self._elsewhere(r):
+            return
         key = (r["section"], r["table_no"], r["board"])
         if key in self.actions.adjustments:
             return  # the director's score stands for this table and board
         result = Result(r["board"], r["ns"], r["ew"], r["score_ns"], r["contract"], r["declarer"], r["tricks"],
                         table=None if r["table_no"] is None else str(r["table_no"]))
         self._put(r["section"], r["table_no"], r["board"], result, r)
+
+    def _elsewhere(self, r):
+        """True for a result a unit reports for a table the event maps to another unit (a unit posting for
+        another table): stored, alerted (unknown_assignment), but kept off the traveller. Mapping the unit to that
+        table (the event loaded again with the new table map: a spare unit replacing a broken one) scores it."""
+        if self.setup is None or r["table_no"] is None:
+            return False
+        owner = self.setup.units.get((r["section"], r["table_no"]))
+        if owner is None or owner == r["unit"]:
+            return False
+        self.problems.append({"unit": r["unit"], "seq": r["seq"], "board": r["board"],
+                              "problem": f"unit {r['unit']} reported a result for section {r['section']} table "
+                                         f"{r['table_no']}, which the event gives to unit {owner}: not scored"})
+        return True
 
     def _put(self, section, table, board, result, r):
         sess = self._session(section)

@@ -154,6 +154,11 @@ CREATE TRIGGER director_actions_immutable_update BEFORE UPDATE ON director_actio
 CREATE TRIGGER director_actions_immutable_delete BEFORE DELETE ON director_actions
     BEGIN SELECT RAISE(ABORT, 'director actions are append-only'); END;
 """, False),
+    (4, """
+-- Per unit: events that arrived again after they were stored (a retry whose acknowledgement was lost, a
+-- duplicated request) and were acknowledged without being stored twice.
+ALTER TABLE unit_sync ADD COLUMN duplicates INTEGER NOT NULL DEFAULT 0;
+""", False),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 

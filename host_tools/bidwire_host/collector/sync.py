@@ -13,6 +13,7 @@ import hashlib
 import hmac
 import json
 import logging
+import math
 from datetime import datetime, timezone
 
 from fastapi import APIRouter, Request
@@ -62,12 +63,38 @@ async def read_body(request):
     return b"".join(chunks)
 
 
+def _int(text):
+    n = int(text)
+    if not -2**63 <= n < 2**63:
+        raise ValueError(f"integer {text if len(text) < 24 else text[:20] + '...'} is out of the 64-bit range")
+    return n
+
+
+def _float(text):
+    x = float(text)
+    if not math.isfinite(x):
+        raise ValueError(f"number {text if len(text) < 24 else text[:20] + '...'} is out of range")
+    return x
+
+
+def _constant(name):
+    raise ValueError(f"{name} is not a JSON number")
+
+
 def unit_of(raw):
-    """The parsed body and the unit it names, enough to find the key; 400 if it is not even that."""
+    """The parsed body and the unit it names, enough to find the key; 400 if it is not even that.
+
+    Also refused: what the store could not keep (integers beyond 64 bits, strings with a lone UTF-16
+    surrogate escape) and what is not JSON though Python's parser takes it (NaN, Infinity, 1e999)."""
     try:
-        body = json.loads(raw)
+        body = json.loads(raw, parse_int=_int, parse_float=_float, parse_constant=_constant)
     except (ValueError, UnicodeDecodeError, RecursionError) as e:
         raise Rejected(400, f"body is not JSON: {e}") from None
+    try:
+        json.dumps(body, ensure_ascii=False).encode()
+    except UnicodeEncodeError as e:
+        raise Rejected(400, f"body is not JSON text: a string holds a lone surrogate escape "
+                            f"(\\u{ord(e.object[e.start]):04x}), not a character") from None
     if not isinstance(body, dict) or not isinstance(body.get("unit"), str):
         raise Rejected(400, "the body must be a JSON object with the unit id in 'unit'")
     return body, body["unit"]
@@ -110,10 +137,11 @@ def store_batch(unit, boot, cmd_ack, events, received):
     def job(conn):
         highest = conn.execute("SELECT coalesce(max(seq), 0) FROM events WHERE unit = ?", (unit,)).fetchone()[0]
         first = highest
-        stored = 0
+        stored = duplicates = 0
         for event in events:
             seq = event["seq"]
             if seq <= highest:
+                duplicates += 1
                 continue  # stored already: acknowledged again, not stored twice
             if event["type"] == "result":
                 why = _assigned(conn, unit, event)
@@ -128,10 +156,12 @@ def store_batch(unit, boot, cmd_ack, events, received):
             highest = seq
             stored += 1
         before = conn.execute("SELECT boot, cmd_ack FROM unit_sync WHERE unit = ?", (unit,)).fetchone()
-        if before is None or tuple(before) != (boot, cmd_ack) or stored:
-            conn.execute("INSERT INTO unit_sync VALUES (?, ?, ?, ?) ON CONFLICT (unit) DO UPDATE SET "
-                         "boot = excluded.boot, cmd_ack = excluded.cmd_ack, last_seen = excluded.last_seen",
-                         (unit, boot, cmd_ack, received))
+        if before is None or tuple(before) != (boot, cmd_ack) or stored or duplicates:
+            conn.execute("INSERT INTO unit_sync (unit, boot, cmd_ack, last_seen, duplicates) "
+                         "VALUES (?, ?, ?, ?, ?) ON CONFLICT (unit) DO UPDATE SET "
+                         "boot = excluded.boot, cmd_ack = excluded.cmd_ack, last_seen = excluded.last_seen, "
+                         "duplicates = duplicates + excluded.duplicates",
+                         (unit, boot, cmd_ack, received, duplicates))
         results = []
         if highest > first:
             results = [dict(r) for r in conn.execute("SELECT * FROM results WHERE unit = ? AND seq > ? ORDER BY seq",

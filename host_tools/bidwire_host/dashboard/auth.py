@@ -10,11 +10,17 @@ CSRF token; the login form, before there is a session, a random token echoed fro
 """
 import hashlib
 import hmac
+import logging
 import os
 import secrets
+import threading
+import time
 from pathlib import Path
 
 from itsdangerous import BadSignature, URLSafeTimedSerializer
+from starlette.responses import Response
+
+log = logging.getLogger("bidwire.dashboard")
 
 SESSION_COOKIE = "bidwire_session"
 LOGIN_COOKIE = "bidwire_login"
@@ -67,10 +73,52 @@ def server_secret(data_dir):
     return secret
 
 
+class LoginLimiter:
+    """Login attempts per client address: FREE_TRIES wrong passwords in a row are let through at once, then each
+    further attempt must wait FIRST_WAIT_S, doubled after every wrong one, up to MAX_WAIT_S. A right password
+    clears the address's count. Per address only: one address guessing cannot lock the director out of the
+    room's own tablet. `clock` is time.monotonic unless a test gives its own."""
+
+    FREE_TRIES = 5
+    FIRST_WAIT_S = 30
+    MAX_WAIT_S = 15 * 60
+    FORGET_S = 60 * 60  # an address quiet this long starts afresh
+
+    def __init__(self, clock=time.monotonic):
+        self.clock = clock
+        self._failures = {}  # address -> (wrong passwords in a row, time of the last)
+        self._lock = threading.Lock()
+
+    def wait(self, address):
+        """Seconds the address must still wait before its next attempt (0: it may try now)."""
+        with self._lock:
+            n, last = self._failures.get(address, (0, 0.0))
+            now = self.clock()
+            if n and now - last > self.FORGET_S:
+                del self._failures[address]
+                return 0
+            if n < self.FREE_TRIES:
+                return 0
+            delay = min(self.MAX_WAIT_S, self.FIRST_WAIT_S * 2 ** (n - self.FREE_TRIES))
+            return max(0, int(last + delay - now + 0.999))
+
+    def failed(self, address):
+        """A wrong password from the address; how many in a row now."""
+        with self._lock:
+            n = self._failures.get(address, (0, 0.0))[0] + 1
+            self._failures[address] = (n, self.clock())
+            return n
+
+    def succeeded(self, address):
+        with self._lock:
+            self._failures.pop(address, None)
+
+
 class Auth:
     """The director's and the scorer's password checks and the session cookie's signer."""
 
     def __init__(self, data_dir, password=None, scorer_password=None):
+        self.limiter = LoginLimiter()
         self.hashes = {role: hash_password(pw) for role, pw in (("director", password),
                                                                ("scorer", scorer_password)) if pw}
         # no password, no sessions: the data directory is left as it is
@@ -122,3 +170,11 @@ class Auth:
 
 def same_token(given, expected):
     return bool(given) and bool(expected) and hmac.compare_digest(str(given), str(expected))
+
+
+def form_refused(request):
+    """403 for a form posted without a session of the right role or without the session's CSRF token; logged."""
+    client = request.client.host if request.client else "?"
+    log.warning("form refused (403) %s %s from %s: no session of the right role, or a form without its CSRF token",
+                request.method, request.url.path, client)
+    return Response("Forbidden: no session, or a form without its CSRF token.", status_code=403)

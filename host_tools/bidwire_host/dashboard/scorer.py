@@ -19,7 +19,7 @@ from bidwire_host.collector import director
 from bidwire_host.collector import setup as setup_mod
 from bidwire_host.collector.store import StoreError
 from bidwire_host.dashboard import queries
-from bidwire_host.dashboard.auth import same_token
+from bidwire_host.dashboard.auth import form_refused, same_token
 
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=str(Path(__file__).with_name("templates")))
@@ -110,7 +110,7 @@ async def correct(request: Request):
     session = _session(request)
     form = await request.form()
     if session is None or not same_token(form.get("csrf"), session["csrf"]):
-        return Response("Forbidden: no session, or a form without its CSRF token.", status_code=403)
+        return form_refused(request)
     collector = _collector(request)
     at = collector.clock()
     try:
@@ -169,7 +169,7 @@ async def publish(request: Request):
     session = _session(request)
     form = await request.form()
     if session is None or not same_token(form.get("csrf"), session["csrf"]):
-        return Response("Forbidden: no session, or a form without its CSRF token.", status_code=403)
+        return form_refused(request)
     raw = str(form.get("minutes", "")).strip()
     try:
         minutes = int(raw) if raw else None

@@ -4,6 +4,7 @@ penalties (with the collector's own logic: collector/director.py). Every /direct
 session: the scorer's login gets 403 there (auth.py, roles)."""
 import asyncio
 import json
+import logging
 import secrets
 from pathlib import Path
 
@@ -13,10 +14,12 @@ from fastapi.templating import Jinja2Templates
 from starlette.concurrency import run_in_threadpool
 
 from bidwire_host.collector import commands, director, setup
+from bidwire_host.collector.apiauth import client_of
 from bidwire_host.collector.store import StoreError
 from bidwire_host.dashboard import queries
-from bidwire_host.dashboard.auth import LOGIN_COOKIE, SESSION_COOKIE, SESSION_HOURS, same_token
+from bidwire_host.dashboard.auth import LOGIN_COOKIE, SESSION_COOKIE, SESSION_HOURS, form_refused, same_token
 
+log = logging.getLogger("bidwire.dashboard")
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=str(Path(__file__).with_name("templates")))
 POLL_S = 0.5  # how often the event stream looks at the store
@@ -27,11 +30,11 @@ def _auth(request):
     return request.app.state.auth
 
 
-def _login_page(request, error="", status=200):
+def _login_page(request, error="", status=200, headers=None):
     token = secrets.token_urlsafe(24)
     page = templates.TemplateResponse(request, "login.html", {"csrf": token, "error": error,
                                                               "enabled": _auth(request).enabled},
-                                      status_code=status)
+                                      status_code=status, headers=headers)
     page.set_cookie(LOGIN_COOKIE, token, max_age=1800, httponly=True, samesite="strict", path="/login")
     return page
 
@@ -61,12 +64,23 @@ def login_form(request: Request):
 @router.post("/login")
 async def login(request: Request):
     form = await request.form()
+    address = client_of(request)
     if not same_token(form.get("csrf"), request.cookies.get(LOGIN_COOKIE)):
+        log.warning("login refused from %s: the form's CSRF token is missing or stale", address)
         return _login_page(request, "The form had expired: please sign in again.", 403)
     auth = _auth(request)
-    role = auth.check_password(str(form.get("password", "")))
+    wait = auth.limiter.wait(address)
+    if wait:  # refused before the password is even looked at
+        log.warning("login refused from %s: too many wrong passwords, %d s to wait", address, wait)
+        return _login_page(request, f"Too many wrong passwords from this device: try again in {wait} s.", 429,
+                           {"Retry-After": str(wait)})
+    role = await run_in_threadpool(auth.check_password, str(form.get("password", "")))
     if role is None:
+        n = auth.limiter.failed(address)
+        log.warning("login refused from %s: wrong password (%d in a row)", address, n)
         return _login_page(request, "Wrong password.", 401)
+    auth.limiter.succeeded(address)
+    log.info("login from %s as %s", address, role)
     cookie, _ = auth.new_session(role)
     response = RedirectResponse(HOME[role], status_code=303)
     response.set_cookie(SESSION_COOKIE, cookie, max_age=SESSION_HOURS * 3600, httponly=True, samesite="strict")
@@ -79,7 +93,7 @@ async def logout(request: Request):
     session = _auth(request).session(request)
     form = await request.form()
     if session is None or not same_token(form.get("csrf"), session["csrf"]):
-        return Response("Forbidden: no session, or a form without its CSRF token.", status_code=403)
+        return form_refused(request)
     response = RedirectResponse("/login", status_code=303)
     response.delete_cookie(SESSION_COOKIE)
     return response
@@ -217,7 +231,7 @@ async def adjust(request: Request):
     form = await request.form()
     session = _checked_form(request, form)
     if session is None:
-        return Response("Forbidden: no director session, or a form without its CSRF token.", status_code=403)
+        return form_refused(request)
     try:
         body = adjust_body(form, str(form.get("by") or "").strip()[:100] or "director")
     except director.ActionError as e:
@@ -232,7 +246,7 @@ async def penalty(request: Request):
     form = await request.form()
     session = _checked_form(request, form)
     if session is None:
-        return Response("Forbidden: no session, or a form without its CSRF token.", status_code=403)
+        return form_refused(request)
     try:
         body = {"section": str(form.get("section") or "").strip() or None,
                 "direction": str(form.get("direction") or "") or None, "pair": str(form.get("pair") or "").strip(),
@@ -255,7 +269,7 @@ async def ruling(request: Request):
     session = _auth(request).director(request)
     form = await request.form()
     if session is None or not same_token(form.get("csrf"), session["csrf"]):
-        return Response("Forbidden: no session, or a form without its CSRF token.", status_code=403)
+        return form_refused(request)
     collector = request.app.state.collector
     unit, choice = str(form.get("unit", "")), str(form.get("ruling", ""))
     try:
