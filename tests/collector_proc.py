@@ -50,12 +50,14 @@ class Collector:
 
     def __init__(self, data, keyring, port=0, extra=()):
         self.data, self.keyring = Path(data), Path(keyring)
-        self.log = open(self.data / f"serve-{time.monotonic_ns()}.log", "w")
+        self.log_path = self.data / f"serve-{time.monotonic_ns()}.log"
+        self.log = open(self.log_path, "w")
+        self.stdout_text = ""  # what it printed, once stopped
         self.proc = subprocess.Popen([str(BIDWIRE), "serve", "--data", str(data), "--keyring", str(keyring),
                                       "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
                                       *extra], stdout=subprocess.PIPE, stderr=self.log, text=True)
         try:
-            line = self._line(20)
+            line = self.stdout_text = self._line(20)
             m = re.search(r"http://127\.0\.0\.1:(\d+)", line)
             assert m, f"bidwire serve said {line!r}"
             self.port = int(m.group(1))
@@ -142,6 +144,12 @@ class Collector:
                 self.proc.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 self.kill()
-        self.proc.stdout.close()
+        if not self.proc.stdout.closed:
+            self.stdout_text += self.proc.stdout.read()
+            self.proc.stdout.close()
         self.log.close()
         self._close_api()
+
+    def log_text(self):
+        """What the collector has logged (its standard error) so far."""
+        return self.log_path.read_text()  # the server writes it itself (its stderr is the file)
