@@ -247,7 +247,7 @@ def _tag(tokens, n):
 
 def _note(game, tag, section):
     index, sep, text = tag.value.partition(":")
-    if not sep or not index.strip().isdigit():
+    if not sep or not index.strip().isdecimal():  # isdigit() takes '²', which int() refuses
         raise PbnError(tag.line, f'a note is written [Note "1:text"], not [Note "{tag.value}"]')
     where = "play" if section is not None and section.name == "Play" else "auction"
     game.notes[where][int(index)] = text

@@ -12,6 +12,7 @@ Artificial scores are marked with a caret (§5.2): "^A+", "^A-", "^60" in a scor
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from bidwire.core import board as core_board
@@ -28,6 +29,7 @@ from bidwire_host.scoring.model import (
     possible_scores,
 )
 
+_ASSIGNED = re.compile(r"[+-]?\d+")  # "^-620": an assigned score (what int() reads: not "^+-5", not "^²")
 MAX_MULTIPLICITY = 10_000  # a frequency row stands for this many tables at most (a typo must not exhaust memory)
 
 
@@ -89,7 +91,7 @@ def _board(game):
             raise PbnError(game.line, "this game has results but no [Board] tag")
         return None
     value = tag.value.strip()
-    if not value.isdigit() or int(value) < 1:
+    if not value.isdecimal() or int(value) < 1:  # isdigit() takes '²', which int() refuses
         if not _has_result(game) and "ScoreTable" not in game.tables and value in ("", "?"):
             return None
         raise PbnError(tag.line, f'[Board "{tag.value}"] must be a board number from 1')
@@ -251,7 +253,7 @@ def _adjusted(number, line, s_ns, s_ew, p_ns, p_ew, out):
     """An artificial (^A+, ^60) or assigned (^-620) score from caret-marked columns."""
     codes = []
     for score, pct, sign in ((s_ns, p_ns, 1), (s_ew, p_ew, -1)):
-        if _caret(score) and not score[1:].lstrip("+-").isdigit():
+        if _caret(score) and not _ASSIGNED.fullmatch(score[1:]):
             codes.append(("art", score[1:]))
         elif _caret(score):
             codes.append(("score", sign * int(score[1:])))

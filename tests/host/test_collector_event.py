@@ -122,6 +122,8 @@ def test_a_bad_event_or_table_map_is_refused(data):
         create_app(data, event=mitchell(), tables={"T01": 4})
     with pytest.raises(SetupError, match="UNIT=TABLE"):
         parse_tables("T01:1")
+    with pytest.raises(SetupError, match="UNIT=TABLE"):
+        parse_tables("T01=²")  # a digit to str.isdigit(), not to int()
     assert parse_tables("T01=1, T02=B:2") == {"T01": [None, 1], "T02": ["B", 2]}
     with ApiClient(create_app(data)) as c:
         assert c.get("/api/v1/event").status_code == 404

@@ -13,6 +13,7 @@ from bidwire_host.collector import apiauth, commands, director, export, setup
 from bidwire_host.collector.store import SCHEMA_VERSION, StoreError
 
 router = APIRouter(dependencies=[apiauth.guard_dependency])
+SQLITE_MAX = 2**63 - 1  # the largest integer SQLite stores
 service = APIRouter()  # /healthz: no login
 
 
@@ -74,6 +75,8 @@ def board(request: Request, board: int):
     """Every table's play of a board: the host's contract and declarer, the result (Law 77 on the host), alerts."""
     if board < 1:
         return _error(404, "boards are numbered from 1")
+    if board > SQLITE_MAX:  # no such board is stored (and SQLite cannot take the number)
+        return _error(404, f"no board {board}")
     conn = request.app.state.collector.store.reader()
     tables = []
     for b in conn.execute("SELECT * FROM boards WHERE board = ? ORDER BY section, table_no, round, unit, start_seq",
@@ -92,6 +95,8 @@ def board(request: Request, board: int):
 def alerts(request: Request, unit: str | None = None, kind: str | None = None, board: int | None = None,
            limit: int = Query(500, ge=1, le=5000)):
     """What the validator found, oldest first: contract disagreements, impossible results, Law 15, duplicates."""
+    if board is not None and not -SQLITE_MAX - 1 <= board <= SQLITE_MAX:
+        return {"alerts": []}  # no alert is about such a board (and SQLite cannot take the number)
     where, args = [], []
     for column, value in (("unit", unit), ("kind", kind), ("board", board)):
         if value is not None:

@@ -138,8 +138,16 @@ def load_event_file(path):
 
 
 def jsonable(errors):
-    return [{k: (str(v) if k == "ctx" else v) for k, v in e.items() if k in ("loc", "msg", "type", "ctx")}
+    """Validation errors as the schema declares them (HTTPValidationError): `ctx` an object; a value in it that
+    is not a JSON string, integer or boolean (an exception, a float that may be inf) as text."""
+    return [{k: (_ctx(v) if k == "ctx" else v) for k, v in e.items() if k in ("loc", "msg", "type", "ctx")}
             for e in errors]
+
+
+def _ctx(ctx):
+    if not isinstance(ctx, dict):
+        return {"value": str(ctx)}
+    return {str(k): v if v is None or isinstance(v, str | int) else str(v) for k, v in ctx.items()}
 
 
 def listen(host, port):

@@ -16,8 +16,11 @@ from bidwire.core.codes import RULE_NAMES
 REPLY_BYTES = 12 * 1024  # the unit reads a sync reply of 16 KB at most (firmware/bidwire/unit/http.py)
 REPLY_COMMANDS = 16
 
-Pair = Union[Annotated[StrictInt, Field(ge=1)], Annotated[StrictStr, Field(min_length=1, max_length=8)]]
-BoardNo = Annotated[StrictInt, Field(ge=1)]
+# A unit repeats these numbers in its events, which the collector stores as SQLite integers (64 bits): a larger
+# one would have the unit's later syncs refused.
+INT64 = 2**63 - 1
+Pair = Union[Annotated[StrictInt, Field(ge=1, le=INT64)], Annotated[StrictStr, Field(min_length=1, max_length=8)]]
+BoardNo = Annotated[StrictInt, Field(ge=1, le=INT64)]
 Seat = Literal["N", "E", "S", "W"]
 
 
@@ -29,8 +32,8 @@ class Assign(_Command):
     """What a table plays this round: the unit starts the first board at once (or after the board in play)."""
     type: Literal["assign"]
     section: Annotated[StrictStr, Field(min_length=1, max_length=8)]
-    table: Annotated[StrictInt, Field(ge=1)]
-    round: Annotated[StrictInt, Field(ge=1)]
+    table: Annotated[StrictInt, Field(ge=1, le=INT64)]
+    round: Annotated[StrictInt, Field(ge=1, le=INT64)]
     boards: Annotated[list[BoardNo], Field(min_length=1, max_length=36)]
     ns: Pair | None = None
     ew: Pair | None = None
@@ -73,7 +76,7 @@ class Config(_Command):
 class Time(_Command):
     """The host clock (Unix seconds); given when queued if left out."""
     type: Literal["time"]
-    now: StrictInt | None = None
+    now: Annotated[StrictInt, Field(ge=0, le=2**32 - 1)] | None = None  # Unix seconds (to 2106): event times
 
 
 Command = Annotated[Union[Assign, Ruling, Adjust, Traveller, Message, Config, Time], Field(discriminator="type")]

@@ -25,6 +25,7 @@ from bidwire_host.scoring.ledger import DEFAULT_CORRECTION_MINUTES, KINDS, Corre
 from bidwire_host.scoring.model import Artificial, Assigned, ScoringError, artificial_code
 
 MP_METHODS = ("mp", "neuberg")
+MAX_CORRECTION_MINUTES = 366 * 24 * 60  # a longer period is a typo (and its end would overflow the date)
 PENALTY_UNITS = {"mp": ("pct", "mp", "top"), "imp": ("imps",)}
 
 
@@ -257,8 +258,9 @@ def publish(conn, s, body, at):
     """Record a publication (Law 79 C: the correction period starts, or starts again)."""
     minutes = body.get("minutes")
     minutes = DEFAULT_CORRECTION_MINUTES if minutes is None else minutes
-    if not isinstance(minutes, int) or isinstance(minutes, bool) or minutes < 0:
-        raise ActionError(f"minutes: a whole number of minutes from 0, not {minutes!r}")
+    if not isinstance(minutes, int) or isinstance(minutes, bool) or not 0 <= minutes <= MAX_CORRECTION_MINUTES:
+        raise ActionError(f"minutes: a whole number of minutes from 0 to {MAX_CORRECTION_MINUTES} (a year), "
+                          f"not {minutes!r}")
     return _insert(conn, "publish", {"minutes": minutes}, body.get("by"), at, False)
 
 

@@ -27,7 +27,7 @@ def parse_tables(text):
             continue
         unit, sep, where = part.partition("=")
         section, _, table = where.rpartition(":")
-        if not sep or not unit.strip() or not table.strip().isdigit() or int(table) < 1:
+        if not sep or not unit.strip() or not table.strip().isdecimal() or int(table) < 1:
             raise SetupError(f"--tables: {part!r} is not UNIT=TABLE or UNIT=SECTION:TABLE (e.g. T01=1)")
         out[unit.strip()] = [section.strip() or None, int(table)]
     return out

@@ -111,7 +111,7 @@ def rank(values, *, higher_is_better=True):
 def _key(contestant):
     """Sort key for contestants that tie: numeric ids in numeric order ('2' before '10'), then text."""
     parts = contestant if isinstance(contestant, tuple) else (contestant,)
-    return tuple((0, int(p), "") if isinstance(p, str) and p.isdigit() else (1, 0, str(p)) for p in parts)
+    return tuple((0, int(p), "") if isinstance(p, str) and p.isdecimal() else (1, 0, str(p)) for p in parts)
 
 
 def contestants(result, two_fields):
