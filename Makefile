@@ -20,7 +20,7 @@ UNIT_HEAP ?= 160K
 # pyright-python otherwise asks PyPI for its latest version on every run, only to print a warning.
 export PYRIGHT_PYTHON_IGNORE_WARNINGS := 1
 
-.PHONY: setup chromium test test-py test-mp compile lint typecheck bench demo unit-build vunit deploy provision serve rebuild clean
+.PHONY: setup chromium test test-py test-mp compile lint typecheck bench demo unit-build vunit deploy provision serve rebuild clean chaos
 
 setup: $(STAMP) $(TYPESHED)
 
@@ -70,6 +70,13 @@ demo: setup
 	$(BIN)/python -m bidwire_host.demo --heap $(UNIT_HEAP) $(if $(TABLES),--tables $(TABLES)) \
 		$(if $(BOARDS),--boards $(BOARDS)) $(if $(PORT),--port $(PORT)) \
 		$(if $(filter-out 0,$(EXIT_WHEN_DONE)),--exit-when-done)
+
+# Fault injection (docs/reliability.md): a 20-table session through a proxy that drops, delays, duplicates,
+# reorders and cuts connections, with unit power cuts and collector crashes, checked against a fault-free run.
+# The longer version of the one in make test; prints the figures (also in build/chaos-figures-full.json).
+# make chaos [SEED=n]
+chaos: unit-build
+	BIDWIRE_CHAOS=full $(if $(SEED),BIDWIRE_CHAOS_SEED=$(SEED)) $(BIN)/pytest -s tests/e2e/test_chaos.py
 
 # The virtual unit: the firmware (.mpy) on the MicroPython unix port with the unix_sim board. Keys on stdin
 # (`N 1`, `N H`, `E PASS`, `sleep 200`, `sync`, `shot f.pbm`, `quit`); frames printed as text.

@@ -1,4 +1,5 @@
 """Compile firmware sources to .mpy with mpy-cross: shared by `make compile`, the benchmark and deploy."""
+import os
 import subprocess
 from pathlib import Path
 
@@ -37,10 +38,18 @@ def compile_tree(mpy_cross, out, dirs, packages=()):
         if dst in built:
             raise CompileError(f"{src} and {built[dst][0]} would both compile to {dst}")
         dst.parent.mkdir(parents=True, exist_ok=True)
-        cmd = [str(mpy_cross), "-s", rel.as_posix(), "-o", str(dst), str(src)]
+        # written beside and renamed into place: a virtual unit importing from out meanwhile sees the old file or
+        # the new one, never a half-written one (a truncated .mpy can hang the MicroPython unix port)
+        tmp = dst.with_name(f".{dst.name}.{os.getpid()}.tmp")
+        cmd = [str(mpy_cross), "-s", rel.as_posix(), "-o", str(tmp), str(src)]
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:
+            tmp.unlink(missing_ok=True)
             raise CompileError(f"mpy-cross rejected {src}:\n{(proc.stderr + proc.stdout).strip()}")
+        if not dst.exists() or dst.read_bytes() != tmp.read_bytes():
+            os.replace(tmp, dst)
+        else:
+            tmp.unlink()  # unchanged: the file in place stays (and keeps its time)
         built[dst] = (src, dst, dst.stat().st_size)
     for stale in out.rglob("*.mpy"):
         if stale not in built:

@@ -82,9 +82,15 @@ def test_commands_round_trip_by_cmd_ack(client, data):
     assert sync(client, [], cmd_ack=3).json()["commands"] == []
     listing = client.get("/api/v1/units/T01/commands").json()["commands"]
     assert [c["applied"] for c in listing] == [True, True, True]
-    # cmd_ack is the latest reported: a unit with a fresh flash (cmd_ack 0) gets everything again
+    # a stale copy (nothing new, an older cmd_ack: a replay, a duplicate delayed on the way) is answered with
+    # the commands after its own cmd_ack, but the recorded state is not turned back
     assert len(sync(client, [], cmd_ack=0).json()["commands"]) == 3
+    assert query(data, "SELECT cmd_ack FROM unit_sync WHERE unit = 'T01'") == [{"cmd_ack": 3}]
+    assert [c["applied"] for c in client.get("/api/v1/units/T01/commands").json()["commands"]] == [True] * 3
+    # a unit with a fresh flash (cmd_ack 0) reports it with its new hello: taken, and it gets everything again
+    assert len(sync(client, [hello(1)], cmd_ack=0).json()["commands"]) == 3
     assert query(data, "SELECT cmd_ack FROM unit_sync WHERE unit = 'T01'") == [{"cmd_ack": 0}]
+    assert [c["applied"] for c in client.get("/api/v1/units/T01/commands").json()["commands"]] == [False] * 3
 
 
 def test_commands_are_per_unit(client, data):

@@ -156,7 +156,13 @@ def store_batch(unit, boot, cmd_ack, events, received):
             highest = seq
             stored += 1
         before = conn.execute("SELECT boot, cmd_ack FROM unit_sync WHERE unit = ?", (unit,)).fetchone()
-        if before is None or tuple(before) != (boot, cmd_ack) or stored or duplicates:
+        # A batch that brings nothing new and reports an older (boot, cmd_ack) than recorded is a stale copy
+        # (a replayed body, a duplicate delayed on the way): answered, counted, but it does not turn the
+        # recorded state back. A unit with a fresh flash reports cmd_ack 0 with its new hello, and is taken.
+        stale = before is not None and not stored and (boot, cmd_ack) < tuple(before)
+        if stale:
+            conn.execute("UPDATE unit_sync SET duplicates = duplicates + ? WHERE unit = ?", (duplicates, unit))
+        elif before is None or tuple(before) != (boot, cmd_ack) or stored or duplicates:
             conn.execute("INSERT INTO unit_sync (unit, boot, cmd_ack, last_seen, duplicates) "
                          "VALUES (?, ?, ?, ?, ?) ON CONFLICT (unit) DO UPDATE SET "
                          "boot = excluded.boot, cmd_ack = excluded.cmd_ack, last_seen = excluded.last_seen, "
@@ -172,7 +178,7 @@ def store_batch(unit, boot, cmd_ack, events, received):
                     commands.enqueue(conn, unit, {"type": "traveller", "board": r["board"],
                                                   "rows": setup.traveller_rows(conn, r["section"], r["board"])})
             setup.advance(conn)  # every table done with its round: the next round's assigns go out
-        return highest, commands.pending(conn, unit, cmd_ack), results
+        return highest, commands.pending(conn, unit, cmd_ack), results, stale
     return job
 
 
@@ -197,8 +203,8 @@ async def _handle(collector, raw, signature, body, unit):
         raise Rejected(400, str(e)) from None
     received = now_iso()
     try:
-        ack, cmds, results = await asyncio.wrap_future(collector.store.submit(store_batch(unit, boot, cmd_ack,
-                                                                                           events, received)))
+        ack, cmds, results, stale = await asyncio.wrap_future(
+            collector.store.submit(store_batch(unit, boot, cmd_ack, events, received)))
     except StoreError as e:
         raise Rejected(503, f"the collector cannot store events now ({e}); the unit will retry") from None
     except Rejected:
@@ -207,7 +213,8 @@ async def _handle(collector, raw, signature, body, unit):
         log.exception("storing a batch of unit %s", unit)
         raise Rejected(500, f"the collector failed to store the batch ({type(e).__name__}); nothing was stored") \
             from None
-    collector.seen(unit, received, boot, cmd_ack, len(events))
+    if not stale:
+        collector.seen(unit, received, boot, cmd_ack, len(events))
     if results:
         collector.standings.add(results)
     return ack, cmds
