@@ -1,30 +1,36 @@
-"""`make bench`, the collector's sync figures (issue 4): sustained accepted events per second from 200 concurrent
-simulated units over loopback HTTP, with the p50/p99 acknowledgement latency, against a baseline measured in the
-same run.
+"""`make bench`, the collector's sync figures (issue 4): sustained accepted events per second from 200 and from
+1,000 concurrent simulated units over loopback HTTP, with the p50/p99 acknowledgement latency and the server's
+peak memory, each against a baseline measured in the same run.
 
 The collector is the real one: `bidwire serve` in a subprocess (uvicorn on 127.0.0.1), a fresh data directory,
-a keyring of 200 units, synchronous=FULL commits. Each simulated unit is a coroutine in this process that behaves
+a keyring of the units, synchronous=FULL commits. Each simulated unit is a coroutine in this process that behaves
 as the firmware's sync client does (firmware/bidwire/unit/sync.py): it signs a batch of its unacknowledged
 events (at most 2,048 bytes of JSON, as `Sync.batch_bytes`), posts it with the firmware's own HTTP client
 (`bidwire.unit.http.post`: one POST per connection, `Connection: close`), and waits for the acknowledgement
 before the next batch. For the throughput the units always have a backlog (flat out): this is the collector's
 capacity, not a tournament's rate (200 tables make a few events per second between them). Then, on the same
-server, each unit sends one event a second: the acknowledgement latency of a busy but not saturated collector.
+server, each unit sends one event every `pace` seconds (1 s with 200 units, 5 s with 1,000: 200 syncs/s in both
+cases, as 1,000 syncs/s saturate even the baseline on two cores): the acknowledgement latency of a busy but not
+saturated collector. The windows are in PLANS; with 1,000 units the queue takes longer to fill and drain.
 
 The events are what a unit sends while playing its rounds: hello, then per board board_start, one call event
 per call, auction_end (input tokens and the core's summary), lead and result (the core's Law 77 score), on
 21 realistic auctions (bench/mp/workload.py). The tables play a 25-table Mitchell per section (8 sections for
-200 units), 13 rounds of 4 boards whose assign commands are all queued before the collector starts: every
-board_start and result is checked against an assignment, and no pair meets a board twice. Afterwards the store
-must hold every acknowledged event exactly once and no alert, or the run stops.
+200 units, 40 for 1,000), 13 rounds of 4 boards whose assign commands are all queued before the collector
+starts: every board_start and result is checked against an assignment, and no pair meets a board twice.
+Afterwards the store must hold every acknowledged event exactly once and no alert, or the run stops.
 
 The baseline is the same load against a trivial FastAPI endpoint on the same uvicorn (this file, run with
 `--baseline-server`): it reads the body, finds the unit and checks the signature with the collector's own
 functions, and answers without validating or storing anything.
 
-    .venv/bin/python bench/collector_bench.py [--units 200] [--warmup 5] [--window 15] [--paced 8] [--json]
+1,000 units hold up to 1,000 sockets at once on each side: the open-files soft limit is raised to the hard one
+in this process and in the servers (raise_nofile); the collector listens with a backlog of 2,048.
 
-Linux only (CPU times from /proc). About 70 s.
+    .venv/bin/python bench/collector_bench.py [--units 200] [--warmup S] [--window S] [--settle S] [--paced S]
+                                              [--pace S] [--json]
+
+Linux only (CPU times and memory from /proc). About 70 s with 200 units, 110 s with 1,000.
 """
 import argparse
 import asyncio
@@ -33,6 +39,7 @@ import hmac
 import json
 import os
 import re
+import resource
 import select
 import sqlite3
 import statistics
@@ -61,7 +68,6 @@ BATCH_BYTES = 2048  # the firmware's Sync.batch_bytes
 TABLES = 25  # per section: an odd Mitchell, so that no pair meets a board twice in up to 25 rounds
 BOARDS_PER_ROUND = 4
 ROUNDS = 13  # 52 boards, about 660 events a unit: room for 6,000 events/s flat out (the run stops if short)
-PACE = 1.0  # seconds between a unit's syncs in the paced window
 TARGET_EVENTS_S = 2000  # issue 4
 SEATS = "NESW"
 VARIANTS = 21  # tables playing one board play one of 21 auctions
@@ -80,12 +86,23 @@ def write_keyring(path, n):
     return path
 
 
+def section_name(k):
+    """Section k (0-based) as A, B, ... Z, AA, AB, ...: 1,000 units make 40 sections of 25 tables."""
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    name = ""
+    k += 1
+    while k:
+        k, r = divmod(k - 1, 26)
+        name = letters[r] + name
+    return name
+
+
 def assignments(i):
     """Unit i's rounds (1-based i): a 25-table Mitchell in section A, B, ... NS sit, EW move up a table and the
     boards down one each round, so table t plays board set (t + r) mod 25 and EW pair e set (e + 2r) mod 25.
     NS pairs are numbered 1-25 and EW pairs 26-50: the validator's Law 15 check takes a pair number to name one
     pair in its section, whichever line it sits."""
-    section, t = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[(i - 1) // TABLES], (i - 1) % TABLES
+    section, t = section_name((i - 1) // TABLES), (i - 1) % TABLES
     out = []
     for r in range(ROUNDS):
         s = (t + r) % TABLES
@@ -210,8 +227,8 @@ class SimUnit:
         return n
 
 
-async def exchange(unit, port, done, errors, most=None):
-    """One sync as the firmware makes it; (time answered, latency s, events acknowledged) into done."""
+async def exchange(unit, port, done, errors, phase, most=None):
+    """One sync as the firmware makes it; (time answered, latency s, events acknowledged, phase) into done."""
     body, _ = unit.body(most)
     signature = hmac.new(unit.key, body, hashlib.sha256).hexdigest()
     t = time.perf_counter()
@@ -227,21 +244,24 @@ async def exchange(unit, port, done, errors, most=None):
         await asyncio.sleep(0.25)
         return
     r = json.loads(reply)
-    done.append((answered, answered - t, unit.ack(r["ack"], r.get("commands") or [])))
+    done.append((answered, answered - t, unit.ack(r["ack"], r.get("commands") or []), phase))
 
 
-async def drive(unit, port, done, errors, saturated_until, paced_until, offset):
+async def drive(unit, port, done, errors, saturated_until, paced_until, pace, offset):
     """The unit's sync loop: flat out (the next batch as soon as the last is acknowledged) until saturated_until,
-    then one event per PACE seconds, starting `offset` into the period, until paced_until."""
+    then one event per `pace` seconds, starting `offset` into the period, until paced_until. A slot missed while
+    the last flat-out exchange was still waiting is skipped, not caught up."""
     while time.perf_counter() < saturated_until:
-        await exchange(unit, port, done, errors)
+        await exchange(unit, port, done, errors, "saturated")
     at = saturated_until + offset
+    while at < time.perf_counter():
+        at += pace
     while True:
         await asyncio.sleep(max(0.0, at - time.perf_counter()))
         if time.perf_counter() >= paced_until:
             return
-        await exchange(unit, port, done, errors, 1)
-        at += PACE
+        await exchange(unit, port, done, errors, "paced", 1)
+        at += pace
 
 
 def cpu_seconds(pid):
@@ -260,9 +280,10 @@ def cpu_now(server_pid):
     return cpu_seconds(server_pid), time.process_time(), machine_busy(), time.perf_counter()
 
 
-def window_figures(done, begin, end, meter):
-    """Throughput and latency of the exchanges answered within [begin, end), and who used the CPU meanwhile."""
-    inside = [(lat, k) for at, lat, k in done if begin <= at < end]
+def window_figures(done, phase, begin, end, meter):
+    """Throughput and latency of the exchanges of a phase answered within [begin, end) (a flat-out exchange
+    answered late in the paced window is not counted there), and who used the CPU meanwhile."""
+    inside = [(lat, k) for at, lat, k, ph in done if ph == phase and begin <= at < end]
     lat = sorted(x for x, _ in inside)
     events = sum(k for _, k in inside)
     (s0, g0, m0, w0), (s1, g1, m1, w1) = meter
@@ -278,9 +299,9 @@ def window_figures(done, begin, end, meter):
     }
 
 
-async def load(port, server_pid, n, warmup, window, settle, paced):
-    """n units: flat out for warmup + window seconds, then paced for settle + paced seconds; the figures of the
-    two windows."""
+async def load(port, server_pid, n, warmup, window, settle, paced, pace):
+    """n units: flat out for warmup + window seconds, then one event per `pace` seconds each for settle + paced
+    seconds (their phases spread evenly over the period); the figures of the two windows."""
     t0 = time.time()
     units = [SimUnit(i, t0) for i in range(1, n + 1)]
     for u in units:  # every board's events made before the clock starts
@@ -300,9 +321,9 @@ async def load(port, server_pid, n, warmup, window, settle, paced):
 
     saturated_end, paced_end = windows["saturated"][1], windows["paced"][1]
     await asyncio.gather(meter("saturated"), meter("paced"),
-                         *(drive(u, port, done, errors, saturated_end, paced_end, PACE * (i % 100) / 100)
+                         *(drive(u, port, done, errors, saturated_end, paced_end, pace, pace * i / n)
                            for i, u in enumerate(units)))
-    out = {name: window_figures(done, *windows[name], meters[name]) for name in windows}
+    out = {name: window_figures(done, name, *windows[name], meters[name]) for name in windows}
     out["errors"], out["first_error"] = len(errors), errors[0] if errors else None
     out["acked"] = {u.unit: u.outbox[0][0] - 1 for u in units}
     out["boards_played"] = max(u.played for u in units)
@@ -310,13 +331,40 @@ async def load(port, server_pid, n, warmup, window, settle, paced):
     return out
 
 
-class Server:
-    """A server subprocess that prints its URL once listening; ready when GET /healthz answers 200."""
+def raise_nofile():
+    """Raise this process's soft limit of open files to its hard limit (1,000 units hold 1,000 sockets at once on
+    the generator's side and as many on the server's); the limits (soft, hard) now."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)
 
-    def __init__(self, cmd, log):
+
+def memory(pid):
+    """{"hwm": VmHWM, "rss": VmRSS} of a process, in bytes (Linux /proc/<pid>/status): its peak and current
+    resident set."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    return {key.lower()[2:]: int(re.search(rf"^{key}:\s+(\d+) kB", status, re.M).group(1)) * 1024
+            for key in ("VmHWM", "VmRSS")}
+
+
+def somaxconn():
+    """The kernel's cap on a listen backlog (the collector asks for 2,048)."""
+    try:
+        return int(Path("/proc/sys/net/core/somaxconn").read_text())
+    except OSError:
+        return None
+
+
+class Server:
+    """A server subprocess that prints its URL once listening; ready when GET /healthz answers 200. Its open-files
+    limit is raised to the hard limit before it starts (raise_nofile as preexec_fn)."""
+
+    def __init__(self, cmd, log, ready_timeout=30):
         self.log = open(log, "w")
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=self.log, text=True, cwd=ROOT)
-        ready, _, _ = select.select([self.proc.stdout], [], [], 30)
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=self.log, text=True, cwd=ROOT,
+                                     preexec_fn=raise_nofile)
+        ready, _, _ = select.select([self.proc.stdout], [], [], ready_timeout)
         line = self.proc.stdout.readline() if ready else ""
         m = re.search(r"http://127\.0\.0\.1:(\d+)", line)
         if not m:
@@ -324,6 +372,7 @@ class Server:
             raise RuntimeError(f"{cmd[0]} did not start (it said {line!r}; log {log})")
         self.port = int(m.group(1))
         asyncio.run(self._ready())
+        self.nofile = Path(f"/proc/{self.proc.pid}/limits").read_text().split("Max open files")[1].split()[0]
 
     async def _ready(self, timeout=30):
         deadline = time.monotonic() + timeout
@@ -359,9 +408,15 @@ async def _get(host, port, path):
 
 
 def run_load(cmd, log, *args):
+    """The load on a fresh server; its figures, with the server's memory once ready (idle) and at the end of the
+    run (its peak resident set, VmHWM, covers the whole run) and its open-files limit."""
     server = Server(cmd, log)
     try:
-        return asyncio.run(load(server.port, server.proc.pid, *args))
+        idle = memory(server.proc.pid)
+        out = asyncio.run(load(server.port, server.proc.pid, *args))
+        out["memory"] = {"idle_rss": idle["rss"], **memory(server.proc.pid)}
+        out["server_nofile"] = server.nofile
+        return out
     finally:
         server.stop()
 
@@ -394,9 +449,19 @@ def check_store(data, acked):
             "events_stored": sum(stored.values()), "results_stored": results}
 
 
-def run(units=200, warmup=5.0, window=15.0, settle=2.0, paced=8.0):
-    """Both servers under the same load, the collector first; a dict of figures."""
-    args = (units, warmup, window, settle, paced)
+PLANS = {  # units: (warm-up, flat-out window, settle, paced window, seconds between a unit's paced syncs)
+    200: (5.0, 15.0, 3.0, 8.0, 1.0),
+    1000: (10.0, 15.0, 10.0, 10.0, 5.0),  # the same 200 syncs/s paced; longer to drain a flat-out queue
+}
+
+
+def run(units=200, warmup=None, window=None, settle=None, paced=None, pace=None):
+    """Both servers under the same load, the collector first; a dict of figures. Unset windows from PLANS."""
+    plan = PLANS.get(units, PLANS[200])
+    warmup, window, settle, paced, pace = (plan[k] if x is None else x
+                                           for k, x in enumerate((warmup, window, settle, paced, pace)))
+    args = (units, warmup, window, settle, paced, pace)
+    nofile = raise_nofile()
     with tempfile.TemporaryDirectory(prefix="bidwire-bench-") as tmp:
         tmp = Path(tmp)
         data = tmp / "collector"
@@ -416,13 +481,19 @@ def run(units=200, warmup=5.0, window=15.0, settle=2.0, paced=8.0):
             print(f"warning: {x['errors']} syncs with the {name} failed, the first: {x['first_error']}",
                   file=sys.stderr)
     return {"units": units, "warmup_s": warmup, "window_s": window, "settle_s": settle, "paced_s": paced,
-            "pace_s": PACE, "target_events_s": TARGET_EVENTS_S, "collector": collector, "baseline": baseline,
-            "store": checked, "loadavg_1min": os.getloadavg()[0], "nproc": os.cpu_count()}
+            "pace_s": pace, "target_events_s": TARGET_EVENTS_S, "collector": collector, "baseline": baseline,
+            "store": checked, "sections": -(-units // TABLES), "nofile": list(nofile), "somaxconn": somaxconn(),
+            "loadavg_1min": os.getloadavg()[0], "nproc": os.cpu_count()}
+
+
+def mib(n):
+    return n / (1024 * 1024)
 
 
 def figures(f):
-    """(name, value, unit, target, target is a minimum, method, baseline, baseline name) for bench/run.py."""
-    c, b, st = f["collector"], f["baseline"], f["store"]
+    """(name, value, unit, target, target is a minimum, method, baseline, baseline name) for bench/run.py: events/s
+    and ack latency flat out and paced, and the server's peak memory, at f["units"] units."""
+    c, b, st, n = f["collector"], f["baseline"], f["store"], f["units"]
     sat, paced = c["saturated"], c["paced"]
     base = ("trivial endpoint, same load (bench/collector_bench.py --baseline-server: body read, unit found, "
             "signature checked with the collector's functions, nothing validated or stored)")
@@ -432,33 +503,43 @@ def figures(f):
                 f"other processes {x['other_cpu']:.2f} of {f['nproc']}")
 
     setup = (f"`bidwire serve` (uvicorn, h11) on 127.0.0.1, fresh data dir, store {st['journal_mode']} with "
-             f"synchronous={st['synchronous']} (fsync'd commit before each ack); {f['units']} simulated units "
+             f"synchronous={st['synchronous']} (fsync'd commit before each ack); {n} simulated units "
              "in one asyncio process, each a loop like the firmware's sync client: a signed batch of its "
              f"unacknowledged events (≤ {BATCH_BYTES} B of JSON), the firmware's HTTP client (one POST per "
-             "connection), the next batch once acknowledged; realistic events of a 25-table Mitchell per section "
-             f"(board_start, calls, auction_end, lead, result), checked afterwards: every acked event stored once, "
-             "no alert")
+             f"connection), the next batch once acknowledged; realistic events of a 25-table Mitchell in each of "
+             f"{f['sections']} sections (board_start, calls, auction_end, lead, result), checked afterwards: every "
+             f"acked event stored once, no alert; open files {f['nofile'][0]} (server {c['server_nofile']}), "
+             f"listen backlog 2048 (somaxconn {f['somaxconn']})")
     flat = (f"{setup}; flat out (always a backlog), {f['window_s']:g} s window after {f['warmup_s']:g} s warm-up: "
             f"{sat['requests_s']:.0f} syncs/s of {sat['events_per_request']:.1f} events; {cpu(sat)} "
             f"(baseline: {cpu(b['saturated'])})")
     if c["errors"]:
         flat += f"; {c['errors']} syncs failed (the first: {c['first_error']})"
-    lat = (f"request sent (connect included) to the 200 reply, the exchanges answered in the same window; flat out, "
-           f"latency is mostly queueing: {f['units']} units / {sat['requests_s']:.0f} syncs/s")
-    slow = (f"then each unit sends one event per {PACE:g} s ({paced['requests_s']:.0f} syncs/s, far above a "
-            f"session's pace), {f['paced_s']:g} s window after {f['settle_s']:g} s; request sent to the 200 reply; "
-            f"{cpu(paced)}")
+    lat = (f"request sent (connect included) to the 200 reply, the exchanges answered in the flat-out window "
+           f"({f['window_s']:g} s after {f['warmup_s']:g} s); latency is mostly queueing: {n} units / "
+           f"{sat['requests_s']:.0f} syncs/s")
+    pace = f"1 event/{f['pace_s']:g} s each" if f["pace_s"] != 1 else "1 event/s each"
+    slow = (f"then each unit sends one event every {f['pace_s']:g} s, phases spread evenly ({paced['requests_s']:.0f} "
+            f"syncs/s, far above a session's pace), {f['paced_s']:g} s window after {f['settle_s']:g} s to settle; "
+            f"request sent to the 200 reply; {cpu(paced)}")
+    mem = (f"VmHWM (peak resident set) of the server process from /proc/<pid>/status at the end of the run (flat "
+           f"out then paced, {n} units); at start, idle: {mib(c['memory']['idle_rss']):.1f} MiB (baseline "
+           f"{mib(b['memory']['idle_rss']):.1f}); at the end VmRSS {mib(c['memory']['rss']):.1f} MiB (baseline "
+           f"{mib(b['memory']['rss']):.1f}); store {st['events_stored']:,} events, {st['results_stored']:,} results")
+    target = TARGET_EVENTS_S if n == 200 else None
     return [
-        ("collector: accepted events/s, 200 units flat out", sat["events_s"], "events/s", TARGET_EVENTS_S, True,
+        (f"collector: accepted events/s, {n:,} units flat out", sat["events_s"], "events/s", target, True,
          flat, b["saturated"]["events_s"], base),
-        ("collector: ack latency p50, flat out", sat["p50_ms"], "ms", None, False, lat, b["saturated"]["p50_ms"],
-         base),
-        ("collector: ack latency p99, flat out", sat["p99_ms"], "ms", None, False, lat, b["saturated"]["p99_ms"],
-         base),
-        ("collector: ack latency p50, 1 event/s per unit", paced["p50_ms"], "ms", None, False, slow,
+        (f"collector: ack latency p50, {n:,} units flat out", sat["p50_ms"], "ms", None, False, lat,
+         b["saturated"]["p50_ms"], base),
+        (f"collector: ack latency p99, {n:,} units flat out", sat["p99_ms"], "ms", None, False, lat,
+         b["saturated"]["p99_ms"], base),
+        (f"collector: ack latency p50, {n:,} units, {pace}", paced["p50_ms"], "ms", None, False, slow,
          b["paced"]["p50_ms"], base),
-        ("collector: ack latency p99, 1 event/s per unit", paced["p99_ms"], "ms", None, False, slow,
+        (f"collector: ack latency p99, {n:,} units, {pace}", paced["p99_ms"], "ms", None, False, slow,
          b["paced"]["p99_ms"], base),
+        (f"collector: server peak RSS, {n:,} units", mib(c["memory"]["hwm"]), "MiB", None, False, mem,
+         mib(b["memory"]["hwm"]), f"{base}: its VmHWM under the same load"),
     ]
 
 
@@ -522,21 +603,27 @@ def report(f):
             print(f"    {name:<10} {x['events_s']:7.0f} events/s {x['requests_s']:5.0f} syncs/s "
                   f"{x['events_per_request']:5.1f} ev/sync  p50 {x['p50_ms']:7.1f} ms  p99 {x['p99_ms']:7.1f} ms  "
                   f"CPU: server {x['server_cpu']:.2f} generator {x['generator_cpu']:.2f} others {x['other_cpu']:.2f}")
+    for name in ("collector", "baseline"):
+        m = f[name]["memory"]
+        print(f"  {name:<10} memory: idle {mib(m['idle_rss']):.1f} MiB, peak {mib(m['hwm']):.1f} MiB, "
+              f"end {mib(m['rss']):.1f} MiB")
 
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--units", type=int, default=200)
-    p.add_argument("--warmup", type=float, default=5.0)
-    p.add_argument("--window", type=float, default=15.0)
-    p.add_argument("--paced", type=float, default=8.0, help="seconds of the paced window")
+    p.add_argument("--warmup", type=float, help="seconds flat out before the window (default: PLANS)")
+    p.add_argument("--window", type=float, help="seconds of the flat-out window")
+    p.add_argument("--settle", type=float, help="seconds paced before the paced window")
+    p.add_argument("--paced", type=float, help="seconds of the paced window")
+    p.add_argument("--pace", type=float, help="seconds between a unit's syncs when paced")
     p.add_argument("--json", action="store_true", help="print the figures as JSON instead of a table")
     p.add_argument("--baseline-server", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--keyring", help=argparse.SUPPRESS)
     a = p.parse_args(argv)
     if a.baseline_server:
         return serve_baseline(a.keyring)
-    f = run(a.units, a.warmup, a.window, paced=a.paced)
+    f = run(a.units, a.warmup, a.window, a.settle, a.paced, a.pace)
     print(json.dumps(f)) if a.json else report(f)
     return f
 

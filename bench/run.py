@@ -9,6 +9,7 @@ import platform
 import statistics
 import subprocess
 import sys
+import time
 from datetime import date
 from pathlib import Path
 
@@ -39,11 +40,16 @@ def median(v):
 
 
 def figure(name, value, unit, method, target=None, baseline=None, baseline_name=None, spread=None,
-           at_least=False):
-    """A figure for results.json; its target is a maximum unless at_least (e.g. events per second)."""
+           at_least=False, tag=None, baselines=None):
+    """A figure for results.json; its target is a maximum unless at_least (e.g. events per second). `tag`: a short
+    name of the baseline for the table; `baselines`: every baseline measured for it, when there are several."""
     f = {"name": name, "value": round(value, 2), "unit": unit, "target": target,
          "baseline": None if baseline is None else round(baseline, 2), "baseline_name": baseline_name,
          "method": method}
+    if tag:
+        f["baseline_tag"] = tag
+    if baselines:
+        f["baselines"] = baselines
     if at_least:
         f["target_is_minimum"] = True
     if spread:
@@ -52,80 +58,95 @@ def figure(name, value, unit, method, target=None, baseline=None, baseline_name=
 
 
 def figures(mp, cp, modules, heap, board):
+    """The core's figures (bench_core.py on both interpreters) and the .mpy sizes."""
     core = sum(size for src, _, size in modules if src.is_relative_to(ROOT / "firmware/bidwire/core"))
     firmware = sum(size for src, _, size in modules if src.is_relative_to(ROOT / "firmware"))
+    core_py = sum(p.stat().st_size for p in (ROOT / "firmware/bidwire/core").rglob("*.py"))
     on_mp = f"MicroPython unix port -X heapsize={heap}, core from .mpy; {WORKLOAD}"
     gc_off = "gc.disable(), gc.mem_alloc() delta around the calls of a fresh Auction (construction excluded)"
     timed = "each engine built before its clock starts; median of 5 repeats of 150 rounds"
     us = {side: {k: median(v) for k, v in d.items() if k.startswith("us_")} for side, d in (("mp", mp), ("cp", cp))}
+    tag = "naive engine"
     return [
         figure("core bytes allocated per call", median(mp["alloc_engine_call"]), "B/call",
-               f"{gc_off}; {on_mp}", 256, median(mp["alloc_naive_call"]), NAIVE),
+               f"{gc_off}; {on_mp}", 256, median(mp["alloc_naive_call"]), NAIVE, tag=tag),
         figure("core bytes requested per call, incl. freed at once", median(mp["requested_engine_call"]),
                "B/call", f"micropython.mem_total() delta (heap-allocated frames freed on return count too); "
-               f"{on_mp}", None, median(mp["requested_naive_call"]), NAIVE),
+               f"{on_mp}", None, median(mp["requested_naive_call"]), NAIVE, tag=tag),
         figure("core bytes allocated per Auction()", mp["alloc_engine_new"], "B",
                f"gc.disable(), gc.mem_alloc() delta around Auction(dealer); {on_mp}",
-               None, mp["alloc_naive_new"], NAIVE),
+               None, mp["alloc_naive_new"], NAIVE, tag=tag),
         figure("core µs per call, MicroPython", us["mp"]["us_engine_call"], "µs/call",
                f"time.ticks_us, {timed}; {on_mp}", None, us["mp"]["us_naive_call"], NAIVE,
-               mp["us_engine_call"]),
+               mp["us_engine_call"], tag=tag),
         figure("core µs per call, CPython", us["cp"]["us_engine_call"], "µs/call",
                f"time.perf_counter_ns, {timed}; CPython, core from source; {WORKLOAD}", None,
-               us["cp"]["us_naive_call"], NAIVE, cp["us_engine_call"]),
+               us["cp"]["us_naive_call"], NAIVE, cp["us_engine_call"], tag=tag),
         figure("core MicroPython/CPython time ratio", us["mp"]["us_engine_call"] / us["cp"]["us_engine_call"],
                "x", "ratio of the two medians above", None,
-               us["mp"]["us_naive_call"] / us["cp"]["us_naive_call"], NAIVE),
+               us["mp"]["us_naive_call"] / us["cp"]["us_naive_call"], NAIVE, tag=tag),
         figure("Law 77 score() µs per call, MicroPython", us["mp"]["us_score"], "µs/call",
-               "time.ticks_us over 16 contracts x 300, median of 5 repeats (bench/mp/workload.py)", None,
-               None, None, mp["us_score"]),
+               "time.ticks_us over 16 contracts x 300, median of 5 repeats (bench/mp/workload.py); no baseline",
+               None, None, None, mp["us_score"]),
         figure("Law 77 score() µs per call, CPython", us["cp"]["us_score"], "µs/call",
-               "time.perf_counter_ns over 16 contracts x 300, median of 5 repeats", None, None, None,
+               "time.perf_counter_ns over 16 contracts x 300, median of 5 repeats; no baseline", None, None, None,
                cp["us_score"]),
         figure("heap free after importing the core", mp["heap_free_after_import"], "B",
-               f"gc.collect(); gc.mem_free() once the core (.mpy) and the bench are imported; {on_mp}"),
+               f"gc.collect(); gc.mem_free() once the core (.mpy) and the bench are imported; {on_mp}; no baseline"),
         figure("core .mpy size", core, "B", "sum of mpy-cross output for firmware/bidwire/core (compile_tree)",
-               24 * 1024),
+               24 * 1024, core_py, "the same modules as .py source: what the unit would hold without mpy-cross",
+               tag="core .py source"),
         figure("firmware .mpy size", firmware + board, "B",
                "sum of mpy-cross output for all of firmware/ plus boards/esp32_devkitc.py and "
                "boards/_expander_unit.py: what `make deploy` copies",
-               64 * 1024, core, "core .mpy size"),
+               64 * 1024, core, "core .mpy size", tag="core .mpy"),
     ]
 
 
 def table(figs):
-    lines = [f"{'figure':<52} {'value':>10} {'unit':<8} {'target':>8} {'baseline':>9}  status"]
+    """The printed table: one line per figure, its baseline and the baseline's short name beside it."""
+    lines = [f"{'figure':<66} {'value':>10} {'unit':<8} {'target':>8} {'baseline':>10} {'vs':<17} status"]
     for f in figs:
         least = f.get("target_is_minimum", False)
         missed = f["target"] is not None and (f["value"] < f["target"] if least else f["value"] > f["target"])
         status = ("under target" if least else "over target") if missed else "ok" if f["target"] is not None else ""
         spread = f" ({min(f['samples']):.2f}-{max(f['samples']):.2f})" if "samples" in f else ""
-        target = "" if f["target"] is None else f"{'≥' if least else '≤'}{f['target']}"
+        target = "" if f["target"] is None else f"{'≥' if least else '≤'}{f['target']:g}"
         base = "" if f["baseline"] is None else f"{f['baseline']:g}"
-        lines.append(f"{f['name']:<52} {f['value']:>10g} {f['unit']:<8} {target:>8} {base:>9}  {status}{spread}")
+        tag = f.get("baseline_tag") or ""
+        lines.append(f"{f['name']:<66} {f['value']:>10g} {f['unit']:<8} {target:>8} {base:>10} {tag:<17} "
+                     f"{status}{spread}".rstrip())
     return "\n".join(lines)
 
 
-def collector_figures():
-    """The collector's: sync under 200 simulated units (collector_bench.py), then scoring (collector_scoring.py)."""
+def collector_figures(unit_counts, scoring_sizes):
+    """The collector's: sync under each number of simulated units (collector_bench.py), then scoring
+    (collector_scoring.py)."""
     import collector_bench
     import collector_scoring
 
-    out = [figure(name, value, unit, method, target, base, base_name, at_least=least)
-           for name, value, unit, target, least, method, base, base_name
-           in collector_bench.figures(collector_bench.run())]
-    s = collector_scoring.run()
-    field = f"{s['results']:,} results (1,000 tables x 27 boards, bench/collector_scoring.py), CPython"
-    out.append(figure("collector: full rescoring, matchpoints", s["full_rescoring_s"] * 1000, "ms",
-                      f"score_field(results, 'mp') over {field}; median of {len(s['full_samples_s'])} repeats",
-                      s["full_target_s"] * 1000, s["naive_pairwise_s"] * 1000,
-                      "naive pairwise comparison of every two results on a board (same run, once)",
-                      [x * 1000 for x in s["full_samples_s"]]))
-    out.append(figure("collector: incremental update, one new result", s["incremental_add_ms"], "ms",
-                      f"Session('neuberg').add of each board's last result to a session holding the rest of {field}; "
-                      f"median over the 27 boards, max {s['incremental_add_max_ms']:.2f} ms; a correction "
-                      f"(Session.replace) {s['incremental_correction_ms']:.2f} ms", s["incremental_target_ms"]))
+    out = []
+    for n in unit_counts:
+        out += [figure(name, value, unit, method, target, base, base_name, at_least=least, tag="trivial endpoint")
+                for name, value, unit, target, least, method, base, base_name
+                in collector_bench.figures(collector_bench.run(n))]
+    out += [figure(**f) for f in collector_scoring.figures(collector_scoring.run(scoring_sizes))]
     return out
+
+
+def unit_figures(mp, heap):
+    """The table unit's (unit_bench.py), the core's per-call figures from this run as baselines."""
+    import tempfile
+
+    import unit_bench
+
+    core = {"alloc_call": median(mp["alloc_engine_call"]), "us_call": median(mp["us_engine_call"]), "heap": heap}
+    with tempfile.TemporaryDirectory() as tmp:
+        return [figure(**f) for f in unit_bench.figures(Path(tmp), core)]
+
+
+def numbers(text):
+    return [int(x) for x in text.split(",")] if text else None
 
 
 @click.command()
@@ -135,9 +156,14 @@ def collector_figures():
               help="The mpy-cross executable.")
 @click.option("--heap", default="64K", show_default=True, help="MicroPython heap size (-X heapsize).")
 @click.option("--skip-unit", is_flag=True, help="Leave out the table unit's figures (they take a few minutes).")
-@click.option("--skip-collector", is_flag=True, help="Leave out the collector's figures (about 75 s).")
-def main(micropython, mpy_cross, heap, skip_unit, skip_collector):
-    """Measure the core's allocations, speed and flash size; print a table and write bench/results.json."""
+@click.option("--skip-collector", is_flag=True, help="Leave out the collector's figures (about 4 minutes).")
+@click.option("--collector-units", default="200,1000", show_default=True,
+              help="Numbers of simulated units for the collector's sync figures, comma-separated.")
+@click.option("--scoring-sizes", default=None,
+              help="Result counts for the scoring figures, comma-separated (default: 338,5400,27000,180000).")
+def main(micropython, mpy_cross, heap, skip_unit, skip_collector, collector_units, scoring_sizes):
+    """Measure the core, the table unit and the collector; print a table and write bench/results.json."""
+    started, load_start = time.perf_counter(), os.getloadavg()[0]
     modules = compile_tree(mpy_cross, OUT, [ROOT / "firmware", MP_SIDE])
     mp = run_side([str(Path(micropython).resolve()), "-X", f"heapsize={heap}", "-m", "bench_core"],
                   {"MICROPYPATH": f".frozen:{OUT}"})
@@ -149,21 +175,18 @@ def main(micropython, mpy_cross, heap, skip_unit, skip_collector):
         board_bytes += board_mpy.stat().st_size
     figs = figures(mp, cp, modules, heap, board_bytes)
     if not skip_unit:
-        import tempfile
-
-        import unit_bench
-
-        with tempfile.TemporaryDirectory() as tmp:
-            for name, value, unit, target, method, base, base_name in unit_bench.figures(Path(tmp)):
-                figs.append(figure(name, value, unit, method, target, base, base_name))
+        figs.extend(unit_figures(mp, heap))
     if not skip_collector:
-        figs.extend(collector_figures())
+        figs.extend(collector_figures(numbers(collector_units), numbers(scoring_sizes)))
     machine = {"nproc": os.cpu_count(), "cpu": platform.processor() or platform.machine(),
                "python": platform.python_version(), "micropython": mp["version"], "heap": heap,
-               "loadavg_1min": round(os.getloadavg()[0], 2), "date": date.today().isoformat()}
+               "loadavg_1min_start": round(load_start, 2), "loadavg_1min": round(os.getloadavg()[0], 2),
+               "date": date.today().isoformat(),
+               "wall_s": round(time.perf_counter() - started, 1)}
     RESULTS.write_text(json.dumps({"machine": machine, "figures": figs}, indent=1, ensure_ascii=False) + "\n")
-    click.echo(f"{machine['nproc']} cores (load {machine['loadavg_1min']}), Python {machine['python']}, "
-               f"MicroPython {machine['micropython']}")
+    click.echo(f"{machine['nproc']} cores (load {machine['loadavg_1min_start']} at start, {machine['loadavg_1min']} "
+               f"at end), Python {machine['python']}, "
+               f"MicroPython {machine['micropython']}; {machine['wall_s']:g} s")
     click.echo(table(figs))
     click.echo(f"written {RESULTS.relative_to(ROOT)}")
 

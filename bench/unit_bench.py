@@ -1,9 +1,10 @@
 """`make bench`, the table unit's figures: the virtual unit (firmware .mpy on the MicroPython unix port, unix_sim
 board) driven through real sessions against the real collector (`bidwire serve`) on 127.0.0.1.
 
-Figures: the smallest heap a 32-board session runs in (its peak need, fragmentation included), the heap in use
-once booted, bytes allocated and µs from key press to frame, heap growth over 1,000 boards, flash writes per
-board, the firmware's .mpy size. Baselines are measured in the same run.
+Figures: the peak heap (the smallest heap a 32-board session runs in: its peak need, fragmentation included) beside
+the heap in use once booted, bytes allocated and µs from key press to frame beside the core's own per call, heap
+growth over 1,000 boards, flash writes per board. Baselines are measured in the same run. The firmware's .mpy size
+is in bench/run.py.
 """
 import re
 import statistics
@@ -46,6 +47,7 @@ def run_session(collector, tmp, heap, lines, measure=False):
     try:
         if measure:
             unit.write("measure on")
+            unit.write("mem")  # the heap once booted
         for line in lines:
             if not unit.send(line)[1]:  # every line of the session changes the state: refused = no heap
                 unit.kill()
@@ -86,17 +88,19 @@ def mem_line(unit):
     return {k: int(v) for k, v in re.findall(r"(\w+)=(\d+)", line)}
 
 
-def long_run(collector, tmp, boards=1000, heap="512K"):
-    """1,000 boards with the collector acknowledging: heap in use and flash writes at board 10 and at the end."""
+def long_run(collector, tmp, first=10, boards=1000, heap="512K"):
+    """first + boards short boards with the collector acknowledging: heap in use and flash writes once board
+    `first` is played (the marks taken at the start of board first + 1) and once all are (at the start of board
+    first + boards + 1), so that exactly `boards` boards lie between the two marks."""
     run, unit_id = fresh_unit(collector)
     cfg = write_config(tmp / "long.json", tmp / "long-state", collector.url, unit=unit_id)
     unit = VUnit(cfg, heap=heap)
     unit.send("N PASS")
     marks = []
-    for n in range(1, boards + 1):
+    for n in range(1, first + boards + 1):
         for line in quick_board(n):
             unit.send(line)
-        if n in (10, boards):
+        if n in (first, first + boards):
             unit.write("sync 20000")
             unit.write("mem")
             unit._expect("mem ")
@@ -105,36 +109,52 @@ def long_run(collector, tmp, boards=1000, heap="512K"):
     return marks
 
 
-def figures(tmp, micropython_version=""):
+def figures(tmp, core):
+    """The unit's figures as dicts of bench/run.py figure() arguments. `core`: the core's own figures from the same
+    run (MicroPython, bench_core.py), the baselines of the per-press figures: {"alloc_call": B allocated per call,
+    "us_call": µs per call, "heap": the heap they ran in}."""
     build()
     lines, _ = session(32)
-    figs = []
     with Collector.with_units(tmp, {}) as collector:  # one collector for every run, each run a new unit id
         peak = smallest_heap(collector, tmp, lines)
         ok, unit = run_session(collector, tmp, "512K", lines, measure=True)
         first, last = long_run(collector, tmp)
-    booted = mem_line(unit)
+    mems = [x for x in unit.out if x.startswith("mem ")]
+    booted = {k: int(v) for k, v in re.findall(r"(\w+)=(\d+)", mems[0])}
+    after = mem_line(unit)
     per_key = [tuple(map(int, x.split()[3:5])) for x in unit.out if x.startswith("key ") and len(x.split()) == 5]
     alloc = [a for a, _ in per_key]
     us = [t for _, t in per_key]
     boards = last["boards"] - first["boards"]
-    figs.append(("virtual unit: smallest heap for the 32-board session", peak, "B", 48 * 1024,
-                 "binary search over -X heapsize in 4 KiB steps: the session (every press taken, sync with the "
-                 "collector) completes twice in a row", booted["alloc"],
-                 "heap in use after the session, gc.collect()ed (same run)"))
-    figs.append(("virtual unit: bytes allocated per key press (median)", statistics.median(alloc), "B", None,
-                 "gc.disable(); gc.mem_alloc() delta from the press to the frame drawn (journal record, events, "
-                 f"screen); 32-board session, {len(alloc)} presses; p95 {sorted(alloc)[len(alloc) * 95 // 100]} B",
-                 None, None))
-    figs.append(("virtual unit: µs from key press to frame (median)", statistics.median(us), "µs", None,
-                 "time.ticks_us around store.key + screens.lines + draw + show, console printing excluded; "
-                 f"p95 {sorted(us)[len(us) * 95 // 100]} µs", None, None))
-    figs.append(("virtual unit: heap growth over 990 boards", last["alloc"] - first["alloc"], "B", 0,
-                 "gc.mem_alloc() after gc.collect() at board 11's start minus at board 1001's (collector acking)",
-                 first["alloc"], "heap in use at board 11"))
-    figs.append(("virtual unit: journal records per board", (last["writes"] - first["writes"]) / boards, "writes",
-                 None, f"journal appends (each one flush) per played board, boards 11-1000; plus "
-                 f"{last['snapshots'] - first['snapshots']} snapshot writes in {boards} boards", None, None))
-    figs.append(("virtual unit: journal bytes per board", (last["written"] - first["written"]) / boards, "B",
-                 None, "bytes appended to the journal per played board, boards 11-1000", None, None))
-    return figs
+    on_core = (f"a bare Auction (bench_core.py, MicroPython -X heapsize={core['heap']}, 21 auctions, same run): "
+               "what the core alone takes per call")
+    span = f"{first['boards'] + 1}-{last['boards']:,}"
+    return [
+        {"name": "virtual unit: peak heap (smallest heap, 32-board session)", "value": peak, "unit": "B",
+         "target": 48 * 1024, "tag": "heap once booted",
+         "method": "binary search over -X heapsize in 4 KiB steps: the smallest heap in which the session (every "
+                   "press taken, sync with the collector) completes twice in a row, i.e. the session's peak need, "
+                   f"fragmentation included; heap in use (gc.collect()ed) after the session {after['alloc']:,} B",
+         "baseline": booted["alloc"], "baseline_name": "heap in use once booted, gc.collect()ed (same run, 512K heap)"},
+        {"name": "virtual unit: bytes allocated per key press (median)", "value": statistics.median(alloc),
+         "unit": "B", "tag": "core per call",
+         "method": "gc.disable(); gc.mem_alloc() delta from the press to the frame drawn (journal record, events, "
+                   f"screen); 32-board session, {len(alloc)} presses; p95 {sorted(alloc)[len(alloc) * 95 // 100]} B",
+         "baseline": core["alloc_call"], "baseline_name": f"bytes allocated per call by {on_core}"},
+        {"name": "virtual unit: µs from key press to frame (median)", "value": statistics.median(us), "unit": "µs",
+         "tag": "core per call",
+         "method": "time.ticks_us around store.key + screens.lines + draw + show, console printing excluded; "
+                   f"p95 {sorted(us)[len(us) * 95 // 100]} µs", "baseline": core["us_call"],
+         "baseline_name": f"µs per call (median of 5) of {on_core}"},
+        {"name": f"virtual unit: heap growth over {boards:,} boards", "value": last["alloc"] - first["alloc"],
+         "unit": "B", "target": 0, "tag": f"heap at board {first['boards'] + 1}",
+         "method": f"gc.mem_alloc() after sync and gc.collect() at board {first['boards'] + 1}'s start minus at "
+                   f"board {last['boards'] + 1}'s (collector acking), {boards:,} short boards apart",
+         "baseline": first["alloc"], "baseline_name": f"heap in use at board {first['boards'] + 1}"},
+        {"name": "virtual unit: journal records per board", "value": (last["writes"] - first["writes"]) / boards,
+         "unit": "writes", "method": f"journal appends (each one flush) per played board, boards {span}; plus "
+                                     f"{last['snapshots'] - first['snapshots']} snapshot writes in {boards:,} boards; "
+                                     "no baseline"},
+        {"name": "virtual unit: journal bytes per board", "value": (last["written"] - first["written"]) / boards,
+         "unit": "B", "method": f"bytes appended to the journal per played board, boards {span}; no baseline"},
+    ]

@@ -39,12 +39,42 @@ class Standings:
         with self._lock:
             self.reset(setup_mod.load(conn))
             self.actions = director.fold(conn)
-            for r in conn.execute("SELECT * FROM results ORDER BY rowid"):
-                self._add(dict(r))
+            self._load_results([dict(r) for r in conn.execute("SELECT * FROM results ORDER BY rowid")])
             for (section, table, board), item in self.actions.adjustments.items():
                 self._put(section, table, board, Result(board, item["ns"], item["ew"], None,
                                                         adjusted=director.adjusted(item), table=str(table)),
                           {"unit": None, "seq": None})
+
+    def _load_results(self, rows):
+        """Every stored result at once: what `_add` one by one would give (a later result of a table and board
+        replaces the earlier one, in its place on the traveller), with each board scored once (Session.extend)
+        instead of once per result. A section whose results cannot all be scored goes one by one, so the
+        problem is put down against the result that has it."""
+        sections = {}  # section -> {key: (result, row)}, keyed (section, table, board) or unique for no table
+        for n, r in enumerate(rows):
+            if r["section"] is None or r["score_ns"] is None or self._elsewhere(r):
+                continue
+            key = (r["section"], r["table_no"], r["board"])
+            if key in self.actions.adjustments:
+                continue
+            result = Result(r["board"], r["ns"], r["ew"], r["score_ns"], r["contract"], r["declarer"], r["tricks"],
+                            table=None if r["table_no"] is None else str(r["table_no"]))
+            sections.setdefault(r["section"], {})[key if r["table_no"] is not None else ("row", n)] = (result, r)
+        for section, entries in sections.items():
+            sess = self._session(section)
+            try:
+                sess.extend([result for result, _ in entries.values()])
+            except ScoringError:
+                self.sessions.pop(section, None)
+                for result, r in entries.values():
+                    self._put(section, r["table_no"], r["board"], result, r)
+                continue
+            position = {}
+            for key, (result, r) in entries.items():
+                at = position[result.board] = position.get(result.board, -1) + 1
+                if r["table_no"] is not None:
+                    self.index[key] = at
+                    self.source[key] = r
 
     def add(self, rows):
         with self._lock:
