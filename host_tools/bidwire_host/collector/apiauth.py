@@ -2,8 +2,8 @@
 HMAC): the holder of the API token, or someone logged in to the dashboard.
 
 - `Authorization: Bearer <token>`: the token is made once, at the collector's first start, and kept in the data
-  directory (`api-token`, mode 600, like the dashboard's session secret). Scripts and tools use it
-  (`bidwire` on the collector's machine reads it from the data directory); it may do everything.
+  directory (`api-token`, mode 600, like the dashboard's session secret). Scripts and tools use it; it may do
+  everything.
 - The dashboard's session cookie: the director may do everything; the scorer may read (GET). A request that
   changes something with only a cookie must carry the session's CSRF token in `X-CSRF-Token`, so a page on
   another site cannot make a logged-in browser post to the API.
@@ -14,15 +14,13 @@ cookie value is never logged.
 """
 import hmac
 import logging
-import os
-import secrets
 from pathlib import Path
 from typing import Annotated
 
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from bidwire_host.dashboard.auth import same_token
+from bidwire_host.dashboard.auth import private_secret, same_token
 
 log = logging.getLogger("bidwire.collector")
 
@@ -43,20 +41,7 @@ class ApiRefused(Exception):
 
 def api_token(data_dir):
     """The API token: made once (256 random bits, hex), kept in the data directory (mode 600)."""
-    path = Path(data_dir) / TOKEN_FILE
-    try:
-        token = path.read_text().strip()
-        if token:
-            return token
-    except FileNotFoundError:
-        pass
-    token = secrets.token_hex(32)
-    tmp = path.with_name(path.name + ".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w") as f:
-        f.write(token + "\n")
-    os.replace(tmp, path)
-    return token
+    return private_secret(Path(data_dir) / TOKEN_FILE)
 
 
 def client_of(request):

@@ -57,20 +57,28 @@ def read_password(path=None, role="director"):
     return os.environ.get(SCORER_PASSWORD_ENV if role == "scorer" else PASSWORD_ENV) or None
 
 
-def server_secret(data_dir):
-    """The key sessions are signed with: made once, kept in the data directory (mode 600)."""
-    path = Path(data_dir) / SECRET_FILE
+def private_secret(path):
+    """A random secret (256 bits, hex) kept in a file readable by its owner only (mode 600): read if it is
+    there, made (atomically) if not."""
+    path = Path(path)
     try:
-        return path.read_text().strip()
+        secret = path.read_text().strip()
+        if secret:
+            return secret
     except FileNotFoundError:
         pass
     secret = secrets.token_hex(32)
     tmp = path.with_name(path.name + ".tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w") as f:
-        f.write(secret)
+        f.write(secret + "\n")
     os.replace(tmp, path)
     return secret
+
+
+def server_secret(data_dir):
+    """The key sessions are signed with: made once, kept in the data directory (mode 600)."""
+    return private_secret(Path(data_dir) / SECRET_FILE)
 
 
 class LoginLimiter:
