@@ -87,7 +87,8 @@ def create_app(data_dir, keyring_path=None, event=None, tables=None, method="mp"
     app.include_router(api.router)
     dashboard.mount(app, data_dir, director_password, scorer_password)
 
-    app.add_middleware(bodyguard.BodyGuard, limits={sync.PATH: sync.MAX_BODY}, timeout_s=body_timeout_s)
+    app.add_middleware(bodyguard.BodyGuard, limits={sync.PATH: (sync.MAX_BODY, ": send fewer events per sync")},
+                       timeout_s=body_timeout_s)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request, exc):  # {"error": ...} like every other refusal (e.g. a body nested too deep)

@@ -29,16 +29,16 @@ class BodyRefused(Exception):
 class BodyGuard:
     def __init__(self, app, limits=None, timeout_s=BODY_TIMEOUT_S, default_limit=MAX_BODY):
         self.app = app
-        self.limits = dict(limits or {})  # path -> its own limit
+        self.limits = dict(limits or {})  # path -> (its own limit, a hint for the refusal)
         self.timeout_s = timeout_s
         self.default_limit = default_limit
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
             return await self.app(scope, receive, send)
-        limit = self.limits.get(scope["path"], self.default_limit)
+        limit, hint = self.limits.get(scope["path"], (self.default_limit, ""))
         try:
-            messages = await asyncio.wait_for(self._read(scope, receive, limit), self.timeout_s)
+            messages = await asyncio.wait_for(self._read(scope, receive, limit, hint), self.timeout_s)
         except asyncio.TimeoutError:
             return await self._refuse(scope, send, 408, f"the request body did not arrive within "
                                                         f"{self.timeout_s:g} s")
@@ -55,7 +55,7 @@ class BodyGuard:
 
         return await self.app(scope, replay, send)
 
-    async def _read(self, scope, receive, limit):
+    async def _read(self, scope, receive, limit, hint):
         """The request's body messages, or None if the client disconnected; BodyRefused if over the limit."""
         for name, value in scope.get("headers", ()):
             if name == b"content-length":
@@ -64,8 +64,7 @@ class BodyGuard:
                 except ValueError:
                     raise BodyRefused(400, "Content-Length is not a number") from None
                 if n > limit:
-                    raise BodyRefused(413, f"body of {n} bytes is over the {limit}-byte limit"
-                                      + (": send fewer events per sync" if limit != self.default_limit else ""))
+                    raise BodyRefused(413, f"body of {n} bytes is over the {limit}-byte limit{hint}")
         messages, size = [], 0
         while True:
             message = await receive()
@@ -73,8 +72,7 @@ class BodyGuard:
                 return None
             size += len(message.get("body", b""))
             if size > limit:
-                raise BodyRefused(413, f"body over the {limit}-byte limit"
-                                  + (": send fewer events per sync" if limit != self.default_limit else ""))
+                raise BodyRefused(413, f"body over the {limit}-byte limit{hint}")
             messages.append(message)
             if not message.get("more_body", False):
                 return messages
