@@ -549,12 +549,13 @@ def baseline_app(keyring_path):
     from fastapi import FastAPI, Request
     from fastapi.responses import JSONResponse
 
-    from bidwire_host.collector import sync
+    from bidwire_host.collector import bodyguard, sync
     from bidwire_host.collector.keyring import Keyring
 
     keyring = Keyring(Path(keyring_path))
     highest = {}
     app = FastAPI(title="bidwire bench baseline")
+    app.add_middleware(bodyguard.BodyGuard, limits={sync.PATH: (sync.MAX_BODY, "")})
 
     @app.get("/healthz")
     async def healthz():
@@ -563,7 +564,7 @@ def baseline_app(keyring_path):
     @app.post(sync.PATH)
     async def post(request: Request):
         try:
-            raw = await sync.read_body(request)
+            raw = await request.body()  # read whole by the collector's body guard, as in the collector
             body, unit = sync.unit_of(raw)
             key = keyring.key(unit)
             if key is None:

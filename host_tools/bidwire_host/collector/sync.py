@@ -1,12 +1,13 @@
 """POST /api/v1/sync, protocol v1 (architecture.md §4): the one endpoint the table units call.
 
-In order: the body is read up to MAX_BODY (413 beyond); parsed far enough to name the unit (400); the unit
-looked up in the keyring (403); the X-Bidwire-Signature checked, the hex HMAC-SHA256 of the raw body with the
-unit's secret, in constant time (401); the body validated (400, an unknown event type included). Then, in one
-transaction of the single writer: events with a seq above the unit's highest stored are stored and derived,
-those at or below it are acknowledged again and not stored twice; a result for a board the unit's assignment
-does not hold is refused (409) and the whole batch with it. Only after the commit is the answer sent:
-{"ack": highest seq stored, "commands": [commands with seq above the cmd_ack reported]}.
+In order: the body is read whole by the app's body guard (bodyguard.py: 413 over MAX_BODY, 408 too slow);
+parsed far enough to name the unit (400); the unit looked up in the keyring (403); the X-Bidwire-Signature
+checked, the hex HMAC-SHA256 of the raw body with the unit's secret, in constant time (401); the body validated
+(400, an unknown event type included). Then, in one transaction of the single writer: events with a seq above
+the unit's highest stored are stored and derived, those at or below it are acknowledged again and not stored
+twice; a result for a board the unit's assignment does not hold is refused (409) and the whole batch with it.
+Only after the commit is the answer sent: {"ack": highest seq stored, "commands": [commands with seq above the
+cmd_ack reported]}.
 """
 import asyncio
 import hashlib
@@ -42,25 +43,6 @@ class Rejected(Exception):
 
 def now_iso():
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
-
-
-async def read_body(request):
-    """The raw body, refused (413) as soon as it is known to be over MAX_BODY."""
-    length = request.headers.get("content-length")
-    if length is not None:
-        try:
-            n = int(length)
-        except ValueError:
-            raise Rejected(400, "Content-Length is not a number") from None
-        if n > MAX_BODY:
-            raise Rejected(413, f"body of {n} bytes is over the {MAX_BODY}-byte limit: send fewer events per sync")
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY:
-            raise Rejected(413, f"body over the {MAX_BODY}-byte limit: send fewer events per sync")
-        chunks.append(chunk)
-    return b"".join(chunks)
 
 
 def _int(text):
@@ -241,7 +223,7 @@ async def sync(request: Request):
     """A table unit's sync: store its new events (once each), acknowledge them, hand it its commands."""
     collector = request.app.state.collector
     try:
-        raw = await read_body(request)
+        raw = await request.body()  # whole, within MAX_BODY: the body guard has read it
         ack, cmds = await handle(collector, raw, request.headers.get(SIGNATURE))
     except Rejected as e:
         collector.rejected(e.unit, e.status, e.reason)
