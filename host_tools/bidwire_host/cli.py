@@ -130,10 +130,10 @@ def serve(data, host, port, keyring, log_level, access_log, event_file, tables, 
           scorer_password_file, body_timeout):
     """Run the collector: the units' sync endpoint, the director's JSON API (docs/collector.md) and dashboard
     (docs/director.md)."""
-    from bidwire_host.collector.app import serve as serve_collector
     from bidwire_host.collector.setup import SetupError, parse_tables
     from bidwire_host.collector.store import StoreError
     from bidwire_host.dashboard import AuthError, read_password
+    from bidwire_host.server import serve as serve_collector
 
     try:
         password = read_password(director_password_file)
@@ -158,12 +158,12 @@ def serve(data, host, port, keyring, log_level, access_log, event_file, tables, 
 def rebuild(data):
     """Re-derive the collector's tables (boards, results, alerts, ...) from its raw events."""
     from bidwire_host.collector import derive
-    from bidwire_host.collector.store import DB_NAME, Store, StoreError
+    from bidwire_host.collector.store import DB_NAME, StoreError
 
     if not (data / DB_NAME).exists():
         raise click.ClickException(f"no collector store in {data} ({DB_NAME} is missing)")
     try:
-        with Store(data) as store:
+        with derive.open_store(data) as store:
             events = store.write(derive.rebuild, timeout=None)
             alerts = store.reader().execute("SELECT count(*) FROM alerts").fetchone()[0]
     except StoreError as e:
@@ -178,14 +178,14 @@ def rebuild(data):
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write here (default: standard output).")
 def export_(data, fmt, section, out):
     """Export the collector's scored session: PBN 2.1, USEBIO 1.2 XML, or CSV (docs/collector.md)."""
-    from bidwire_host.collector import export
+    from bidwire_host.collector import derive, export
     from bidwire_host.collector.standings import Standings
-    from bidwire_host.collector.store import DB_NAME, Store, StoreError
+    from bidwire_host.collector.store import DB_NAME, StoreError
 
     if not (data / DB_NAME).exists():
         raise click.ClickException(f"no collector store in {data} ({DB_NAME} is missing)")
     try:
-        with Store(data) as store:
+        with derive.open_store(data) as store:
             standings = Standings()
             standings.load(store.reader())
             text = export.render(store.reader(), standings, fmt, section)

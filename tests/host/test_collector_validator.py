@@ -18,7 +18,7 @@ from collector_kit import (
 )
 
 from bidwire_host.collector import validator
-from bidwire_host.collector.app import create_app
+from bidwire_host.server import create_app
 
 VECTORS = Path(__file__).parents[1] / "vectors"
 
