@@ -39,23 +39,45 @@ def _header(app):
     return f"Bd{app.board} Dlr{SEATS[app.dealer]} {VUL_SHORT[app.vul]}"
 
 
+# The grid's column of each seat N E S W (columns W N E S), and the heading with the turn marked '>'
+_COLUMN = b"\x01\x02\x03\x00"
+_HEADING = (" W  >N   E   S  ", " W   N  >E   S  ", " W   N   E  >S  ", ">W   N   E   S  ", " W   N   E   S  ")
+_BLANK = "                "
+
+
 def _grid(app, rows, top, n):
-    """The auction in W N E S columns, the last `n` rows of it from row `top`; whose turn marked '>'."""
+    """The auction in W N E S columns, each call under the seat that made it, the last `n` rows of it from row
+    `top`. A call goes on a new row when its seat's column is not right of the call before, so the turn of a
+    player skipped by an accepted call out of rotation stays blank (Law 29 B: that turn is lost)."""
     a = app.auction
-    turn = a.in_turn() if a.phase == AUCTION and not a.p_kind else -1
-    rows[top - 1] = "".join((">" if s == turn else " ") + SEATS[s] + "  " for s in (3, 0, 1, 2))
-    first = (a.dealer + 1) & 3  # column of the dealer: W N E S
-    cells = first + len(a.eff)
-    start = max(0, (cells + 3) // 4 - n) * 4
-    for r in range(n):
-        line = ""
-        for c in range(start + r * 4, start + r * 4 + 4):
-            i = c - first
-            if 0 <= i < len(a.eff):
-                line += (call_text(a.eff[i] >> 2) + ("!" if a.alerted[i] else "") + "    ")[:4]
-            else:
-                line += "    "
-        rows[top + r] = line
+    eff = a.eff
+    rows[top - 1] = _HEADING[a.in_turn() if a.phase == AUCTION and not a.p_kind else 4]
+    total = 0
+    col = 4
+    for c in eff:
+        k = _COLUMN[c & 3]
+        if k < col:
+            total += 1
+        col = k + 1
+    skip = total - n if total > n else 0  # rows scrolled off above the window
+    r = -1
+    line = ""
+    col = 4
+    for i in range(len(eff)):
+        k = _COLUMN[eff[i] & 3]
+        if k < col:
+            if r >= skip:
+                rows[top + r - skip] = (line + _BLANK)[:COLS]
+            r += 1
+            line = ""
+            col = 0
+        if r >= skip:
+            line += _BLANK[:(k - col) * 4] + (call_text(eff[i] >> 2) + ("!" if a.alerted[i] else "") + "   ")[:4]
+        col = k + 1
+    if r >= skip:
+        rows[top + r - skip] = (line + _BLANK)[:COLS]
+    for j in range(total - skip, n):
+        rows[top + j] = _BLANK
 
 
 def _prompt(app):
