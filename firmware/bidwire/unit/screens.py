@@ -1,6 +1,7 @@
 """What the display shows: `lines(app, status)` gives the 8 text rows of 16 characters of the 128 x 64 OLED
-(`compose` the same rows before a text from the collector is cut to fit), and `draw(fb, rows)` renders them with the 8 x 8 font, suits as glyphs (chr 1-4). The virtual unit prints the
-same rows as text, suits as letters (`text()`).
+(`compose` the same rows before a text from the collector is cut to fit), and `draw(fb, rows)` renders them
+with the 8 x 8 font, suits as glyphs (chr 1-4). The virtual unit prints the same rows as text, suits as
+letters (`text()`).
 """
 from bidwire.core.board import VUL_NAMES
 from bidwire.core.calls import FIRST_BID, SEATS, level_of, strain_of
