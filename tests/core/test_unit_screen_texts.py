@@ -164,6 +164,14 @@ def test_a_press_held_by_a_pending_irregularity_is_answered():
     assert rows[1:3] == ["N change to 1S", "director rules"] and rows[6] == "E 2C not taken"
 
 
+def test_the_answer_to_a_held_press_goes_when_the_director_rules():
+    app = table(script="N 1, N S, E 2, E H, S 2, S S, S UNDO, S 1, S C, W PASS")  # S changes 2S to 1C
+    assert shown(app)[6] == "W P not taken"
+    play(director(app, "N"), "N 1")  # 25A: the change stands, and 1C is insufficient over 2H (Law 27)
+    rows = shown(app)
+    assert rows[:3] == ["IRREGULAR L27", "S 1C", "insufficient bid"] and rows[6] == ""
+
+
 def test_enforce_mode_says_why_a_press_was_refused_and_under_which_law():
     assert shown(table(mode="enforce", script="E 1, E S"))[6] == "E: N's turn L31"
     assert shown(table(mode="enforce", script="N 2, N H, E 1, E S"))[6] == "E: too low L27"

@@ -61,6 +61,7 @@ class App:
         self.pin = ""
         self.message = ""
         self.held = ""  # the press a pending irregularity kept out, shown on its screen: "W 1NT not taken"
+        self.held_at = 0  # ... while it is the auction's last input (a ruling or another press makes it old)
         self.cmd_ack = 0  # the last collector command applied
         self.traveller = None
         self.clock_offset = 0
@@ -195,7 +196,7 @@ class App:
         self.message = self.held = ""
         self._call_event(seat, VERDICT_NAMES[verdict])
         if verdict == HELD:
-            self.held = seat_name(seat) + " " + call_name(call) + " not taken"
+            self.held, self.held_at = seat_name(seat) + " " + call_name(call) + " not taken", len(a.inputs)
         elif verdict == REFUSED:  # enforce mode: why, in at most 9 columns, and the law
             why = a.why
             self.message = seat_name(seat) + ": " + (seat_name(a.in_turn()) + "'s turn" if why == OUT_OF_ROTATION or

@@ -126,7 +126,9 @@ def _irregularity(app, rows):
         rows[5] = "or TD: reject"
     if app.td == A.TD_CALLED:
         rows[5] = DIRECTOR_CALLED
-    rows[6] = _level(app) or app.held  # a press the pending irregularity kept out: who pressed what
+    if app.held_at == len(a.inputs):  # the last press was kept out: who pressed what
+        rows[6] = app.held
+    rows[6] = _level(app) or rows[6]
 
 
 def _director(app, rows):
@@ -207,7 +209,7 @@ def compose(app, status=""):
         _screen(app, s, rows)
         if app.td == A.TD_CALLED and s != A.BIDDING:  # on the auction grid, the prompt says so
             rows[6] = DIRECTOR_CALLED
-    if app.message:
+    if app.message and app.td < A.TD_PIN:  # the director's PIN and menu keep their rows
         _message(app, rows)
     rows[7] = "journal cut" if status.startswith("journal cut") else status  # its reason: boot line, collector note
     return rows
