@@ -2,9 +2,10 @@
 
 After a call out of rotation is accepted the rotation goes on from the offender (Law 29 B, laws.md §4.3) and
 a skipped player's turn is lost: his cell stays blank. The grid columns are W N E S, 4 characters each; the
-rectifications of laws.md §5.2-§5.3 that move the rotation (C9, C11, C12, R04, R07, R08, R13, R17, R23) are
-played on the keys and the rows worked by hand from the Laws.
+rectifications of laws.md §5.2-§5.3 that move the rotation (C9, C11, C12, R04, R07, R08, R13, R14, R16, R17, R20,
+R21, R23) are played on the keys and the rows worked by hand from the Laws.
 """
+from bidwire.core.calls import bid
 from bidwire.unit import app as A
 from bidwire.unit import screens
 from bidwire.unit.app import App
@@ -158,3 +159,27 @@ def test_a_change_of_call_allowed_as_a_slip_replaces_the_call_in_its_cell():
     play(app, "N 1, N H, N UNDO, N 1, N S")
     director(app, "E", 1)  # 1 25a
     assert grid(app)[:3] == [" W   N  >E   S  ", "    1S          ", "                "]
+
+
+def test_37_a_call_that_broke_a_pass_obligation_is_replaced_by_a_pass_in_its_column_r16():
+    app = board(1)  # R04 leaves N obliged to pass throughout; N bids 2C; the director rejects it (Law 37)
+    play(app, "S 1, S NT")
+    director(app, "W", 1)
+    play(app, "N 2, N C")
+    director(app, "E", 1)
+    assert grid(app)[:3] == [" W   N  >E   S  ", "    P           ", "                "]
+
+
+def test_36_an_inadmissible_double_rejected_goes_back_to_the_offender_r14():
+    app = board(1)  # R14: N:1H E:P S:X (of partner's bid); the director is called before W acts
+    play(app, "N 1, N H, E PASS, S X")
+    director(app, "W", 1)
+    assert grid(app)[:3] == [" W   N   E  >S  ", "    1H  P       ", "                "]
+
+
+def test_35c_a_bid_above_seven_and_the_call_over_it_are_cancelled_and_a_pass_substituted_r20():
+    app = board(1)  # R20: N:7NT; E:8C (no key makes it: the core records it); S calls before any ruling
+    play(app, "N 7, N NT")
+    app.auction.call(1, bid(8, 0))
+    play(app, "S PASS")
+    assert grid(app)[:3] == [" W   N   E  >S  ", "    7NT P       ", "                "]
