@@ -35,7 +35,7 @@ TD_SEAT = const(4)
 END_CALL = const(0)  # menu entry: end the director call
 
 _CALL_KEYS = (PASS, 1, 2)  # K_PASS, K_X, K_XX -> call codes P, X, XX
-# Why enforce mode refused a press, by verdict code (out of turn and change of call name whose turn it is)
+# Why a press was refused (enforce mode; an unmet obligation), by verdict code; out of turn names whose turn
 _WHY = ("", "", "too low", "bad X", "bad XX", "must pass", "", "ended", "above 7", "wait TD", "not legal")
 
 
@@ -197,11 +197,10 @@ class App:
         self._call_event(seat, VERDICT_NAMES[verdict])
         if verdict == HELD:
             self.held, self.held_at = seat_name(seat) + " " + call_name(call) + " not taken", len(a.inputs)
-        elif verdict == REFUSED:  # enforce mode: why, in at most 9 columns, and the law
+        elif verdict == REFUSED:  # why, in at most 9 columns, and the law: "E: N's turn L31"
             why = a.why
-            self.message = seat_name(seat) + ": " + (seat_name(a.in_turn()) + "'s turn" if why == OUT_OF_ROTATION or
-                                                     why == CHANGE_OF_CALL else _WHY[why]) + (
-                " L" + str(a.law) if a.law else "")
+            why = seat_name(a.in_turn()) + "'s turn" if why == OUT_OF_ROTATION or why == CHANGE_OF_CALL else _WHY[why]
+            self.message = seat_name(seat) + ": " + why + (" L" + str(a.law) if a.law else "")
         if a.p_kind and a.p_kind != before_kind:
             self.emit({"type": "irregularity", "kind": VERDICT_NAMES[a.p_kind], "law": a.p_law,
                        "offender": seat_name(a.p_seat), "call": call_name(a.p_call),
