@@ -175,3 +175,7 @@ def test_the_answer_to_a_held_press_goes_when_the_director_rules():
 def test_enforce_mode_says_why_a_press_was_refused_and_under_which_law():
     assert shown(table(mode="enforce", script="E 1, E S"))[6] == "E: N's turn L31"
     assert shown(table(mode="enforce", script="N 2, N H, E 1, E S"))[6] == "E: too low L27"
+    # record mode: a call that an obligation does not allow (E must repeat 1NT, Law 31 A1) is refused too
+    app = play(director(table(script="E 1, E NT"), "N"), "N 1, N PASS")
+    assert shown(app)[6] == "E: repeat 1NT"
+    assert shown(play(app, "E 2, E C"))[6] == "E: not legal L31"
