@@ -80,12 +80,14 @@ chaos: unit-build
 
 # The virtual unit: the firmware (.mpy) on the MicroPython unix port with the unix_sim board. Keys on stdin
 # (`N 1`, `N H`, `E PASS`, `sleep 200`, `sync`, `shot f.pbm`, `quit`); frames printed as text.
-# make vunit [CONFIG=unit.json] [UNIT_HEAP=...] < script.txt
+# Each run starts from a fresh state (the journal and snapshot in the config's state_dir removed); RESUME=1
+# carries on from where the last run stopped.
+# make vunit [CONFIG=unit.json] [RESUME=1] [UNIT_HEAP=...] < script.txt
 unit-build: setup
 	$(BIN)/python -m bidwire_host.mpy --mpy-cross $(MPYCROSS) --out $(UNIT_BUILD) --package boards firmware
 
 vunit: unit-build
-	@test -n "$(CONFIG)" || $(BIN)/python -m bidwire_host.vunit_config $(VUNIT_CONFIG)
+	@$(BIN)/python -m bidwire_host.vunit_config $(or $(CONFIG),$(VUNIT_CONFIG)) $(if $(filter-out 0,$(RESUME)),--resume)
 	MICROPYPATH=.frozen:$(UNIT_BUILD) $(MPY) -X heapsize=$(UNIT_HEAP) -m main $(or $(CONFIG),$(VUNIT_CONFIG))
 
 # make deploy PORT=/dev/ttyUSB0 CONFIG=units/T01.json [BOARD=esp32_devkitc] [DRY_RUN=1] — docs/deploy.md

@@ -133,7 +133,7 @@ def test_undo_then_a_new_call_is_a_change_of_call_ruled_under_25a():
     assert app.menu()[:4] == [3, 4, 5, 6]  # 25a, 25b accept, 25b stand, 25b other
     ev, _ = press(app, "E 1")
     assert ev[0]["ruling"] == "25a" and app.auction.eff[0] >> 2 == 3 + 3  # 1S stands
-    assert press(app, "E PASS, N UNDO")[1] == [True, False] and app.message == "UNDO too late L25"
+    assert press(app, "E PASS, N UNDO")[1] == [True, False] and app.message == "N: UNDO too late"
 
 
 def test_enforce_mode_refuses_a_call_out_of_turn():

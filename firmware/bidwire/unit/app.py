@@ -8,7 +8,8 @@ from bidwire.core import board as boards
 from bidwire.core.auction import IN_CHANGE, Auction
 from bidwire.core.calls import PASS, bid, call_name, lho, seat_name, side
 from bidwire.core.codes import (
-    ABOVE_SEVEN, AUCTION, CHANGE_OF_CALL, ENDED, ENFORCE, INSUFFICIENT, LEGAL, PASSED_OUT, PLAY, RECORD, REFUSED,
+    ABOVE_SEVEN, AUCTION, CHANGE_OF_CALL, ENDED, ENFORCE, HELD, INSUFFICIENT, LEGAL, OUT_OF_ROTATION, PASSED_OUT, PLAY,
+    RECORD, REFUSED,
     RULE_25A, RULE_25B_ACCEPT,
     RULE_25B_OTHER, RULE_25B_STAND, RULE_NAMES, RULE_PASS_NEXT_TURN, RULE_REJECT, RULE_REJECT_NATURAL,
     VERDICT_NAMES,
@@ -34,6 +35,8 @@ TD_SEAT = const(4)
 END_CALL = const(0)  # menu entry: end the director call
 
 _CALL_KEYS = (PASS, 1, 2)  # K_PASS, K_X, K_XX -> call codes P, X, XX
+# Why a press was refused (enforce mode; an unmet obligation), by verdict code; out of turn names whose turn
+_WHY = ("", "", "too low", "bad X", "bad XX", "must pass", "", "ended", "above 7", "wait TD", "not legal")
 
 
 class App:
@@ -57,6 +60,8 @@ class App:
         self.td = 0
         self.pin = ""
         self.message = ""
+        self.held = ""  # the press a pending irregularity kept out, shown on its screen: "W 1NT not taken"
+        self.held_at = 0  # ... while it is the auction's last input (a ruling or another press makes it old)
         self.cmd_ack = 0  # the last collector command applied
         self.traveller = None
         self.clock_offset = 0
@@ -174,7 +179,7 @@ class App:
                 self.undo_seat = -1
                 return True
             if a.p_kind or not a.eff or a.eff[-1] & 3 != seat or a.phase == PLAY:
-                self.message = "UNDO too late L25"
+                self.message = seat_name(seat) + ": UNDO too late"  # Law 25 A
                 return False
             self.undo_seat = seat
             return True
@@ -188,10 +193,14 @@ class App:
             verdict = a.change(seat, call)
         else:
             verdict = a.call(seat, call)
-        self.message = ""
+        self.message = self.held = ""
         self._call_event(seat, VERDICT_NAMES[verdict])
-        if verdict == REFUSED:
-            self.message = seat_name(seat) + ": " + VERDICT_NAMES[a.why][:9] + " L" + str(a.law)
+        if verdict == HELD:
+            self.held, self.held_at = seat_name(seat) + " " + call_name(call) + " not taken", len(a.inputs)
+        elif verdict == REFUSED:  # why, in at most 9 columns, and the law: "E: N's turn L31"
+            why = a.why
+            why = seat_name(a.in_turn()) + "'s turn" if why == OUT_OF_ROTATION or why == CHANGE_OF_CALL else _WHY[why]
+            self.message = seat_name(seat) + ": " + why + (" L" + str(a.law) if a.law else "")
         if a.p_kind and a.p_kind != before_kind:
             self.emit({"type": "irregularity", "kind": VERDICT_NAMES[a.p_kind], "law": a.p_law,
                        "offender": seat_name(a.p_seat), "call": call_name(a.p_call),
@@ -267,7 +276,7 @@ class App:
 
     def _confirm(self, seat, key):
         if side(seat) == side(self.entered_by):
-            self.message = "other side confirms"
+            self.message = ("NS" if self.entered_by & 1 else "EW") + " to confirm"
             return False
         if key == K_UNDO:  # disputed: back to entry
             self.screen = RESULT
