@@ -56,7 +56,7 @@ def _director_update(service, session, seen, change, full):
         gone = [i for i in seen.order if i not in order]
         for i in gone:
             seen.alerts.pop(i, None)
-        if changed or gone or order != seen.order:
+        if changed or gone or order != seen.order or full:
             out.append(_send("alerts", {"upsert": changed, "remove": gone, "order": order, "open": total}))
         seen.order = order
     if full or change.get("decisions"):
