@@ -40,6 +40,7 @@ class Auction:
         self.log = []  # [what, seat, call, law, at]: calls cancelled, accepted, deemed or substituted
         self.refusals = 0
         self.c_flags = 0  # secondary flags of the last classification
+        self.settled = None  # (at, SETTLED_*, law): the last pending irregularity settled by a call at the table
         self.clear_pending()
         self.why = LEGAL  # enforce mode: the classification behind the last REFUSED
         self.law = 0  # law of the last verdict
@@ -48,6 +49,12 @@ class Auction:
     def clear_pending(self):
         self.p_kind = 0
         self.p_seat = self.p_call = self.p_turn = self.p_flags = self.p_law = 0
+        self.p_at = -1  # the pending irregularity's input index (its identity on the board), -1: none
+
+    def may_change(self, seat):
+        """Law 25 A (1987): may `seat` still change its call? Only the last caller, only until LHO calls, never
+        once play has begun, and not while another irregularity waits."""
+        return not self.p_kind and len(self.eff) > 0 and self.eff[-1] & 3 == seat and self.phase != PLAY
 
     def in_turn(self):
         """The seat entitled to call next (Law 17 B, C): dealer, then LHO of the last effective call."""
@@ -156,7 +163,7 @@ class Auction:
         if not 0 <= seat <= 3 or not 0 <= call <= MAX_CODE:
             raise ValueError("seat must be 0..3 and call a code 0.." + str(MAX_CODE))
         self._note(IN_CHANGE, seat, call)
-        if self.p_kind or not self.eff or self.eff[-1] & 3 != seat or self.phase == PLAY:
+        if not self.may_change(seat):
             self.law = 25
             self.why = CHANGE_OF_CALL
             return self._refuse()
@@ -177,11 +184,12 @@ class Auction:
         return self.phase
 
     def alert(self, seat):
-        """`seat` marks its partner's last call as alerted."""
-        self._note(IN_ALERT, seat, 0)
+        """`seat` marks its partner's last call as alerted. False, and no input, when partner has not called:
+        the unit journals only inputs that changed something, so the log stays what a replay rebuilds."""
         p = partner(seat)
         for i in range(len(self.eff) - 1, -1, -1):
             if self.eff[i] & 3 == p:
+                self._note(IN_ALERT, seat, 0)
                 self.alerted[i] = 1
                 return True
         return False

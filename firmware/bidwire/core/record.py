@@ -113,5 +113,5 @@ def summary(a):
     if a.p_kind:
         out["pending"] = {"kind": VERDICT_NAMES[a.p_kind], "seat": seat_name(a.p_seat),
                           "call": call_name(a.p_call), "turn": seat_name(a.p_turn), "law": a.p_law,
-                          "flags": a.p_flags}
+                          "flags": a.p_flags, "at": a.p_at}
     return out
