@@ -4,7 +4,7 @@ settlement of each pending irregularity. Runs on both interpreters."""
 from bidwire.core import codes, record
 from bidwire.core.auction import Auction
 from bidwire.core.calls import parse_call
-from bidwire.core.rectify import rulings
+from bidwire.core.codes import rulings
 
 
 def play(steps, dealer=0):
@@ -62,29 +62,29 @@ def test_a_pending_irregularity_is_named_by_its_input_index():
 
 def test_accepted_by_calling_law29b():
     a, _ = play(["E:1S", "S:2C"])  # S, E's LHO, calls over the 1S out of rotation
-    assert a.settled == (0, codes.SETTLED_ACCEPTED, 29) and not a.p_kind
+    assert a.settled == (0, "accepted", 29) and not a.p_kind
 
 
 def test_accepted_insufficient_law27a_then_a_new_one_has_its_own_index():
     a, _ = play(["N:2H", "E:1S", "S:1D"])  # S accepts 1S (27 A), and 1D is insufficient over it
-    assert a.settled == (1, codes.SETTLED_ACCEPTED, 27)
+    assert a.settled == (1, "accepted", 27)
     assert a.p_kind == codes.INSUFFICIENT and a.p_at == 2
 
 
 def test_condoned_inadmissible_double_law35a():
     a, _ = play(["N:1H", "E:P", "S:X", "W:P"])  # S doubles his partner's bid; W calls over it
-    assert a.settled == (2, codes.SETTLED_CONDONED, 35) and len(a.eff) == 2  # X and W's pass cancelled
+    assert a.settled == (2, "condoned", 35) and len(a.eff) == 2  # X and W's pass cancelled
 
 
 def test_condoned_bid_above_seven_law35c():
     a, _ = play(["N:7NT", "E:8C", "S:P"])
-    assert a.settled == (1, codes.SETTLED_CONDONED, 35)
+    assert a.settled == (1, "condoned", 35)
     assert record.summary(a)["auction"] == ["N:7NT", "E:P"]  # the offender's pass substituted
 
 
 def test_cancelled_when_the_in_turn_player_calls_law28b():
     a, _ = play(["E:1S", "N:1C"])  # E (LHO of N) called at N's turn; N calls: E's 1S is cancelled
-    assert a.settled == (0, codes.SETTLED_CANCELLED, 28) and record.summary(a)["auction"] == ["N:1C"]
+    assert a.settled == (0, "cancelled", 28) and record.summary(a)["auction"] == ["N:1C"]
 
 
 def test_a_ruling_settles_nothing_at_the_table():

@@ -40,7 +40,10 @@ class Auction:
         self.log = []  # [what, seat, call, law, at]: calls cancelled, accepted, deemed or substituted
         self.refusals = 0
         self.c_flags = 0  # secondary flags of the last classification
-        self.settled = None  # (at, SETTLED_*, law): the last pending irregularity settled by a call at the table
+        # (at, how, law): the last pending irregularity settled at the table by a call, without the director (rectify):
+        # "accepted" (it stands: 27 A, 29 B, 35 B), "condoned" (cancelled with the call over it: 35 A, 35 C) or
+        # "cancelled" (the in-turn player called over it: 28 B)
+        self.settled = None
         self.clear_pending()
         self.why = LEGAL  # enforce mode: the classification behind the last REFUSED
         self.law = 0  # law of the last verdict
@@ -108,12 +111,6 @@ class Auction:
         """Is `seat` obliged to pass at its next turn (laws.md §4.2)?"""
         for r in self.restrictions:
             if r[0] == seat and (r[1] == PASS_NEXT_TURN or r[1] == PASS_THROUGHOUT):
-                return True
-        return False
-
-    def called(self, seat):
-        for c in self.eff:
-            if c & 3 == seat:
                 return True
         return False
 

@@ -87,12 +87,6 @@ LOG_DEEMED_PASS = const(3)
 LOG_SUBSTITUTED_PASS = const(4)
 LOG_NAMES = ("", "cancelled", "accepted", "deemed_pass", "substituted_pass")
 
-# How a pending irregularity was settled at the table, without the director (rectify.while_pending)
-SETTLED_ACCEPTED = const(1)  # the offender's LHO called over it and it stands: 27 A, 29 B, 35 B
-SETTLED_CONDONED = const(2)  # the LHO's call condoned it and the law cancelled both calls: 35 A, 35 C
-SETTLED_CANCELLED = const(3)  # the in-turn player called over it at his turn: cancelled, no rectification (28 B)
-SETTLED_NAMES = ("", "accepted", "condoned", "cancelled")
-
 # Edition options for points laws.md §12 leaves open
 OPT_25B_OTHER_AVG_MINUS = const(1)  # 1997 reading of 25 B2(b)(2); default is the 1987 reading
 
@@ -114,3 +108,15 @@ def law_of(verdict, call, flags):
     if verdict == ABOVE_SEVEN:
         return 38
     return 0
+
+
+def rulings(kind):
+    """The rulings the director may give on a pending irregularity of this kind (laws.md §4.19); () for a verdict
+    that is never pending (legal, or settled by the law at once, as after the close: Law 39)."""
+    if kind == CHANGE_OF_CALL:
+        return (RULE_25A, RULE_25B_ACCEPT, RULE_25B_STAND, RULE_25B_OTHER)
+    if kind == INSUFFICIENT:
+        return (RULE_REJECT, RULE_REJECT_NATURAL)  # 27 B1(a) needs the director's word that the bid was natural
+    if OUT_OF_ROTATION <= kind <= PASS_OBLIGATION or kind == ABOVE_SEVEN:
+        return (RULE_REJECT,)
+    return ()

@@ -12,27 +12,10 @@ from bidwire.core.codes import (
     LHO_TURN, LOG_ACCEPTED, LOG_CANCELLED, LOG_DEEMED_PASS, LOG_SUBSTITUTED_PASS, MUST_REPEAT, MUST_REPLACE,
     NO_DOUBLE_THIS_TURN, OPT_25B_OTHER_AVG_MINUS, OUT_OF_ROTATION, PASS_NEXT_TURN, PASS_OBLIGATION,
     PASS_THROUGHOUT, REFUSED, REPLACE_ANY_LEGAL, REPLACE_SUFFICIENT_OR_PASS, REVIEW_AVG_MINUS,
-    REVIEW_DIRECTOR, REVIEW_LAW23, RHO_TURN, RULE_25A, RULE_25B_ACCEPT, RULE_25B_OTHER, RULE_25B_STAND,
-    RULE_PASS_NEXT_TURN, RULE_REJECT, RULE_REJECT_NATURAL, SETTLED_ACCEPTED, SETTLED_CANCELLED, SETTLED_CONDONED,
-    law_of,
+    REVIEW_DIRECTOR, REVIEW_LAW23, RHO_TURN, RULE_25A, RULE_25B_ACCEPT, RULE_25B_STAND,
+    RULE_PASS_NEXT_TURN, RULE_REJECT_NATURAL, law_of,
+    rulings,
 )
-
-_RULINGS_25 = (RULE_25A, RULE_25B_ACCEPT, RULE_25B_STAND, RULE_25B_OTHER)
-_RULINGS_27 = (RULE_REJECT, RULE_REJECT_NATURAL)
-_RULINGS = (RULE_REJECT,)
-
-
-def rulings(kind):
-    """The rulings the director may give on a pending irregularity of this kind (laws.md §4.19); () for a verdict
-    that is never pending (legal, or settled by the law at once as after the close, Law 39)."""
-    if kind == CHANGE_OF_CALL:
-        return _RULINGS_25
-    if kind == INSUFFICIENT:
-        return _RULINGS_27  # 27 B1(a) needs the director's word that the bid was natural
-    if OUT_OF_ROTATION <= kind <= PASS_OBLIGATION or kind == ABOVE_SEVEN:
-        return _RULINGS
-    return ()
-
 
 def restrict(a, seat, kind, param, law, extra=0):
     for r in a.restrictions:
@@ -120,12 +103,6 @@ def hold(a, verdict, seat, call, turn, flags):
     return verdict
 
 
-def _settle(a, how, law):
-    """The pending irregularity is settled at the table, without the director: the unit reports how."""
-    a.settled = (a.p_at, how, law)
-    a.clear_pending()
-
-
 def press(a, seat, call):
     """RECORD mode, nothing pending: classify and act."""
     v = cl.classify(a, seat, call)
@@ -184,7 +161,8 @@ def _cancel_both(a, seat, call, law):
     """Laws 35 A / 35 C: the inadmissible call and the call made over it are cancelled."""
     logged(a, LOG_CANCELLED, a.p_seat, a.p_call, law)
     logged(a, LOG_CANCELLED, seat, call, law)
-    _settle(a, SETTLED_CONDONED, law)
+    a.settled = (a.p_at, "condoned", law)  # settled at the table: the unit reports it (Auction.settled)
+    a.clear_pending()
     a.law = law
     return CANCELLED
 
@@ -192,7 +170,8 @@ def _cancel_both(a, seat, call, law):
 def _accept(a, seat, call, law):
     """Laws 27 A, 29 B, 35 B: the offender's LHO called over it; the irregular call stands."""
     o, c = a.p_seat, a.p_call
-    _settle(a, SETTLED_ACCEPTED, law)
+    a.settled = (a.p_at, "accepted", law)
+    a.clear_pending()
     logged(a, LOG_ACCEPTED, o, c, law)
     append(a, o, c)
     return press(a, seat, call)
@@ -222,7 +201,8 @@ def while_pending(a, seat, call):
             return CANCELLED
     if k == OUT_OF_ROTATION and seat == a.p_turn and seat == rho(o):  # Law 28 B
         logged(a, LOG_CANCELLED, o, a.p_call, 28)
-        _settle(a, SETTLED_CANCELLED, 28)
+        a.settled = (a.p_at, "cancelled", 28)
+        a.clear_pending()
         return press(a, seat, call)
     a.law = a.p_law
     return HELD

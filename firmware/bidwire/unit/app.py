@@ -8,11 +8,11 @@ from bidwire.core import board as boards
 from bidwire.core.auction import IN_CHANGE, Auction
 from bidwire.core.calls import PASS, bid, call_name, lho, seat_name, side
 from bidwire.core.codes import (
-    ABOVE_SEVEN, AUCTION, ENDED, ENFORCE, LEGAL, PASSED_OUT, RECORD, REFUSED, RULE_NAMES, SETTLED_NAMES,
+    ABOVE_SEVEN, AUCTION, ENDED, ENFORCE, LEGAL, PASSED_OUT, RECORD, REFUSED, RULE_NAMES,
     VERDICT_NAMES,
 )
 from bidwire.core.compat import const
-from bidwire.core.rectify import rulings
+from bidwire.core.codes import rulings
 from bidwire.unit import director
 from bidwire.unit.director import END_CALL, TD_CALLED, TD_MENU, TD_PIN, TD_SEAT  # noqa: F401 - screens read them here
 from bidwire.unit.keys import K_ALERT, K_C, K_NT, K_PASS, K_TD, K_UNDO, K_X, K_XX
@@ -189,7 +189,7 @@ class App:
             self.message = seat_name(seat) + ": " + VERDICT_NAMES[a.why][:9] + " L" + str(a.law)
         if before >= 0 and a.p_at != before:  # this call settled the pending irregularity (rectify.while_pending)
             s = a.settled
-            self.emit({"type": "settled", "at": s[0], "how": SETTLED_NAMES[s[1]], "law": s[2],
+            self.emit({"type": "settled", "at": s[0], "how": s[1], "law": s[2],
                        "seat": seat_name(seat)})
         self.report(before, verdict, call)
         self.after(before_phase)

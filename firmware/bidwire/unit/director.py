@@ -8,7 +8,7 @@ ruling is applied only while that irregularity is the one pending on that board,
 from bidwire.core.codes import AUCTION, RULE_NAMES, RULE_PASS_NEXT_TURN, VERDICT_NAMES
 from bidwire.core.calls import seat_name
 from bidwire.core.compat import const
-from bidwire.core.rectify import rulings
+from bidwire.core.codes import rulings
 from bidwire.unit.keys import K_C, K_TD, K_UNDO
 
 # app.td: called, entering the PIN, in the ruling menu, choosing a seat (0: no director call)

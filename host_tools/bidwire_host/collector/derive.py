@@ -75,6 +75,7 @@ def _irregularity(conn, unit, seq, e, row):
                  "options, t) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                  (unit, seq, row and row["id"], e.get("board"), e.get("kind"), e.get("law"), e.get("offender"),
                   _text(e.get("call")), e.get("entitled"), _dump(e.get("options") or []), e.get("t")))
+    insert_alerts(conn, unit, seq, dict(row), validator.check_irregularity(row["board"], e))
 
 
 def _td_call(conn, unit, seq, e, row):
