@@ -74,14 +74,14 @@ def check_irregularity(board, event):
     kind, options = event.get("kind"), event.get("options") or []
     if kind not in VERDICT_NAMES:
         return [alert("options_mismatch", f"board {board}: an irregularity of unknown kind {kind}; the unit offers "
-                      f"{', '.join(map(str, options)) or 'no ruling'}", law=event.get("law"), kind=kind,
+                      f"{', '.join(map(str, options)) or 'no ruling'}", law=event.get("law"), irregularity=kind,
                       options=options)]
     expected = [] if event.get("settled") == "law" else [RULE_NAMES[r] for r in rulings(VERDICT_NAMES.index(kind))]
     if options == expected:
         return []
     offered = ", ".join(map(str, options)) or "no ruling"
     return [alert("options_mismatch", f"board {board}: for {kind} the unit offers {offered}, the Laws allow "
-                  f"{', '.join(expected) or 'none'}", law=event.get("law"), kind=kind, options=options,
+                  f"{', '.join(expected) or 'none'}", law=event.get("law"), irregularity=kind, options=options,
                   expected=expected)]
 
 
