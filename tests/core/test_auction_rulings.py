@@ -89,4 +89,4 @@ def test_cancelled_when_the_in_turn_player_calls_law28b():
 
 def test_a_ruling_settles_nothing_at_the_table():
     a, _ = play(["E:1S", "!reject"])
-    assert a.settled is None
+    assert a.settled == (-1, "", 0)  # none yet

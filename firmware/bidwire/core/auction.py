@@ -43,7 +43,7 @@ class Auction:
         # (at, how, law): the last pending irregularity settled at the table by a call, without the director (rectify):
         # "accepted" (it stands: 27 A, 29 B, 35 B), "condoned" (cancelled with the call over it: 35 A, 35 C) or
         # "cancelled" (the in-turn player called over it: 28 B)
-        self.settled = None
+        self.settled = (-1, "", 0)
         self.clear_pending()
         self.why = LEGAL  # enforce mode: the classification behind the last REFUSED
         self.law = 0  # law of the last verdict
