@@ -7,12 +7,8 @@ write in the same journal record. Screens (screens.py) only read this state.
 from bidwire.core import board as boards
 from bidwire.core.auction import IN_CHANGE, Auction
 from bidwire.core.calls import PASS, bid, call_name, lho, seat_name, side
-from bidwire.core.codes import (
-    ABOVE_SEVEN, AUCTION, ENDED, ENFORCE, LEGAL, PASSED_OUT, RECORD, REFUSED, RULE_NAMES,
-    VERDICT_NAMES,
-)
+from bidwire.core.codes import AUCTION, ENDED, ENFORCE, PASSED_OUT, RECORD, REFUSED, VERDICT_NAMES
 from bidwire.core.compat import const
-from bidwire.core.codes import rulings
 from bidwire.unit import director
 from bidwire.unit.director import END_CALL, TD_CALLED, TD_MENU, TD_PIN, TD_SEAT  # noqa: F401 - screens read them here
 from bidwire.unit.keys import K_ALERT, K_C, K_NT, K_PASS, K_TD, K_UNDO, K_X, K_XX
@@ -188,26 +184,10 @@ class App:
         if verdict == REFUSED:
             self.message = seat_name(seat) + ": " + VERDICT_NAMES[a.why][:9] + " L" + str(a.law)
         if before >= 0 and a.p_at != before:  # this call settled the pending irregularity (rectify.while_pending)
-            s = a.settled
-            self.emit({"type": "settled", "at": s[0], "how": s[1], "law": s[2],
-                       "seat": seat_name(seat)})
-        self.report(before, verdict, call)
+            director.settled(self, seat)
+        director.report(self, before, verdict, seat, call)
         self.after(before_phase)
         return True
-
-    def report(self, before, verdict, call):
-        """The irregularity the last input made, if any: pending (`at` = a.p_at, its input index: docs/unit.md) or
-        settled by the law at once (Law 39: cancelled after the close)."""
-        a = self.auction
-        if a.p_kind and a.p_at != before:
-            self.emit({"type": "irregularity", "kind": VERDICT_NAMES[a.p_kind], "law": a.p_law, "at": a.p_at,
-                       "offender": seat_name(a.p_seat), "call": call_name(a.p_call),
-                       "entitled": seat_name(lho(a.p_seat)), "options": [RULE_NAMES[r] for r in rulings(a.p_kind)]})
-        elif LEGAL < verdict <= ABOVE_SEVEN and not a.p_kind:
-            self.emit({"type": "irregularity", "kind": VERDICT_NAMES[verdict], "law": a.law,
-                       "at": len(a.inputs) // 2 - 1, "settled": "law", "offender": seat_name(a.inputs[-2] & 3),
-                       "call": call_name(call), "entitled": None, "options": []})
-            self.message = seat_name(a.inputs[-2] & 3) + " " + call_name(call) + " L" + str(a.law)
 
     def _call_event(self, seat, verdict):
         a = self.auction

@@ -1,14 +1,14 @@
-"""The director at the table unit: the TD call, his PIN, his menu, the seat he picks, the rulings he gives there
-and the ones the collector sends (laws.md §4.19; which rulings each irregularity allows is the core's
-`rectify.rulings`). Functions of the App (app.py), which holds the state; events go out through `app.emit`.
+"""The director at the table unit: the irregularities he hears of and how the table settled them, the TD call, his
+PIN, his menu, the seat he picks, the rulings he gives there and the ones the collector sends (laws.md §4.19;
+which rulings each irregularity allows is the core's `codes.rulings`). Functions of the App (app.py), which holds
+the state; events go out through `app.emit`.
 
 A ruling answers one irregularity, named by its input index (`at`, docs/unit.md "Irregularities"): a collector
 ruling is applied only while that irregularity is the one pending on that board, otherwise refused with a reason.
 """
-from bidwire.core.codes import AUCTION, RULE_NAMES, RULE_PASS_NEXT_TURN, VERDICT_NAMES
-from bidwire.core.calls import seat_name
+from bidwire.core.calls import call_name, lho, seat_name
+from bidwire.core.codes import ABOVE_SEVEN, AUCTION, LEGAL, RULE_NAMES, RULE_PASS_NEXT_TURN, VERDICT_NAMES, rulings
 from bidwire.core.compat import const
-from bidwire.core.codes import rulings
 from bidwire.unit.keys import K_C, K_TD, K_UNDO
 
 # app.td: called, entering the PIN, in the ruling menu, choosing a seat (0: no director call)
@@ -17,6 +17,27 @@ TD_PIN = const(2)
 TD_MENU = const(3)
 TD_SEAT = const(4)
 END_CALL = const(0)  # menu entry: end the director call
+
+
+def report(app, before, verdict, seat, call):
+    """The irregularity the last input made, if any (`before`: the pending one's `at` before it): pending until
+    settled, or settled by the law at once (Law 39: a call after the close is cancelled)."""
+    a = app.auction
+    if a.p_kind and a.p_at != before:
+        app.emit({"type": "irregularity", "kind": VERDICT_NAMES[a.p_kind], "law": a.p_law, "at": a.p_at,
+                  "offender": seat_name(a.p_seat), "call": call_name(a.p_call), "entitled": seat_name(lho(a.p_seat)),
+                  "options": [RULE_NAMES[r] for r in rulings(a.p_kind)]})
+    elif LEGAL < verdict <= ABOVE_SEVEN and not a.p_kind:
+        app.emit({"type": "irregularity", "kind": VERDICT_NAMES[verdict], "law": a.law, "at": len(a.inputs) // 2 - 1,
+                  "settled": "law", "offender": seat_name(seat), "call": call_name(call), "entitled": None,
+                  "options": []})
+        app.message = seat_name(seat) + " " + call_name(call) + " L" + str(a.law)
+
+
+def settled(app, seat):
+    """The pending irregularity was settled at the table by `seat`'s call, without the director (Auction.settled)."""
+    s = app.auction.settled
+    app.emit({"type": "settled", "at": s[0], "how": s[1], "law": s[2], "seat": seat_name(seat)})
 
 
 def menu(app):
@@ -79,7 +100,7 @@ def apply_ruling(app, ruling, seat, by):
     app.emit({"type": "ruling_applied", "ruling": RULE_NAMES[ruling], "seat": seat_name(seat), "by": by,
               "verdict": VERDICT_NAMES[verdict], "law": a.law,
               "at": None if ruling == RULE_PASS_NEXT_TURN or before < 0 else before})
-    app.report(before, verdict, 0)  # a change of call allowed under 25 A may itself be irregular
+    report(app, before, verdict, seat, 0)  # a change of call allowed under 25 A may itself be irregular
     app.after(before_phase)
     return True
 
