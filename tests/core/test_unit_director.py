@@ -113,11 +113,15 @@ def test_collector_rulings_refused_with_their_reason():
     cases = [({"board": 2, "ruling": "reject", "at": 0}, "other_board"),
              ({"board": 1, "ruling": "reject"}, "no_at"),
              ({"board": 1, "ruling": "reject", "at": True}, "no_at"),
+             ({"board": 1, "ruling": "reject", "at": -1}, "no_at"),
+             ({"board": True, "ruling": "reject", "at": 0}, "other_board"),
              ({"board": 1, "ruling": "reject_natural", "at": 0}, "not_allowed"),
              ({"board": 1, "ruling": "shoot", "at": 0}, "unknown_ruling")]
     for seq, (cmd, reason) in enumerate(cases, 1):
         ev = ruling(app, seq, **cmd)
         assert [(e["type"], e["reason"]) for e in ev] == [("ruling_refused", reason)], cmd
+        b, at = ev[0]["board"], ev[0]["at"]  # what the collector's schema takes: no bool, no negative index
+        assert type(b) is int and b in (1, 2) and (at is None or (type(at) is int and at == 0))
     assert app.auction.p_at == 0 and len(app.auction.inputs) == 2
     ev = ruling(app, 9, board=1, ruling="pass_next_turn", seat="W")  # tied to no irregularity: no `at` needed
     assert [(e["type"], e["at"], e["seat"]) for e in ev] == [("ruling_applied", None, "W")]

@@ -110,8 +110,11 @@ def command(app, cmd):
     name, at, board = cmd.get("ruling"), cmd.get("at"), cmd.get("board")
     r = RULE_NAMES.index(name) if name in RULE_NAMES and name else 0
     a = app.auction
-    if not isinstance(at, int) or isinstance(at, bool):
+    # What the event repeats must be what the collector's schema takes, or the outbox would stick on it.
+    if not isinstance(at, int) or isinstance(at, bool) or at < 0:
         at = None
+    if not isinstance(board, int) or isinstance(board, bool) or board < 0:
+        board = None
     why = None
     if not r:
         why = "unknown_ruling"
@@ -130,6 +133,6 @@ def command(app, cmd):
         why = "not_allowed"
     if why is None:
         return apply_ruling(app, r, "NESW".find(cmd.get("seat") or "N") & 3, "collector")
-    app.emit({"type": "ruling_refused", "board": board if isinstance(board, int) and board >= 0 else app.board,
+    app.emit({"type": "ruling_refused", "board": app.board if board is None else board,
               "at": at, "ruling": str(name)[:16], "reason": why})
     return True
