@@ -43,6 +43,9 @@ def test_settlements_reach_the_collector_and_are_stored(tmp_path, collector):
     assert mine[1]["law"] == 29 and mine[1]["seat"] == "S" and mine[5]["law"] == 39
     auction = [e for e in events if e["type"] == "auction_end"][0]
     assert auction["inputs"][0] == "E:1S" and auction["inputs"][2] == "W:1C"  # the identities, as both sides read
+    for i, e in enumerate(events):  # the same number from the live feed: one call/ruling_applied/lead per input,
+        if e["type"] == "irregularity":  # the irregular input's own just before the irregularity
+            assert e["at"] == sum(1 for x in events[:i] if x["type"] in ("call", "ruling_applied", "lead")) - 1, e
     assert [r["kind"] for r in rows(collector.data, "SELECT kind FROM irregularities ORDER BY seq")] == \
         ["out_of_rotation", "insufficient_bid", "after_close"]
     assert rows(collector.data, "SELECT kind FROM alerts WHERE kind = 'options_mismatch'") == []
