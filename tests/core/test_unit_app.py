@@ -159,7 +159,7 @@ def test_collector_assignment_and_end_of_round():
 def test_a_ruling_from_the_collector():
     app = started()
     press(app, "N 2, N H, E 1, E S")  # insufficient 1S over 2H
-    app.command({"seq": 1, "type": "ruling", "board": 1, "ruling": "reject"})
+    app.command({"seq": 1, "type": "ruling", "board": 1, "ruling": "reject", "at": 1})  # the 1S, input 1
     ev = app.out
-    assert ev[0]["type"] == "ruling_applied" and ev[0]["by"] == "collector"
+    assert ev[0]["type"] == "ruling_applied" and ev[0]["by"] == "collector" and ev[0]["at"] == 1
     assert not app.auction.p_kind

@@ -227,8 +227,8 @@ def defective(draw, top):
     return doc, kind
 
 
-_KNOWN = ("hello", "board_start", "call", "irregularity", "td_call", "ruling_applied", "auction_end", "lead",
-          "result", "note")
+_KNOWN = ("hello", "board_start", "call", "irregularity", "settled", "td_call", "td_end", "ruling_applied",
+          "ruling_refused", "auction_end", "lead", "result", "note")
 
 
 @FUZZ

@@ -87,6 +87,8 @@ def _irregularity(conn, unit, seq, e, row):
                   _text(e.get("call")), e.get("entitled"), _dump(e.get("options") or []), e.get("t"),
                   e.get("at") if isinstance(e.get("at"), int) else None, state, outcome,
                   seq if state != "open" else None))
+    if row is not None:  # the options the unit offered against the core's (one rule, one place)
+        insert_alerts(conn, unit, seq, dict(row), validator.check_irregularity(row["board"], e))
 
 
 def _close_irregularity(conn, unit, seq, row, at, outcome):
