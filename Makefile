@@ -20,7 +20,7 @@ UNIT_HEAP ?= 160K
 # pyright-python otherwise asks PyPI for its latest version on every run, only to print a warning.
 export PYRIGHT_PYTHON_IGNORE_WARNINGS := 1
 
-.PHONY: setup chromium test test-py test-mp compile lint typecheck bench demo unit-build vunit deploy provision serve rebuild clean chaos
+.PHONY: setup chromium test test-py test-mp compile lint typecheck bench demo unit-build vunit firmware deploy provision serve rebuild clean chaos
 
 setup: $(STAMP) $(TYPESHED)
 
@@ -88,12 +88,23 @@ vunit: unit-build
 	@test -n "$(CONFIG)" || $(BIN)/python -m bidwire_host.vunit_config $(VUNIT_CONFIG)
 	MICROPYPATH=.frozen:$(UNIT_BUILD) $(MPY) -X heapsize=$(UNIT_HEAP) -m main $(or $(CONFIG),$(VUNIT_CONFIG))
 
-# make deploy PORT=/dev/ttyUSB0 CONFIG=units/T01.json [BOARD=esp32_devkitc] [DRY_RUN=1] — docs/deploy.md
+# The ESP32 image with the unit frozen in: MicroPython v1.28.0's ports/esp32 build with ESP-IDF (docs/deploy.md).
+# make firmware BOARD=esp32_devkitc|esp32_s3 MICROPY_SRC=<MicroPython v1.28.0 checkout> IDF_PATH=<ESP-IDF v5.5.1>
+#   [VARIANT=SPIRAM|SPIRAM_OCT|...] [DRY_RUN=1]
+firmware: setup
+	@$(BIN)/bidwire firmware --board "$(or $(BOARD),$(error make firmware: set BOARD=esp32_devkitc or BOARD=esp32_s3))" \
+		$(if $(VARIANT),--variant "$(VARIANT)") $(if $(MICROPY_SRC),--micropython-src "$(MICROPY_SRC)") \
+		$(if $(IDF_PATH),--idf-path "$(IDF_PATH)") $(if $(filter-out 0,$(DRY_RUN)),--dry-run)
+
+# make deploy PORT=/dev/ttyUSB0 CONFIG=units/T01.json [BOARD=esp32_devkitc] [VARIANT=...] [IMAGE=firmware.bin]
+#   [STOCK=1] [DRY_RUN=1] — docs/deploy.md. Flashes the image of make firmware; STOCK=1: .mpy files onto stock
+#   MicroPython (boards with PSRAM).
 deploy: setup
 	$(BIN)/bidwire deploy --port "$(or $(PORT),$(error make deploy: set PORT, e.g. PORT=/dev/ttyUSB0))" \
 		--config "$(or $(CONFIG),$(error make deploy: set CONFIG to the config from make provision))" \
-		$(if $(BOARD),--board "$(BOARD)") --mpy-cross $(MPYCROSS) --mpremote $(BIN)/mpremote \
-		$(if $(filter-out 0,$(DRY_RUN)),--dry-run)
+		$(if $(BOARD),--board "$(BOARD)") $(if $(VARIANT),--variant "$(VARIANT)") $(if $(IMAGE),--image "$(IMAGE)") \
+		$(if $(filter-out 0,$(STOCK)),--stock) --esptool $(BIN)/esptool --mpy-cross $(MPYCROSS) \
+		--mpremote $(BIN)/mpremote $(if $(filter-out 0,$(DRY_RUN)),--dry-run)
 
 # make provision UNIT=T01 COLLECTOR=http://192.168.4.2:8080 [OUT=units/T01.json] [WIFI_SSID=club WIFI_PASSWORD=...]
 #   [BOARD=esp32_devkitc] [MODE=record|enforce] [TD_PIN=1234] [KEYRING=units/keyring.json] [FORCE=1]
