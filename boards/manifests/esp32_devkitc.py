@@ -4,4 +4,4 @@
 include("$(PORT_DIR)/boards/manifest.py")  # the port's own modules: _boot (the file system), asyncio, networking
 include("../../firmware/manifest_unit.py")  # the unit: the bidwire package and main.py
 require("ssd1306")  # micropython-lib's SSD1306 driver (the stock-firmware path mip-installs it instead)
-package("boards", files=["__init__.py", "_expander_unit.py", "esp32_devkitc.py"], base_path="../..")
+package("boards", files=["esp32_devkitc.py", "_expander_unit.py"], base_path="../..")  # __init__: manifest_unit.py
