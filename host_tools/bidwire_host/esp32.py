@@ -92,6 +92,8 @@ def source_problem(src):
     if src.is_file():
         return (f"MICROPY_SRC={src} is an archive; the one beside the repository (shared/micropython/) is the "
                 f"unix-port subset, which has no ports/esp32: the ESP32 build needs {get}")
+    if not src.is_dir():
+        return f"MICROPY_SRC={src} does not exist: the ESP32 build needs {get}"
     if not (src / "ports" / "esp32" / "Makefile").is_file():
         return (f"MICROPY_SRC={src} has no ports/esp32 (the unix-port subset in shared/micropython/ has none): "
                 f"the ESP32 build needs {get}")

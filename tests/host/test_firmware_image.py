@@ -79,12 +79,17 @@ def test_s3_dry_run_with_a_variant(tmp_path):
 
 
 def test_dry_run_without_the_tools_still_prints_the_commands_and_says_what_is_missing():
-    proc = make("firmware", "BOARD=esp32_s3", "DRY_RUN=1")
+    proc = make("firmware", "BOARD=esp32_s3", "DRY_RUN=1")  # make's MICROPY_SRC: the unix-port subset (make mp32)
     assert proc.returncode == 0, proc.stderr
     assert ". $IDF_PATH/export.sh" in proc.stdout.splitlines()
-    assert "make -C $MICROPY_SRC/ports/esp32 BOARD=ESP32_GENERIC_S3 submodules" in proc.stdout.splitlines()
+    assert f"make -C {REPO}/build/micropython-1.28.0/ports/esp32 BOARD=ESP32_GENERIC_S3 submodules" \
+        in proc.stdout.splitlines()
     assert "# not ready yet: IDF_PATH is not set" in proc.stdout
-    assert "# not ready yet: MICROPY_SRC is not set" in proc.stdout
+    assert "# not ready yet: MICROPY_SRC=build/micropython-1.28.0 " in proc.stdout
+    assert "a full checkout of MicroPython v1.28.0" in proc.stdout
+    result = CliRunner().invoke(main, ["firmware", "--board", "esp32_s3", "--dry-run"], env={"MICROPY_SRC": None})
+    assert "make -C $MICROPY_SRC/mpy-cross" in result.output.splitlines()
+    assert "# not ready yet: MICROPY_SRC is not set" in result.output
 
 
 def test_without_esp_idf_make_firmware_stops_and_says_what_to_install(tmp_path):
@@ -105,6 +110,8 @@ def test_the_unix_subset_is_not_enough_and_the_message_says_so(tmp_path):
     assert "unix-port subset, which has no ports/esp32" in result.output
     assert "a full checkout of MicroPython v1.28.0 (git clone -b v1.28.0" in result.output
     unpacked = tmp_path / "subset"
+    result = CliRunner().invoke(main, ["firmware", "--board", "esp32_devkitc", "--micropython-src", str(unpacked)])
+    assert result.exit_code == 1 and f"MICROPY_SRC={unpacked} does not exist" in result.output
     (unpacked / "ports" / "unix").mkdir(parents=True)
     result = CliRunner().invoke(main, ["firmware", "--board", "esp32_devkitc", "--micropython-src", str(unpacked)])
     assert result.exit_code == 1 and f"MICROPY_SRC={unpacked} has no ports/esp32" in result.output
