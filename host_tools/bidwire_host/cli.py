@@ -161,11 +161,18 @@ def serve(data, host, port, keyring, log_level, access_log, event_file, tables, 
     from bidwire_host.collector.store import StoreError
     from bidwire_host.dashboard import AuthError, read_password
 
+    for role, path in (("director", director_password_file), ("scorer", scorer_password_file)):
+        if path is not None and not path.exists():
+            raise click.ClickException(f"the {role} password file {path} does not exist: {_password_hint(role, path)}")
     try:
         password = read_password(director_password_file)
         scorer_password = read_password(scorer_password_file, role="scorer")
     except AuthError as e:
         raise click.ClickException(str(e)) from None
+    for role, given in (("director", password), ("scorer", scorer_password)):
+        if given is None:  # on stderr: the first line on stdout is the collector's address
+            click.echo(f"note: no {role} password, so no {role} login; to set one, "
+                       f"{_password_hint(role, data / f'{role}-password')}", err=True)
     try:
         table_map = parse_tables(tables)
         if table_map and event_file is None:
@@ -177,6 +184,13 @@ def serve(data, host, port, keyring, log_level, access_log, event_file, tables, 
         raise click.ClickException(str(e)) from None
     except (StoreError, OSError) as e:
         raise click.ClickException(f"cannot start the collector on {host}:{port}: {e}") from None
+
+
+def _password_hint(role, path):
+    """How to make a dashboard password file (its first line is the password, readable by its owner only)."""
+    return (f"create it with (umask 077; mkdir -p {path.parent}; python3 -c 'import secrets; "
+            f"print(secrets.token_urlsafe(12))' > {path}) and read the password with cat {path}; then "
+            f"make serve {role.upper()}_PASSWORD_FILE={path} (bidwire serve --{role}-password-file {path})")
 
 
 @main.command()
