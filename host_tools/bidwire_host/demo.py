@@ -269,8 +269,12 @@ def _claim(workdir):
                                    f"{how} or give this demo another folder (--dir)") from None
     lock.held_by(f"demo pid {os.getpid()}", os.getpid())
     for entry in workdir.iterdir():
-        if entry.name != LOCK:
-            shutil.rmtree(entry) if entry.is_dir() and not entry.is_symlink() else entry.unlink()
+        if entry.name == LOCK:
+            continue
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry)
+        else:
+            entry.unlink()
     return lock
 
 
