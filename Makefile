@@ -69,12 +69,14 @@ gcc-multilib:
 mp32: $(MP32)
 
 $(MICROPY_SRC)/ports/unix/Makefile:
-	@test -f "$(MP_ARCHIVE)" || { echo "no MicroPython source: $(MP_ARCHIVE) is missing; set MICROPY_SRC to a \
-		checkout of the v1.28.0 tag"; exit 1; }
+	@test -f "$(MP_ARCHIVE)" || { echo "no MicroPython source: $(MP_ARCHIVE) is missing;" \
+		"set MICROPY_SRC to a checkout of the v1.28.0 tag"; exit 1; }
 	mkdir -p build && tar -xzf $(MP_ARCHIVE) -C build/
 	touch $@
 
 $(MP32): $(FROZEN_SRC) | $(MICROPY_SRC)/ports/unix/Makefile
+	@echo 'int main(void) { return 0; }' | gcc -m32 -x c -o /dev/null - 2>/dev/null || \
+		{ echo "make mp32 needs gcc -m32: make gcc-multilib (as root) installs Debian's gcc-multilib"; exit 1; }
 	mkdir -p $(MP32_DIR)/mpy-lib && echo "Not micropython-lib: the frozen manifest uses none of it." \
 		>$(MP32_DIR)/mpy-lib/README.md
 	$(MAKE) -s -j2 -C $(MICROPY_SRC)/mpy-cross BUILD=$(abspath $(MP32_DIR))/mpy-cross
