@@ -77,15 +77,17 @@ $(MICROPY_SRC)/ports/unix/Makefile:
 $(MP32): $(FROZEN_SRC) | $(MICROPY_SRC)/ports/unix/Makefile
 	@echo 'int main(void) { return 0; }' | gcc -m32 -x c -o /dev/null - 2>/dev/null || \
 		{ echo "make mp32 needs gcc -m32: make gcc-multilib (as root) installs Debian's gcc-multilib"; exit 1; }
-	mkdir -p $(MP32_DIR)/mpy-lib && echo "Not micropython-lib: the frozen manifest uses none of it." \
+	@echo "make mp32: MicroPython v1.28.0 unix port, 32-bit, firmware/manifest.py frozen in (log: $(MP32_DIR)/build.log)"
+	@mkdir -p $(MP32_DIR)/mpy-lib && echo "Not micropython-lib: the frozen manifest uses none of it." \
 		>$(MP32_DIR)/mpy-lib/README.md
-	$(MAKE) -s -j2 -C $(MICROPY_SRC)/mpy-cross BUILD=$(abspath $(MP32_DIR))/mpy-cross
-	MICROPY_GIT_TAG=v1.28.0 MICROPY_GIT_HASH=e0e9fbb17 $(MAKE) -s -j2 -C $(MICROPY_SRC)/ports/unix \
+	@{ $(MAKE) -j2 -C $(MICROPY_SRC)/mpy-cross BUILD=$(abspath $(MP32_DIR))/mpy-cross && \
+	MICROPY_GIT_TAG=v1.28.0 MICROPY_GIT_HASH=e0e9fbb17 $(MAKE) -j2 -C $(MICROPY_SRC)/ports/unix \
 		VARIANT=standard BUILD=$(abspath $(MP32_DIR))/obj CFLAGS_EXTRA=-m32 LDFLAGS_EXTRA=-m32 \
 		MICROPY_PY_BTREE=0 MICROPY_PY_SSL=0 MICROPY_PY_FFI=0 \
 		MICROPY_MPYCROSS=$(abspath $(MP32_DIR))/mpy-cross/mpy-cross MPY_LIB_DIR=$(abspath $(MP32_DIR))/mpy-lib \
-		FROZEN_MANIFEST=$(abspath firmware/manifest.py)
-	cp $(MP32_DIR)/obj/micropython $@.tmp && mv $@.tmp $@
+		FROZEN_MANIFEST=$(abspath firmware/manifest.py); } >$(MP32_DIR)/build.log 2>&1 || \
+		{ tail -30 $(MP32_DIR)/build.log; echo "make mp32 failed: the whole log is $(MP32_DIR)/build.log"; exit 1; }
+	@cp $(MP32_DIR)/obj/micropython $@.tmp && mv $@.tmp $@
 
 # The units' end-to-end tests run on $(MP32) (tests/e2e/vunit.py builds it with make mp32 if need be).
 test-py: setup mp32
