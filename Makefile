@@ -11,7 +11,7 @@ HEAP     ?= 64K
 # The core tests run on MicroPython from .mpy files, as the unit does: compiling source at import time
 # would need more heap than an ESP32 has to spare.
 MPTEST   := build/mp-test
-# The unit firmware as deployed (.mpy), for the virtual unit and the end-to-end tests.
+# The unit firmware as deployed (.mpy), for make vunit where the 32-bit build (make mp32) cannot be made.
 UNIT_BUILD := build/unit
 VUNIT_CONFIG := build/vunit.json
 # The unit's heap on the 64-bit port (make test-mp's unit modules, and the virtual unit where the 32-bit build
@@ -23,7 +23,8 @@ UNIT_HEAP ?= 160K
 # end-to-end tests, make vunit and make demo run the virtual unit on it, at a 48K heap (docs/unit.md "Memory").
 # MICROPY_SRC: the v1.28.0 source, by default unpacked from the archive beside this repository.
 MP_ARCHIVE  ?= ../shared/micropython/micropython-1.28.0-unix-subset.tar.gz
-MICROPY_SRC ?= build/micropython-1.28.0
+MP_UNPACKED := build/micropython-1.28.0
+MICROPY_SRC ?= $(MP_UNPACKED)
 MP32_DIR    := build/mp32
 MP32        := $(MP32_DIR)/micropython
 # What the frozen image is made of: the firmware, the boards and the manifests (they are among them).
@@ -59,7 +60,7 @@ chromium:
 gcc-multilib:
 	@echo 'int main(void) { return 0; }' | gcc -m32 -x c -o /dev/null - 2>/dev/null || \
 		{ echo "installing Debian gcc-multilib for the 32-bit MicroPython build"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc-multilib make >/dev/null; } \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc-multilib >/dev/null; } \
 		|| { echo "make mp32 needs gcc -m32: apt-get install gcc-multilib (as root)"; exit 1; }
 
 # make mp32 [MICROPY_SRC=<a v1.28.0 checkout>]: the unix port, 32-bit, firmware/manifest.py frozen in, at $(MP32).
@@ -69,21 +70,27 @@ gcc-multilib:
 mp32: $(MP32)
 
 $(MICROPY_SRC)/ports/unix/Makefile:
-	@test -f "$(MP_ARCHIVE)" || { echo "no MicroPython source: $(MP_ARCHIVE) is missing; set MICROPY_SRC to a \
-		checkout of the v1.28.0 tag"; exit 1; }
+	@test "$(MICROPY_SRC)" = "$(MP_UNPACKED)" || { echo "MICROPY_SRC=$(MICROPY_SRC) holds no ports/unix/Makefile:" \
+		"give a checkout of MicroPython's v1.28.0 tag"; exit 1; }
+	@test -f "$(MP_ARCHIVE)" || { echo "no MicroPython source: $(MP_ARCHIVE) is missing;" \
+		"set MICROPY_SRC to a checkout of the v1.28.0 tag"; exit 1; }
 	mkdir -p build && tar -xzf $(MP_ARCHIVE) -C build/
 	touch $@
 
 $(MP32): $(FROZEN_SRC) | $(MICROPY_SRC)/ports/unix/Makefile
-	mkdir -p $(MP32_DIR)/mpy-lib && echo "Not micropython-lib: the frozen manifest uses none of it." \
+	@echo 'int main(void) { return 0; }' | gcc -m32 -x c -o /dev/null - 2>/dev/null || \
+		{ echo "make mp32 needs gcc -m32: make gcc-multilib (as root) installs Debian's gcc-multilib"; exit 1; }
+	@echo "make mp32: MicroPython v1.28.0 unix port, 32-bit, firmware/manifest.py frozen in (log: $(MP32_DIR)/build.log)"
+	@mkdir -p $(MP32_DIR)/mpy-lib && echo "Not micropython-lib: the frozen manifest uses none of it." \
 		>$(MP32_DIR)/mpy-lib/README.md
-	$(MAKE) -s -j2 -C $(MICROPY_SRC)/mpy-cross BUILD=$(abspath $(MP32_DIR))/mpy-cross
-	MICROPY_GIT_TAG=v1.28.0 MICROPY_GIT_HASH=e0e9fbb17 $(MAKE) -s -j2 -C $(MICROPY_SRC)/ports/unix \
+	@{ $(MAKE) -j2 -C $(MICROPY_SRC)/mpy-cross BUILD=$(abspath $(MP32_DIR))/mpy-cross && \
+	MICROPY_GIT_TAG=v1.28.0 MICROPY_GIT_HASH=e0e9fbb17 $(MAKE) -j2 -C $(MICROPY_SRC)/ports/unix \
 		VARIANT=standard BUILD=$(abspath $(MP32_DIR))/obj CFLAGS_EXTRA=-m32 LDFLAGS_EXTRA=-m32 \
 		MICROPY_PY_BTREE=0 MICROPY_PY_SSL=0 MICROPY_PY_FFI=0 \
 		MICROPY_MPYCROSS=$(abspath $(MP32_DIR))/mpy-cross/mpy-cross MPY_LIB_DIR=$(abspath $(MP32_DIR))/mpy-lib \
-		FROZEN_MANIFEST=$(abspath firmware/manifest.py)
-	cp $(MP32_DIR)/obj/micropython $@.tmp && mv $@.tmp $@
+		FROZEN_MANIFEST=$(abspath firmware/manifest.py); } >$(MP32_DIR)/build.log 2>&1 || \
+		{ tail -30 $(MP32_DIR)/build.log; echo "make mp32 failed: the whole log is $(MP32_DIR)/build.log"; exit 1; }
+	@cp $(MP32_DIR)/obj/micropython $@.tmp && mv $@.tmp $@
 
 # The units' end-to-end tests run on $(MP32) (tests/e2e/vunit.py builds it with make mp32 if need be).
 test-py: setup mp32

@@ -323,6 +323,7 @@ def _session(started, tables, boards, boards_per_round, port, heap, seed, exit_w
     started.append(lock)
     (workdir / "data").mkdir(parents=True)
     runtime = unit_runtime(ROOT, workdir / "firmware", heap, notice=lambda line: echo(line, err=True))
+    echo(f"virtual units: {runtime}")
     units = {t: f"T{t:02d}" for t in range(1, tables + 1)}
     keyring = workdir / "units" / "keyring.json"
     url_hint = f"http://127.0.0.1:{port or 8080}"

@@ -71,8 +71,7 @@ def device_model(root, heap=None):
     proc = subprocess.run(["make", "-s", "--no-print-directory", "mp32"], cwd=root, env=env, capture_output=True,
                           text=True)
     if proc.returncode != 0:
-        raise BuildError(f"make mp32 failed ({proc.returncode}; it needs gcc -m32: make gcc-multilib):\n"
-                         f"{(proc.stdout + proc.stderr)[-3000:].strip()}")
+        raise BuildError(f"make mp32 failed:\n{(proc.stdout + proc.stderr)[-3000:].strip()}")
     return Runtime(Path(root) / "build" / "mp32" / "micropython", heap or FROZEN_HEAP)
 
 
@@ -92,9 +91,10 @@ def unit_runtime(root, out, heap=None, notice=None):
         return device_model(root, heap)
     except (BuildError, OSError) as e:
         say = notice or (lambda line: print(line, file=sys.stderr))
-        say(f"notice: the 32-bit frozen build (make mp32) could not be made, so the virtual unit runs on the "
-            f"64-bit port with .mpy files, where it needs a bigger heap than a device has.\n{e}")
-        return mpy_port(root, out, heap)
+        runtime = mpy_port(root, out, heap)
+        say(f"notice: the 32-bit build with the firmware frozen in (make mp32) could not be made, so the virtual "
+            f"unit runs on {runtime}, which needs a bigger heap than a device has.\n{e}")
+        return runtime
 
 
 class VirtualUnit:
