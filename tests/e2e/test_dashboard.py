@@ -99,7 +99,8 @@ def test_the_director_rules_on_a_call_out_of_rotation_from_the_page(tmp_path, co
         page.evaluate("window.__no_reload = true")  # the form's answer reloaded the page; from now on, live only
         # queued until the unit's next sync; its heartbeat may fetch and apply it before the page shows "sent"
         page.wait_for_function("() => { const a = document.querySelector('article.alert.open');"
-                               " return !a || (a.querySelector('.queued') || {}).textContent?.includes('Ruling sent'); }")
+                               " return !a || (a.querySelector('.queued') || {}).textContent"
+                               "?.includes('Ruling sent'); }")
 
         unit.write("sync 2000")
         frame = frame_until(unit, lambda f: not f[0].startswith("IRREGULAR"))

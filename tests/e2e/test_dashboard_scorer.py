@@ -196,8 +196,8 @@ def test_the_scorer_pages_need_a_session_and_publishing_its_csrf_token(mitchell)
     assert mitchell.rows("SELECT count(*) AS n FROM director_actions") == [{"n": 0}]
 
 
-def test_the_scorers_own_login_corrects_within_the_period_and_overrides_after_it(tmp_path, mitchell,  # noqa: F811
-                                                                                 browser):
+def test_the_scorers_own_login_corrects_within_the_period_and_overrides_after_it(  # noqa: F811
+        tmp_path, mitchell, browser):  # noqa: F811
     """The scorer's login (its role in the session) sees /scorer but not /director; it corrects a result at a
     table (contract, declarer, tricks as they really were: scored again by Law 77, marked corrected) recorded `by`
     "scorer" in the audit log; after the correction period the page shows the 409 reason and an override

@@ -124,7 +124,7 @@ def test_results_for_boards_or_sections_outside_the_event_are_held_and_exports_s
     assert "section 'Z' is not in the event" in reasons["T03"], reasons
     assert ranking(client) == [] and traveller(client, 7) == [] and traveller(client, 1) == []
     exports_fine(client)
-    assert {r["section"] for r in ranking(client)} == {"A"}  # no made-up section to choose between: every export without ?section= answers
+    assert {r["section"] for r in ranking(client)} == {"A"}  # no made-up section to choose between
 
 
 def test_a_held_result_does_not_count_towards_its_tables_round_until_accepted(client, data):
