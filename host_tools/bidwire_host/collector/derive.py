@@ -161,6 +161,7 @@ def _auction_end(conn, unit, seq, e, row):
 
 def _lead(conn, unit, seq, e, row):
     conn.execute("UPDATE boards SET lead = ?, state = 'play' WHERE id = ?", (e.get("suit"), row["id"]))
+    insert_alerts(conn, unit, seq, dict(row), validator.check_lead(conn, setup.load(conn), row["board"], e))
 
 
 def _result(conn, unit, seq, e, row, received):
@@ -180,6 +181,7 @@ def _result(conn, unit, seq, e, row, received):
                                       + "; ".join(held), reasons=held, expected=expected))
     conn.execute("UPDATE boards SET state = 'done' WHERE id = ?", (row["id"],))
     alerts += validator.check_result_unique(conn, unit, seq, dict(row))
+    alerts += validator.check_double_dummy(conn, row["board"], contract, declarer, tricks)
     insert_alerts(conn, unit, seq, dict(row), alerts)
 
 
