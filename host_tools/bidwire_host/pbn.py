@@ -73,7 +73,9 @@ class Table:
 
 @dataclass
 class Call:
-    """One call of an Auction section with its annotations; `irregular` is '^I' (insufficient) if marked."""
+    """One call of an Auction section with its annotations; `irregular` is '^I' (insufficient) if marked; `seat`
+    the player who made it: from the first caller clockwise, each `^S` standing for the call of the player a call
+    out of rotation skipped (§3.9), so `1H ^S 2H` is North 1H, South 2H when North deals."""
 
     call: str
     line: int
@@ -81,6 +83,7 @@ class Call:
     suffix: str | None = None
     nags: tuple[int, ...] = ()
     irregular: str | None = None
+    seat: str | None = None
 
 
 @dataclass
@@ -320,6 +323,10 @@ def _auction(tag):
             rest = rest[a.end():]
     real = [c.call for c in calls if c.call not in ("-", "^S")]
     complete = complete or _ended(real)
+    at = SEATS.index(first)
+    for c in calls:  # "-" and "^S" each hold a seat in the rotation
+        c.seat = SEATS[at]
+        at = (at + 1) % 4
     return Auction(first, [c for c in calls if c.call != "-"], complete)
 
 

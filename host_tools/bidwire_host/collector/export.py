@@ -2,7 +2,8 @@
 
 The figures are the live standings' own (each section's scoring.Session, the director's adjustments and
 penalties applied), wrapped in a publish.Publication for the existing writers: boards in order with their
-travellers, the auction of each played row from its `auction_end` event (alerts as PBN notes), hand records
+travellers, the auction of each played row from its `auction_end` event with the seat of each call (alerts as PBN
+notes; an accepted call out of rotation or insufficient bid as PBN §3.9 writes it, see pbn_export), hand records
 from the event's hand-record file when it has one, and the ranking after penalties (the TotalScoreTable's
 totals are the boards' own; a penalty shows in the rank, and in the collector's ranking).
 
@@ -34,9 +35,11 @@ def _auction(conn, source):
         return None
     calls = []
     for text in json.loads(row["body"]).get("auction") or []:
-        call = str(text).partition(":")[2] or str(text)
+        seat, colon, call = str(text).partition(":")
+        if not colon:
+            seat, call = None, seat
         alert = call.endswith("!")
-        calls.append(AuctionCall(call.rstrip("!"), alert=alert))
+        calls.append(AuctionCall(call.rstrip("!"), alert=alert, seat=seat if seat in ("N", "E", "S", "W") else None))
     return calls or None
 
 
