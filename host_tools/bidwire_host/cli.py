@@ -215,9 +215,12 @@ def rebuild(data):
 @_DATA
 @click.option("--format", "fmt", type=click.Choice(["pbn", "usebio", "csv"]), default="pbn", show_default=True)
 @click.option("--section", help="The section to export (an event with several sections).")
+@click.option("--table", type=click.Choice(["ranking", "travellers", "scorecards"]),
+              help="CSV: the one table to write (default: a zip of all three).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write here (default: standard output).")
-def export_(data, fmt, section, out):
-    """Export the collector's scored session: PBN 2.1, USEBIO 1.2 XML, or CSV (docs/collector.md)."""
+def export_(data, fmt, section, table, out):
+    """Export the collector's scored session: PBN 2.1, USEBIO 1.2 XML, or CSV, one table per file (--table) or
+    a zip of the three (docs/collector.md)."""
     from bidwire_host.collector import derive, export
     from bidwire_host.collector.standings import Standings
     from bidwire_host.collector.store import DB_NAME, StoreError
@@ -228,13 +231,18 @@ def export_(data, fmt, section, out):
         with derive.open_store(data) as store:
             standings = Standings()
             standings.load(store.reader())
-            text = export.render(store.reader(), standings, fmt, section)
+            body = export.render(store.reader(), standings, fmt, section, table)
     except (StoreError, export.ExportError) as e:
         raise click.ClickException(str(e)) from None
+    data_bytes = body if isinstance(body, bytes) else body.encode("utf-8")
     if out is None:
-        click.echo(text, nl=False)
+        if isinstance(body, bytes) and sys.stdout.isatty():
+            raise click.ClickException("a zip of the CSV tables is not for a terminal: give --out FILE.zip, "
+                                       "or --table ranking|travellers|scorecards")
+        sys.stdout.buffer.write(data_bytes)
+        sys.stdout.flush()
     else:
-        out.write_text(text, encoding="utf-8", newline="")
+        out.write_bytes(data_bytes)
         click.echo(f"wrote {out}", err=True)
 
 

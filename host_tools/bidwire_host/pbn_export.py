@@ -45,7 +45,7 @@ def _cell(value):
     if value is None:
         return "-"
     text = str(format_number(value))
-    return quote(text) if (not text or any(c in text for c in ' \t[]{};"%')) else text
+    return quote(text) if (not text or _CONTROL.search(text) or any(c in text for c in ' []{};"%\\')) else text
 
 
 def table_lines(name, columns, rows):
