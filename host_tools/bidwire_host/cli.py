@@ -106,20 +106,31 @@ def provision(root, unit, collector, out, keyring, wifi_ssid, wifi_password, boa
               show_default=True, help="mp: Law 78 A matchpoints; neuberg: factored to the biggest traveller; "
                                       "cross-imps, butler: IMP pairs; teams: two-table matches.")
 @click.option("--acbl", is_flag=True, help="Matchpoints as the ACBL shows them: 1 per result beaten, ½ per tie.")
+@click.option("--strict", is_flag=True, help="Refuse the whole file at the first results row that cannot be read "
+                                             "(default: score the others and list it in problems).")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-def score_pbn(method, acbl, file):
-    """Score the results in a PBN file (ScoreTable rows or one game per table) and print JSON (docs/scoring.md)."""
+def score_pbn(method, acbl, strict, file):
+    """Score the results in a PBN file (ScoreTable rows or one game per table) and print JSON (docs/scoring.md).
+
+    Each row that cannot be scored is named on standard error (board, line, why) and in the report's problems;
+    the exit status is 1 only when nothing could be scored, 2 when the file cannot be read."""
     import json
 
     from bidwire_host import score_pbn as score_pbn_mod
     from bidwire_host.pbn import PbnError
 
     try:
-        report = score_pbn_mod.score_pbn(score_pbn_mod.decode(file.read_bytes()), method, acbl=acbl)
+        report = score_pbn_mod.score_pbn(score_pbn_mod.decode(file.read_bytes()), method, acbl=acbl, strict=strict)
     except PbnError as e:
         click.echo(f"error: {file}: {e}", err=True)
         sys.exit(2)
+    for p in report["problems"]:
+        where = ", ".join(x for x in (p["board"] and f"board {p['board']}", p["line"] and f"line {p['line']}") if x)
+        click.echo(f"{file}: {where or 'file'}: not scored: {p['problem']}", err=True)
     _write(json.dumps(report, ensure_ascii=False) + "\n")
+    if not any(b["rows"] for b in report["boards"]):
+        click.echo(f"error: {file}: nothing could be scored", err=True)
+        sys.exit(1)
 
 
 _DATA = click.option("--data", required=True, type=click.Path(file_okay=False, path_type=Path),
