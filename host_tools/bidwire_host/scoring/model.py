@@ -269,8 +269,8 @@ def possible_scores(vul):
 
 def round_half_away(x, places=2):
     """An exact figure (int or Fraction) rounded to `places` decimals with halves away from zero, as events
-    publish them: -141/40 (-3.525) is -3.53, where round(float(x), 2) gives -3.52 (the float of -3.525 lies
-    below it, and round() sends halves to even). The rounding is done on the exact value, never on a float."""
+    publish them: -141/40 (-3.525) is -3.53, where round(float(x), 2) gives -3.52 (the nearest float is
+    -3.52499..., and round() sends exact halves to even). The rounding is done on the exact value, not a float."""
     scale = 10 ** places
     n = int(abs(Fraction(x)) * scale + Fraction(1, 2))  # floor(|x| * scale + 1/2)
     return float(Fraction(n if x >= 0 else -n, scale))
