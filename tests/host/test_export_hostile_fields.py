@@ -3,11 +3,12 @@ it stays data -- PBN tag values escaped as the standard says (§3.2: quote and b
 CSV cells that a spreadsheet would run as a formula neutralised -- and each file still reads back as one piece."""
 import csv
 import io
+import xml.etree.ElementTree as ET
 
 import pytest
 from endplay.parsers import pbn as endplay_pbn
 
-from bidwire_host import pbn_export, results_csv
+from bidwire_host import pbn_export, results_csv, usebio
 from bidwire_host.pbn import parse, parse_deal
 from bidwire_host.pbn_import import HandRecord
 from bidwire_host.publish import AuctionCall, EventInfo, publication
@@ -18,9 +19,10 @@ FORMULAS = ["=HYPERLINK(\"http://x\",\"y\")", "+1+1", "-2+3", "@SUM(A1)", "\tTAB
 BREAKER = 'Club "A"\\\r\n[Board "99"]\n%'  # quote, backslash, CR/LF and a tag on the next line
 
 
-def hostile():
+def hostile(second_ew="2"):
+    ews = ["1", second_ew, "3", "4", "5", 'E\r\n"W"']
     results = [Result.played(1, ns, ew, "4S", "N", 10 - k % 2, table=str(k + 1))
-               for k, (ns, ew) in enumerate(zip(FORMULAS, ["1", "2", "3", "4", "5", 'E\r\n"W"'], strict=True))]
+               for k, (ns, ew) in enumerate(zip(FORMULAS, ews, strict=True))]
     event = EventInfo(BREAKER, "Hall\nTwo", "2024.05.01", "mp")
     hands = {1: HandRecord(1, "N", 0, parse_deal(DEAL))}
     auction = [AuctionCall("1S", seat="N"), AuctionCall("Pass", seat="E"),
@@ -73,3 +75,10 @@ def test_csv_numbers_stay_numbers():
     rows = list(csv.DictReader(io.StringIO(results_csv.travellers(hostile()).removeprefix("\ufeff"))))
     assert [r["score_ns"] for r in rows] == ["420", "-50"] * 3
     assert [r["pct_ns"] for r in rows] == ["80", "20"] * 3
+
+
+def test_usebio_stays_well_formed_xml_whatever_the_pair_ids_hold():
+    pub = hostile("<b>&\x01\x1f")  # markup, and characters XML 1.0 cannot hold even escaped
+    root = ET.fromstring(usebio.dumps(pub).split("\n", 2)[2])
+    assert "<b>&  " in [x.text for x in root.iter("EW_PAIR_NUMBER")]
+    assert FORMULAS[0] in [x.text for x in root.iter("NS_PAIR_NUMBER")]
