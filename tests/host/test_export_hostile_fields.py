@@ -6,13 +6,16 @@ import io
 import xml.etree.ElementTree as ET
 
 import pytest
+from collector_kit import ApiClient, played, sync
 from endplay.parsers import pbn as endplay_pbn
 
+from bidwire_host import event as ev
 from bidwire_host import pbn_export, results_csv, usebio
 from bidwire_host.pbn import parse, parse_deal
 from bidwire_host.pbn_import import HandRecord
 from bidwire_host.publish import AuctionCall, EventInfo, publication
 from bidwire_host.scoring import Result
+from bidwire_host.server import create_app
 
 DEAL = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
 FORMULAS = ["=HYPERLINK(\"http://x\",\"y\")", "+1+1", "-2+3", "@SUM(A1)", "\tTAB", "\rCR"]
@@ -82,3 +85,16 @@ def test_usebio_stays_well_formed_xml_whatever_the_pair_ids_hold():
     root = ET.fromstring(usebio.dumps(pub).split("\n", 2)[2])
     assert "<b>&  " in [x.text for x in root.iter("EW_PAIR_NUMBER")]
     assert FORMULAS[0] in [x.text for x in root.iter("NS_PAIR_NUMBER")]
+
+
+def test_the_collectors_pbn_export_keeps_an_event_name_typed_with_a_line_break_in_its_tag(data):
+    event = ev.to_dict(ev.new_event('Club "Spring"\r\n[Board "99"]', {"type": "mitchell", "tables": 3},
+                                    boards_per_round=2, date="2024-05-01"))
+    with ApiClient(create_app(data, event=event, tables={"T01": 1, "T02": 2, "T03": 3})) as c:
+        inputs = ["N:1N", "E:P", "S:P", "W:P"]
+        r = sync(c, played(1, 1, inputs, "1NT", "N", 7, 90, section="A", table=1, round=1, ns=1, ew=1), unit="T01")
+        assert r.status_code == 200, r.text
+        text = c.get("/api/v1/export/pbn").text
+    assert '[Event "Club \\"Spring\\"  [Board \\"99\\"], Session 1"]\r\n' in text
+    games = parse(text).games
+    assert [g.get("Board") for g in games] == ["1"] and games[0].get("Event").startswith('Club "Spring"  [Board')
