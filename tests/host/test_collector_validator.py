@@ -49,7 +49,7 @@ def test_an_honest_board_raises_no_alert_and_is_scored_on_the_host(client, data)
 def test_a_forged_contract_disagrees_with_its_inputs(client, data):
     """The unit claims 3NT by South; its own inputs say 4S by North: the host's contract stands, an alert says so."""
     forged = auction_end(3, 1, FOUR_SPADES, contract="3NT", declarer="S")
-    ok(sync(client, [board_start(2, 1), forged, result(4, 1, "3NT", "S", 9, 400)]))
+    ok(sync(client, [hello(1), board_start(2, 1), forged, result(4, 1, "3NT", "S", 9, 400)]))
     [mismatch] = alerts(data, "contract_mismatch")
     assert "3NT by S" in mismatch["detail"] and "4S by N" in mismatch["detail"]
     assert json.loads(mismatch["data"])["host_contract"] == "4S"
