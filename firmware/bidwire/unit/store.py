@@ -191,7 +191,7 @@ class Store:
             if self._new_gen:
                 self.journal.append(R_GEN, struct.pack("<II", t, self.gen))
                 self._new_gen = False
-            self.journal.append(kind, b"".join(parts))
+            self.journal.append(kind, *parts)
         except (JournalFull, OSError) as e:  # not stored: the press is not taken, the state goes back
             self.status = "FLASH FULL" if isinstance(e, JournalFull) else "FLASH ERROR " + str(e)[:4]
             self.rebuild()
