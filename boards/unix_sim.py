@@ -124,6 +124,9 @@ class StdinKeys:
             j = u.store.journal
             print(f"mem alloc={gc.mem_alloc()} free={gc.mem_free()} writes={j.writes} written={j.written} "
                   f"boards={u.app.boards_played} journal={j.size()} snapshots={u.store.compactions}")
+            if words[1:] == ["map"]:
+                import micropython
+                micropython.mem_info(1)
         elif len(words) == 2:
             self.queue.put(key_code(_seat(words[0]), parse_key(words[1])))
             while len(self.queue):
