@@ -11,16 +11,28 @@ HEAP     ?= 64K
 # The core tests run on MicroPython from .mpy files, as the unit does: compiling source at import time
 # would need more heap than an ESP32 has to spare.
 MPTEST   := build/mp-test
-# The unit firmware as deployed (.mpy), for the virtual unit and the end-to-end tests.
+# The unit firmware as deployed (.mpy), for make vunit where the 32-bit build (make mp32) cannot be made.
 UNIT_BUILD := build/unit
 VUNIT_CONFIG := build/vunit.json
-# The virtual unit's heap. See docs/benchmarks.md: on the 64-bit unix port code and objects take about
-# twice the room they take on the 32-bit ESP32, so the whole firmware does not fit the 64K of the core tests.
+# The unit's heap on the 64-bit port (make test-mp's unit modules, and the virtual unit where the 32-bit build
+# cannot be made). See docs/benchmarks.md: on the 64-bit unix port code and objects take about twice the room
+# they take on the 32-bit ESP32, so the whole firmware does not fit the 64K of the core tests.
 UNIT_HEAP ?= 160K
+# The device model: MicroPython v1.28.0's unix port built 32-bit (16-byte GC blocks, 4-byte pointers, as on an
+# ESP32) with firmware/manifest.py frozen in (the bytecode in rodata, as in a device image). The unit's
+# end-to-end tests, make vunit and make demo run the virtual unit on it, at a 48K heap (docs/unit.md "Memory").
+# MICROPY_SRC: the v1.28.0 source, by default unpacked from the archive beside this repository.
+MP_ARCHIVE  ?= ../shared/micropython/micropython-1.28.0-unix-subset.tar.gz
+MP_UNPACKED := build/micropython-1.28.0
+MICROPY_SRC ?= $(MP_UNPACKED)
+MP32_DIR    := build/mp32
+MP32        := $(MP32_DIR)/micropython
+# What the frozen image is made of: the firmware, the boards and the manifests (they are among them).
+FROZEN_SRC  := $(shell find firmware boards -name '*.py' -not -path '*/__pycache__/*')
 # pyright-python otherwise asks PyPI for its latest version on every run, only to print a warning.
 export PYRIGHT_PYTHON_IGNORE_WARNINGS := 1
 
-.PHONY: setup chromium test test-py test-mp compile lint typecheck bench demo unit-build vunit deploy provision serve rebuild clean chaos
+.PHONY: setup chromium gcc-multilib mp32 test test-py test-mp compile lint typecheck bench demo unit-build vunit deploy provision serve rebuild clean chaos
 
 setup: $(STAMP) $(TYPESHED)
 
@@ -35,7 +47,7 @@ $(STAMP): pyproject.toml
 $(TYPESHED): | $(STAMP)
 	ln -sfn "$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))')" $@
 
-test: setup chromium
+test: setup chromium gcc-multilib
 	$(MAKE) --no-print-directory test-py test-mp compile lint typecheck
 
 # The dashboard's browser tests drive Debian's chromium through Playwright (which never downloads a browser).
@@ -44,7 +56,44 @@ chromium:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } \
 		|| { echo "make test needs /usr/bin/chromium: apt-get install chromium (as root)"; exit 1; }
 
-test-py: setup
+# The 32-bit build needs a C compiler that targets i386 (Debian's gcc-multilib).
+gcc-multilib:
+	@echo 'int main(void) { return 0; }' | gcc -m32 -x c -o /dev/null - 2>/dev/null || \
+		{ echo "installing Debian gcc-multilib for the 32-bit MicroPython build"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc-multilib >/dev/null; } \
+		|| { echo "make mp32 needs gcc -m32: apt-get install gcc-multilib (as root)"; exit 1; }
+
+# make mp32 [MICROPY_SRC=<a v1.28.0 checkout>]: the unix port, 32-bit, firmware/manifest.py frozen in, at $(MP32).
+# Rebuilt when a firmware, board or manifest file changes; MicroPython's own make then recompiles only the
+# frozen code. mpy-cross and the objects are built under $(MP32_DIR), so a checkout given as MICROPY_SRC stays
+# clean; MICROPY_GIT_TAG keeps MicroPython's version script from reading this repository's git as its own.
+mp32: $(MP32)
+
+$(MICROPY_SRC)/ports/unix/Makefile:
+	@test "$(MICROPY_SRC)" = "$(MP_UNPACKED)" || { echo "MICROPY_SRC=$(MICROPY_SRC) holds no ports/unix/Makefile:" \
+		"give a checkout of MicroPython's v1.28.0 tag"; exit 1; }
+	@test -f "$(MP_ARCHIVE)" || { echo "no MicroPython source: $(MP_ARCHIVE) is missing;" \
+		"set MICROPY_SRC to a checkout of the v1.28.0 tag"; exit 1; }
+	mkdir -p build && tar -xzf $(MP_ARCHIVE) -C build/
+	touch $@
+
+$(MP32): $(FROZEN_SRC) | $(MICROPY_SRC)/ports/unix/Makefile
+	@echo 'int main(void) { return 0; }' | gcc -m32 -x c -o /dev/null - 2>/dev/null || \
+		{ echo "make mp32 needs gcc -m32: make gcc-multilib (as root) installs Debian's gcc-multilib"; exit 1; }
+	@echo "make mp32: MicroPython v1.28.0 unix port, 32-bit, firmware/manifest.py frozen in (log: $(MP32_DIR)/build.log)"
+	@mkdir -p $(MP32_DIR)/mpy-lib && echo "Not micropython-lib: the frozen manifest uses none of it." \
+		>$(MP32_DIR)/mpy-lib/README.md
+	@{ $(MAKE) -j2 -C $(MICROPY_SRC)/mpy-cross BUILD=$(abspath $(MP32_DIR))/mpy-cross && \
+	MICROPY_GIT_TAG=v1.28.0 MICROPY_GIT_HASH=e0e9fbb17 $(MAKE) -j2 -C $(MICROPY_SRC)/ports/unix \
+		VARIANT=standard BUILD=$(abspath $(MP32_DIR))/obj CFLAGS_EXTRA=-m32 LDFLAGS_EXTRA=-m32 \
+		MICROPY_PY_BTREE=0 MICROPY_PY_SSL=0 MICROPY_PY_FFI=0 \
+		MICROPY_MPYCROSS=$(abspath $(MP32_DIR))/mpy-cross/mpy-cross MPY_LIB_DIR=$(abspath $(MP32_DIR))/mpy-lib \
+		FROZEN_MANIFEST=$(abspath firmware/manifest.py); } >$(MP32_DIR)/build.log 2>&1 || \
+		{ tail -30 $(MP32_DIR)/build.log; echo "make mp32 failed: the whole log is $(MP32_DIR)/build.log"; exit 1; }
+	@cp $(MP32_DIR)/obj/micropython $@.tmp && mv $@.tmp $@
+
+# The units' end-to-end tests run on $(MP32) (tests/e2e/vunit.py builds it with make mp32 if need be).
+test-py: setup mp32
 	$(BIN)/pytest
 
 test-mp: setup
@@ -67,7 +116,7 @@ bench: setup
 # A whole Mitchell session with no hardware: the collector and one virtual unit per table (docs/unit.md, collector.md).
 # make demo [TABLES=5] [BOARDS=6] [PORT=8080] [EXIT_WHEN_DONE=1]
 demo: setup
-	$(BIN)/python -m bidwire_host.demo --heap $(UNIT_HEAP) $(if $(TABLES),--tables $(TABLES)) \
+	$(BIN)/python -m bidwire_host.demo $(if $(VUNIT_HEAP),--heap $(VUNIT_HEAP)) $(if $(TABLES),--tables $(TABLES)) \
 		$(if $(BOARDS),--boards $(BOARDS)) $(if $(PORT),--port $(PORT)) \
 		$(if $(filter-out 0,$(EXIT_WHEN_DONE)),--exit-when-done)
 
@@ -75,18 +124,19 @@ demo: setup
 # reorders and cuts connections, with unit power cuts and collector crashes, checked against a fault-free run.
 # The longer version of the one in make test; prints the figures (also in build/chaos-figures-full.json).
 # make chaos [SEED=n]
-chaos: unit-build
+chaos: setup
 	BIDWIRE_CHAOS=full $(if $(SEED),BIDWIRE_CHAOS_SEED=$(SEED)) $(BIN)/pytest -s tests/e2e/test_chaos.py
 
-# The virtual unit: the firmware (.mpy) on the MicroPython unix port with the unix_sim board. Keys on stdin
-# (`N 1`, `N H`, `E PASS`, `sleep 200`, `sync`, `shot f.pbm`, `quit`); frames printed as text.
-# make vunit [CONFIG=unit.json] [UNIT_HEAP=...] < script.txt
+# The virtual unit: the firmware with the unix_sim board on the 32-bit build with the firmware frozen in (make mp32;
+# the 64-bit port with the .mpy files of build/unit, after a notice, where that cannot be built). Keys on stdin
+# (`N 1`, `N H`, `E PASS`, `sleep 200`, `sync`, `shot f.pbm`, `quit`); frames printed as text. It runs in the
+# config's folder. make vunit [CONFIG=unit.json] [VUNIT_HEAP=48K] < script.txt
 unit-build: setup
 	$(BIN)/python -m bidwire_host.mpy --mpy-cross $(MPYCROSS) --out $(UNIT_BUILD) --package boards firmware
 
-vunit: unit-build
+vunit: setup
 	@test -n "$(CONFIG)" || $(BIN)/python -m bidwire_host.vunit_config $(VUNIT_CONFIG)
-	MICROPYPATH=.frozen:$(UNIT_BUILD) $(MPY) -X heapsize=$(UNIT_HEAP) -m main $(or $(CONFIG),$(VUNIT_CONFIG))
+	@$(BIN)/python -m bidwire_host.vunit_run $(if $(VUNIT_HEAP),--heap $(VUNIT_HEAP)) $(or $(CONFIG),$(VUNIT_CONFIG))
 
 # make deploy PORT=/dev/ttyUSB0 CONFIG=units/T01.json [BOARD=esp32_devkitc] [DRY_RUN=1] — docs/deploy.md
 deploy: setup

@@ -5,7 +5,8 @@ HMAC) plays the boards the collector assigns it, round after round; then the ran
     python -m bidwire_host.demo [--tables 5] [--boards N] [--port 8080] [--exit-when-done]
 
 Everything is made afresh under build/demo: the units are provisioned (`bidwire provision`), the event is created
-(`bidwire event create`'s library), the firmware is compiled to .mpy, and a director password and a scorer
+(`bidwire event create`'s library), the units run on the 32-bit build with the firmware frozen in (`make mp32`; the
+64-bit port with .mpy files, after a notice, where it cannot be built), and a director password and a scorer
 password are generated (build/demo/director-password and build/demo/scorer-password, mode 600) for the
 dashboard, whose address and logins are printed once the collector is up. The players' auctions come from a small
 book below and the tricks from a seeded random draw, so two runs play the same session.
@@ -30,8 +31,7 @@ import httpx2 as httpx
 from bidwire_host import event as event_mod
 from bidwire_host import provision as provision_mod
 from bidwire_host.collector.store import DB_NAME
-from bidwire_host.mpy import compile_tree
-from bidwire_host.simulator import UnitError, VirtualUnit, board_lines
+from bidwire_host.simulator import UnitError, VirtualUnit, board_lines, unit_runtime
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -196,7 +196,7 @@ def _print_results(collector, echo):
 @click.option("--boards", type=click.IntRange(1), help="Boards each table plays (a shorter session); default all.")
 @click.option("--boards-per-round", default=2, show_default=True, type=click.IntRange(1, 4))
 @click.option("--port", default=8080, show_default=True, type=click.IntRange(0, 65535), help="0: any free port.")
-@click.option("--heap", default="160K", show_default=True, help="The virtual units' MicroPython heap.")
+@click.option("--heap", help="The virtual units' MicroPython heap (default: 48K frozen, 160K on the 64-bit port).")
 @click.option("--seed", default=2026, show_default=True, help="The draw of tricks: the same seed, the same session.")
 @click.option("--exit-when-done", is_flag=True,
               help="Stop everything when the session is over (default: the collector keeps running until Ctrl-C).")
@@ -218,8 +218,8 @@ def main(tables, boards, boards_per_round, port, heap, seed, exit_when_done, wor
     rounds = _rounds(ev)
     shutil.rmtree(workdir, ignore_errors=True)
     (workdir / "data").mkdir(parents=True)
-    firmware = workdir / "firmware"
-    compile_tree(BIN / "mpy-cross", firmware, [ROOT / "firmware"], [ROOT / "boards"])
+    runtime = unit_runtime(ROOT, workdir / "firmware", heap, notice=lambda line: echo(line, err=True))
+    echo(f"virtual units: {runtime}")
     units = {t: f"T{t:02d}" for t in range(1, tables + 1)}
     keyring = workdir / "units" / "keyring.json"
     url_hint = f"http://127.0.0.1:{port or 8080}"
@@ -246,7 +246,7 @@ def main(tables, boards, boards_per_round, port, heap, seed, exit_when_done, wor
             cfg = json.loads(cfg_path.read_text())
             cfg.update(collector=collector.url, state_dir=str(workdir / "units" / f"{unit}-state"), heartbeat_ms=500)
             cfg_path.write_text(json.dumps(cfg))
-            vus[t] = VirtualUnit(BIN / "micropython", firmware, cfg_path, heap=heap)
+            vus[t] = VirtualUnit(runtime, cfg_path)
         errors = []
         threads = [threading.Thread(target=_play_table, args=(collector, vus[t], units[t], t, rounds, seed, echo,
                                                               errors)) for t in units]

@@ -12,14 +12,20 @@ class CompileError(Exception):
     """mpy-cross rejected a source file (or two sources would share one output); the message says which."""
 
 
+def _unit_code(src):
+    """Not a cache, nor a build manifest (firmware/manifest*.py, boards/manifests/): MicroPython's build reads
+    those to freeze the firmware; they never run on a unit."""
+    return "__pycache__" not in src.parts and "manifests" not in src.parts and not src.name.startswith("manifest")
+
+
 def _sources(dirs, packages=()):
     for root in map(Path, dirs):
         for src in sorted(root.rglob("*.py")):
-            if "__pycache__" not in src.parts:
+            if _unit_code(src):
                 yield root, src
     for pkg in map(Path, packages):  # a package dir keeps its name: boards/x.py -> out/boards/x.mpy
         for src in sorted(pkg.rglob("*.py")):
-            if "__pycache__" not in src.parts:
+            if _unit_code(src):
                 yield pkg.parent, src
 
 

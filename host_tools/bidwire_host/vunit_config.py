@@ -11,7 +11,7 @@ def main(path):
         return
     p.parent.mkdir(parents=True, exist_ok=True)
     cfg = {"unit": "V01", "secret": secrets.token_hex(32), "collector": "", "board": "unix_sim",
-           "state_dir": str(p.parent / "vunit-state"), "mode": "record", "td_pin": "1234"}
+           "state_dir": str(p.resolve().parent / "vunit-state"), "mode": "record", "td_pin": "1234"}
     p.write_text(json.dumps(cfg, indent=1) + "\n")
     p.chmod(0o600)
 

@@ -30,14 +30,14 @@ import time
 from pathlib import Path
 
 import httpx2 as httpx
+import vunit
 from chaos_proxy import DEFAULT_FAULTS, ChaosProxy
 from collector_proc import Collector, keyring, rows
 from test_collector_units import fixed_port, secret
-from vunit import HEAP, MICROPYTHON, ROOT, VUnit, write_config
+from vunit import ROOT, VUnit, write_config
 
 from bidwire_host import event as event_mod
 from bidwire_host.demo import TD_CALL, _table_play
-from bidwire_host.mpy import compile_tree
 from bidwire_host.simulator import board_lines
 
 MODE = "full" if os.environ.get("BIDWIRE_CHAOS", "").lower() == "full" else "short"
@@ -55,18 +55,13 @@ VOLATILE = ("seq", "t")  # what may differ between two plays of the same board: 
 
 
 class Unit(VUnit):
-    """A virtual unit (vunit.VUnit) on a firmware build of this test's own, with room for a loaded machine: 90 s
-    for any answer; killed if it does not boot."""
-
-    firmware = None  # the test's own .mpy tree (build_firmware)
+    """A virtual unit (vunit.VUnit, on the device model) with room for a loaded machine: 90 s for any answer;
+    killed if it does not boot. The frozen build is replaced whole (renamed into place), so a test session that
+    rebuilds it meanwhile cannot hand a unit half of one."""
 
     def __init__(self, config):
-        # Not the shared build/unit: a test session started meanwhile in the same checkout rebuilds it in place,
-        # and a unit importing a module lazily (bidwire.core.record at an auction's end) can find an empty .mpy.
-        env = dict(os.environ, MICROPYPATH=f".frozen:{self.firmware}")
-        self.proc = subprocess.Popen([str(MICROPYTHON), "-X", f"heapsize={HEAP}", "-m", "main", str(config)],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                     env=env, cwd=ROOT, text=True, bufsize=1)
+        self.proc = vunit.RUNTIME.popen(config, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=subprocess.PIPE, text=True, bufsize=1)
         self.lines = queue.Queue()
         self.out = []
         threading.Thread(target=self._pump, daemon=True).start()
@@ -78,12 +73,6 @@ class Unit(VUnit):
 
     def _expect(self, prefix, timeout=90):
         return super()._expect(prefix, timeout)
-
-
-def build_firmware(out):
-    """The firmware and the boards compiled to .mpy under `out`, as `make unit-build` does."""
-    compile_tree(MICROPYTHON.with_name("mpy-cross"), out, [ROOT / "firmware"], [ROOT / "boards"])
-    Unit.firmware = out
 
 
 class Stop(Exception):
@@ -426,7 +415,6 @@ def test_a_session_through_faults_and_crashes_ends_as_a_fault_free_one(tmp_path)
     seed = int(os.environ.get("BIDWIRE_CHAOS_SEED") or random.SystemRandom().randrange(1, 1 << 31))
     print(f"\nchaos seed {seed} (BIDWIRE_CHAOS_SEED={seed} draws the same faults and kills again)")
     session_seed = seed % 1000
-    build_firmware(tmp_path / "firmware")
 
     reference = Session(tmp_path / "fault-free", session_seed)
     ref = reference.run()

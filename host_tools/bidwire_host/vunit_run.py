@@ -1,0 +1,31 @@
+"""`make vunit`: one virtual unit on this terminal's stdin and stdout, on the build a unit runs (the 32-bit port with
+the firmware frozen in; the 64-bit port with .mpy files in build/unit, after a notice, where it cannot be built).
+
+    python -m bidwire_host.vunit_run [--heap 48K] CONFIG
+"""
+import os
+from pathlib import Path
+
+import click
+
+from bidwire_host.simulator import UnitError, unit_runtime
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@click.command()
+@click.option("--heap", help="The unit's MicroPython heap (default: 48K frozen, 160K on the 64-bit port).")
+@click.argument("config", type=click.Path(exists=True, dir_okay=False))
+def main(heap, config):
+    """Run the virtual unit with CONFIG (the format `bidwire provision` writes)."""
+    runtime = unit_runtime(ROOT, ROOT / "build" / "unit", heap)
+    try:
+        argv, env, cwd = runtime.command(config)
+    except UnitError as e:
+        raise click.ClickException(str(e)) from None
+    os.chdir(cwd)
+    os.execve(argv[0], argv, env)  # the unit takes this process: its stdin, stdout and exit status
+
+
+if __name__ == "__main__":
+    main()
