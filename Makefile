@@ -34,7 +34,7 @@ FROZEN_SRC  := $(shell find firmware boards -name '*.py' -not -path '*/__pycache
 # pyright-python otherwise asks PyPI for its latest version on every run, only to print a warning.
 export PYRIGHT_PYTHON_IGNORE_WARNINGS := 1
 
-.PHONY: setup chromium gcc-multilib mp32 mp32-mpy test test-py test-mp compile lint typecheck bench demo unit-build vunit deploy provision serve rebuild clean chaos
+.PHONY: setup chromium gcc-multilib mp32 mp32-mpy test test-py test-mp compile lint typecheck bench demo unit-build vunit firmware deploy provision serve rebuild clean chaos
 
 setup: $(STAMP) $(TYPESHED)
 
@@ -152,20 +152,33 @@ chaos: setup
 # The virtual unit: the firmware with the unix_sim board on the 32-bit build with the firmware frozen in (make mp32;
 # the 64-bit port with the .mpy files of build/unit, after a notice, where that cannot be built). Keys on stdin
 # (`N 1`, `N H`, `E PASS`, `sleep 200`, `sync`, `shot f.pbm`, `quit`); frames printed as text. It runs in the
-# config's folder. make vunit [CONFIG=unit.json] [VUNIT_HEAP=48K] < script.txt
+# config's folder. Each run starts from a fresh state (the journal and snapshot in the config's state_dir
+# removed); RESUME=1 carries on from where the last run stopped.
+# make vunit [CONFIG=unit.json] [RESUME=1] [VUNIT_HEAP=48K] < script.txt
 unit-build: setup
 	$(BIN)/python -m bidwire_host.mpy --mpy-cross $(MPYCROSS) --out $(UNIT_BUILD) --package boards firmware
 
 vunit: setup
-	@test -n "$(CONFIG)" || $(BIN)/python -m bidwire_host.vunit_config $(VUNIT_CONFIG)
+	@$(BIN)/python -m bidwire_host.vunit_config $(or $(CONFIG),$(VUNIT_CONFIG)) $(if $(filter-out 0,$(RESUME)),--resume)
 	@$(BIN)/python -m bidwire_host.vunit_run $(if $(VUNIT_HEAP),--heap $(VUNIT_HEAP)) $(or $(CONFIG),$(VUNIT_CONFIG))
 
-# make deploy PORT=/dev/ttyUSB0 CONFIG=units/T01.json [BOARD=esp32_devkitc] [DRY_RUN=1] — docs/deploy.md
+# The ESP32 image with the unit frozen in: MicroPython v1.28.0's ports/esp32 build with ESP-IDF (docs/deploy.md).
+# make firmware BOARD=esp32_devkitc|esp32_s3 MICROPY_SRC=<MicroPython v1.28.0 checkout> IDF_PATH=<ESP-IDF v5.5.1>
+#   [VARIANT=SPIRAM|SPIRAM_OCT|...] [DRY_RUN=1]
+firmware: setup
+	@$(BIN)/bidwire firmware --board "$(or $(BOARD),$(error make firmware: set BOARD=esp32_devkitc or BOARD=esp32_s3))" \
+		$(if $(VARIANT),--variant "$(VARIANT)") $(if $(MICROPY_SRC),--micropython-src "$(MICROPY_SRC)") \
+		$(if $(IDF_PATH),--idf-path "$(IDF_PATH)") $(if $(filter-out 0,$(DRY_RUN)),--dry-run)
+
+# make deploy PORT=/dev/ttyUSB0 CONFIG=units/T01.json [BOARD=esp32_devkitc] [VARIANT=...] [IMAGE=firmware.bin]
+#   [STOCK=1] [DRY_RUN=1] — docs/deploy.md. Flashes the image of make firmware; STOCK=1: .mpy files onto stock
+#   MicroPython (boards with PSRAM).
 deploy: setup
 	$(BIN)/bidwire deploy --port "$(or $(PORT),$(error make deploy: set PORT, e.g. PORT=/dev/ttyUSB0))" \
 		--config "$(or $(CONFIG),$(error make deploy: set CONFIG to the config from make provision))" \
-		$(if $(BOARD),--board "$(BOARD)") --mpy-cross $(MPYCROSS) --mpremote $(BIN)/mpremote \
-		$(if $(filter-out 0,$(DRY_RUN)),--dry-run)
+		$(if $(BOARD),--board "$(BOARD)") $(if $(VARIANT),--variant "$(VARIANT)") $(if $(IMAGE),--image "$(IMAGE)") \
+		$(if $(filter-out 0,$(STOCK)),--stock) --esptool $(BIN)/esptool --mpy-cross $(MPYCROSS) \
+		--mpremote $(BIN)/mpremote $(if $(filter-out 0,$(DRY_RUN)),--dry-run)
 
 # make provision UNIT=T01 COLLECTOR=http://192.168.4.2:8080 [OUT=units/T01.json] [WIFI_SSID=club WIFI_PASSWORD=...]
 #   [BOARD=esp32_devkitc] [MODE=record|enforce] [TD_PIN=1234] [KEYRING=units/keyring.json] [FORCE=1]
@@ -180,10 +193,14 @@ provision: setup
 		$(if $(BOARD),--board "$(BOARD)") $(if $(MODE),--mode "$(MODE)") $(if $(TD_PIN),--td-pin "$(TD_PIN)") \
 		$(if $(KEYRING),--keyring "$(KEYRING)") $(if $(filter-out 0,$(FORCE)),--force)
 
-# make serve [DATA=collector-data] [HOST=127.0.0.1] [PORT=8080] [KEYRING=units/keyring.json] — docs/collector.md
+# make serve [DATA=collector-data] [HOST=127.0.0.1] [PORT=8080] [KEYRING=units/keyring.json]
+#   [DIRECTOR_PASSWORD_FILE=... SCORER_PASSWORD_FILE=...] — docs/collector.md; without a password file it says how
+#   to make one.
 serve: setup
 	$(BIN)/bidwire serve --data "$(or $(DATA),collector-data)" --host "$(or $(HOST),127.0.0.1)" \
-		--port "$(or $(PORT),8080)" --keyring "$(or $(KEYRING),units/keyring.json)"
+		--port "$(or $(PORT),8080)" --keyring "$(or $(KEYRING),units/keyring.json)" \
+		$(if $(DIRECTOR_PASSWORD_FILE),--director-password-file "$(DIRECTOR_PASSWORD_FILE)") \
+		$(if $(SCORER_PASSWORD_FILE),--scorer-password-file "$(SCORER_PASSWORD_FILE)")
 
 # make rebuild [DATA=collector-data]: re-derive boards, results and alerts from the raw events
 rebuild: setup

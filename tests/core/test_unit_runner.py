@@ -2,10 +2,14 @@
 the status line says so and the state goes back to what the journal holds. MicroPython only (screens.draw
 needs framebuf): tests/conftest.py leaves it to tests/mp_suite.py.
 """
+import asyncio
+
 from scratch import remove_tree, scratch
 
-from bidwire.unit.keys import K_PASS, key_code, parse_key
+from bidwire.unit.hal import NoNetwork
+from bidwire.unit.keys import K_PASS, NO_KEY, key_code, parse_key
 from bidwire.unit.runner import Unit
+from bidwire.unit.scan import Scanner
 
 
 class Display:
@@ -82,5 +86,39 @@ def test_a_press_that_fails_half_way_is_reported_and_undone():
         unit.press(key_code(0, parse_key("H")))  # the next press works and clears the message
         assert len(unit.app.auction.eff) == 1 and hal.frames[-1][7] == "  q3 80%"
         unit.store.journal.close()
+    finally:
+        remove_tree(path)
+
+
+def test_deinit_stops_the_main_loop_and_the_key_scanner_and_closes_the_journal():
+    path = scratch("runner-deinit")
+    pressed = bytearray(1)
+
+    def read_into(buf):
+        buf[0] = pressed[0]
+
+    async def hold(ms):
+        pressed[0] = 1
+        await asyncio.sleep_ms(ms)
+        pressed[0] = 0
+        await asyncio.sleep_ms(ms)
+
+    async def scenario(unit, hal):
+        main = asyncio.create_task(unit.main())
+        await asyncio.sleep_ms(30)
+        await hold(80)  # PASS at North: the set-up screen starts board 1
+        assert unit.keys == 1 and unit.app.board == 1
+        unit.deinit()
+        await asyncio.sleep_ms(30)
+        assert main.done() and unit.store.journal._f is None
+        await hold(80)  # nothing scans any more: the press is not taken
+        assert unit.keys == 1
+
+    try:
+        hal = Hal(path)
+        hal.keys = Scanner(read_into, 1, bytes([key_code(0, K_PASS)] + [NO_KEY] * 7))
+        hal.network = NoNetwork()
+        unit = Unit(hal, CFG)
+        asyncio.run(scenario(unit, hal))
     finally:
         remove_tree(path)

@@ -51,7 +51,7 @@ def test_irregularity_screen_names_the_law_and_who_may_accept():
     app = App("T01")
     play(app, "N PASS, E 1, E S")  # board 1, dealer N: E bids out of rotation
     rows = shown(app)
-    assert rows[:5] == ["IRREGULAR L31", "E 1S out of turn", "S may accept:", " call over it", "or TD: reject"]
+    assert rows[:7] == ["IRREGULAR L31", "E 1S", "out of turn", "S may accept:", " call over it", "or TD: reject", ""]
 
 
 def test_director_menu_after_the_pin():
@@ -72,3 +72,15 @@ def test_result_entry_and_confirmation():
     play(app, "N X, N PASS")
     rows = shown(app)
     assert rows[3:7] == ["tricks 8 -1", "NS -50", "EW PASS=agree", "UNDO=wrong"]
+    play(app, "S PASS")
+    assert shown(app)[6] == "EW to confirm"  # N-S entered the tricks: E-W confirm
+
+
+def test_the_score_screen_reads_contract_declarer_result_and_score():
+    app = App("T01")
+    app.command({"seq": 1, "type": "assign", "table": 1, "round": 1, "boards": [4], "ns": 1, "ew": 2})
+    play(app, "W PASS, N 4, N S, E X, S PASS, W PASS, N PASS, E H, E X, E PASS, N PASS")
+    rows = shown(app)  # board 4, all vulnerable: 4S doubled by N, nine tricks: 200 to E-W (Law 77)
+    assert rows[1:3] == ["4SX N -1", "NS -200"]
+    app.command({"seq": 2, "type": "traveller", "board": 4, "rows": [[1, 2, "4SXN", -200], [3, 14, "3NTS", 600]]})
+    assert shown(app)[3:6] == ["1-2 4SXN    -200", "3-14 3NTS    600", ""]

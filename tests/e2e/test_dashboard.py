@@ -97,15 +97,19 @@ def test_the_director_rules_on_a_call_out_of_rotation_from_the_page(tmp_path, co
         alert.get_by_role("button", name="reject", exact=True).click()
         page.wait_for_url("**/director?ruled=T01")
         # queued until the unit's next sync; its heartbeat may fetch and apply it before the page shows "sent"
-        page.locator(".queued:has-text('Ruling sent: reject'), .outcome:has-text('Ruling applied: reject')") \
-            .first.wait_for()
+        sent = page.locator("article.alert.open .queued", has_text="Ruling sent: reject")
+        closed = page.locator("#open-count:not(:has-text('open'))")
+        sent.or_(closed).first.wait_for()
 
         unit.write("sync 2000")
         frame = frame_until(unit, lambda f: not f[0].startswith("IRREGULAR"))
         assert frame[6] == "N to call", frame  # the auction goes on from the dealer: 1S cancelled (Law 31)
-        outcome = page.locator(".outcome", has_text="Ruling applied: reject")
-        outcome.wait_for(timeout=15000)
-        assert "by collector" in outcome.inner_text()
+        # settled: the alert leaves the open queue by itself (live), and is among the closed ones with its outcome
+        page.locator("article.alert.open", has_text="out of rotation").wait_for(state="detached", timeout=15000)
+        assert page.evaluate("window.__no_reload") is True
+        page.goto(collector.url + "/director?state=closed")
+        outcome = page.locator("article.alert", has_text="out of rotation").locator(".outcome")
+        assert "ruling reject applied from the director's page" in outcome.inner_text()
         page.screenshot(path=str(SHOTS / "director-ruled.png"), full_page=True)
     finally:
         unit.finish()

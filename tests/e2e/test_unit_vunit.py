@@ -25,3 +25,25 @@ def test_make_vunit_plays_a_script_prints_frames_and_saves_a_pbm(tmp_path):
     row = 16 * 2 * 8  # the third text row starts at pixel row 16: 16 bytes per pixel row
     assert any(pixels[row:row + 16 * 8])  # ink on the third text row (the auction)
     assert not any(pixels[16 * 8 * 4:16 * 8 * 6])  # text rows 5 and 6 are empty
+
+
+def _vunit(cfg, script, *args):
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
+    proc = subprocess.run(["make", "-s", "vunit", f"CONFIG={cfg}", *args], cwd=ROOT, input=script, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    boot = [r for r in proc.stdout.splitlines() if r.startswith("boot ")][0]
+    return boot, [r[1:-1].rstrip() for r in proc.stdout.splitlines() if r.startswith("|")][-8:]
+
+
+def test_make_vunit_starts_fresh_each_run_unless_asked_to_resume(tmp_path):
+    cfg = write_config(tmp_path / "unit.json", tmp_path / "state")
+    (tmp_path / "state").mkdir()
+    (tmp_path / "state" / "notes.txt").write_text("not the unit's")  # only the unit's own files are removed
+    script = "N PASS\nN 1\nN H\nE PASS\nquit\n"
+    first = _vunit(cfg, script)
+    again = _vunit(cfg, script)  # the README's example run twice shows the same board, not the old one's state
+    assert again == first and "keys=0" in again[0] and again[1][6] == "S to call"
+    boot, rows = _vunit(cfg, "S PASS\nquit\n", "RESUME=1")  # carries on from the 4 presses of the last run
+    assert "keys=4" in boot and rows[2] == "    1H  P   P" and rows[6] == "W to call"
+    assert (tmp_path / "state" / "notes.txt").read_text() == "not the unit's"

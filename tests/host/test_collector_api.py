@@ -2,7 +2,7 @@
 import pytest
 from collector_kit import ApiClient, assign, hello, played, sync, write_keyring
 
-from bidwire_host.collector.app import create_app
+from bidwire_host.server import create_app
 
 
 @pytest.fixture

@@ -13,9 +13,9 @@ from collector_kit import FOUR_SPADES, ApiClient, counts, played, query, sync, w
 
 from bidwire_host import event as ev
 from bidwire_host.collector import derive
-from bidwire_host.collector.app import create_app
 from bidwire_host.collector.store import Store
 from bidwire_host.scoring.model import law77_score
+from bidwire_host.server import create_app
 
 TABLES = {"T01": 1, "T02": 2, "T03": 3}
 T0 = datetime(2024, 5, 1, 21, 0, tzinfo=timezone.utc)
@@ -38,7 +38,7 @@ def app(data, method="mp", event=None, tables=TABLES):
 @pytest.fixture
 def client(data):
     with ApiClient(app(data)) as c:
-        c.app.state.collector.clock = lambda: T0
+        c.app.state.service.clock = lambda: T0
         yield c
 
 
@@ -51,6 +51,8 @@ def nt(seq, board, tricks, **assignment):
 
 def board1(client, table, tricks, seq=1):
     unit, t, rnd, ns, ew = B1[table]
+    # The round must have been reached (its assigns sent) or the result is held (collector/attribution.py).
+    assert client.post(f"/api/v1/rounds/{rnd}/start").status_code == 200
     r = sync(client, nt(seq, 1, tricks, section="A", table=t, round=rnd, ns=ns, ew=ew), unit=unit)
     assert r.status_code == 200, r.text
 
@@ -147,7 +149,7 @@ def test_correction_period_refusal_and_override(client, data):
     p = client.get("/api/v1/publish").json()
     assert (p["published_at"], p["ends_at"], p["minutes"], p["open"]) == (
         "2024-05-01T21:00:00+00:00", "2024-05-01T21:30:00+00:00", 30, True)
-    c = client.app.state.collector
+    c = client.app.state.service
     c.clock = lambda: T0 + timedelta(minutes=29)  # within the 30 minutes: accepted
     assert client.post("/api/v1/adjustments", json={"table": 1, "board": 1, "score_ns": 120}).status_code == 201
     c.clock = lambda: T0 + timedelta(minutes=31)  # after: refused, nothing stored
@@ -207,7 +209,7 @@ def test_no_event_loaded(tmp_path):
 
 def test_director_actions_are_append_only(client, data):
     client.post("/api/v1/publish")
-    store = client.app.state.collector.store
+    store = client.app.state.service.store
     with pytest.raises(Exception, match="append-only"):
         store.write(lambda conn: conn.execute("DELETE FROM director_actions"))
     with pytest.raises(Exception, match="append-only"):
@@ -264,6 +266,7 @@ def test_two_table_team_match(data):
         # Team 1's net: 420 - 90 = +330 -> 8 IMPs (the 320-360 band of Law 78 B's scale).
         r = sync(c, played(1, 1, FOUR_SPADES, section="A", table=1, round=1, ns=1, ew=2), unit="T01")
         assert r.status_code == 200
+        assert c.post("/api/v1/rounds/2/start").status_code == 200  # table 2 plays board 1 in round 2
         r = sync(c, nt(1, 1, 7, section="A", table=2, round=2, ns=2, ew=1), unit="T02")
         assert r.status_code == 200
         t = rows(c)

@@ -6,9 +6,9 @@ import pytest
 from collector_kit import ApiClient, played, query, sync
 
 from bidwire_host import event as ev
-from bidwire_host.collector.app import create_app
 from bidwire_host.collector.setup import SetupError, parse_tables
 from bidwire_host.scoring.model import law77_score
+from bidwire_host.server import create_app
 
 TABLES = {"T01": 1, "T02": 2, "T03": 3}
 
@@ -65,13 +65,15 @@ def test_mitchell_ns_and_ew_with_one_number_are_different_pairs(client, data):
     assert client.get("/api/v1/event").json()["rounds"] == {"A": 3}
 
 
-def test_a_pair_at_the_wrong_table_is_a_movement_alert_and_still_stored(client, data):
+def test_a_pair_at_the_wrong_table_is_a_movement_alert_and_the_result_is_held(client, data):
     [a] = assigns(data, "T01")
     r = sync(client, nt(1, 1, section="A", table=1, round=1, ns=1, ew=2), unit="T01")  # EW 2 is due at table 2
     assert r.status_code == 200
-    [alert] = query(data, "SELECT kind, law, detail FROM alerts")
-    assert alert["kind"] == "movement" and alert["law"] == 15 and "EW should be EW 1, not 2" in alert["detail"]
-    assert len(query(data, "SELECT * FROM results")) == 1  # an alert, never a refusal
+    movement, held = query(data, "SELECT kind, law, detail FROM alerts ORDER BY id")
+    assert movement["kind"] == "movement" and movement["law"] == 15 and "EW should be EW 1, not 2" in movement["detail"]
+    assert held["kind"] == "held_result" and "the movement seats NS 1 / EW 1" in held["detail"]
+    [row] = query(data, "SELECT * FROM results")  # stored (never a refusal), held: not on the traveller
+    assert row["held"] and client.get("/api/v1/travellers/1").json()["rows"] == []
 
 
 def test_the_same_ew_pair_twice_on_a_board_is_still_law_15(client, data):

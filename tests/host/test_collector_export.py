@@ -12,8 +12,8 @@ import pytest
 from collector_kit import ApiClient, played, sync, write_keyring
 
 from bidwire_host import event as ev
-from bidwire_host.collector.app import create_app
 from bidwire_host.scoring.model import law77_score
+from bidwire_host.server import create_app
 
 BIDWIRE = os.path.join(os.path.dirname(sys.executable), "bidwire")
 TABLES = {"T01": 1, "T02": 2, "T03": 3}

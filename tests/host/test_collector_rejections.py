@@ -7,8 +7,8 @@ import json
 import pytest
 from collector_kit import ApiClient, assign, board_start, body, counts, hello, played, post, result, sign, sync
 
-from bidwire_host.collector.app import create_app
 from bidwire_host.collector.sync import MAX_BODY
+from bidwire_host.server import create_app
 
 
 @pytest.fixture

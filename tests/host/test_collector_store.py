@@ -21,8 +21,8 @@ from collector_kit import (
 )
 
 from bidwire_host.collector import derive, store
-from bidwire_host.collector.app import create_app
 from bidwire_host.collector.store import DB_NAME, SCHEMA_VERSION, Store, StoreError
+from bidwire_host.server import create_app
 
 BIDWIRE = os.path.join(os.path.dirname(sys.executable), "bidwire")
 
@@ -134,7 +134,9 @@ def test_a_migration_that_asks_for_it_rebuilds_the_derived_tables(data, monkeypa
     later = (SCHEMA_VERSION + 1, "CREATE TABLE later_things (x INTEGER);", True)
     monkeypatch.setattr(store, "MIGRATIONS", [*store.MIGRATIONS, later])
     monkeypatch.setattr(store, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
-    with Store(data):
+    with pytest.raises(StoreError, match="rebuilt"):  # the store alone does not know how to derive
+        Store(data)
+    with Store(data, rebuild=derive.rebuild):
         pass
     assert len(query(data, "SELECT * FROM results")) == 1
     assert query(data, "SELECT max(version) AS v FROM schema_version") == [{"v": SCHEMA_VERSION + 1}]

@@ -4,7 +4,7 @@ import json
 import pytest
 from collector_kit import ApiClient, body, counts, hello, played, post, query, sign, sync
 
-from bidwire_host.collector.app import create_app
+from bidwire_host.server import create_app
 
 
 @pytest.fixture

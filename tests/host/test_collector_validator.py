@@ -18,7 +18,7 @@ from collector_kit import (
 )
 
 from bidwire_host.collector import validator
-from bidwire_host.collector.app import create_app
+from bidwire_host.server import create_app
 
 VECTORS = Path(__file__).parents[1] / "vectors"
 
@@ -175,3 +175,43 @@ def test_replay_gives_the_laws_md_contract(vector):
     contract, declarer, error = validator.replay(board, "record", inputs)
     assert error is None
     assert validator.same_contract(contract, vector["contract"]) and declarer == vector["declarer"]
+
+
+def irregularity(seq, kind, options, **extra):
+    return {"seq": seq, "type": "irregularity", "board": 1, "kind": kind, "law": 27, "offender": "E", "call": "1S",
+            "entitled": "S", "options": options, **extra}
+
+
+def test_an_irregularitys_options_are_checked_against_the_core(client, data):
+    """laws.md §4.19: insufficient bid -> reject / reject_natural; change of call -> the four Law 25 rulings;
+    settled by the law at once (Law 39) -> none. A unit offering anything else raises an alert."""
+    ok(sync(client, [board_start(1, 1), irregularity(2, "insufficient_bid", ["reject", "reject_natural"], at=1),
+                     irregularity(3, "change_of_call", ["25a", "25b_accept", "25b_stand", "25b_other"], at=2),
+                     irregularity(4, "after_close", [], at=5, settled="law")]))
+    assert alerts(data) == []
+    ok(sync(client, [irregularity(5, "insufficient_bid", ["reject"], at=7),  # reject_natural missing
+                     irregularity(6, "out_of_rotation", ["reject", "25a"], at=8),
+                     irregularity(7, "made_up", [], at=9)]))
+    found = alerts(data, "options_mismatch")
+    assert [json.loads(a["data"])["irregularity"] for a in found] == ["insufficient_bid", "out_of_rotation", "made_up"]
+    assert json.loads(found[0]["data"])["expected"] == ["reject", "reject_natural"]
+    assert "the Laws allow reject" in found[1]["detail"] and [a["seq"] for a in found] == [5, 6, 7]
+    [stored] = query(data, "SELECT count(*) AS n FROM irregularities")
+    assert stored["n"] == 6  # kept as the unit sent them
+
+
+def test_the_settlement_events_are_accepted_and_stored(client, data):
+    events = [board_start(1, 1), irregularity(2, "insufficient_bid", ["reject", "reject_natural"], at=1),
+              {"seq": 3, "type": "settled", "board": 1, "at": 1, "how": "accepted", "law": 27, "seat": "S"},
+              {"seq": 4, "type": "td_end", "board": 1, "seat": "N"},
+              {"seq": 5, "type": "ruling_refused", "board": 1, "at": 1, "ruling": "reject", "reason": "not_pending"},
+              {"seq": 6, "type": "ruling_applied", "board": 1, "ruling": "pass_next_turn", "seat": "E",
+               "by": "table", "verdict": "legal", "law": 24, "at": None}]
+    assert ok(sync(client, events))["ack"] == 6
+    stored = query(data, "SELECT seq, body FROM events ORDER BY seq")
+    assert [json.loads(r["body"])["type"] for r in stored][2:] == ["settled", "td_end", "ruling_refused",
+                                                                   "ruling_applied"]
+    bad = {"seq": 7, "type": "settled", "board": 1, "at": -1, "how": "accepted", "law": 27, "seat": "S"}
+    assert sync(client, [bad]).status_code == 400  # an identity is an input index, >= 0
+    bad = {"seq": 7, "type": "settled", "board": 1, "at": 1, "how": "forgotten", "law": 27, "seat": "S"}
+    assert sync(client, [bad]).status_code == 400

@@ -2,7 +2,7 @@
 import pytest
 from starlette.requests import Request
 
-from bidwire_host.dashboard.auth import PASSWORD_ENV, SECRET_FILE, SESSION_COOKIE, Auth, AuthError, read_password
+from bidwire_host.auth import PASSWORD_ENV, SECRET_FILE, SESSION_COOKIE, Auth, AuthError, read_password
 
 
 def request_with(cookie):

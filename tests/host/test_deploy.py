@@ -1,4 +1,5 @@
-"""`bidwire deploy` and `make deploy` (docs/deploy.md): the image on the unit, the mpremote steps, bad input.
+"""`bidwire deploy` and `make deploy` (docs/deploy.md), the stock path (--stock: .mpy files onto MicroPython as
+released): the image on the unit, the mpremote steps, bad input. The frozen path is in test_deploy_frozen.py.
 
 Each test builds from its own checkout in tmp_path: a copy of the real firmware package, a stand-in main.py and
 two boards, so the layout checked here does not move while the real boards and entry points are written.
@@ -68,7 +69,7 @@ def write_config(tmp_path, **changes):
 
 
 def deploy(root, config, *extra):
-    args = ["deploy", "--root", str(root), "--port", "/dev/ttyUSB0", "--config", str(config), *extra]
+    args = ["deploy", "--root", str(root), "--port", "/dev/ttyUSB0", "--config", str(config), "--stock", *extra]
     return CliRunner().invoke(main, args)
 
 
@@ -199,8 +200,8 @@ def test_make_deploy_dry_run(root, tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}  # as typed
     env["BIDWIRE_ROOT"] = str(root)
     proc = subprocess.run(["make", "--no-print-directory", "deploy", "PORT=/dev/ttyUSB7", f"CONFIG={config}",
-                           "BOARD=esp32_devkitc", "DRY_RUN=1"], cwd=REPO, env=env, capture_output=True, text=True,
-                          timeout=300)
+                           "BOARD=esp32_devkitc", "STOCK=1", "DRY_RUN=1"], cwd=REPO, env=env, capture_output=True,
+                          text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
     assert "--dry-run" in out

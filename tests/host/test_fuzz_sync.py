@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 
 from bidwire.unit.app import App
 from bidwire.unit.keys import KEY_NAMES, parse_key
-from bidwire_host.collector.app import create_app
 from bidwire_host.collector.events import Malformed, check_body
+from bidwire_host.server import create_app
 
 FUZZ = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                         HealthCheck.data_too_large])
@@ -227,8 +227,8 @@ def defective(draw, top):
     return doc, kind
 
 
-_KNOWN = ("hello", "board_start", "call", "irregularity", "td_call", "ruling_applied", "auction_end", "lead",
-          "result", "note")
+_KNOWN = ("hello", "board_start", "call", "irregularity", "settled", "td_call", "td_end", "ruling_applied",
+          "ruling_refused", "auction_end", "lead", "result", "note")
 
 
 @FUZZ

@@ -36,8 +36,8 @@ def mpy_build(tmp_path_factory):
     return out
 
 
-def micropython(build, *args):
-    proc = subprocess.run([str(BIN / "micropython"), "-X", "heapsize=64K", str(PROBE), *map(str, args)],
+def micropython(build, *args, heap="64K"):
+    proc = subprocess.run([str(BIN / "micropython"), "-X", f"heapsize={heap}", str(PROBE), *map(str, args)],
                           env=dict(os.environ, MICROPYPATH=f".frozen:{build}"), capture_output=True, text=True,
                           timeout=60)
     assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -341,3 +341,88 @@ def test_http_error_is_an_os_error_and_header_injection_is_refused():
     assert issubclass(http.HttpError, OSError)
     with pytest.raises(ValueError, match="line break"):
         asyncio.run(http.post("127.0.0.1", 1, "/", b"{}", (("X-Evil", "1\r\nHost: elsewhere"),)))
+
+
+OK_REPLY = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}"
+
+
+def cpython_lookups(good, bad):
+    async def run():
+        seen = []
+        for port in (good, good, bad, bad, good):
+            try:
+                await http.post("127.0.0.1", port, "/", b"{}", (), 2000)
+            except http.HttpError:
+                pass
+            seen.append(http.lookups - start)
+        return seen
+
+    start = http.lookups
+    http._addresses.clear()  # a fresh unit: nothing resolved yet
+    return asyncio.run(run())
+
+
+@pytest.mark.parametrize("interpreter", INTERPRETERS)
+def test_a_post_resolves_its_host_once_and_again_only_after_a_failure(interpreter, request):
+    """Issue 13 item 6: getaddrinfo blocks the unit's whole loop (key scanning included), so not on every POST."""
+    with RawServer(OK_REPLY) as good, RawServer(None) as bad:  # bad: reads the request, closes without a word
+        if interpreter == "micropython":
+            seen = micropython(request.getfixturevalue("mpy_build"), "lookups", "127.0.0.1", good.port,
+                               bad.port)["lookups"]
+        else:
+            seen = cpython_lookups(good.port, bad.port)
+        assert len(good.requests) == 3 and len(bad.requests) == 2
+    # good: resolved at the first POST, not at the second; bad: each failure drops the address, so each
+    # try resolves again; good again: its address was never dropped
+    assert seen == [1, 1, 2, 3, 3]
+
+
+def cpython_deinit(port, state_dir):
+    sys.path.insert(0, str(ROOT / "tests" / "core"))
+    from mpasyncio import asyncio as mpa  # noqa: F401 - sleep_ms and wait_for_ms, as the unit has them
+
+    from bidwire.unit.app import App
+    from bidwire.unit.journal import Journal
+    from bidwire.unit.store import Store
+    from bidwire.unit.sync import Sync
+
+    class Clock:
+        def time(self):
+            return 1000
+
+    class Net:
+        def connected(self):
+            return True
+
+    async def run():
+        store = Store(Journal(state_dir), App("T01"), Clock())
+        store.open({"firmware": "probe"})
+        sync = Sync(store, {"unit": "T01", "collector": f"http://127.0.0.1:{port}", "secret": SECRET,
+                            "heartbeat_ms": 5000}, Net())
+        sync.start()
+        task = sync._task
+        while not sync.posts:
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.1)
+        sync.deinit()
+        await asyncio.sleep(0.02)
+        store.journal.close()
+        result = {"posts": sync.posts, "done": task.done()}
+        await asyncio.sleep(LINGER_MS / 1000)
+        return result
+
+    return asyncio.run(run())
+
+
+@pytest.mark.parametrize("interpreter", INTERPRETERS)
+def test_sync_deinit_cancels_its_task_and_closes_the_socket_of_a_post_under_way(interpreter, request, tmp_path):
+    with RawServer(None, close=False) as silent:  # takes the request, never answers, waits for the close
+        if interpreter == "micropython":
+            answer = micropython(request.getfixturevalue("mpy_build"), "deinit", "127.0.0.1", silent.port,
+                                 tmp_path / "state", heap="160K")
+        else:
+            answer = cpython_deinit(silent.port, str(tmp_path / "state"))
+        ended = time.monotonic()
+        assert answer == {"posts": 1, "done": True}
+        assert silent.client_closed.wait(5) and silent.closed_at < ended - LINGER_MS / 2000, \
+            "the socket stayed open until the process or the loop ended"

@@ -12,9 +12,9 @@ from collector_kit import SECRETS, ApiClient, body, counts, hello, played, post,
 from fastapi.testclient import TestClient
 from test_collector_event import TABLES, assigns, mitchell, nt
 
-from bidwire_host.collector.app import create_app
+from bidwire_host.auth import LOGIN_COOKIE, LoginLimiter
 from bidwire_host.collector.sync import MAX_BODY
-from bidwire_host.dashboard.auth import LOGIN_COOKIE, LoginLimiter
+from bidwire_host.server import create_app
 
 DIRECTOR_PW, SCORER_PW = "velvet-kestrel-52", "amber-heron-17"
 
@@ -90,11 +90,11 @@ def test_a_unit_posting_for_another_units_table_is_alerted_and_not_scored(client
     # T02 sits at table 2; it reports board 1 as if it were table 1 (an assignment never sent to it)
     r = sync(client, nt(1, board, tricks=9, section="A", table=1, round=1, ns=1, ew=1), unit="T02")
     assert r.status_code == 200  # stored (nothing a unit sends is lost) ...
-    [alert] = query(data, "SELECT unit, kind FROM alerts")
-    assert alert == {"unit": "T02", "kind": "unknown_assignment"}  # ... the director is told ...
+    alerts = query(data, "SELECT unit, kind FROM alerts ORDER BY id")
+    assert alerts == [{"unit": "T02", "kind": "unknown_assignment"}, {"unit": "T02", "kind": "held_result"}]
     assert client.get(f"/api/v1/travellers/{board}").json()["rows"] == []  # ... and it is not scored
-    problems = client.get("/api/v1/ranking").json()["problems"]
-    assert any("which the event gives to unit T01: not scored" in p["problem"] for p in problems), problems
+    [held] = client.get("/api/v1/held").json()["held"]  # held for the director, with what differs
+    assert any("the event gives section A table 1 to unit T01, not to unit T02" in why for why in held["held"])
     # table 1's own unit reports the board: that result is the one on the traveller
     assert sync(client, nt(1, board, tricks=7, section="A", table=1, round=1, ns=1, ew=1), unit="T01",
                 cmd_ack=1).status_code == 200

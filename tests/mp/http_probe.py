@@ -6,6 +6,12 @@ Run with MICROPYPATH at the compiled firmware (`python -m bidwire_host.mpy ... -
   micropython -X heapsize=64K http_probe.py post HOST PORT TIMEOUT_MS MAX_BODY LINGER_MS
       posts b"{}" to /api/v1/sync with header X-Probe: 1, then waits LINGER_MS before exiting (so a test can
       tell that http.post closed the connection, not the exit)
+  micropython -X heapsize=64K http_probe.py lookups HOST GOOD_PORT BAD_PORT
+      posts twice to GOOD_PORT, twice to BAD_PORT (a server that closes without answering), once more to
+      GOOD_PORT; prints http.lookups after each post
+  micropython -X heapsize=160K http_probe.py deinit HOST PORT STATE_DIR
+      runs the unit's sync client (a real store) against PORT until its first POST is under way, then deinit();
+      prints {"posts", "done"} and waits 250 ms before exiting (the test sees who closed the socket)
   micropython -X heapsize=64K http_probe.py bench
       times signing a 1 KB body
 Each prints one JSON line: {"status", "body", "heap", "fds"} or {"error", "message", "heap", "fds"} (heap: bytes
@@ -75,6 +81,46 @@ def bench():
     return {"sign_1k_us": us // n, "alloc_per_sign": allocated, "new_signer_us": new_us // n}
 
 
+async def lookups(host, good, bad):
+    seen = []
+    for port in (good, good, bad, bad, good):
+        try:
+            await http.post(host, port, "/", b"{}", (), 2000)
+        except http.HttpError:
+            pass
+        seen.append(http.lookups)
+    return {"lookups": seen}
+
+
+async def deinit(host, port, state_dir):
+    from bidwire.unit.app import App
+    from bidwire.unit.journal import Journal
+    from bidwire.unit.store import Store
+    from bidwire.unit.sync import Sync
+
+    class Clock:
+        def time(self):
+            return 1000
+
+    class Net:
+        def connected(self):
+            return True
+
+    store = Store(Journal(state_dir), App("T01"), Clock())
+    store.open({"firmware": "probe"})
+    sync = Sync(store, {"unit": "T01", "collector": f"http://{host}:{port}", "secret": "5a" * 32,
+                        "heartbeat_ms": 5000}, Net())
+    sync.start()
+    task = sync._task
+    while not sync.posts:
+        await asyncio.sleep_ms(10)
+    await asyncio.sleep_ms(100)  # connected, request sent, waiting for an answer that never comes
+    sync.deinit()
+    await asyncio.sleep_ms(20)
+    store.journal.close()
+    return {"posts": sync.posts, "done": task.done()}
+
+
 def main(argv):
     mode = argv[1]
     if mode == "bench":
@@ -85,8 +131,15 @@ def main(argv):
         result = asyncio.run(measured_post(argv[2], int(argv[3]), b"{}", (("X-Probe", "1"),), int(argv[4]),
                                            int(argv[5])))
         time.sleep_ms(int(argv[6]))
+    elif mode == "lookups":
+        result = asyncio.run(lookups(argv[2], int(argv[3]), int(argv[4])))
+    elif mode == "deinit":
+        result = asyncio.run(deinit(argv[2], int(argv[3]), argv[4]))
+        print(json.dumps(result))
+        time.sleep_ms(250)
+        return
     else:
-        raise SystemExit("modes: sync, post, bench")
+        raise SystemExit("modes: sync, post, lookups, deinit, bench")
     print(json.dumps(result))
 
 

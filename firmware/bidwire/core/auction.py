@@ -40,6 +40,10 @@ class Auction:
         self.log = []  # [what, seat, call, law, at]: calls cancelled, accepted, deemed or substituted
         self.refusals = 0
         self.c_flags = 0  # secondary flags of the last classification
+        # (at, how, law): the last pending irregularity settled at the table by a call, without the director (rectify):
+        # "accepted" (it stands: 27 A, 29 B, 35 B), "condoned" (cancelled with the call over it: 35 A, 35 C) or
+        # "cancelled" (the in-turn player called over it: 28 B)
+        self.settled = (-1, "", 0)
         self.clear_pending()
         self.why = LEGAL  # enforce mode: the classification behind the last REFUSED
         self.law = 0  # law of the last verdict
@@ -48,6 +52,12 @@ class Auction:
     def clear_pending(self):
         self.p_kind = 0
         self.p_seat = self.p_call = self.p_turn = self.p_flags = self.p_law = 0
+        self.p_at = -1  # the pending irregularity's input index (its identity on the board), -1: none
+
+    def may_change(self, seat):
+        """Law 25 A (1987): may `seat` still change its call? Only the last caller, only until LHO calls, never
+        once play has begun, and not while another irregularity waits."""
+        return not self.p_kind and len(self.eff) > 0 and self.eff[-1] & 3 == seat and self.phase != PLAY
 
     def in_turn(self):
         """The seat entitled to call next (Law 17 B, C): dealer, then LHO of the last effective call."""
@@ -104,12 +114,6 @@ class Auction:
                 return True
         return False
 
-    def called(self, seat):
-        for c in self.eff:
-            if c & 3 == seat:
-                return True
-        return False
-
     def contract(self):
         """(final bid call code, doubled 0/1/2) once the auction has ended, else None."""
         if self.phase != ENDED and self.phase != PLAY:
@@ -156,7 +160,7 @@ class Auction:
         if not 0 <= seat <= 3 or not 0 <= call <= MAX_CODE:
             raise ValueError("seat must be 0..3 and call a code 0.." + str(MAX_CODE))
         self._note(IN_CHANGE, seat, call)
-        if self.p_kind or not self.eff or self.eff[-1] & 3 != seat or self.phase == PLAY:
+        if not self.may_change(seat):
             self.law = 25
             self.why = CHANGE_OF_CALL
             return self._refuse()
@@ -177,11 +181,12 @@ class Auction:
         return self.phase
 
     def alert(self, seat):
-        """`seat` marks its partner's last call as alerted."""
-        self._note(IN_ALERT, seat, 0)
+        """`seat` marks its partner's last call as alerted. False, and no input, when partner has not called:
+        the unit journals only inputs that changed something, so the log stays what a replay rebuilds."""
         p = partner(seat)
         for i in range(len(self.eff) - 1, -1, -1):
             if self.eff[i] & 3 == p:
+                self._note(IN_ALERT, seat, 0)
                 self.alerted[i] = 1
                 return True
         return False

@@ -108,3 +108,15 @@ def law_of(verdict, call, flags):
     if verdict == ABOVE_SEVEN:
         return 38
     return 0
+
+
+def rulings(kind):
+    """The rulings the director may give on a pending irregularity of this kind (laws.md §4.19); () for a verdict
+    that is never pending (legal, or settled by the law at once, as after the close: Law 39)."""
+    if kind == CHANGE_OF_CALL:
+        return (RULE_25A, RULE_25B_ACCEPT, RULE_25B_STAND, RULE_25B_OTHER)
+    if kind == INSUFFICIENT:
+        return (RULE_REJECT, RULE_REJECT_NATURAL)  # 27 B1(a) needs the director's word that the bid was natural
+    if OUT_OF_ROTATION <= kind <= PASS_OBLIGATION or kind == ABOVE_SEVEN:
+        return (RULE_REJECT,)
+    return ()

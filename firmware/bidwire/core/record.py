@@ -5,12 +5,11 @@ Tokens: "N:1H" a call, "N~1S" a change of call after UNDO (Law 25), "!reject" / 
 restriction the director imposes, "*lead" the opening lead faced, "N@" North alerts South's last call.
 """
 from bidwire.core.auction import IN_ALERT, IN_CALL, IN_CHANGE, IN_LEAD, IN_RULE, Auction
-from bidwire.core.calls import CallError, call_name, level_of, parse_call, parse_seat, seat_name, strain_of
+from bidwire.core.calls import CallError, call_name, parse_call, parse_seat, seat_name
 from bidwire.core.codes import (
     AUCTION, AWAIT_RHO, CONDITIONAL_ON_OFFENDER, LOG_NAMES, MUST_REPEAT, PASSED_OUT, PHASE_NAMES,
     RESTRICTION_NAMES, REVIEW_NAMES, RULE_NAMES, VERDICT_NAMES,
 )
-from bidwire.core.score import contract_name
 
 _WITH_CALL = (MUST_REPEAT, AWAIT_RHO, CONDITIONAL_ON_OFFENDER)  # restrictions that name a withdrawn call
 
@@ -85,7 +84,7 @@ def contract_text(a):
     if c is None:
         return None
     bid, doubled = c
-    return contract_name(level_of(bid), strain_of(bid), doubled)
+    return call_name(bid) + ("", "X", "XX")[doubled]
 
 
 def summary(a):
@@ -113,5 +112,5 @@ def summary(a):
     if a.p_kind:
         out["pending"] = {"kind": VERDICT_NAMES[a.p_kind], "seat": seat_name(a.p_seat),
                           "call": call_name(a.p_call), "turn": seat_name(a.p_turn), "law": a.p_law,
-                          "flags": a.p_flags}
+                          "flags": a.p_flags, "at": a.p_at}
     return out

@@ -12,10 +12,10 @@ from bidwire.core.codes import (
     LHO_TURN, LOG_ACCEPTED, LOG_CANCELLED, LOG_DEEMED_PASS, LOG_SUBSTITUTED_PASS, MUST_REPEAT, MUST_REPLACE,
     NO_DOUBLE_THIS_TURN, OPT_25B_OTHER_AVG_MINUS, OUT_OF_ROTATION, PASS_NEXT_TURN, PASS_OBLIGATION,
     PASS_THROUGHOUT, REFUSED, REPLACE_ANY_LEGAL, REPLACE_SUFFICIENT_OR_PASS, REVIEW_AVG_MINUS,
-    REVIEW_DIRECTOR, REVIEW_LAW23, RHO_TURN, RULE_25A, RULE_25B_ACCEPT, RULE_25B_OTHER, RULE_25B_STAND,
-    RULE_PASS_NEXT_TURN, RULE_REJECT, RULE_REJECT_NATURAL, law_of,
+    REVIEW_DIRECTOR, REVIEW_LAW23, RHO_TURN, RULE_25A, RULE_25B_ACCEPT, RULE_25B_STAND,
+    RULE_PASS_NEXT_TURN, RULE_REJECT_NATURAL, law_of,
+    rulings,
 )
-
 
 def restrict(a, seat, kind, param, law, extra=0):
     for r in a.restrictions:
@@ -99,6 +99,7 @@ def hold(a, verdict, seat, call, turn, flags):
     a.p_turn = turn
     a.p_flags = flags
     a.p_law = a.law = law_of(verdict, call, flags)
+    a.p_at = len(a.inputs) // 2 - 1  # its identity: the irregular input's index in the input log
     return verdict
 
 
@@ -160,6 +161,7 @@ def _cancel_both(a, seat, call, law):
     """Laws 35 A / 35 C: the inadmissible call and the call made over it are cancelled."""
     logged(a, LOG_CANCELLED, a.p_seat, a.p_call, law)
     logged(a, LOG_CANCELLED, seat, call, law)
+    a.settled = (a.p_at, "condoned", law)  # settled at the table: the unit reports it (Auction.settled)
     a.clear_pending()
     a.law = law
     return CANCELLED
@@ -168,6 +170,7 @@ def _cancel_both(a, seat, call, law):
 def _accept(a, seat, call, law):
     """Laws 27 A, 29 B, 35 B: the offender's LHO called over it; the irregular call stands."""
     o, c = a.p_seat, a.p_call
+    a.settled = (a.p_at, "accepted", law)
     a.clear_pending()
     logged(a, LOG_ACCEPTED, o, c, law)
     append(a, o, c)
@@ -198,6 +201,7 @@ def while_pending(a, seat, call):
             return CANCELLED
     if k == OUT_OF_ROTATION and seat == a.p_turn and seat == rho(o):  # Law 28 B
         logged(a, LOG_CANCELLED, o, a.p_call, 28)
+        a.settled = (a.p_at, "cancelled", 28)
         a.clear_pending()
         return press(a, seat, call)
     a.law = a.p_law
@@ -210,10 +214,10 @@ def rule(a, ruling, param):
         a.law = 24
         return LEGAL
     k, o, c, t, flags = a.p_kind, a.p_seat, a.p_call, a.p_turn, a.p_flags
+    if ruling not in rulings(k):
+        return refuse(a, a.p_law)
     if k == CHANGE_OF_CALL:
         return _rule_change(a, ruling, o, c)
-    if not k or (ruling != RULE_REJECT and ruling != RULE_REJECT_NATURAL):
-        return refuse(a, a.p_law)
     law = a.p_law
     a.clear_pending()
     logged(a, LOG_CANCELLED, o, c, law)
@@ -262,23 +266,21 @@ def _rule_change(a, ruling, o, c):
         a.clear_pending()
         a.remove_from(k, 25)
         return press(a, o, c)
-    if ruling == RULE_25B_STAND or ruling == RULE_REJECT:
+    if ruling == RULE_25B_STAND:
         a.clear_pending()
         logged(a, LOG_CANCELLED, o, c, 25)
         restrict(a, partner(o), PASS_NEXT_TURN, 0, 25)  # 25 B2(b)(1)
         a.law = 25
         return LEGAL
-    if ruling == RULE_25B_OTHER:
-        a.clear_pending()
-        logged(a, LOG_CANCELLED, o, c, 25)
-        a.remove_from(k, 25)
-        restrict(a, o, MUST_REPLACE, REPLACE_ANY_LEGAL, 25)
-        if a.options & OPT_25B_OTHER_AVG_MINUS:  # 1997 reading
-            review(a, REVIEW_AVG_MINUS, 25)
-            lead_candidate(a, o, original, 25)
-        else:  # 1987 reading (laws.md §12.1): partner passes throughout
-            bar_partner(a, o, 25, original)
-        a.law = 25
-        return LEGAL
-    return refuse(a, 25)
+    a.clear_pending()  # RULE_25B_OTHER: rulings() allows nothing else
+    logged(a, LOG_CANCELLED, o, c, 25)
+    a.remove_from(k, 25)
+    restrict(a, o, MUST_REPLACE, REPLACE_ANY_LEGAL, 25)
+    if a.options & OPT_25B_OTHER_AVG_MINUS:  # 1997 reading
+        review(a, REVIEW_AVG_MINUS, 25)
+        lead_candidate(a, o, original, 25)
+    else:  # 1987 reading (laws.md §12.1): partner passes throughout
+        bar_partner(a, o, 25, original)
+    a.law = 25
+    return LEGAL
 

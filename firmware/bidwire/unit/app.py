@@ -8,12 +8,11 @@ from bidwire.core import board as boards
 from bidwire.core.auction import IN_CHANGE, Auction
 from bidwire.core.calls import PASS, bid, call_name, lho, seat_name, side
 from bidwire.core.codes import (
-    ABOVE_SEVEN, AUCTION, CHANGE_OF_CALL, ENDED, ENFORCE, INSUFFICIENT, LEGAL, PASSED_OUT, PLAY, RECORD, REFUSED,
-    RULE_25A, RULE_25B_ACCEPT,
-    RULE_25B_OTHER, RULE_25B_STAND, RULE_NAMES, RULE_PASS_NEXT_TURN, RULE_REJECT, RULE_REJECT_NATURAL,
-    VERDICT_NAMES,
+    AUCTION, CHANGE_OF_CALL, ENDED, ENFORCE, HELD, OUT_OF_ROTATION, PASSED_OUT, RECORD, REFUSED, VERDICT_NAMES,
 )
 from bidwire.core.compat import const
+from bidwire.unit import director
+from bidwire.unit.director import END_CALL, TD_CALLED, TD_MENU, TD_PIN, TD_SEAT  # noqa: F401 - screens read them here
 from bidwire.unit.keys import K_ALERT, K_C, K_NT, K_PASS, K_TD, K_UNDO, K_X, K_XX
 from bidwire.unit.lazy import drop
 
@@ -26,14 +25,10 @@ RESULT = const(4)
 CONFIRM = const(5)
 SCORE = const(6)
 MOVE = const(7)
-# The director at the table: called, entering the PIN, in the ruling menu, choosing a seat
-TD_CALLED = const(1)
-TD_PIN = const(2)
-TD_MENU = const(3)
-TD_SEAT = const(4)
-END_CALL = const(0)  # menu entry: end the director call
 
 _CALL_KEYS = (PASS, 1, 2)  # K_PASS, K_X, K_XX -> call codes P, X, XX
+# Why a press was refused (enforce mode; an unmet obligation), by verdict code; out of turn names whose turn
+_WHY = ("", "", "too low", "bad X", "bad XX", "must pass", "", "ended", "above 7", "wait TD", "not legal")
 
 
 class App:
@@ -57,6 +52,8 @@ class App:
         self.td = 0
         self.pin = ""
         self.message = ""
+        self.held = ""  # the press a pending irregularity kept out, shown on its screen: "W 1NT not taken"
+        self.held_at = 0  # ... while it is the auction's last input (a ruling or another press makes it old)
         self.cmd_ack = 0  # the last collector command applied
         self.traveller = None
         self.clock_offset = 0
@@ -124,7 +121,7 @@ class App:
     def key(self, seat, key):
         """One key press at a seat panel. True if anything changed (the press must then be journaled)."""
         if key == K_TD or self.td >= TD_PIN:
-            return self._director(seat, key)
+            return director.key(self, seat, key)
         s = self.screen
         if s == SETUP:
             if key != K_PASS:
@@ -173,8 +170,8 @@ class App:
             if self.undo_seat == seat:
                 self.undo_seat = -1
                 return True
-            if a.p_kind or not a.eff or a.eff[-1] & 3 != seat or a.phase == PLAY:
-                self.message = "UNDO too late L25"
+            if not a.may_change(seat):  # Law 25 A
+                self.message = seat_name(seat) + ": UNDO too late"
                 return False
             self.undo_seat = seat
             return True
@@ -182,25 +179,24 @@ class App:
 
     def _call(self, seat, call):
         a = self.auction
-        before_kind, before_phase = a.p_kind, a.phase
+        before, before_phase = a.p_at, a.phase
         if self.undo_seat == seat:
             self.undo_seat = -1
             verdict = a.change(seat, call)
         else:
             verdict = a.call(seat, call)
-        self.message = ""
+        self.message = self.held = ""
         self._call_event(seat, VERDICT_NAMES[verdict])
-        if verdict == REFUSED:
-            self.message = seat_name(seat) + ": " + VERDICT_NAMES[a.why][:9] + " L" + str(a.law)
-        if a.p_kind and a.p_kind != before_kind:
-            self.emit({"type": "irregularity", "kind": VERDICT_NAMES[a.p_kind], "law": a.p_law,
-                       "offender": seat_name(a.p_seat), "call": call_name(a.p_call),
-                       "entitled": seat_name(lho(a.p_seat)), "options": [RULE_NAMES[r] for r in self.rulings()]})
-        elif LEGAL < verdict <= ABOVE_SEVEN:  # settled by the law at once (e.g. 39): the director still hears
-            self.emit({"type": "irregularity", "kind": VERDICT_NAMES[verdict], "law": a.law,
-                       "offender": seat_name(seat), "call": call_name(call), "entitled": None, "options": []})
-            self.message = seat_name(seat) + " " + call_name(call) + " L" + str(a.law)
-        self._after(before_phase)
+        if verdict == HELD:
+            self.held, self.held_at = seat_name(seat) + " " + call_name(call) + " not taken", len(a.inputs)
+        elif verdict == REFUSED:  # why, in at most 9 columns, and the law: "E: N's turn L31"
+            why = a.why
+            why = seat_name(a.in_turn()) + "'s turn" if why == OUT_OF_ROTATION or why == CHANGE_OF_CALL else _WHY[why]
+            self.message = seat_name(seat) + ": " + why + (" L" + str(a.law) if a.law else "")
+        if before >= 0 and a.p_at != before:  # this call settled the pending irregularity (rectify.while_pending)
+            director.settled(self, seat)
+        director.report(self, before, verdict, seat, call)
+        self.after(before_phase)
         return True
 
     def _call_event(self, seat, verdict):
@@ -211,7 +207,7 @@ class App:
         self.emit({"type": "call", "input": token, "seat": seat_name(seat), "verdict": verdict, "law": a.law,
                    "alert": alert})
 
-    def _after(self, before_phase):
+    def after(self, before_phase):
         a = self.auction
         if a.phase == before_phase:
             return
@@ -267,7 +263,7 @@ class App:
 
     def _confirm(self, seat, key):
         if side(seat) == side(self.entered_by):
-            self.message = "other side confirms"
+            self.message = ("NS" if self.entered_by & 1 else "EW") + " to confirm"
             return False
         if key == K_UNDO:  # disputed: back to entry
             self.screen = RESULT
@@ -295,75 +291,9 @@ class App:
             drop("bidwire.core.score")
         return self._score[1]
 
-    # ---- the director ----------------------------------------------------------------------------------
-    def rulings(self):
-        """The rulings the director may give on the pending irregularity (laws.md §4.19)."""
-        a = self.auction
-        if not a.p_kind:
-            return ()
-        if a.p_kind == CHANGE_OF_CALL:
-            return (RULE_25A, RULE_25B_ACCEPT, RULE_25B_STAND, RULE_25B_OTHER)
-        if a.p_kind == INSUFFICIENT:
-            return (RULE_REJECT, RULE_REJECT_NATURAL)
-        return (RULE_REJECT,)
-
+    # ---- the director (director.py) -------------------------------------------------------------------
     def menu(self):
-        """The director's menu, numbered from 1 on the level keys: rulings, pass next turn, end call."""
-        m = list(self.rulings())
-        if self.board and self.auction.phase == AUCTION:
-            m.append(RULE_PASS_NEXT_TURN)
-        m.append(END_CALL)
-        return m
-
-    def _director(self, seat, key):
-        td = self.td
-        if key == K_TD:
-            if td == 0:
-                self.td = TD_CALLED
-                self.emit({"type": "td_call", "seat": seat_name(seat)})
-                return True
-            if td == TD_CALLED:
-                self.td, self.pin = TD_PIN, ""
-                return True
-            return False
-        if key == K_UNDO:  # leave the PIN entry or the menu; the call stays open until ended
-            self.td, self.pin = TD_CALLED, ""
-            return True
-        if td == TD_SEAT:
-            return self.apply_ruling(RULE_PASS_NEXT_TURN, seat, "table")
-        if key >= K_C:
-            return False
-        if td == TD_PIN:
-            self.pin += str(key + 1)
-            if len(self.pin) == len(self.td_pin):
-                ok = self.pin == self.td_pin
-                self.td, self.pin = (TD_MENU if ok else TD_CALLED), ""
-                self.message = "" if ok else "wrong PIN"
-            return True
-        m = self.menu()
-        if key >= len(m):
-            return False
-        choice = m[key]
-        if choice == END_CALL:
-            self.td = 0
-            self.message = ""
-        elif choice == RULE_PASS_NEXT_TURN:
-            self.td = TD_SEAT  # the director presses any key on the panel of the seat to restrict
-        else:
-            self.apply_ruling(choice, 0, "table")
-        return True
-
-    def apply_ruling(self, ruling, seat, by):
-        a = self.auction
-        if not self.board:
-            return False
-        before_phase = a.phase
-        verdict = a.rule(ruling, seat)
-        self.td = 0
-        self.emit({"type": "ruling_applied", "ruling": RULE_NAMES[ruling], "seat": seat_name(seat), "by": by,
-                   "verdict": VERDICT_NAMES[verdict], "law": a.law})
-        self._after(before_phase)
-        return True
+        return director.menu(self)
 
     # ---- collector commands -----------------------------------------------------------------------------
     def command(self, cmd, now=0):
@@ -385,11 +315,7 @@ class App:
             else:
                 self.next_assignment = cmd
         elif kind == "ruling":
-            r = cmd.get("ruling")
-            if cmd.get("board") != self.board or r not in RULE_NAMES or not r:
-                self.emit({"type": "note", "text": f"ruling {seq} not applied: board or ruling unknown"})
-            else:
-                self.apply_ruling(RULE_NAMES.index(r), "NESW".find(cmd.get("seat") or "N") & 3, "collector")
+            director.command(self, cmd)
         elif kind == "traveller":
             if cmd.get("board") == self.board:
                 self.traveller = cmd.get("rows")

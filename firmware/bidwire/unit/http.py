@@ -3,6 +3,10 @@
 The same code runs on MicroPython's asyncio and on CPython's. A response with any status comes back as
 (status, body); anything that stops a whole response arriving (refused or reset connection, timeout,
 malformed status line or headers, a body over max_body) raises HttpError, after which a retry is safe.
+
+getaddrinfo blocks: on a unit it would hold up the whole asyncio loop, key scanning included, for as long as a
+DNS answer takes. So a host is resolved once, at its first POST, and again only after a POST to it failed (the
+collector may have moved); `lookups` counts the resolutions.
 """
 import asyncio
 import socket
@@ -16,6 +20,8 @@ _READ = const(512)
 _C_OR_T = b"cCtT"  # first letters of Content-Length and Transfer-Encoding
 _TOO_BIG = "response body over the %d-byte limit"
 _MICROPYTHON = sys.implementation.name == "micropython"  # its asyncio streams differ; see _exchange
+_addresses = {}  # (host, port) -> getaddrinfo's first answer, kept until a POST to it fails
+lookups = 0
 
 
 class HttpError(OSError):
@@ -36,8 +42,8 @@ async def post(host, port, path, body, headers=(), timeout_ms=5000, max_body=MAX
             raise ValueError("an HTTP header name or value contains a line break")
         head += line
     # One write: sent as two, the body would wait for the head's ACK (Nagle; up to 200 ms with some stacks).
-    exchange = _exchange(host, port, (head + "\r\n").encode() + body, max_body)
     try:
+        exchange = _exchange(_address(host, port), (head + "\r\n").encode() + body, max_body)
         if _MICROPYTHON:
             return await asyncio.wait_for_ms(exchange, timeout_ms)
         return await asyncio.wait_for(exchange, timeout_ms / 1000)
@@ -47,17 +53,27 @@ async def post(host, port, path, body, headers=(), timeout_ms=5000, max_body=MAX
         why = "the server closed the connection before the response was complete"
     except (OSError, ValueError) as e:  # ValueError: a response that does not parse
         why = str(e)
+    _addresses.pop((host, port), None)  # resolved again before the next try
     # Raised here, not in the except clauses: `raise ... from` makes MicroPython print a warning.
     raise HttpError(f"POST http://{host}:{port}{path}: {why}")
 
 
-async def _exchange(host, port, request, max_body):
+def _address(host, port):
+    global lookups
+    ai = _addresses.get((host, port))
+    if ai is None:
+        lookups += 1
+        ai = _addresses[(host, port)] = socket.getaddrinfo(host, port, 0, socket.SOCK_STREAM)[0]
+    return ai
+
+
+async def _exchange(ai, request, max_body):
     if _MICROPYTHON:
-        reader = writer = _connecting(host, port)
+        reader = writer = _connecting(ai)
         # MicroPython's Stream: drain() waits until the socket is writable (connected), then sends out_buf.
         writer.out_buf = request  # pyright: ignore[reportAttributeAccessIssue]
     else:  # CPython: a timeout while open_connection connects closes its socket
-        reader, writer = await asyncio.open_connection(host, port)
+        reader, writer = await asyncio.open_connection(*ai[-1][:2])
         writer.write(request)
     try:
         await writer.drain()
@@ -70,11 +86,10 @@ async def _exchange(host, port, request, max_body):
             pass  # a reset while closing loses nothing: the response is read or the error is on its way
 
 
-def _connecting(host, port):
+def _connecting(ai):
     """MicroPython: open_connection's steps, but the stream exists before the connect is awaited, so that a
     timeout while connecting closes the socket too (open_connection's would be left to the GC: one socket lost
     per attempt while the collector does not answer, and an ESP32 has about ten)."""
-    ai = socket.getaddrinfo(host, port, 0, socket.SOCK_STREAM)[0]
     s = socket.socket(ai[0], ai[1], ai[2])
     s.setblocking(False)
     try:

@@ -32,6 +32,7 @@ class Unit:
         self.changed = False  # did the last one change anything (and so was journaled)?
         self.measure = None  # (bytes, µs) of the last press when the benchmark asks for them
         self.faults = 0
+        self._task = None  # main()'s task, for deinit
 
     def status(self):
         net = self.hal.network
@@ -99,6 +100,7 @@ class Unit:
         self.refresh()
 
     async def main(self):
+        self._task = asyncio.current_task()
         self.boot()
         self.hal.network.start()
         keys = self.hal.keys
@@ -107,7 +109,7 @@ class Unit:
         if attach is not None:
             attach(self)  # the virtual unit's script reader: sync / shot / quit lines
         if self.sync is not None:
-            asyncio.create_task(self.sync.run())
+            self.sync.start()
         while True:
             code = await self.queue.wait()
             try:
@@ -116,6 +118,19 @@ class Unit:
                 self.fault(e)
             if not len(self.queue):
                 gc.collect()  # idle point: keep the heap unfragmented between presses
+
+
+    def deinit(self):
+        """Stop the unit: its main loop, the key source, the sync client (closing the socket of a POST under way)
+        and the network supervisor are cancelled, and the journal is closed."""
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+        self.hal.keys.deinit()
+        if self.sync is not None:
+            self.sync.deinit()
+        self.hal.network.deinit()
+        self.store.journal.close()
 
 
 def run(hal, cfg):

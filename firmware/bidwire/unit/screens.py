@@ -1,6 +1,7 @@
-"""What the display shows: `lines(app, status)` gives the 8 text rows of 16 characters of the 128 x 64 OLED,
-and `draw(fb, rows)` renders them with the 8 x 8 font, suits as glyphs (chr 1-4). The virtual unit prints the
-same rows as text, suits as letters (`text()`).
+"""What the display shows: `lines(app, status)` gives the 8 text rows of 16 characters of the 128 x 64 OLED
+(`compose` the same rows before a text from the collector is cut to fit), and `draw(fb, rows)` renders them
+with the 8 x 8 font, suits as glyphs (chr 1-4). The virtual unit prints the same rows as text, suits as
+letters (`text()`).
 """
 from bidwire.core.board import VUL_NAMES
 from bidwire.core.calls import FIRST_BID, SEATS, level_of, strain_of
@@ -21,11 +22,13 @@ GLYPHS = (
     b"\x18\x3c\x7e\xff\xff\x5a\x18\x3c",  # spade
 )
 VUL_SHORT = ("-", "NS", "EW", "All")
-KIND_TEXT = ("", "out of turn", "insufficient", "bad double", "bad redouble", "must pass", "change",
-             "after close", "above 7")
+# What the pending irregularity is, by verdict code (laws.md §4.1), on a row of its own
+KIND_TEXT = ("", "out of turn", "insufficient bid", "illegal double", "illegal redouble", "must have passed",
+             "change of call", "after the end", "bid above 7")
 # The director's menu entries by RULE_* code; 0 is the app's END_CALL
 RULE_TEXT = ("end call", "reject", "reject natural", "25A slip", "25B accept", "25B stand", "25B other",
              "pass next turn")
+DIRECTOR_CALLED = "director called"
 
 
 def call_text(call):
@@ -39,36 +42,60 @@ def _header(app):
     return f"Bd{app.board} Dlr{SEATS[app.dealer]} {VUL_SHORT[app.vul]}"
 
 
+# The grid's column of each seat N E S W (columns W N E S), and the heading with the turn marked '>'
+_COLUMN = b"\x01\x02\x03\x00"
+_HEADING = (" W  >N   E   S  ", " W   N  >E   S  ", " W   N   E  >S  ", ">W   N   E   S  ", " W   N   E   S  ")
+_BLANK = "                "
+
+
 def _grid(app, rows, top, n):
-    """The auction in W N E S columns, the last `n` rows of it from row `top`; whose turn marked '>'."""
+    """The auction in W N E S columns, each call under the seat that made it, the last `n` rows of it from row
+    `top`. A call goes on a new row when its seat's column is not right of the call before, so the turn of a
+    player skipped by an accepted call out of rotation stays blank (Law 29 B: that turn is lost)."""
     a = app.auction
-    turn = a.in_turn() if a.phase == AUCTION and not a.p_kind else -1
-    rows[top - 1] = "".join((">" if s == turn else " ") + SEATS[s] + "  " for s in (3, 0, 1, 2))
-    first = (a.dealer + 1) & 3  # column of the dealer: W N E S
-    cells = first + len(a.eff)
-    start = max(0, (cells + 3) // 4 - n) * 4
-    for r in range(n):
-        line = ""
-        for c in range(start + r * 4, start + r * 4 + 4):
-            i = c - first
-            if 0 <= i < len(a.eff):
-                line += (call_text(a.eff[i] >> 2) + ("!" if a.alerted[i] else "") + "    ")[:4]
-            else:
-                line += "    "
-        rows[top + r] = line
+    eff = a.eff
+    rows[top - 1] = _HEADING[a.in_turn() if a.phase == AUCTION and not a.p_kind else 4]
+    total = 0
+    col = 4
+    for c in eff:
+        k = _COLUMN[c & 3]
+        total += k < col
+        col = k + 1
+    skip = total - n if total > n else 0  # rows scrolled off above the window
+    r = -1
+    line = ""
+    col = 4
+    for i in range(len(eff) + 1):
+        k = _COLUMN[eff[i] & 3] if i < len(eff) else -1  # -1: the end, the last row is written
+        if k < col:
+            if r >= skip:
+                rows[top + r - skip] = (line + _BLANK)[:COLS]
+            r += 1
+            line = ""
+            col = 0
+        if r >= skip and k >= 0:
+            line += _BLANK[:(k - col) * 4] + (call_text(eff[i] >> 2) + ("!" if a.alerted[i] else "") + "   ")[:4]
+        col = k + 1
+    for j in range(total - skip, n):
+        rows[top + j] = _BLANK
+
+
+def _level(app):
+    """A level key waiting for its strain: 'N: 2_'."""
+    for s in range(4):
+        if app.level[s]:
+            return SEATS[s] + ": " + str(app.level[s]) + "_"
+    return ""
 
 
 def _prompt(app):
     a = app.auction
-    if app.message:
-        return app.message
     if app.undo_seat >= 0:
         return SEATS[app.undo_seat] + ": new call?"
-    for s in range(4):
-        if app.level[s]:
-            return SEATS[s] + ": " + str(app.level[s]) + "_"
+    if app.level_pending():
+        return _level(app)
     if app.td == A.TD_CALLED:
-        return "director called"
+        return DIRECTOR_CALLED
     if a.phase != AUCTION:
         return ""
     t = a.in_turn()
@@ -92,12 +119,16 @@ def _irregularity(app, rows):
         rows[2] = "director rules"
         rows[3] = "(Law 25)"
     else:
-        rows[1] = o + " " + call_text(a.p_call) + " " + KIND_TEXT[a.p_kind]
-        rows[2] = SEATS[(a.p_seat + 1) & 3] + " may accept:"
-        rows[3] = " call over it"
-        rows[4] = "or TD: reject"
+        rows[1] = o + " " + call_text(a.p_call)
+        rows[2] = KIND_TEXT[a.p_kind]
+        rows[3] = SEATS[(a.p_seat + 1) & 3] + " may accept:"
+        rows[4] = " call over it"
+        rows[5] = "or TD: reject"
     if app.td == A.TD_CALLED:
-        rows[5] = "director called"
+        rows[5] = DIRECTOR_CALLED
+    if app.held_at == len(a.inputs):  # the last press was kept out: who pressed what
+        rows[6] = app.held
+    rows[6] = _level(app) or rows[6]
 
 
 def _director(app, rows):
@@ -119,24 +150,78 @@ def _director(app, rows):
 
 
 def _contract(app):
+    """'4\x04X' (suits as glyphs), or '' while the auction is on."""
+    c = app.auction.contract()
+    return "" if c is None else call_text(c[0]) + ("", "X", "XX")[c[1]]
+
+
+def _over(app):
+    """The tricks against the contract: '=', '+1', '-2'."""
+    c = app.auction.contract() or (3, 0)
+    over = app.tricks - level_of(c[0]) - 6
+    return "=" if over == 0 else ("+" if over > 0 else "") + str(over)
+
+
+def _result(app):
+    """The result line: contract, declarer and tricks against the contract, e.g. '4\x04X S -1' or '3NT N ='."""
     a = app.auction
     if a.phase == PASSED_OUT:
         return "Passed out"
-    c = a.contract()
-    if c is None:
-        return ""
-    return call_text(c[0]) + ("", "X", "XX")[c[1]] + " by " + SEATS[a.declarer()]
+    return _contract(app) + " " + SEATS[a.declarer()] + " " + _over(app) if a.contract() else "?"
 
 
-def lines(app, status=""):
+def _traveller(row):
+    """One result of the collector's traveller [ns, ew, contract and declarer, NS score], the score at the right."""
+    if not isinstance(row, (list, tuple)) or len(row) < 4:
+        return str(row)[:COLS]
+    left, score = str(row[0]) + "-" + str(row[1]) + " " + str(row[2]), str(row[3])
+    if len(left) + 1 + len(score) > COLS:
+        left = str(row[2])[:COLS - 1 - len(score)]
+    return left + _BLANK[:COLS - len(left) - len(score)] + score
+
+
+def _message(app, rows):
+    """The unit's message on the prompt row; a longer one (a collector message has up to 48 characters) is
+    word-wrapped upwards over the rows above it."""
+    m = app.message
+    out = []
+    while len(m) > COLS:
+        cut = m.rfind(" ", 0, COLS + 1)
+        cut = cut if cut > 0 else COLS  # a word longer than a row is cut at the row's end
+        out.append(m[:cut])
+        m = m[cut:].lstrip(" ")
+    out.append(m)
+    if len(out) > 4:  # too many short rows: packed 16 to a row instead
+        out = [app.message[i:i + COLS] for i in range(0, len(app.message), COLS)]
+    for i in range(len(out)):
+        rows[7 - len(out) + i] = out[i]
+
+
+def compose(app, status=""):
+    """The 8 rows for the app's state, each as long as it is (lines() is what the display gets)."""
     rows = [""] * ROWS
     s = app.screen
     if app.td >= A.TD_PIN:
         _director(app, rows)
-    elif s == A.SETUP:
-        rows[0] = "bidwire " + app.unit
-        rows[2] = "waiting for the"
-        rows[3] = "collector"
+    elif s == A.BIDDING and app.auction.p_kind:
+        _irregularity(app, rows)
+    else:
+        _screen(app, s, rows)
+        if app.td == A.TD_CALLED and s != A.BIDDING:  # on the auction grid, the prompt says so
+            rows[6] = DIRECTOR_CALLED
+    if app.message and app.td < A.TD_PIN:  # the director's PIN and menu keep their rows
+        _message(app, rows)
+    rows[7] = "journal cut" if status.startswith("journal cut") else status  # its reason: boot line, collector note
+    return rows
+
+
+def _screen(app, s, rows):
+    if s == A.SETUP:
+        rows[0] = "bidwire"
+        rows[1] = app.unit[:COLS]  # a unit id has up to 32 characters: two rows
+        rows[2] = app.unit[COLS:2 * COLS]
+        rows[3] = "waiting for the"
+        rows[4] = "collector"
         rows[5] = "PASS: play"
         rows[6] = "board " + str(app.board + 1)
     elif s == A.START:
@@ -149,8 +234,6 @@ def lines(app, status=""):
         rows[4] = "Dealer " + SEATS[app.dealer]
         rows[5] = "Vul " + VUL_NAMES[app.vul]
         rows[6] = SEATS[app.dealer] + " to call"
-    elif s == A.BIDDING and app.auction.p_kind:
-        _irregularity(app, rows)
     elif s == A.BIDDING:
         rows[0] = _header(app)
         _grid(app, rows, 2, 4)
@@ -158,41 +241,42 @@ def lines(app, status=""):
     elif s == A.LEAD:
         rows[0] = _header(app)
         _grid(app, rows, 2, 3)
-        rows[5] = _contract(app)
-        rows[6] = app.message or SEATS[app.leader] + ": lead suit"
+        rows[5] = _contract(app) + " by " + SEATS[app.auction.declarer()]
+        rows[6] = SEATS[app.leader] + ": lead suit"
     elif s == A.RESULT or s == A.CONFIRM:
         rows[0] = _header(app)
-        rows[1] = _contract(app)
+        rows[1] = _contract(app) + " by " + SEATS[app.auction.declarer()]
         rows[2] = "lead " + SEATS[app.leader] + " " + SUITS[app.lead]
-        c = app.auction.contract() or (3, 0)
-        over = app.tricks - level_of(c[0]) - 6
-        rows[3] = "tricks " + str(app.tricks) + " " + ("=" if over == 0 else ("+" if over > 0 else "") + str(over))
+        rows[3] = "tricks " + str(app.tricks) + " " + _over(app)
         if s == A.RESULT:
             rows[5] = "1-7 X- XX+"
             rows[6] = "PASS: enter"
         else:
             rows[4] = "NS " + str(app.score_ns())
             rows[5] = ("EW" if app.entered_by & 1 == 0 else "NS") + " PASS=agree"
-            rows[6] = app.message or "UNDO=wrong"
+            rows[6] = "UNDO=wrong"
     elif s == A.SCORE:
         rows[0] = _header(app)
-        rows[1] = _contract(app) or "?"
-        if app.tricks >= 0:
-            rows[1] += " " + str(app.tricks)
+        rows[1] = _result(app)
         rows[2] = "NS " + str(app.score_ns())
         for i, row in enumerate((app.traveller or [])[:3]):
-            rows[3 + i] = " ".join(str(x) for x in row)
-        rows[6] = app.message or "PASS: next"
+            rows[3 + i] = _traveller(row)
+        rows[6] = "PASS: next"
     elif s == A.MOVE:
         asg = app.assignment or {}
         rows[0] = "Round " + str(asg.get("round", "")) + " over"
         move = str(asg.get("move", ""))
         for i in range(4):
             rows[1 + i] = move[i * COLS:(i + 1) * COLS]
-        rows[6] = app.message or "wait for assign"
-    rows[7] = status
+        rows[6] = "wait for assign"
+
+
+def lines(app, status=""):
+    """The 8 rows of 16 characters the display shows (a text from the collector longer than a row is cut)."""
+    rows = compose(app, status)
     for i in range(ROWS):
-        rows[i] = rows[i][:COLS]
+        if len(rows[i]) > COLS:
+            rows[i] = rows[i][:COLS]
     return rows
 
 

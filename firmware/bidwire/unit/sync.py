@@ -48,6 +48,17 @@ class Sync:
         self.error = ""
         self.reported = -1  # the cmd_ack the collector last heard
         self.posts = 0
+        self._task = None
+
+    def start(self):
+        if self._task is None:
+            self._task = asyncio.create_task(self.run())
+
+    def deinit(self):
+        """Stop syncing: the task is cancelled, and a POST under way with it, which closes its socket (http.py)."""
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
 
     def body(self):
         events = self.store.batch(self.batch_bytes)

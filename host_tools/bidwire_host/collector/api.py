@@ -1,18 +1,23 @@
 """The director's and scorer's JSON API: units, boards, alerts, the command queue, the event, scores and exports.
 
-Every route here needs the API token or a dashboard login (apiauth.py); /healthz (`service`) needs nothing.
+Every route here needs the API token or a dashboard login (apiauth.py); /healthz (`service`) needs nothing. The
+routes only parse, call the collector service (service.py: every change goes through it) and answer; a refusal is
+`{"error"}` with its status (the app's handler for service.Refused). A request that changes something may carry
+an `Idempotency-Key` header: a retry with the same key is answered as the first was and changes nothing again.
 """
 import json
-from typing import Literal
+from typing import Annotated, Literal
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from bidwire_host.collector import apiauth, commands, director, export, setup
-from bidwire_host.collector.store import SCHEMA_VERSION, StoreError
+from bidwire_host.collector.store import SCHEMA_VERSION
 
 router = APIRouter(dependencies=[apiauth.guard_dependency])
+IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key", max_length=200,
+                                              description="a key per change: a retry with it changes nothing twice")]
 SQLITE_MAX = 2**63 - 1  # the largest integer SQLite stores
 service = APIRouter()  # /healthz: no login
 
@@ -32,7 +37,7 @@ def _error(status, reason):
 @service.get("/healthz", tags=["service"])
 def healthz(request: Request):
     """Liveness: the store answers a query."""
-    conn = request.app.state.collector.store.reader()
+    conn = request.app.state.service.store.reader()
     events = conn.execute("SELECT count(*) FROM events").fetchone()[0]
     return {"status": "ok", "schema_version": SCHEMA_VERSION, "events": events}
 
@@ -40,22 +45,22 @@ def healthz(request: Request):
 @router.get("/api/v1/units", tags=["director"])
 def units(request: Request):
     """Every unit known (keyring, syncs, events): last seen, boot, the last hello's battery and backlog, alerts."""
-    collector = request.app.state.collector
-    conn = collector.store.reader()
+    service = request.app.state.service
+    conn = service.store.reader()
     derived = {r["unit"]: r for r in conn.execute("SELECT * FROM units")}
     synced = {r["unit"]: r for r in conn.execute("SELECT * FROM unit_sync")}
     queued = dict(conn.execute("SELECT unit, max(seq) FROM commands GROUP BY unit").fetchall())
     alerts = dict(conn.execute("SELECT unit, count(*) FROM alerts GROUP BY unit").fetchall())
-    provisioned = set(collector.keyring.units())
+    provisioned = set(service.keyring.units())
     out = []
     for unit in sorted(provisioned | set(derived) | set(synced)):
-        d, s, live = derived.get(unit), synced.get(unit), collector.live.get(unit, {})
-        cmd_ack = live.get("cmd_ack", s["cmd_ack"] if s else 0)
+        d, s = derived.get(unit), synced.get(unit)
+        cmd_ack = s["cmd_ack"] if s else 0
         out.append({
             "unit": unit,
             "provisioned": unit in provisioned,
-            "last_seen": live.get("last_seen") or (s["last_seen"] if s else None),
-            "boot": live.get("boot", s["boot"] if s else None),
+            "last_seen": s["last_seen"] if s else None,
+            "boot": s["boot"] if s else None,
             "cmd_ack": cmd_ack,
             "commands_pending": max(0, (queued.get(unit) or 0) - cmd_ack),
             "duplicates": s["duplicates"] if s else 0,  # events that came again, acknowledged, not stored twice
@@ -65,7 +70,7 @@ def units(request: Request):
             "hello": {k: d[k] for k in ("firmware", "hardware", "boot", "battery", "rssi", "backlog")}
             if d and d["hello_seq"] else None,
             "alerts": alerts.get(unit, 0),
-            "last_rejection": collector.rejections.get(unit),
+            "last_rejection": service.rejection(unit),
         })
     return {"units": out}
 
@@ -77,7 +82,7 @@ def board(request: Request, board: int):
         return _error(404, "boards are numbered from 1")
     if board > SQLITE_MAX:  # no such board is stored (and SQLite cannot take the number)
         return _error(404, f"no board {board}")
-    conn = request.app.state.collector.store.reader()
+    conn = request.app.state.service.store.reader()
     tables = []
     for b in conn.execute("SELECT * FROM boards WHERE board = ? ORDER BY section, table_no, round, unit, start_seq",
                           (board,)):
@@ -103,31 +108,42 @@ def alerts(request: Request, unit: str | None = None, kind: str | None = None, b
             where.append(f"{column} = ?")
             args.append(value)
     sql = "SELECT * FROM alerts" + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY id LIMIT ?"
-    conn = request.app.state.collector.store.reader()
+    conn = request.app.state.service.store.reader()
     return {"alerts": [_row(a, ("data",)) for a in conn.execute(sql, (*args, limit))]}
 
 
 @router.get("/api/v1/units/{unit}/commands", tags=["director"])
 def list_commands(request: Request, unit: str):
     """The unit's command queue, with whether the unit has reported each one applied."""
-    conn = request.app.state.collector.store.reader()
+    conn = request.app.state.service.store.reader()
     return {"unit": unit, "commands": commands.listing(conn, unit)}
 
 
 @router.post("/api/v1/units/{unit}/commands", tags=["director"], status_code=201)
-def enqueue(request: Request, unit: str, command: commands.Command):
-    """Queue a command for a unit; it goes out in the unit's next sync reply. No authentication yet (TODO)."""
-    collector = request.app.state.collector
-    if collector.keyring.key(unit) is None:
-        return _error(404, f"unknown unit {unit!r}: not in the keyring")
+async def enqueue(request: Request, unit: str, command: commands.Command, key: IdempotencyKey = None):
+    """Queue a command for a unit; it goes out in the unit's next sync reply. A ruling goes through
+    POST /api/v1/rulings, which checks that the irregularity it answers is still open."""
     body = command.model_dump(exclude_none=True)
-    try:
-        queued = collector.store.write(lambda conn: commands.enqueue(conn, unit, body))
-    except commands.CommandError as e:
-        return _error(400, str(e))
-    except StoreError as e:
-        return _error(503, str(e))
+    if body["type"] == "ruling":
+        return _error(400, "a ruling answers one irregularity: POST /api/v1/rulings {unit, seq, ruling}")
+    queued = await request.app.state.service.queue_command(unit, body, key)
     return {"unit": unit, "command": queued}
+
+
+class RulingIn(BaseModel):
+    """The director's ruling on an open irregularity: the unit's irregularity event (unit, seq) and the ruling."""
+    model_config = ConfigDict(extra="forbid")
+    unit: str = Field(..., max_length=64)
+    seq: int = Field(..., ge=1, le=2**63 - 1)
+    ruling: str = Field(..., max_length=32)
+
+
+@router.post("/api/v1/rulings", tags=["director"], status_code=201)
+async def post_ruling(request: Request, body: RulingIn, key: IdempotencyKey = None):
+    """Send a ruling to the table for an open irregularity: 409 if it is no longer open (settled at the table,
+    ruled already, the board redone)."""
+    queued = await request.app.state.service.rule(body.unit, body.seq, body.ruling, key)
+    return {"unit": body.unit, "command": queued}
 
 
 # ---- the event: setup, rounds, scores ------------------------------------------------------------------------
@@ -151,60 +167,46 @@ def _setup_view(conn):
 
 
 @router.post("/api/v1/event", tags=["director"])
-def load_event(request: Request, body: EventSetup):
+async def load_event(request: Request, body: EventSetup, key: IdempotencyKey = None):
     """Load (or replace) the event and the unit -> table map; round 1's assigns are queued (unless start is
-    false, or they were queued already). No authentication yet (TODO)."""
-    collector = request.app.state.collector
+    false, or they were queued already)."""
+    service = request.app.state.service
     tables = {u: list(w) if isinstance(w, tuple) else w for u, w in body.tables.items()}
-    unknown = [u for u in tables if collector.keyring.key(u) is None]
-    if unknown:
-        return _error(400, f"tables: unit {', '.join(unknown)} not in the keyring")
-    try:
-        started = collector.store.write(lambda conn: setup.save(conn, body.event, tables, body.method, body.session,
-                                                                body.start))
-    except setup.SetupError as e:
-        return _error(400, str(e))
-    except StoreError as e:
-        return _error(503, str(e))
-    conn = collector.store.reader()
-    collector.standings.load(conn)
-    return {"setup": _setup_view(conn), "started": started}
+    started = await service.load_event(body.event, tables, body.method, body.session, body.start, key)
+    return {"setup": _setup_view(service.store.reader()), "started": started}
 
 
 @router.get("/api/v1/event", tags=["director"])
 def get_event(request: Request):
     """The event loaded: its sections and movements, the unit -> table map, the round each section is on."""
-    view = _setup_view(request.app.state.collector.store.reader())
+    view = _setup_view(request.app.state.service.store.reader())
     if view is None:
         return _error(404, "no event loaded")
     return view
 
 
 @router.post("/api/v1/rounds/{round_no}/start", tags=["director"])
-def start_round(request: Request, round_no: int, section: str | None = None):
+async def start_round(request: Request, round_no: int, section: str | None = None, key: IdempotencyKey = None):
     """Queue the round's assigns (and sit-out messages) now, without waiting for every table to finish."""
     if round_no < 1:
         return _error(404, "rounds are numbered from 1")
-    try:
-        return request.app.state.collector.store.write(lambda conn: setup.start_round(conn, round_no, section))
-    except setup.SetupError as e:
-        return _error(400, str(e))
-    except StoreError as e:
-        return _error(503, str(e))
+    if round_no > 2**31:
+        return _error(404, f"no round {round_no}")
+    return await request.app.state.service.start_round(round_no, section, key)
 
 
 @router.get("/api/v1/travellers/{board}", tags=["director"])
 def traveller(request: Request, board: int):
     """A board's results, scored: NS score, matchpoints (2 per result beaten, 1 per tie) and percentages, or IMPs;
     adjusted and assigned scores marked."""
-    return {"board": board, "method": request.app.state.collector.standings.method,
-            "rows": request.app.state.collector.standings.traveller(board)}
+    return {"board": board, "method": request.app.state.service.standings.method,
+            "rows": request.app.state.service.standings.traveller(board)}
 
 
 @router.get("/api/v1/ranking", tags=["director"])
 def ranking_(request: Request):
     """The standings per section (NS and EW apart in a Mitchell): totals, percentages, ranks with ties."""
-    st = request.app.state.collector.standings
+    st = request.app.state.service.standings
     return {"method": st.method, "ranking": st.ranking(), "problems": list(st.problems)}
 
 
@@ -248,57 +250,129 @@ class Publish(BaseModel):
     by: str | None = Field(None, max_length=100)
 
 
-def _decide(request, action, body):
-    collector = request.app.state.collector
-    at = collector.clock()
-    try:
-        item = collector.store.write(lambda conn: action(conn, setup.load(conn), body.model_dump(), at))
-    except director.ActionError as e:
-        return _error(e.status, str(e))
-    except StoreError as e:
-        return _error(503, str(e))
-    collector.standings.load(collector.store.reader())
+async def _decide(request, kind, body, key):
+    item = await request.app.state.service.decide(kind, body.model_dump(), key)
     return JSONResponse({"action": item}, status_code=201)
 
 
 @router.post("/api/v1/adjustments", tags=["director"], status_code=201)
-def post_adjustment(request: Request, body: Adjustment):
+async def post_adjustment(request: Request, body: Adjustment, key: IdempotencyKey = None):
     """Set an adjusted score (Laws 12 C, 86) or an assigned score for a board at a table, or clear it.
-    After the correction period only with `override` and `by` (Law 79 C). No authentication yet (TODO)."""
-    return _decide(request, director.adjust, body)
+    After the correction period only with `override` and `by` (Law 79 C)."""
+    return await _decide(request, "adjust", body, key)
 
 
 @router.get("/api/v1/adjustments", tags=["director"])
 def get_adjustments(request: Request):
     """Every `adjust` action in order, and the adjustments in force."""
-    st = director.fold(request.app.state.collector.store.reader())
+    st = director.fold(request.app.state.service.store.reader())
     return {"actions": [a for a in st.actions if a["kind"] == "adjust"],
             "in_force": [dict(a, label=director.label(a)) for a in st.adjustments.values()]}
 
 
 @router.post("/api/v1/penalties", tags=["director"], status_code=201)
-def post_penalty(request: Request, body: PenaltyIn):
-    """Record a penalty as a ledger entry; deducted from the total before ranking. No authentication yet (TODO)."""
-    return _decide(request, director.penalty, body)
+async def post_penalty(request: Request, body: PenaltyIn, key: IdempotencyKey = None):
+    """Record a penalty as a ledger entry; deducted from the total before ranking."""
+    return await _decide(request, "penalty", body, key)
 
 
 @router.get("/api/v1/penalties", tags=["director"])
 def get_penalties(request: Request):
     """The penalty ledger, in order."""
-    return {"penalties": director.fold(request.app.state.collector.store.reader()).penalties}
+    return {"penalties": director.fold(request.app.state.service.store.reader()).penalties}
 
 
 @router.post("/api/v1/publish", tags=["director"], status_code=201)
-def post_publish(request: Request, body: Publish | None = None):
-    """Publish the results: the correction period (Law 79 C) starts again. No authentication yet (TODO)."""
-    return _decide(request, director.publish, body or Publish())
+async def post_publish(request: Request, body: Publish | None = None, key: IdempotencyKey = None):
+    """Publish the results: the correction period (Law 79 C) starts again."""
+    return await _decide(request, "publish", body or Publish(), key)
+
+
+class Resolution(BaseModel):
+    """A held result accepted as played (credited to the section, table, round, board and pairs given here, by
+    default those the unit reported) or voided. After the correction period only with `override` and `by`."""
+    model_config = ConfigDict(extra="forbid")
+    decision: Literal["accept", "void"]
+    section: str | None = Field(None, max_length=8)
+    table: int | None = Field(None, ge=1, le=10_000)
+    round: int | None = Field(None, ge=1, le=10_000)
+    board: int | None = Field(None, ge=1, le=10_000)
+    ns: str | int | None = None
+    ew: str | int | None = None
+    reason: str = Field("", max_length=500)
+    by: str | None = Field(None, max_length=100)
+    override: bool = False
+
+
+class Correction(BaseModel):
+    """A result as it really was: contract, declarer, tricks, lead, pair numbers (what is left out stays)."""
+    model_config = ConfigDict(extra="forbid")
+    contract: str | None = Field(None, max_length=8)
+    declarer: Literal["N", "E", "S", "W"] | None = None
+    tricks: int | None = Field(None, ge=0, le=13)
+    lead: str | None = Field(None, max_length=4)
+    ns: str | int | None = None
+    ew: str | int | None = None
+    reason: str = Field(..., max_length=500)
+    by: str | None = Field(None, max_length=100)
+    override: bool = False
+
+
+class AlertClose(BaseModel):
+    """Close an alert (its id as the director's page and GET /api/v1/queue give it) with a note."""
+    model_config = ConfigDict(extra="forbid")
+    alert: str = Field(..., max_length=200)
+    note: str = Field("", max_length=500)
+    by: str | None = Field(None, max_length=100)
+
+
+@router.post("/api/v1/results/{unit}/{seq}/resolve", tags=["director"], status_code=201)
+async def post_resolve(request: Request, unit: str, seq: int, body: Resolution, key: IdempotencyKey = None):
+    """Decide a held result: accept it as played (re-attributed) or void it."""
+    return await _decide(request, "resolve", _Merged(body, unit=unit, seq=seq), key)
+
+
+@router.post("/api/v1/results/{unit}/{seq}/correct", tags=["director"], status_code=201)
+async def post_correct(request: Request, unit: str, seq: int, body: Correction, key: IdempotencyKey = None):
+    """Correct a result (Law 79 C): contract, declarer, tricks, lead, pairs; scored again by Law 77."""
+    return await _decide(request, "correct", _Merged(body, unit=unit, seq=seq), key)
+
+
+@router.post("/api/v1/alerts/close", tags=["director"], status_code=201)
+async def post_close(request: Request, body: AlertClose, key: IdempotencyKey = None):
+    """Close an alert with a note (resolved by the director)."""
+    return await _decide(request, "close", body, key)
+
+
+@router.get("/api/v1/held", tags=["director"])
+def held(request: Request):
+    """The results held for the director (attribution.py): what differs from the event, and the decision if any."""
+    conn = request.app.state.service.store.reader()
+    decided = director.fold(conn).resolutions
+    out = []
+    for r in conn.execute("SELECT * FROM results WHERE held IS NOT NULL ORDER BY rowid"):
+        item = _row(r, ("held", "expected"))
+        item["table"] = item.pop("table_no")
+        item["decision"] = decided.get((r["unit"], r["seq"]))
+        out.append(item)
+    return {"held": out}
+
+
+class _Merged:
+    """A request body with the path's fields added, for service.decide (which takes a dict)."""
+
+    def __init__(self, body, **extra):
+        self.body, self.extra = body, extra
+
+    def model_dump(self):
+        return dict(self.body.model_dump(), **self.extra)
 
 
 @router.get("/api/v1/publish", tags=["director"])
 def get_publish(request: Request):
     """The last publication, when the correction period ends, whether it is open; corrections made after it."""
-    collector = request.app.state.collector
-    return director.fold(collector.store.reader()).publication(collector.clock())
+    service = request.app.state.service
+    return director.fold(service.store.reader()).publication(service.clock())
 
 
 @router.get("/api/v1/export/{fmt}", tags=["director"])
@@ -306,9 +380,9 @@ def get_export(request: Request, fmt: str, section: str | None = None):
     """The scored session as PBN 2.1, USEBIO 1.2 XML or CSV (travellers, a blank line, the ranking)."""
     if fmt not in export.FORMATS:
         return _error(404, f"format: one of {', '.join(export.FORMATS)}, not {fmt!r}")
-    collector = request.app.state.collector
+    service = request.app.state.service
     try:
-        text = export.render(collector.store.reader(), collector.standings, fmt, section)
+        text = export.render(service.store.reader(), service.standings, fmt, section)
     except export.ExportError as e:
         return _error(409, str(e))
     ext = {"pbn": "pbn", "usebio": "xml", "csv": "csv"}[fmt]

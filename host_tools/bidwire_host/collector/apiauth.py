@@ -20,7 +20,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from bidwire_host.dashboard.auth import private_secret, same_token
+from bidwire_host.auth import private_secret, same_token
 
 log = logging.getLogger("bidwire.collector")
 

@@ -41,11 +41,13 @@ class Assign(_Command):
 
 
 class Ruling(_Command):
-    """A director's ruling on the pending irregularity of the board in play."""
+    """A director's ruling on the pending irregularity `at` (its position in the board's input log) of the board
+    in play; the unit applies it only while that irregularity is still pending."""
     type: Literal["ruling"]
     board: BoardNo
     ruling: Literal[RULE_NAMES[1:]]  # type: ignore[valid-type]
     seat: Seat = "N"
+    at: Annotated[StrictInt, Field(ge=0, le=10_000)] | None = None
 
 
 class Adjust(_Command):
@@ -114,6 +116,42 @@ def enqueue(conn, unit, command):
     conn.execute("INSERT INTO commands VALUES (?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
                  (unit, seq, command["type"], json.dumps(body, separators=(",", ":"))))
     return body
+
+
+class NotFound(CommandError):
+    """No such irregularity (404)."""
+
+
+class NotOpen(CommandError):
+    """A ruling for an irregularity that is no longer open (409)."""
+
+
+def ruling(conn, unit, seq, choice, by="director"):
+    """Queue the director's ruling on the open irregularity (unit, seq); the command. NotOpen if it was settled
+    at the table, closed by the director, superseded, or has a ruling on its way already."""
+    from bidwire_host.collector import director
+
+    row = conn.execute("SELECT * FROM irregularities WHERE unit = ? AND seq = ?", (unit, seq)).fetchone()
+    if row is None:
+        raise NotFound(f"no irregularity {seq} from unit {unit}")
+    if row["state"] != "open":
+        raise NotOpen(f"the irregularity is no longer open: {row['outcome'] or row['state']}")
+    closed = director.fold(conn).closed.get(director.alert_key("irr", unit, seq))
+    if closed is not None:
+        raise NotOpen(f"the irregularity was closed by the director at {closed['at']}")
+    options = json.loads(row["options"]) if row["options"] else []
+    if choice not in options:
+        raise CommandError(f"ruling: one of {', '.join(options) or '(none offered)'}, not {choice!r}")
+    acked = conn.execute("SELECT cmd_ack FROM unit_sync WHERE unit = ?", (unit,)).fetchone()
+    for (body,) in conn.execute("SELECT body FROM commands WHERE unit = ? AND type = 'ruling' AND seq > ?",
+                                (unit, acked[0] if acked else 0)):
+        sent = json.loads(body)
+        if sent.get("board") == row["board"] and sent.get("at") == row["at"]:
+            raise NotOpen(f"a ruling ({sent['ruling']}) is on its way to the table already")
+    command = {"type": "ruling", "board": row["board"], "ruling": choice, "seat": row["offender"] or "N"}
+    if row["at"] is not None:
+        command["at"] = row["at"]
+    return enqueue(conn, unit, command)
 
 
 def pending(conn, unit, cmd_ack):

@@ -10,8 +10,8 @@ import logging
 
 from bidwire.core import board as boards
 from bidwire.core.calls import seat_name
-from bidwire_host.collector import validator
-from bidwire_host.collector.store import DERIVED
+from bidwire_host.collector import attribution, director, setup, validator
+from bidwire_host.collector.store import DERIVED, Store
 
 log = logging.getLogger("bidwire.collector")
 
@@ -62,6 +62,10 @@ def _board_start(conn, unit, seq, e, row):
         (unit, seq, board, _text(e.get("section")), e.get("table"), e.get("round"), _text(e.get("ns")),
          _text(e.get("ew")), e.get("dealer"), e.get("vul"), e.get("mode") or "record"))
     conn.execute("UPDATE units SET board = ? WHERE unit = ?", (board, unit))
+    for table in ("irregularities", "director_calls"):  # the board redone: what was open on it is superseded
+        conn.execute(f"UPDATE {table} SET state = 'superseded', outcome = ?, closed_seq = ? WHERE unit = ? "
+                     f"AND board = ? AND state = 'open' AND seq < ?",
+                     (f"superseded: board {board} started again (event {seq})", seq, unit, board, seq))
     start = dict(conn.execute("SELECT * FROM boards WHERE id = ?", (cur.lastrowid,)).fetchone())
     insert_alerts(conn, unit, seq, start, validator.check_board_start(conn, cur.lastrowid, start))
 
@@ -71,10 +75,46 @@ def _call(conn, unit, seq, e, row):
 
 
 def _irregularity(conn, unit, seq, e, row):
+    settled = e.get("settled")
+    law = e.get("law")
+    state, outcome = ("settled", f"settled by the law at once{f' (Law {law})' if law else ''}") if settled \
+        else ("open", None)
+    if not settled and not e.get("options"):
+        state, outcome = "settled", "nothing for the director to rule: the unit offered no options"
     conn.execute("INSERT INTO irregularities (unit, seq, board_id, board, kind, law, offender, call, entitled, "
-                 "options, t) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                 (unit, seq, row and row["id"], e.get("board"), e.get("kind"), e.get("law"), e.get("offender"),
-                  _text(e.get("call")), e.get("entitled"), _dump(e.get("options") or []), e.get("t")))
+                 "options, t, at, state, outcome, closed_seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                 (unit, seq, row and row["id"], e.get("board"), e.get("kind"), law, e.get("offender"),
+                  _text(e.get("call")), e.get("entitled"), _dump(e.get("options") or []), e.get("t"),
+                  e.get("at") if isinstance(e.get("at"), int) else None, state, outcome,
+                  seq if state != "open" else None))
+    if row is not None:  # the options the unit offered against the core's (one rule, one place)
+        insert_alerts(conn, unit, seq, dict(row), validator.check_irregularity(row["board"], e))
+
+
+def _close_irregularity(conn, unit, seq, row, at, outcome):
+    """Settle the open irregularity `at` on the unit's board (the latest open one if the unit named none)."""
+    board_id = row and row["id"]
+    if isinstance(at, int):
+        target = conn.execute("SELECT seq FROM irregularities WHERE unit = ? AND board_id IS ? AND at = ? "
+                              "AND state = 'open' ORDER BY seq DESC LIMIT 1", (unit, board_id, at)).fetchone()
+    else:
+        target = conn.execute("SELECT seq FROM irregularities WHERE unit = ? AND board_id IS ? AND state = 'open' "
+                              "ORDER BY seq DESC LIMIT 1", (unit, board_id)).fetchone()
+    if target is not None:
+        conn.execute("UPDATE irregularities SET state = 'settled', outcome = ?, closed_seq = ? WHERE unit = ? "
+                     "AND seq = ?", (outcome, seq, unit, target[0]))
+
+
+SETTLED = {"accepted": "accepted at the table: the next player called", "condoned": "condoned at the table",
+           "cancelled": "cancelled by the law", "withdrawn": "withdrawn at the table"}
+
+
+def _settled(conn, unit, seq, e, row):
+    how = str(e.get("how") or "settled")
+    text = SETTLED.get(how, f"settled at the table ({how})")
+    if e.get("seat"):
+        text += f" — {e['seat']}"
+    _close_irregularity(conn, unit, seq, row, e.get("at"), text)
 
 
 def _td_call(conn, unit, seq, e, row):
@@ -82,11 +122,33 @@ def _td_call(conn, unit, seq, e, row):
                  (unit, seq, row and row["id"], e.get("board"), e.get("seat"), e.get("t")))
 
 
+def _td_end(conn, unit, seq, e, row):
+    conn.execute("UPDATE director_calls SET state = 'settled', outcome = ?, closed_seq = ? WHERE unit = ? "
+                 "AND state = 'open' AND seq < ?", ("the director ended the call at the table", seq, unit, seq))
+
+
 def _ruling_applied(conn, unit, seq, e, row):
-    conn.execute("INSERT INTO rulings (unit, seq, board_id, board, ruling, seat, by_whom, verdict, law, t) "
-                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    at = e.get("at") if isinstance(e.get("at"), int) else None
+    conn.execute("INSERT INTO rulings (unit, seq, board_id, board, ruling, seat, by_whom, verdict, law, t, at) "
+                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                  (unit, seq, row and row["id"], e.get("board"), e.get("ruling"), e.get("seat"), e.get("by"),
-                  e.get("verdict"), e.get("law"), e.get("t")))
+                  e.get("verdict"), e.get("law"), e.get("t"), at))
+    if e.get("ruling") != "pass_next_turn" or at is not None:
+        by = {"table": "at the table", "collector": "from the director's page"}.get(e.get("by"), e.get("by") or "")
+        _close_irregularity(conn, unit, seq, row, at, f"ruling {e.get('ruling')} applied {by}".strip())
+    if e.get("by") == "table":  # the director ruled at the table: the call is over
+        _td_end(conn, unit, seq, e, row)
+
+
+def _ruling_refused(conn, unit, seq, e, row):
+    conn.execute("INSERT INTO rulings (unit, seq, board_id, board, ruling, seat, by_whom, verdict, law, t, at) "
+                 "VALUES (?, ?, ?, ?, ?, ?, 'collector', 'refused', NULL, ?, ?)",
+                 (unit, seq, row and row["id"], e.get("board"), e.get("ruling"), e.get("seat"), e.get("t"),
+                  e.get("at") if isinstance(e.get("at"), int) else None))
+    insert_alerts(conn, unit, seq, dict(row) if row else {"board": e.get("board")}, [validator.alert(
+        "ruling_not_applied", f"board {e.get('board')}: the unit did not apply ruling {e.get('ruling')} "
+        f"(irregularity at {e.get('at')}): {e.get('reason') or 'no longer pending'}", at=e.get("at"),
+        ruling=e.get("ruling"))])
 
 
 def _auction_end(conn, unit, seq, e, row):
@@ -101,16 +163,21 @@ def _lead(conn, unit, seq, e, row):
     conn.execute("UPDATE boards SET lead = ?, state = 'play' WHERE id = ?", (e.get("suit"), row["id"]))
 
 
-def _result(conn, unit, seq, e, row):
+def _result(conn, unit, seq, e, row, received):
     contract, declarer, score, alerts = validator.check_result(row["board"], row["contract"], row["declarer"], e)
     tricks = e.get("tricks")
+    held, expected = attribution.check(conn, setup.load(conn), director.fold(conn), unit, row, received)
     conn.execute("INSERT INTO results (unit, seq, board_id, board, section, table_no, round, ns, ew, contract, "
                  "declarer, tricks, score_ns, unit_contract, unit_declarer, unit_score_ns, entered_by, confirmed_by, "
-                 "lead, t) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                 "lead, t, held, expected) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                  (unit, seq, row["id"], row["board"], row["section"], row["table_no"], row["round"], row["ns"],
                   row["ew"], contract, declarer, tricks if isinstance(tricks, int) else None, score,
                   _text(e.get("contract")), _text(e.get("declarer")), e.get("score_ns"), e.get("entered_by"),
-                  e.get("confirmed_by"), e.get("lead") or row["lead"], e.get("t")))
+                  e.get("confirmed_by"), e.get("lead") or row["lead"], e.get("t"), _dump(held) if held else None,
+                  _dump(expected) if expected else None))
+    if held:
+        alerts.append(validator.alert("held_result", f"board {row['board']}: result held for the director — "
+                                      + "; ".join(held), reasons=held, expected=expected))
     conn.execute("UPDATE boards SET state = 'done' WHERE id = ?", (row["id"],))
     alerts += validator.check_result_unique(conn, unit, seq, dict(row))
     insert_alerts(conn, unit, seq, dict(row), alerts)
@@ -123,7 +190,10 @@ HANDLERS = {
     "call": (_call, True),
     "irregularity": (_irregularity, True),
     "td_call": (_td_call, True),
+    "td_end": (_td_end, True),
+    "settled": (_settled, True),
     "ruling_applied": (_ruling_applied, True),
+    "ruling_refused": (_ruling_refused, True),
     "auction_end": (_auction_end, True),
     "lead": (_lead, True),
     "result": (_result, True),
@@ -145,9 +215,13 @@ def apply(conn, unit, seq, event, received):
         row = None
         if on_board and isinstance(board, int) and board >= 1:
             row = _current_board(conn, unit, seq, board)
-        elif on_board and event["type"] not in ("td_call", "irregularity", "ruling_applied"):
+        elif on_board and event["type"] not in ("td_call", "td_end", "irregularity", "ruling_applied",
+                                                "ruling_refused", "settled"):
             raise ValueError(f"a {event['type']} event needs a board number")
-        handler(conn, unit, seq, event, row)
+        if handler is _result:
+            handler(conn, unit, seq, event, row, received)
+        else:
+            handler(conn, unit, seq, event, row)
         conn.execute("RELEASE derive")
     except Exception as e:  # a bug or an event the derivation cannot read: say so, keep the raw event
         conn.execute("ROLLBACK TO derive")
@@ -156,6 +230,11 @@ def apply(conn, unit, seq, event, received):
         insert_alerts(conn, unit, seq, {"board": event.get("board") if isinstance(event.get("board"), int) else None},
                       [validator.alert("not_derived", f"event {seq} ({event.get('type')}) of unit {unit} could not "
                                        f"be derived: {type(e).__name__}: {e}", type=event.get("type"))])
+
+
+def open_store(data_dir):
+    """The data directory's store, re-derived by `rebuild` when a migration changes a derived table."""
+    return Store(data_dir, rebuild=rebuild)
 
 
 def rebuild(conn):

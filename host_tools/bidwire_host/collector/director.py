@@ -12,14 +12,23 @@ an event reload or `bidwire rebuild` followed by a restart gives the same standi
   and board replaces it, `clear` removes it (the table's own result counts again).
 * `penalty` (Law 90; 91 disciplinary): a ledger entry against one pair or team, in the ranking's unit;
   it never changes a board's score, it is deducted from the total before ranking.
-* `publish` (Law 79 C): the results are made public now; corrections (adjust, penalty) are accepted until
-  `minutes` (default 30) after the last publication, later only with `override` by a named director, and
-  such a row is marked `post_period`.
+* `publish` (Law 79 C): the results are made public now; corrections (adjust, penalty, resolve, correct) are
+  accepted until `minutes` (default 30) after the last publication, later only with `override` by a named
+  director, and such a row is marked `post_period`.
+* `resolve`: a held result (attribution.py) accepted as played — credited to the section, table, round, board
+  and pairs the decision names (by default what the unit reported) — or voided.
+* `correct` (the scorer's correction): a result's contract, declarer, tricks, lead or pair numbers as they
+  really were; the score is Law 77's on the corrected result, and the traveller marks it corrected. Assigned
+  and artificial scores stay `adjust`.
+* `close`: the director closes an alert (an irregularity, a director call, a validator finding) with a note.
 """
 import json
 from datetime import datetime, timezone
 from fractions import Fraction
 
+from bidwire.core import board as boards
+from bidwire.core.calls import CallError, parse_seat
+from bidwire.core.score import parse_contract, score_ns
 from bidwire_host import event as event_mod
 from bidwire_host.scoring.ledger import DEFAULT_CORRECTION_MINUTES, KINDS, CorrectionPeriod
 from bidwire_host.scoring.model import Artificial, Assigned, ScoringError, artificial_code
@@ -41,6 +50,11 @@ def now():
     return datetime.now(timezone.utc)
 
 
+def alert_key(source, unit, seq, kind=None):
+    """An alert's identity, stable across a rebuild: its source (irr, td, alert), the unit's event, the kind."""
+    return f"{source}:{unit}:{seq}" + (f":{kind}" if kind else "")
+
+
 def _iso(at):
     return at.isoformat(timespec="seconds")
 
@@ -53,6 +67,9 @@ class State:
         self.penalties = []  # bodies (with id, at, by)
         self.period = CorrectionPeriod()
         self.actions = []  # every row, as dicts
+        self.resolutions = {}  # (unit, seq) of a held result -> the resolve in force
+        self.corrections = {}  # (unit, seq) of a result -> the correct in force
+        self.closed = {}  # alert key (alert_key) -> the close
 
     def apply(self, row):
         body = json.loads(row["body"])
@@ -67,11 +84,40 @@ class State:
                 self.adjustments[key] = item
         elif row["kind"] == "penalty":
             self.penalties.append(item)
+        elif row["kind"] == "resolve":
+            self.resolutions[body["unit"], body["seq"]] = item
+        elif row["kind"] == "correct":
+            self.corrections[body["unit"], body["seq"]] = item
+        elif row["kind"] == "close":
+            self.closed[body["alert"]] = item
         elif row["kind"] == "publish":
             self.period = CorrectionPeriod(body.get("minutes", DEFAULT_CORRECTION_MINUTES), self.period.published_at,
                                            self.period.log)
             self.period.publish(datetime.fromisoformat(row["at"]))
         return item
+
+    def accepted(self):
+        """{(section, table, round, board)} of the held results accepted as played."""
+        return {(r["section"], r["table"], r["round"], r["board"]) for r in self.resolutions.values()
+                if r["decision"] == "accept"}
+
+    def effective(self, row):
+        """A `results` row as it counts: None if held and not accepted (or voided); re-attributed if accepted;
+        with a correction applied (and `corrected` set to the correction)."""
+        key = (row["unit"], row["seq"])
+        res = self.resolutions.get(key)
+        if res is not None:
+            if res["decision"] == "void":
+                return None
+            row = dict(row, section=res["section"], table_no=res["table"], round=res["round"], board=res["board"],
+                       ns=res["ns"], ew=res["ew"], held=None)
+        elif row.get("held"):
+            return None
+        fix = self.corrections.get(key)
+        if fix is not None:
+            row = dict(row, contract=fix["contract"], declarer=fix["declarer"], tricks=fix["tricks"],
+                       lead=fix["lead"], ns=fix["ns"], ew=fix["ew"], score_ns=fix["score_ns"], corrected=fix)
+        return row
 
     def publication(self, at):
         p = self.period
@@ -262,6 +308,121 @@ def publish(conn, s, body, at):
         raise ActionError(f"minutes: a whole number of minutes from 0 to {MAX_CORRECTION_MINUTES} (a year), "
                           f"not {minutes!r}")
     return _insert(conn, "publish", {"minutes": minutes}, body.get("by"), at, False)
+
+
+def _result_row(conn, body):
+    unit, seq = body.get("unit"), body.get("seq")
+    if not isinstance(unit, str) or not isinstance(seq, int) or isinstance(seq, bool):
+        raise ActionError("unit and seq: the result's unit id and event number")
+    row = conn.execute("SELECT * FROM results WHERE unit = ? AND seq = ?", (unit, seq)).fetchone()
+    if row is None:
+        raise ActionError(f"no result {seq} from unit {unit}", 404)
+    return dict(row)
+
+
+def _pair_of(s, sec, line, value):
+    pairs, two = contestants(s, sec)
+    pair = str(value).strip()
+    if (((line, pair) if two else pair)) not in pairs:
+        raise ActionError(f"{line.lower()}: no pair {line + ' ' if two else ''}{pair} in section {sec.name}", 404)
+    return pair
+
+
+def resolve(conn, s, body, at):
+    """A held result accepted as played (re-attributed as `body` says, by default as the unit reported it) or
+    voided; the stored action. A result that is not held is refused (409)."""
+    row = _result_row(conn, body)
+    if not row["held"]:
+        raise ActionError(f"result {row['seq']} from unit {row['unit']} is not held: nothing to resolve", 409)
+    decision = body.get("decision")
+    if decision not in ("accept", "void"):
+        raise ActionError(f"decision: accept or void, not {decision!r}")
+    state = fold(conn)
+    out = {"unit": row["unit"], "seq": row["seq"], "decision": decision, "reason": body.get("reason") or "",
+           "held": json.loads(row["held"])}
+    if decision == "accept":
+        if s is None:
+            raise ActionError("no event loaded: a result is accepted into a section of the event", 409)
+        sec = _section(s, body.get("section") or row["section"])
+        table = body.get("table") if body.get("table") is not None else row["table_no"]
+        board = body.get("board") if body.get("board") is not None else row["board"]
+        plan = sec.movement_plan()
+        if not isinstance(table, int) or not 1 <= table <= plan.tables:
+            raise ActionError(f"table: section {sec.name} has tables 1-{plan.tables}, not {table}", 404)
+        in_event = {b for (sn, _, _), a in s.plays().items() if sn == sec.name for b in a["boards"]}
+        if board not in in_event:
+            raise ActionError(f"board: board {board} is not in section {sec.name}", 404)
+        round_no = body.get("round") if body.get("round") is not None else row["round"]
+        out.update(section=sec.name, table=table, round=round_no, board=board,
+                   ns=_pair_of(s, sec, "NS", body.get("ns") if body.get("ns") is not None else row["ns"]),
+                   ew=_pair_of(s, sec, "EW", body.get("ew") if body.get("ew") is not None else row["ew"]))
+        taken = [(u, q) for (u, q), r in state.resolutions.items() if r["decision"] == "accept"
+                 and (r["section"], r["table"], r["board"]) == (sec.name, table, board) and (u, q) != (row["unit"],
+                                                                                                   row["seq"])]
+        if taken:
+            out["replaces"] = [list(k) for k in taken]
+    post = _period_check(state, at, body)
+    return _insert(conn, "resolve", out, body.get("by"), at, post)
+
+
+def correct(conn, s, body, at):
+    """The scorer's correction of a result (contract, declarer, tricks, lead, pairs); the stored action."""
+    row = _result_row(conn, body)
+    if s is None:
+        raise ActionError("no event loaded: corrections need the event", 409)
+    state = fold(conn)
+    base = state.effective(row) or row
+    contract = str(body["contract"]).strip().upper() if body.get("contract") is not None else base["contract"]
+    declarer = str(body["declarer"]).strip().upper() if body.get("declarer") is not None else base["declarer"]
+    tricks = body["tricks"] if body.get("tricks") is not None else base["tricks"]
+    lead = body["lead"] if body.get("lead") is not None else base["lead"]
+    try:
+        parse_contract(contract or "")
+    except (CallError, ValueError) as e:
+        raise ActionError(f"contract: {contract!r} is not a contract (e.g. 4S, 3NTX, Pass): {e}") from None
+    if contract == "PASS":
+        contract = "Pass"
+    if contract == "Pass":
+        declarer, tricks, score = None, None, 0
+    else:
+        try:
+            seat = parse_seat(declarer or "")
+        except (CallError, ValueError):
+            raise ActionError(f"declarer: N, E, S or W, not {declarer!r}") from None
+        if not isinstance(tricks, int) or isinstance(tricks, bool) or not 0 <= tricks <= 13:
+            raise ActionError(f"tricks: the tricks declarer took, 0-13, not {tricks!r}")
+        score = score_ns(contract, seat, boards.vulnerability(base["board"]), tricks)
+    sec = s.section(base["section"]) if base["section"] is not None else None
+    ns, ew = base["ns"], base["ew"]
+    if sec is not None:
+        ns = _pair_of(s, sec, "NS", body["ns"]) if body.get("ns") is not None else ns
+        ew = _pair_of(s, sec, "EW", body["ew"]) if body.get("ew") is not None else ew
+    if not (body.get("reason") or "").strip():
+        raise ActionError("reason: a correction needs a reason (e.g. 'tricks miscounted, agreed by both pairs')")
+    out = {"unit": row["unit"], "seq": row["seq"], "section": base["section"], "table": base["table_no"],
+           "board": base["board"], "contract": contract, "declarer": declarer, "tricks": tricks, "lead": lead,
+           "ns": None if ns is None else str(ns), "ew": None if ew is None else str(ew), "score_ns": score,
+           "before": {k: base[k] for k in ("contract", "declarer", "tricks", "lead", "ns", "ew", "score_ns")},
+           "reason": body["reason"].strip()}
+    post = _period_check(state, at, body)
+    return _insert(conn, "correct", out, body.get("by"), at, post)
+
+
+def close(conn, s, body, at):
+    """The director closes an alert (its key, queries.alert_key) with a note; refused if closed already."""
+    key = body.get("alert")
+    if not isinstance(key, str) or not key:
+        raise ActionError("alert: which alert (its id on the page)")
+    state = fold(conn)
+    if key in state.closed:
+        raise ActionError(f"alert {key} was closed already ({state.closed[key]['at']})", 409)
+    return _insert(conn, "close", {"alert": key, "note": str(body.get("note") or "")[:500]}, body.get("by"), at,
+                   False)
+
+
+ACTIONS = {"adjust": adjust, "penalty": penalty, "publish": publish, "resolve": resolve, "correct": correct,
+           "close": close}
+ADVANCING = ("resolve",)  # decisions after which a round may be complete
 
 
 def deduction(item, total, method):

@@ -13,6 +13,9 @@ BoardNo = Annotated[StrictInt, Field(ge=1)]
 AnyBoard = Annotated[StrictInt, Field(ge=0)]  # 0: before the first board
 Seat = Literal["N", "E", "S", "W"]
 Number = StrictInt | float | None
+# An irregularity's identity on its board: the index of the irregular input in the board's input log, the same
+# index as in its auction_end's `inputs` (firmware: Auction.p_at; docs/unit.md "Irregularities").
+At = Annotated[StrictInt, Field(ge=0)]
 
 
 class _Event(BaseModel):
@@ -58,6 +61,8 @@ class Call(_Event):
 
 
 class Irregularity(_Event):
+    """An irregular press. Pending until a `settled` or a `ruling_applied` with the same `at` follows, unless the law
+    settled it at once (`settled: "law"`, e.g. Law 39). `at` is None only from firmware before protocol 1.1."""
     type: Literal["irregularity"]
     board: BoardNo
     kind: StrictStr
@@ -66,6 +71,20 @@ class Irregularity(_Event):
     call: StrictStr | None = None
     entitled: Seat | None = None
     options: list[StrictStr] = []
+    at: At | None = None
+    settled: Literal["law"] | None = None
+
+
+class Settled(_Event):
+    """A pending irregularity settled at the table without the director, by the call of `seat`: accepted (it
+    stands: 27 A, 29 B, 35 B), condoned (the law cancelled it and the call over it: 35 A, 35 C) or cancelled (the
+    in-turn player called over it: 28 B)."""
+    type: Literal["settled"]
+    board: BoardNo
+    at: At
+    how: Literal["accepted", "condoned", "cancelled"]
+    law: StrictInt
+    seat: Seat
 
 
 class TdCall(_Event):
@@ -74,7 +93,16 @@ class TdCall(_Event):
     seat: Seat
 
 
+class TdEnd(_Event):
+    """The director ended the call at the table (END_CALL in the unit's menu)."""
+    type: Literal["td_end"]
+    board: AnyBoard
+    seat: Seat
+
+
 class RulingApplied(_Event):
+    """A ruling the unit applied (`by`: table or collector); `at`: the irregularity it answered, None for one tied to
+    no irregularity (pass_next_turn)."""
     type: Literal["ruling_applied"]
     board: BoardNo
     ruling: StrictStr
@@ -82,6 +110,18 @@ class RulingApplied(_Event):
     by: StrictStr
     verdict: StrictStr
     law: StrictInt = 0
+    at: At | None = None
+
+
+class RulingRefused(_Event):
+    """A collector `ruling` the unit did not apply, and changed nothing for: `reason` is unknown_ruling, other_board,
+    no_at, not_pending (settled already), other_pending (another irregularity is pending), not_allowed (not a
+    ruling for that irregularity) or auction_over (pass_next_turn after the auction)."""
+    type: Literal["ruling_refused"]
+    board: AnyBoard
+    at: At | None = None
+    ruling: StrictStr
+    reason: StrictStr
 
 
 class AuctionEnd(_Event):
@@ -117,7 +157,8 @@ class Note(_Event):
     text: StrictStr
 
 
-EVENTS = (Hello, BoardStart, Call, Irregularity, TdCall, RulingApplied, AuctionEnd, Lead, Result, Note)
+EVENTS = (Hello, BoardStart, Call, Irregularity, Settled, TdCall, TdEnd, RulingApplied, RulingRefused, AuctionEnd, Lead,
+          Result, Note)
 TYPES = tuple(m.model_fields["type"].annotation.__args__[0] for m in EVENTS)
 Event = Annotated[Union[EVENTS], Field(discriminator="type")]  # type: ignore[valid-type]
 _event = TypeAdapter(Event)

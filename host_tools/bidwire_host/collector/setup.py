@@ -9,7 +9,7 @@ has reported a result for its last board.
 import json
 
 from bidwire_host import event as event_mod
-from bidwire_host.collector import commands
+from bidwire_host.collector import commands, director
 
 METHODS = ("mp", "neuberg", "cross-imps", "butler", "teams")  # scoring.session.METHODS
 TEAM_METHODS = ("teams",)  # a two-table team match (movement "teams"); the others are for pairs
@@ -66,6 +66,25 @@ class Setup:
         self.data, self.tables, self.method, self.session, self.rounds = data, tables, method, session, rounds
         self.event = event_mod.from_dict(data)
         self.units = {tuple(w): u for u, w in tables.items()}
+        self._plays = None  # (section, table, round) -> the assign the movement gives that table
+
+    def plays(self):
+        """{(section, table, round): assign} for every round of the session's movement (computed once)."""
+        if self._plays is None:
+            out, r = {}, 1
+            while True:
+                try:
+                    assigns = event_mod.assignments(self.event, r, self.session)
+                except event_mod.EventError:
+                    break
+                if not assigns and r > max((sec.movement_plan().rounds for sec in
+                                            self.event.session(self.session).sections), default=0):
+                    break
+                for a in assigns:
+                    out[a["section"], a["table"], r] = a
+                r += 1
+            self._plays = out
+        return self._plays
 
     def unit_at(self, section, table):
         return self.units.get((section, table))
@@ -161,24 +180,36 @@ def start_round(conn, round_no, section=None):
     return {"round": round_no, "queued": queued, "no_unit": missing}
 
 
-def round_complete(conn, s, section, round_no):
-    """Every table of the section's round has a result for the last board of its assignment."""
+def round_complete(conn, s, section, round_no, accepted=None):
+    """Every table of the section's round has a result for the last board of its assignment that counts: one
+    the event agrees with (not held), or a held one the director accepted for that table (`accepted`: a set of
+    (section, table, round, board) from director.fold(conn).accepted())."""
     for a in event_mod.assignments(s.event, round_no, s.session):
         if a["section"] != section:
             continue
+        last = a["boards"][-1]
         if conn.execute("SELECT 1 FROM results WHERE section = ? AND table_no = ? AND round = ? AND board = ? "
-                        "LIMIT 1", (section, a["table"], round_no, a["boards"][-1])).fetchone() is None:
+                        "AND held IS NULL LIMIT 1", (section, a["table"], round_no, last)).fetchone() is not None:
+            continue
+        if accepted is None:
+            accepted = director.fold(conn).accepted()
+        if (section, a["table"], round_no, last) not in accepted:
             return False
     return True
 
 
-def advance(conn):
-    """Start the next round of every section whose current round is complete; the start_round answers."""
+def advance(conn, candidates=None):
+    """Start the next round of every section whose current round is complete; the start_round answers.
+    `candidates`: the (section, round) pairs a sync's new results belong to (only those can have completed);
+    None looks at every section (after a director's decision)."""
     s = load(conn)
     if s is None:
         return []
     out = []
+    wanted = None if candidates is None else set(candidates)
     for section, r in sorted(s.rounds.items()):
+        if wanted is not None and (section, r) not in wanted:
+            continue
         sec = s.section(section)
         if sec is None or r >= sec.movement_plan().rounds or not round_complete(conn, s, section, r):
             continue
@@ -190,6 +221,7 @@ def advance(conn):
 def traveller_rows(conn, section, board, limit=40):
     """A board's results so far as short rows for a unit's `traveller` command: [ns, ew, contract, score]."""
     rows = conn.execute("SELECT ns, ew, contract, declarer, score_ns FROM results WHERE section = ? AND board = ? "
-                        "AND score_ns IS NOT NULL ORDER BY table_no, rowid LIMIT ?", (section, board, limit))
+                        "AND score_ns IS NOT NULL AND held IS NULL ORDER BY table_no, rowid LIMIT ?",
+                        (section, board, limit))
     return [[r["ns"], r["ew"], (r["contract"] or "") + (r["declarer"] or "") if r["contract"] != "Pass" else "Pass",
              r["score_ns"]] for r in rows]

@@ -1,9 +1,14 @@
 """Scores kept up to date as results arrive: one scoring.Session per section (docs/collector.md, docs/scoring.md).
 
-Fed with rows of the derived `results` table: at start (every stored result, in arrival order) and after each
-sync's commit (the results that sync added). A result is keyed by section, table and board: a second result
-for the same table and board replaces the first on the traveller (the validator has raised an alert for the
-director). Results without a section (no assignment) or without a host score are not scored.
+Fed with rows of the derived `results` table by `refresh`, the service's after-commit step: in full at start,
+after a decision or a new event (every stored result, in arrival order, with the decisions folded in), and
+otherwise by catching up with the results committed since the last refresh (in rowid order, the writer's commit
+order, so two syncs' after-commit steps can run in any order and give the same standings). A result is keyed by
+section, table and board: a second result for the same table and board replaces the first on the traveller (the
+validator has raised an alert for the director). Results without a section (no assignment) or without a host
+score are not scored, and neither are results held for the director (attribution.py) until he accepts them —
+then as his decision credits them; a scorer's correction replaces the result's contract, declarer, tricks and
+pairs (director.State.effective).
 """
 import threading
 
@@ -26,6 +31,19 @@ class Standings:
         self.source = {}  # (section, table, board) -> the `results` row on the traveller (or kept aside)
         self.problems = []
         self.actions = director.State()
+        self.last_rowid = 0  # the results row scored last
+
+    def refresh(self, conn=None, store=None, full=False):
+        """Catch up with the store: every result committed since the last refresh, or all of them again."""
+        conn = conn if conn is not None else store.reader()
+        if full or self.setup is None and not self.sessions and not self.last_rowid:
+            return self.load(conn)
+        with self._lock:
+            rows = [dict(r) for r in conn.execute("SELECT rowid AS rowid_, * FROM results WHERE rowid > ? "
+                                                  "ORDER BY rowid", (self.last_rowid,))]
+            for r in rows:
+                self._add(r)
+                self.last_rowid = r["rowid_"]
 
     def _session(self, section):
         sess = self.sessions.get(section)
@@ -39,7 +57,9 @@ class Standings:
         with self._lock:
             self.reset(setup_mod.load(conn))
             self.actions = director.fold(conn)
-            self._load_results([dict(r) for r in conn.execute("SELECT * FROM results ORDER BY rowid")])
+            rows = [dict(r) for r in conn.execute("SELECT rowid AS rowid_, * FROM results ORDER BY rowid")]
+            self._load_results(rows)
+            self.last_rowid = rows[-1]["rowid_"] if rows else 0
             for (section, table, board), item in self.actions.adjustments.items():
                 self._put(section, table, board, Result(board, item["ns"], item["ew"], None,
                                                         adjusted=director.adjusted(item), table=str(table)),
@@ -52,7 +72,8 @@ class Standings:
         problem is put down against the result that has it."""
         sections = {}  # section -> {key: (result, row)}, keyed (section, table, board) or unique for no table
         for n, r in enumerate(rows):
-            if r["section"] is None or r["score_ns"] is None or self._elsewhere(r):
+            r = self.actions.effective(r)
+            if r is None or r["section"] is None or r["score_ns"] is None:
                 continue
             key = (r["section"], r["table_no"], r["board"])
             if key in self.actions.adjustments:
@@ -77,14 +98,14 @@ class Standings:
                     self.source[key] = r
 
     def add(self, rows):
+        """Score these `results` rows one by one (as refresh's catch-up does)."""
         with self._lock:
             for r in rows:
                 self._add(r)
 
     def _add(self, r):
-        if r["section"] is None or r["score_ns"] is None:
-            return
-        if self._elsewhere(r):
+        r = self.actions.effective(r)
+        if r is None or r["section"] is None or r["score_ns"] is None:
             return
         key = (r["section"], r["table_no"], r["board"])
         if key in self.actions.adjustments:
@@ -92,20 +113,6 @@ class Standings:
         result = Result(r["board"], r["ns"], r["ew"], r["score_ns"], r["contract"], r["declarer"], r["tricks"],
                         table=None if r["table_no"] is None else str(r["table_no"]))
         self._put(r["section"], r["table_no"], r["board"], result, r)
-
-    def _elsewhere(self, r):
-        """True for a result a unit reports for a table the event maps to another unit (a unit posting for
-        another table): stored, alerted (unknown_assignment), but kept off the traveller. Mapping the unit to that
-        table (the event loaded again with the new table map: a spare unit replacing a broken one) scores it."""
-        if self.setup is None or r["table_no"] is None:
-            return False
-        owner = self.setup.units.get((r["section"], r["table_no"]))
-        if owner is None or owner == r["unit"]:
-            return False
-        self.problems.append({"unit": r["unit"], "seq": r["seq"], "board": r["board"],
-                              "problem": f"unit {r['unit']} reported a result for section {r['section']} table "
-                                         f"{r['table_no']}, which the event gives to unit {owner}: not scored"})
-        return True
 
     def _put(self, section, table, board, result, r):
         sess = self._session(section)
@@ -144,6 +151,7 @@ class Standings:
                                 "ns": res.ns, "ew": res.ew, "contract": res.contract, "declarer": res.declarer,
                                 "tricks": res.tricks, "score_ns": res.shown_score(),
                                 "adjusted": self._label(section, res),
+                                "corrected": self._corrected(section, res),
                                 **{k: format_number(v) for k, v in (("mp_ns", row.mp_ns), ("mp_ew", row.mp_ew),
                                                                    ("top", row.top), ("pct_ns", row.pct_ns),
                                                                    ("pct_ew", row.pct_ew), ("imp_ns", row.imp_ns),
@@ -151,6 +159,15 @@ class Standings:
                                 "problem": row.problem})
             out.sort(key=lambda x: (x["section"], x["table"] is None, x["table"] or 0))
             return out
+
+    def _corrected(self, section, res):
+        """The scorer's correction of the result on the traveller (who, when, why), or None."""
+        if res.table is None:
+            return None
+        src = self.source.get((section, int(res.table), res.board))
+        fix = src.get("corrected") if src is not None else None
+        return None if fix is None else {"by": fix["by"], "at": fix["at"], "reason": fix["reason"],
+                                         "before": fix["before"]}
 
     def _label(self, section, res):
         if res.adjusted is None or res.table is None:

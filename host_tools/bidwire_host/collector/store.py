@@ -159,6 +159,29 @@ CREATE TRIGGER director_actions_immutable_delete BEFORE DELETE ON director_actio
 -- duplicated request) and were acknowledged without being stored twice.
 ALTER TABLE unit_sync ADD COLUMN duplicates INTEGER NOT NULL DEFAULT 0;
 """, False),
+    (5, """
+-- The event decides who played what (collector/attribution.py): a result whose section, table, round, board or
+-- pairs differ from the event, or that came after publication, is held for the director, not scored.
+ALTER TABLE results ADD COLUMN held TEXT;          -- JSON list of what differs (NULL: the result is scored)
+ALTER TABLE results ADD COLUMN expected TEXT;      -- JSON: what the event has at that table (or NULL)
+-- Every alert has a lifecycle: open, then settled at the table or superseded (the board redone); the director's
+-- own resolutions are director_actions (kind close).
+ALTER TABLE irregularities ADD COLUMN at INTEGER;  -- its position in the board's input log (the unit's identity)
+ALTER TABLE irregularities ADD COLUMN state TEXT NOT NULL DEFAULT 'open';
+ALTER TABLE irregularities ADD COLUMN outcome TEXT;
+ALTER TABLE irregularities ADD COLUMN closed_seq INTEGER;
+ALTER TABLE director_calls ADD COLUMN state TEXT NOT NULL DEFAULT 'open';
+ALTER TABLE director_calls ADD COLUMN outcome TEXT;
+ALTER TABLE director_calls ADD COLUMN closed_seq INTEGER;
+ALTER TABLE rulings ADD COLUMN at INTEGER;
+-- A change's idempotency key and its answer (not derived): a retried request is answered again, not redone.
+CREATE TABLE idempotency (
+    key TEXT PRIMARY KEY,               -- operation:key
+    request TEXT NOT NULL,              -- sha256 of the request, so a key reused for another one is refused
+    response TEXT NOT NULL,
+    at TEXT NOT NULL
+);
+""", True),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
@@ -191,16 +214,18 @@ def schema_version(conn):
     return row[0] or 0
 
 
-def migrate(conn):
-    """Bring the schema up to SCHEMA_VERSION, each migration in its own transaction; rebuild if one asks."""
-    from bidwire_host.collector import derive
-
+def migrate(conn, rebuild=None):
+    """Bring the schema up to SCHEMA_VERSION, each migration in its own transaction; then, if one of them changed a
+    derived table, `rebuild(conn)` (derive.rebuild: the store does not know how tables are derived)."""
     conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied TEXT NOT NULL)")
     current = schema_version(conn)
     if current > SCHEMA_VERSION:
         raise StoreError(f"the database has schema version {current}, newer than this bidwire's {SCHEMA_VERSION}:"
                          " upgrade bidwire")
-    rebuild = False
+    if current and rebuild is None and any(needs for version, _, needs in MIGRATIONS if version > current):
+        raise StoreError("the schema change needs the derived tables rebuilt: open the store with rebuild= "
+                         "(derive.open_store)")
+    must_rebuild = False
     for version, sql, needs_rebuild in MIGRATIONS:
         if version <= current:
             continue
@@ -214,11 +239,11 @@ def migrate(conn):
             conn.execute("ROLLBACK")
             raise
         log.info("schema migrated to version %d", version)
-        rebuild = rebuild or needs_rebuild
-    if rebuild and current:
+        must_rebuild = must_rebuild or needs_rebuild
+    if must_rebuild and current and rebuild is not None:
         conn.execute("BEGIN IMMEDIATE")
         try:
-            derive.rebuild(conn)
+            rebuild(conn)
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
@@ -249,13 +274,14 @@ class _Job:
 class Store:
     """The data directory's database: `submit(job)` for changes (one writer), `reader()` for queries."""
 
-    def __init__(self, data_dir):
+    def __init__(self, data_dir, rebuild=None):
+        """`rebuild(conn)`: how to re-derive the derived tables when a migration asks (derive.rebuild)."""
         self.data_dir = Path(data_dir)
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self.path = self.data_dir / DB_NAME
         try:
             self._conn = connect(self.path)
-            migrate(self._conn)
+            migrate(self._conn, rebuild)
         except sqlite3.DatabaseError as e:
             raise StoreError(f"cannot open the store {self.path}: {e}") from None
         self._queue = queue.SimpleQueue()

@@ -9,7 +9,6 @@ twice; a result for a board the unit's assignment does not hold is refused (409)
 Only after the commit is the answer sent: {"ack": highest seq stored, "commands": [commands with seq above the
 cmd_ack reported]}.
 """
-import asyncio
 import hashlib
 import hmac
 import json
@@ -22,7 +21,6 @@ from fastapi.responses import JSONResponse
 
 from bidwire_host.collector import commands, derive, setup
 from bidwire_host.collector.events import ErrorReply, Malformed, SyncReply, check_body
-from bidwire_host.collector.store import StoreError
 
 log = logging.getLogger("bidwire.collector")
 
@@ -114,12 +112,22 @@ def _assigned(conn, unit, event):
     return None
 
 
+class Stored:
+    """What a sync's writer job did: the ack, the unit's commands, and what changed for the after-commit step."""
+    __slots__ = ("ack", "commands", "results", "alerts", "calls", "stale")
+
+    def __init__(self, ack, cmds, results, alerts, calls, stale):
+        self.ack, self.commands, self.results, self.alerts, self.calls, self.stale = \
+            ack, cmds, results, alerts, calls, stale
+
+
 def store_batch(unit, boot, cmd_ack, events, received):
-    """The writer job for one sync: (ack, commands). Rejected rolls the whole batch back."""
+    """The writer job for one sync: a Stored. Rejected rolls the whole batch back."""
     def job(conn):
         highest = conn.execute("SELECT coalesce(max(seq), 0) FROM events WHERE unit = ?", (unit,)).fetchone()[0]
+        alerts_before = conn.execute("SELECT coalesce(max(id), 0) FROM alerts").fetchone()[0]
         first = highest
-        stored = duplicates = 0
+        stored = duplicates = calls = 0
         for event in events:
             seq = event["seq"]
             if seq <= highest:
@@ -137,6 +145,7 @@ def store_batch(unit, boot, cmd_ack, events, received):
             derive.apply(conn, unit, seq, event, received)
             highest = seq
             stored += 1
+            calls += event["type"] == "call"
         before = conn.execute("SELECT boot, cmd_ack FROM unit_sync WHERE unit = ?", (unit,)).fetchone()
         # A batch that brings nothing new and reports an older (boot, cmd_ack) than recorded is a stale copy
         # (a replayed body, a duplicate delayed on the way): answered, counted, but it does not turn the
@@ -156,50 +165,27 @@ def store_batch(unit, boot, cmd_ack, events, received):
                                                      (unit, first))]
         if results and setup.load(conn) is not None:
             for r in results:  # the board's traveller so far, for the unit's score screen
-                if r["section"] is not None:
+                if r["section"] is not None and r["held"] is None:
                     commands.enqueue(conn, unit, {"type": "traveller", "board": r["board"],
                                                   "rows": setup.traveller_rows(conn, r["section"], r["board"])})
-            setup.advance(conn)  # every table done with its round: the next round's assigns go out
-        return highest, commands.pending(conn, unit, cmd_ack), results, stale
+            setup.advance(conn, [(r["section"], r["round"]) for r in results if r["held"] is None])
+        alerts = conn.execute("SELECT coalesce(max(id), 0) FROM alerts").fetchone()[0] != alerts_before
+        return Stored(highest, commands.pending(conn, unit, cmd_ack), bool(results), alerts or bool(stored),
+                      calls, stale)
     return job
 
 
-async def handle(collector, raw, signature):
-    body, unit = unit_of(raw)
-    try:
-        return await _handle(collector, raw, signature, body, unit)
-    except Rejected as e:
-        e.unit = unit
-        raise
-
-
-async def _handle(collector, raw, signature, body, unit):
-    key = collector.keyring.key(unit)
+def admit(keyring, raw, signature, body, unit):
+    """The unit known, the signature good, the body valid: (unit, boot, cmd_ack, events); else Rejected."""
+    key = keyring.key(unit)
     if key is None:
         raise Rejected(403, f"unknown unit {unit!r}: provision it first (`bidwire provision`), "
                             "then give the collector that keyring")
     verify(key, raw, signature)
     try:
-        unit, boot, cmd_ack, events = check_body(body)
+        return check_body(body)
     except Malformed as e:
         raise Rejected(400, str(e)) from None
-    received = now_iso()
-    try:
-        ack, cmds, results, stale = await asyncio.wrap_future(
-            collector.store.submit(store_batch(unit, boot, cmd_ack, events, received)))
-    except StoreError as e:
-        raise Rejected(503, f"the collector cannot store events now ({e}); the unit will retry") from None
-    except Rejected:
-        raise
-    except Exception as e:  # a bug: nothing was stored (the job's savepoint was rolled back), the unit retries
-        log.exception("storing a batch of unit %s", unit)
-        raise Rejected(500, f"the collector failed to store the batch ({type(e).__name__}); nothing was stored") \
-            from None
-    if not stale:
-        collector.seen(unit, received, boot, cmd_ack, len(events))
-    if results:
-        collector.standings.add(results)
-    return ack, cmds
 
 
 _ERRORS = {
@@ -221,11 +207,9 @@ _ERRORS = {
                                  "description": "hex HMAC-SHA256 of the raw body, keyed with the unit's secret"}]})
 async def sync(request: Request):
     """A table unit's sync: store its new events (once each), acknowledge them, hand it its commands."""
-    collector = request.app.state.collector
+    raw = await request.body()  # whole, within MAX_BODY: the body guard has read it
     try:
-        raw = await request.body()  # whole, within MAX_BODY: the body guard has read it
-        ack, cmds = await handle(collector, raw, request.headers.get(SIGNATURE))
+        ack, cmds = await request.app.state.service.sync(raw, request.headers.get(SIGNATURE))
     except Rejected as e:
-        collector.rejected(e.unit, e.status, e.reason)
         return JSONResponse({"error": e.reason}, status_code=e.status)
     return {"ack": ack, "commands": cmds}

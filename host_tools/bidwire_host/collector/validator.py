@@ -7,7 +7,7 @@ discards what a unit sent. The auction is replayed from the unit's input tokens 
 from bidwire.core import board as boards
 from bidwire.core import record
 from bidwire.core.calls import CallError, parse_seat
-from bidwire.core.codes import ENFORCE, RECORD
+from bidwire.core.codes import ENFORCE, RECORD, RULE_NAMES, VERDICT_NAMES, rulings
 from bidwire.core.score import parse_contract, score_ns
 from bidwire_host import event as event_mod
 from bidwire_host.collector import commands
@@ -66,6 +66,23 @@ def check_auction_end(board, mode, event):
                          f"the auction replayed gives {contract} by {declarer}",
                          host_contract=contract, host_declarer=declarer, **facts))
     return contract, declarer, out
+
+
+def check_irregularity(board, event):
+    """The rulings a unit offers on an irregularity (`options`) against the core's for its kind (laws.md §4.19):
+    an alert when they differ. One settled by the law at once offers none."""
+    kind, options = event.get("kind"), event.get("options") or []
+    if kind not in VERDICT_NAMES:
+        return [alert("options_mismatch", f"board {board}: an irregularity of unknown kind {kind}; the unit offers "
+                      f"{', '.join(map(str, options)) or 'no ruling'}", law=event.get("law"), irregularity=kind,
+                      options=options)]
+    expected = [] if event.get("settled") == "law" else [RULE_NAMES[r] for r in rulings(VERDICT_NAMES.index(kind))]
+    if options == expected:
+        return []
+    offered = ", ".join(map(str, options)) or "no ruling"
+    return [alert("options_mismatch", f"board {board}: for {kind} the unit offers {offered}, the Laws allow "
+                  f"{', '.join(expected) or 'none'}", law=event.get("law"), irregularity=kind, options=options,
+                  expected=expected)]
 
 
 def check_result(board, contract, declarer, event):

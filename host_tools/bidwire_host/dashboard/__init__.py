@@ -1,13 +1,14 @@
 """The director's dashboard: server-rendered pages (Jinja2) on the collector's app, live over Server-Sent Events.
 
-`mount(app, data_dir, password, scorer_password)` adds /login, /logout, /director, /director/events and
-/director/rulings (views.py); auth.py keeps the password hashes (director, scorer), the signed session cookie
-with its role and the CSRF tokens; queries.py reads the table grid and the alerts queue from the store;
-scorer.py serves /scorer and the public /results.
+`mount(app, data_dir, password, scorer_password)` adds /login, /logout, /director and its forms (views.py), the
+live event stream /director/events (stream.py) and /scorer and the public /results (scorer.py); queries.py reads
+the table grid and the alerts queue from the store, fragments.py renders them piece by piece; the logins, roles
+and CSRF tokens are bidwire_host/auth.py's. Every change goes through the collector service.
 docs/director.md and docs/scorer.md tell the director and the scorer how to use them.
 """
-from bidwire_host.dashboard.auth import Auth, AuthError, read_password
+from bidwire_host.auth import Auth, AuthError, read_password
 from bidwire_host.dashboard.scorer import router as scorer_router
+from bidwire_host.dashboard.stream import router as stream_router
 from bidwire_host.dashboard.views import router
 
 
@@ -16,6 +17,7 @@ def mount(app, data_dir, password=None, scorer_password=None):
     `password` is the director's, `scorer_password` the scorer's (optional: the /scorer pages only)."""
     app.state.auth = Auth(data_dir, password, scorer_password)
     app.include_router(router)
+    app.include_router(stream_router)  # /director/events (stream.py)
     app.include_router(scorer_router)  # /scorer, /results (scorer.py)
 
 

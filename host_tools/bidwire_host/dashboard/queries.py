@@ -1,8 +1,10 @@
 """What the director's pages show, read from the store: the table grid, the alerts queue, the live auctions and
 the audit list of the director's decisions.
 
-An irregularity is pending until its unit reports a `ruling_applied` on the same board after it; a ruling the
-director gave from the page shows as queued until then (the unit applies it on its next sync).
+Every alert has a lifecycle (docs/director.md): an irregularity is open until the unit reports it settled at the
+table (accepted by the next player's call, condoned, a ruling applied) or the board is redone (superseded); a
+director call until the director ends it at the table or rules there; any alert until the director closes it
+(director.close). A ruling given from the page shows as on its way until the unit applies (or refuses) it.
 
 Late tables: a table is late when its round has run longer than `ROUND_MINUTES` (from the host's receipt of the
 round's first `board_start`), or when a board is under way (bidding, opening lead, play) and nothing has been
@@ -10,7 +12,6 @@ heard from it for `IDLE_MINUTES`. $BIDWIRE_ROUND_MINUTES and $BIDWIRE_IDLE_MINUT
 """
 import json
 import os
-import time
 from datetime import datetime, timezone
 
 from bidwire_host.collector import director
@@ -34,18 +35,6 @@ SEATS_SHOWN = "WNES"  # the bidding diagram's columns
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
 
-def fingerprint(collector):
-    """Changes whenever the page would: new events or commands, a unit heard from (its heartbeat), a decision,
-    and every CLOCK_TICK_S (the time in the round)."""
-    conn = collector.store.reader()
-    events = conn.execute("SELECT coalesce(max(id), 0) FROM events").fetchone()[0]
-    cmds = conn.execute("SELECT count(*) FROM commands").fetchone()[0]
-    alerts = conn.execute("SELECT count(*) FROM alerts").fetchone()[0]
-    actions = conn.execute("SELECT count(*) FROM director_actions").fetchone()[0]
-    seen = sorted((u, s.get("last_seen"), s.get("cmd_ack")) for u, s in collector.live.items())
-    return (events, cmds, alerts, actions, tuple(seen), int(time.time() // CLOCK_TICK_S))
-
-
 def _when(text):
     try:
         at = datetime.fromisoformat(text)
@@ -67,9 +56,9 @@ def lateness(phase, in_round, idle):
     return None
 
 
-def grid(collector):
-    """One row per unit: where it is (section, table, round, board, phase) and its health."""
-    conn = collector.store.reader()
+def grid(service, only=None):
+    """One row per unit: where it is (section, table, round, board, phase) and its health. `only`: those units."""
+    conn = service.store.reader()
     derived = {r["unit"]: r for r in conn.execute("SELECT * FROM units")}
     synced = {r["unit"]: r for r in conn.execute("SELECT * FROM unit_sync")}
     queued = dict(conn.execute("SELECT unit, max(seq) FROM commands GROUP BY unit").fetchall())
@@ -79,9 +68,11 @@ def grid(collector):
         "AND e.seq = b.start_seq GROUP BY b.unit, b.round")}
     now = datetime.now(timezone.utc)
     out = []
-    for unit in sorted(set(collector.keyring.units()) | set(derived) | set(synced)):
-        d, s, b, live = derived.get(unit), synced.get(unit), latest.get(unit), collector.live.get(unit, {})
-        cmd_ack = live.get("cmd_ack", s["cmd_ack"] if s else 0)
+    for unit in sorted(set(service.keyring.units()) | set(derived) | set(synced)):
+        if only is not None and unit not in only:
+            continue
+        d, s, b = derived.get(unit), synced.get(unit), latest.get(unit)
+        cmd_ack = s["cmd_ack"] if s else 0
         phase = PHASES.get(b["state"], b["state"]) if b else "not started"
         in_round = _minutes(started.get((unit, b["round"])), now) if b else None
         idle = _minutes(_when(d["last_received"]), now) if d else None
@@ -95,7 +86,7 @@ def grid(collector):
             "calls": b["calls"] if b else 0,
             "in_round": None if in_round is None else int(in_round),
             "late": lateness(phase, in_round, idle),
-            "last_seen": live.get("last_seen") or (s["last_seen"] if s else None),
+            "last_seen": s["last_seen"] if s else None,
             "battery": d["battery"] if d else None,
             "rssi": d["rssi"] if d else None,
             "backlog": d["backlog"] if d else None,
@@ -120,10 +111,14 @@ def call_text(call):
 
 
 def calls(conn, unit, start_seq, board, upto=None):
-    """The calls made at a unit on one board, as stored: [{seat, call, text, irregular}] in order."""
+    """The calls made at a unit on one board, as stored: [{seat, call, text, irregular}] in order. Only the
+    events of that play of the board: up to the unit's next board_start."""
+    nxt = conn.execute("SELECT min(start_seq) FROM boards WHERE unit = ? AND start_seq > ?",
+                       (unit, start_seq)).fetchone()[0]
+    end = min(upto if upto is not None else 2**62, (nxt - 1) if nxt is not None else 2**62)
     out = []
     for r in conn.execute("SELECT seq, body FROM events WHERE unit = ? AND type = 'call' AND board = ? AND seq >= ? "
-                          "AND seq <= ? ORDER BY seq", (unit, board, start_seq, upto if upto is not None else 2**62)):
+                          "AND seq <= ? ORDER BY seq", (unit, board, start_seq, end)):
         body = json.loads(r["body"])
         seat, _, call = str(body.get("input", "")).partition(":")
         seat = body.get("seat") or seat
@@ -151,12 +146,16 @@ def _board_auction(conn, unit, board_id, upto=None):
     b = conn.execute("SELECT * FROM boards WHERE id = ?", (board_id,)).fetchone() if board_id is not None else None
     if b is None:
         return None
-    return diagram(b["dealer"], calls(conn, unit, b["start_seq"], b["board"], upto))
+    made = calls(conn, unit, b["start_seq"], b["board"], upto)
+    cut = max(0, len(made) - DIAGRAM_CALLS)
+    out = diagram(b["dealer"] if not cut else made[cut]["seat"], made[cut:])
+    out.update(cut=cut, board_id=board_id)
+    return out
 
 
-def live(collector):
+def live(service):
     """The live auctions: every unit's current board with its calls so far (vugraph-style)."""
-    conn = collector.store.reader()
+    conn = service.store.reader()
     out = []
     for unit, b in sorted(_latest_boards(conn).items(), key=lambda kv: (kv[1]["section"] or "", kv[1]["table_no"] or 0,
                                                                          kv[0])):
@@ -178,6 +177,20 @@ def audit(conn):
             who = f"{a['direction']} {a['pair']}" if a.get("direction") else f"pair {a['pair']}"
             summary = (f"{a['kind']} penalty (Law {a.get('law')}): {who} ({section.rstrip(', ')}) "
                        f"-{a['amount']} {a['unit']}")
+        elif a["kind"] == "resolve":
+            kind = "held result"
+            where = (f"as board {a['board']}, {section}table {a['table']}, NS {a['ns']} v EW {a['ew']}"
+                     if a["decision"] == "accept" else "")
+            summary = f"unit {a['unit']} result {a['seq']}: {a['decision']}ed {where}".strip()
+        elif a["kind"] == "correct":
+            kind = "correction"
+            b = a["before"]
+            summary = (f"board {a['board']}, {section}table {a['table']}: {b['contract']} {b['declarer'] or ''} "
+                       f"{b['tricks'] if b['tricks'] is not None else ''} -> {a['contract']} {a['declarer'] or ''} "
+                       f"{a['tricks'] if a['tricks'] is not None else ''} (NS {a['score_ns']})")
+        elif a["kind"] == "close":
+            kind = "alert closed"
+            summary = f"{a['alert']}" + (f": {a['note']}" if a.get("note") else "")
         elif a["kind"] == "adjust":
             kind = "adjusted score"
             what = "cleared" if a.get("clear") else director.label(a)
@@ -191,56 +204,75 @@ def audit(conn):
     return out
 
 
-def cmd_acks(collector):
-    """{unit: the last command it reports applied}: live from this run's syncs, else as stored."""
-    acks = dict(collector.store.reader().execute("SELECT unit, cmd_ack FROM unit_sync").fetchall())
-    acks.update({u: s["cmd_ack"] for u, s in collector.live.items()})
-    return acks
+def cmd_acks(conn):
+    """{unit: the last command it reports applied}."""
+    return dict(conn.execute("SELECT unit, cmd_ack FROM unit_sync").fetchall())
 
 
-def alerts(conn, acks, limit=200):
-    """The alerts queue: irregularities, director calls and validator alerts; unresolved first, newest first.
-    `acks`: each unit's cmd_ack, so that a ruling shows as sent only until the unit has applied it."""
-    rulings = {}
-    for r in conn.execute("SELECT * FROM rulings ORDER BY unit, seq"):
-        rulings.setdefault((r["unit"], r["board_id"]), []).append(dict(r))
+DIAGRAM_CALLS = 48  # an alert's bidding diagram shows the last calls this many; the board page has them all
+PAGE = 50  # open alerts per page
+
+
+def alerts(conn, acks, state="open", page=1, limit=PAGE):
+    """The alerts queue, newest first: `state` "open" (what the director still has to deal with) or "closed"
+    (settled at the table, superseded, resolved by the director: each with its outcome). (items, total)."""
+    decisions = director.fold(conn)
+    closed, resolutions = decisions.closed, decisions.resolutions
     queued = {}
-    for c in conn.execute("SELECT unit, seq, body, created FROM commands WHERE type = 'ruling' ORDER BY seq"):
-        body = json.loads(c["body"])
-        if c["seq"] <= acks.get(c["unit"], 0):
-            continue
-        queued.setdefault((c["unit"], body.get("board")), []).append(body)
-
-    def outcome(unit, seq, board_id):
-        return next((r for r in rulings.get((unit, board_id), []) if r["seq"] > seq), None)
-
+    for c in conn.execute("SELECT unit, seq, body FROM commands WHERE type = 'ruling' ORDER BY seq"):
+        if c["seq"] > acks.get(c["unit"], 0):
+            body = json.loads(c["body"])
+            queued[c["unit"], body.get("board"), body.get("at")] = body
+    want_open = state == "open"
+    rows = []
+    for i in conn.execute("SELECT i.*, e.id AS eid FROM irregularities i JOIN events e USING (unit, seq)"):
+        key = director.alert_key("irr", i["unit"], i["seq"])
+        is_open = i["state"] == "open" and key not in closed
+        if is_open == want_open:
+            rows.append(("irr", key, i, is_open))
+    for c in conn.execute("SELECT c.*, e.id AS eid FROM director_calls c JOIN events e USING (unit, seq)"):
+        key = director.alert_key("td", c["unit"], c["seq"])
+        is_open = c["state"] == "open" and key not in closed
+        if is_open == want_open:
+            rows.append(("td", key, c, is_open))
+    for a in conn.execute("SELECT a.*, e.id AS eid FROM alerts a LEFT JOIN events e USING (unit, seq)"):
+        key = director.alert_key("alert", a["unit"], a["seq"], a["kind"])
+        is_open = key not in closed and not (a["kind"] == "held_result" and (a["unit"], a["seq"]) in resolutions)
+        if is_open == want_open:
+            rows.append(("alert", key, a, is_open))
+    rows.sort(key=lambda x: x[2]["eid"] or 0, reverse=True)
+    total = len(rows)
     items = []
-    for i in conn.execute("SELECT i.*, e.id AS eid FROM irregularities i JOIN events e USING (unit, seq) "
-                          "ORDER BY e.id DESC LIMIT ?", (limit,)):
-        options = json.loads(i["options"]) if i["options"] else []
-        done = outcome(i["unit"], i["seq"], i["board_id"])
-        sent = queued.get((i["unit"], i["board"]), []) if not done else []
-        items.append({"source": "irregularity", "id": f"irr-{i['unit']}-{i['seq']}", "unit": i["unit"],
-                      "seq": i["seq"], "eid": i["eid"], "board": i["board"], "kind": i["kind"], "law": i["law"],
-                      "offender": i["offender"], "call": i["call"], "entitled": i["entitled"],
-                      "options": [(o, RULINGS.get(o, o)) for o in options],
-                      "auction": _board_auction(conn, i["unit"], i["board_id"], i["seq"]),
-                      "outcome": done, "queued": sent[-1] if sent else None,
-                      "open": bool(options) and done is None})
-    for c in conn.execute("SELECT c.*, e.id AS eid FROM director_calls c JOIN events e USING (unit, seq) "
-                          "ORDER BY e.id DESC LIMIT ?", (limit,)):
-        done = outcome(c["unit"], c["seq"], c["board_id"])
-        items.append({"source": "td_call", "id": f"td-{c['unit']}-{c['seq']}", "unit": c["unit"], "seq": c["seq"],
-                      "eid": c["eid"], "board": c["board"], "kind": "director called", "law": None,
-                      "offender": c["seat"], "outcome": done, "open": done is None})
-    for a in conn.execute("SELECT a.*, e.id AS eid FROM alerts a LEFT JOIN events e USING (unit, seq) "
-                          "ORDER BY a.id DESC LIMIT ?", (limit,)):
-        items.append({"source": "validator", "id": f"alert-{a['id']}", "unit": a["unit"], "seq": a["seq"],
-                      "eid": a["eid"] or 0, "board": a["board"], "kind": a["kind"], "law": a["law"],
-                      "detail": a["detail"], "outcome": None, "open": True})
-    items.sort(key=lambda x: x["eid"], reverse=True)  # arrival order, newest first
-    items.sort(key=lambda x: not x["open"])
-    return items
+    for source, key, r, is_open in rows[(page - 1) * limit: page * limit]:
+        items.append(_item(conn, source, key, r, is_open, closed.get(key), queued, resolutions))
+    return items, total
+
+
+def _item(conn, source, key, r, is_open, closed, queued, resolutions):
+    dom = "a-" + "".join(ch if ch.isalnum() else "-" for ch in key)
+    base = {"key": key, "id": dom, "unit": r["unit"], "seq": r["seq"], "eid": r["eid"] or 0, "board": r["board"],
+            "open": is_open, "closed": closed}
+    if source == "irr":
+        options = json.loads(r["options"]) if r["options"] else []
+        board_id = r["board_id"]
+        return dict(base, source="irregularity", kind=r["kind"], law=r["law"], offender=r["offender"],
+                    call=r["call"], entitled=r["entitled"], at=r["at"],
+                    options=[(o, RULINGS.get(o, o)) for o in options] if is_open else [],
+                    auction=_board_auction(conn, r["unit"], board_id, r["seq"]), outcome=r["outcome"],
+                    queued=queued.get((r["unit"], r["board"], r["at"])) if is_open else None)
+    if source == "td":
+        return dict(base, source="td_call", kind="director called", law=None, offender=r["seat"],
+                    outcome=r["outcome"])
+    data = json.loads(r["data"]) if r["data"] else {}
+    out = dict(base, source="validator", kind=r["kind"], law=r["law"], detail=r["detail"], outcome=None)
+    if r["kind"] == "held_result":
+        res = conn.execute("SELECT * FROM results WHERE unit = ? AND seq = ?", (r["unit"], r["seq"])).fetchone()
+        decided = resolutions.get((r["unit"], r["seq"]))
+        out.update(held=dict(res) if res is not None else None, expected=data.get("expected"),
+                   reasons=data.get("reasons") or [], decision=decided,
+                   outcome=None if decided is None else
+                   f"{decided['decision']}ed by {decided.get('by') or 'the director'}")
+    return out
 
 
 def irregularity(conn, unit, seq):

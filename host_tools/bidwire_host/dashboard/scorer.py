@@ -3,23 +3,26 @@ standings, director actions and exports; nothing is scored here.
 
 - /scorer (staff session: the scorer's or the director's login): travellers per board, the ranking, publication
   (POST /scorer/publish with the session's CSRF token: `director.publish`, the correction period of Law 79 C),
-  corrections (POST /scorer/correct: `director.adjust`, an assigned or artificial score at one table, `by` the
-  logged-in role; after the period refused with its 409 reason unless `override` is ticked), the audit log of
-  every decision, the download links (the JSON API's exports) and the printable page /scorer/print;
+  corrections (POST /scorer/correct: `director.correct`, a result's contract, declarer, tricks, lead or pair
+  numbers as they really were, scored again by Law 77, `by` the logged-in role; after the period refused with
+  its 409 reason unless `override` is ticked; assigned and artificial scores are the director's, on /director),
+  the audit log of every decision, the download links (the JSON API's exports) and the printable page
+  /scorer/print. Every change goes through the collector service; every form carries an idempotency key;
 - /scorer/pairs/{direction}/{pair}: a pair's score card (direction NS, EW, or `-` in a Howell or a team match);
 - /results (no login): the ranking and the travellers once the results are published, "not published yet" before.
 """
+import secrets
 from pathlib import Path
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
+from starlette.concurrency import run_in_threadpool
 
+from bidwire_host.auth import form_refused, same_token
 from bidwire_host.collector import director
-from bidwire_host.collector import setup as setup_mod
-from bidwire_host.collector.store import StoreError
+from bidwire_host.collector.service import Refused
 from bidwire_host.dashboard import queries
-from bidwire_host.dashboard.auth import form_refused, same_token
 
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=str(Path(__file__).with_name("templates")))
@@ -44,7 +47,7 @@ def _session(request):
 
 
 def _collector(request):
-    return request.app.state.collector
+    return request.app.state.service
 
 
 def _boards(standings):
@@ -89,7 +92,7 @@ def _scorer(request, session, error="", status=None, form=None):
     """The scorer's page; with a refused correction: its reason, the form as it was, and the HTTP status."""
     q = request.query_params
     ctx = dict(_staff_context(request, session), flash=q.get("published", ""), corrected=q.get("corrected", ""),
-               error=error, status=status, form=form or {})
+               error=error, status=status, form=form or {}, idem=secrets.token_urlsafe(16))
     return templates.TemplateResponse(request, "scorer.html", ctx, status_code=status or 200)
 
 
@@ -101,26 +104,51 @@ def scorer_page(request: Request):
     return _scorer(request, session)
 
 
+def _text(form, name):
+    return str(form.get(name) or "").strip() or None
+
+
+def correction_body(standings, form, by):
+    """The body of director.correct from the scorer's form: the result on the traveller at section/table/board,
+    and what to change (blank fields stay as they are)."""
+    sections = sorted(standings.sessions)
+    section = _text(form, "section") or (sections[0] if len(sections) == 1 else None)
+    try:
+        table, board = int(str(form.get("table") or "")), int(str(form.get("board") or ""))
+    except ValueError:
+        raise director.ActionError("table and board: whole numbers") from None
+    row = standings.source.get((section, table, board))
+    if row is None or row.get("unit") is None:
+        raise director.ActionError(f"no result from a unit on the traveller of board {board} at "
+                                   f"{'section ' + section + ' ' if section else ''}table {table}", 404)
+    tricks = _text(form, "tricks")
+    try:
+        tricks = None if tricks is None else int(tricks)
+    except ValueError:
+        raise director.ActionError(f"tricks: the tricks declarer took, 0-13, not {tricks!r}") from None
+    return {"unit": row["unit"], "seq": row["seq"], "contract": _text(form, "contract"),
+            "declarer": (_text(form, "declarer") or "").upper() or None, "tricks": tricks, "lead": _text(form, "lead"),
+            "ns": _text(form, "ns"), "ew": _text(form, "ew"), "reason": str(form.get("reason") or "")[:500],
+            "by": by, "override": form.get("override") == "on"}
+
+
 @router.post("/scorer/correct")
 async def correct(request: Request):
-    """A correction within the correction period (Law 79 C): an assigned or artificial score for one board at one
-    table (director.adjust), recorded `by` the logged-in role. After the period: 409 with the reason, unless the
-    form's override is ticked (then recorded as post-period)."""
-    from bidwire_host.dashboard.views import adjust_body
+    """A correction (Law 79 C): a result's contract, declarer, tricks, lead or pairs as they really were
+    (director.correct), recorded `by` the logged-in role. After the period: 409 with the reason, unless the form's
+    override is ticked (then recorded as post-period)."""
     session = _session(request)
     form = await request.form()
     if session is None or not same_token(form.get("csrf"), session["csrf"]):
         return form_refused(request)
-    collector = _collector(request)
-    at = collector.clock()
+    service = _collector(request)
     try:
-        body = adjust_body(form, session["role"])
-        collector.store.write(lambda conn: director.adjust(conn, setup_mod.load(conn), body, at))
+        body = correction_body(service.standings, form, session["role"])
+        await service.decide("correct", body, str(form.get("idem") or "") or None)
     except director.ActionError as e:
-        return _scorer(request, session, str(e), e.status, dict(form))
-    except StoreError as e:
-        return _scorer(request, session, str(e), 503, dict(form))
-    collector.standings.load(collector.store.reader())
+        return await run_in_threadpool(_scorer, request, session, str(e), e.status, dict(form))
+    except Refused as e:
+        return await run_in_threadpool(_scorer, request, session, e.reason, e.status, dict(form))
     return RedirectResponse("/scorer?corrected=1#audit-h", status_code=303)
 
 
@@ -175,16 +203,11 @@ async def publish(request: Request):
         minutes = int(raw) if raw else None
     except ValueError:
         return Response(f"minutes: a whole number, not {raw!r}", status_code=400)
-    collector = _collector(request)
-    at = collector.clock()
-    body = {"minutes": minutes, "by": "scorer"}
+    body = {"minutes": minutes, "by": session["role"]}
     try:
-        collector.store.write(lambda conn: director.publish(conn, setup_mod.load(conn), body, at))
-    except director.ActionError as e:
-        return Response(str(e), status_code=e.status)
-    except StoreError as e:
-        return Response(str(e), status_code=503)
-    collector.standings.load(collector.store.reader())
+        await _collector(request).decide("publish", body, str(form.get("idem") or "") or None)
+    except Refused as e:
+        return Response(e.reason, status_code=e.status)
     return RedirectResponse("/scorer?published=1", status_code=303)
 
 

@@ -1,29 +1,27 @@
-"""The dashboard's routes: login and logout, the director's page and the live auctions (/director/live), their
-event stream, rulings from the page, and the director's adjusted scores (artificial or assigned) and procedural
-penalties (with the collector's own logic: collector/director.py). Every /director route needs the director's
-session: the scorer's login gets 403 there (auth.py, roles)."""
-import asyncio
-import json
+"""The dashboard's routes: login and logout, the director's page, the live auctions (/director/live), the closed
+alerts and a board's whole auction, rulings, held results and closing alerts from the page, and the director's
+adjusted scores (artificial or assigned) and procedural penalties. Every change goes through the collector
+service (collector/service.py); these routes parse the form, call it and render. Every form carries an
+idempotency key (`idem`), so a form sent twice (a retry after a lost answer) records one decision. Every
+/director route needs the director's session: the scorer's login gets 403 there (auth.py, roles). The pages'
+live updates: stream.py."""
 import logging
 import secrets
-from pathlib import Path
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response, StreamingResponse
-from fastapi.templating import Jinja2Templates
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from bidwire_host.collector import commands, director, setup
+from bidwire_host.auth import LOGIN_COOKIE, SESSION_COOKIE, SESSION_HOURS, form_refused, same_token
+from bidwire_host.collector import director
 from bidwire_host.collector.apiauth import client_of
-from bidwire_host.collector.store import StoreError
+from bidwire_host.collector.service import Refused
+from bidwire_host.dashboard import fragments as frag
 from bidwire_host.dashboard import queries
-from bidwire_host.dashboard.auth import LOGIN_COOKIE, SESSION_COOKIE, SESSION_HOURS, form_refused, same_token
+from bidwire_host.dashboard.fragments import templates
 
 log = logging.getLogger("bidwire.dashboard")
 router = APIRouter(include_in_schema=False)
-templates = Jinja2Templates(directory=str(Path(__file__).with_name("templates")))
-POLL_S = 0.5  # how often the event stream looks at the store
-KEEPALIVE_S = 15
 
 
 def _auth(request):
@@ -99,27 +97,19 @@ async def logout(request: Request):
     return response
 
 
-VIEWS = {"director": ("grid", "alerts", "audit"), "live": ("live",)}
-
-
-def _fragments(request, session, view="director"):
-    collector = request.app.state.collector
-    ctx = {"csrf": session["csrf"]}
-    if view == "live":
-        ctx["tables"] = queries.live(collector)
-    else:
-        conn = collector.store.reader()
-        ctx.update(units=queries.grid(collector), alerts=queries.alerts(conn, queries.cmd_acks(collector)),
-                   audit=queries.audit(conn), round_minutes=queries.ROUND_MINUTES, idle_minutes=queries.IDLE_MINUTES)
-    return {name: templates.get_template(f"_{name}.html").render(ctx) for name in VIEWS[view]}, ctx
-
-
 def _director(request, session, error="", form=None, status=200):
-    fragments, ctx = _fragments(request, session)
+    service = request.app.state.service
     q = request.query_params
+    state = "closed" if q.get("state") == "closed" else "open"
+    try:
+        page = max(1, int(q.get("page") or 1))
+    except ValueError:
+        page = 1
+    parts = frag.director(service, session, state, page)
     flash = {"ruled": q.get("ruled", ""), "done": q.get("done", "")}
     return templates.TemplateResponse(request, "director.html",
-                                      dict(ctx, fragments=fragments, flash=flash, error=error, form=form or {}),
+                                      dict(parts, csrf=session["csrf"], fragments=parts, flash=flash, error=error,
+                                           form=form or {}, idem=secrets.token_urlsafe(16), state=state, page=page),
                                       status_code=status)
 
 
@@ -137,38 +127,23 @@ def live_page(request: Request):
     session = _auth(request).director(request)
     if session is None:
         return _forbidden_or_login(request)
-    fragments, ctx = _fragments(request, session, "live")
-    return templates.TemplateResponse(request, "live.html", dict(ctx, fragments=fragments))
+    parts = frag.live(request.app.state.service)
+    return templates.TemplateResponse(request, "live.html", dict(parts, csrf=session["csrf"], fragments=parts))
 
 
-@router.get("/director/events")
-async def director_events(request: Request, view: str = "director"):
-    """Server-Sent Events: `update` with the page's fragments (the grid, alerts and audit list, or with
-    `?view=live` the live auctions) as HTML whenever the store changes."""
+@router.get("/director/boards/{board_id}", response_class=HTMLResponse)
+def board_page(request: Request, board_id: int):
+    """One play of a board at a table: its whole auction (an alert's diagram shows only the last calls)."""
     session = _auth(request).director(request)
     if session is None:
-        return Response("Forbidden: log in as the director first.", status_code=403)
-    if view not in VIEWS:
-        return Response(f"view: one of {', '.join(VIEWS)}", status_code=400)
-    collector = request.app.state.collector
-
-    async def stream():
-        last, quiet = None, 0.0
-        while not await request.is_disconnected():
-            now = await run_in_threadpool(queries.fingerprint, collector)
-            if now != last:
-                last, quiet = now, 0.0
-                fragments, ctx = await run_in_threadpool(_fragments, request, session, view)
-                open_alerts = sum(1 for a in ctx.get("alerts", ()) if a["open"])
-                yield f"event: update\ndata: {json.dumps(dict(fragments, open=open_alerts))}\n\n"
-            elif quiet >= KEEPALIVE_S:
-                quiet = 0.0
-                yield ": keep-alive\n\n"
-            await asyncio.sleep(POLL_S)
-            quiet += POLL_S
-
-    return StreamingResponse(stream(), media_type="text/event-stream",
-                             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+        return _forbidden_or_login(request)
+    conn = request.app.state.service.store.reader()
+    b = conn.execute("SELECT * FROM boards WHERE id = ?", (board_id,)).fetchone() if 0 < board_id < 2**62 else None
+    if b is None:
+        return Response(f"no board {board_id}", status_code=404)
+    made = queries.calls(conn, b["unit"], b["start_seq"], b["board"])
+    return templates.TemplateResponse(request, "board.html", {"b": dict(b), "auction": queries.diagram(b["dealer"],
+                                                                                                         made)})
 
 
 def _int(form, name, required=True):
@@ -181,17 +156,12 @@ def _int(form, name, required=True):
         raise director.ActionError(f"{name}: a whole number, not {text!r}") from None
 
 
-def _decision(request, session, form, action, body):
-    """Store a director's decision with the collector's own logic (director.py) and reload the standings."""
-    collector = request.app.state.collector
-    at = collector.clock()
+async def _decision(request, session, form, kind, body):
+    """A director's decision through the service; None when recorded, else the page with the reason."""
     try:
-        collector.store.write(lambda conn: action(conn, setup.load(conn), body, at))
-    except director.ActionError as e:
-        return _director(request, session, str(e), dict(form), 400 if e.status == 400 else e.status)
-    except StoreError as e:
-        return _director(request, session, str(e), dict(form), 503)
-    collector.standings.load(collector.store.reader())
+        await request.app.state.service.decide(kind, body, str(form.get("idem") or "") or None)
+    except Refused as e:
+        return await run_in_threadpool(_director, request, session, e.reason, dict(form), e.status)
     return None
 
 
@@ -236,7 +206,7 @@ async def adjust(request: Request):
         body = adjust_body(form, str(form.get("by") or "").strip()[:100] or "director")
     except director.ActionError as e:
         return _director(request, session, str(e), dict(form), 400)
-    refused = _decision(request, session, form, director.adjust, body)
+    refused = await _decision(request, session, form, "adjust", body)
     return refused or RedirectResponse("/director?done=adjust#audit-h", status_code=303)
 
 
@@ -259,33 +229,60 @@ async def penalty(request: Request):
             raise director.ActionError("pair: which pair (its number)")
     except director.ActionError as e:
         return _director(request, session, str(e), dict(form), 400)
-    refused = _decision(request, session, form, director.penalty, body)
+    refused = await _decision(request, session, form, "penalty", body)
     return refused or RedirectResponse("/director?done=penalty#audit-h", status_code=303)
 
 
 @router.post("/director/rulings")
 async def ruling(request: Request):
-    """The director's ruling on a pending irregularity: a `ruling` command queued for the unit."""
-    session = _auth(request).director(request)
+    """The director's ruling on an open irregularity: a `ruling` command naming it, queued for the unit; 409 with
+    the reason on the page if it is no longer open."""
     form = await request.form()
-    if session is None or not same_token(form.get("csrf"), session["csrf"]):
+    session = _checked_form(request, form)
+    if session is None:
         return form_refused(request)
-    collector = request.app.state.collector
     unit, choice = str(form.get("unit", "")), str(form.get("ruling", ""))
     try:
         seq = int(str(form.get("seq", "")))
     except ValueError:
-        return Response("seq: a number", status_code=400)
-    found = queries.irregularity(collector.store.reader(), unit, seq)
-    if found is None or collector.keyring.key(unit) is None:
-        return Response(f"no irregularity {seq} from unit {unit}", status_code=404)
-    if choice not in found["options"]:
-        return Response(f"ruling: one of {', '.join(found['options'])}, not {choice}", status_code=400)
-    body = {"type": "ruling", "board": found["board"], "ruling": choice, "seat": found["offender"] or "N"}
+        return _director(request, session, "seq: a number", dict(form), 400)
     try:
-        collector.store.write(lambda conn: commands.enqueue(conn, unit, body))
-    except commands.CommandError as e:
-        return Response(str(e), status_code=400)
-    except StoreError as e:
-        return Response(str(e), status_code=503)
+        await request.app.state.service.rule(unit, seq, choice, str(form.get("idem") or "") or None)
+    except Refused as e:
+        return await run_in_threadpool(_director, request, session, f"ruling not sent: {e.reason}", dict(form),
+                                       e.status)
     return RedirectResponse(f"/director?ruled={unit}", status_code=303)
+
+
+@router.post("/director/held")
+async def held(request: Request):
+    """The director's decision on a held result: accept it as played (credited as the form says) or void it."""
+    form = await request.form()
+    session = _checked_form(request, form)
+    if session is None:
+        return form_refused(request)
+    try:
+        body = {"unit": str(form.get("unit", "")), "seq": _int(form, "seq"),
+                "decision": str(form.get("decision") or ""),
+                "section": str(form.get("section") or "").strip() or None,
+                "table": _int(form, "table", required=False), "board": _int(form, "board", required=False),
+                "ns": str(form.get("ns") or "").strip() or None, "ew": str(form.get("ew") or "").strip() or None,
+                "reason": str(form.get("reason") or "").strip()[:500], "by": "director",
+                "override": form.get("override") == "on"}
+    except director.ActionError as e:
+        return _director(request, session, str(e), dict(form), 400)
+    refused = await _decision(request, session, form, "resolve", body)
+    return refused or RedirectResponse("/director?done=held#alerts-h", status_code=303)
+
+
+@router.post("/director/close")
+async def close(request: Request):
+    """The director closes an alert (dealt with), with an optional note."""
+    form = await request.form()
+    session = _checked_form(request, form)
+    if session is None:
+        return form_refused(request)
+    body = {"alert": str(form.get("alert") or ""), "note": str(form.get("note") or "").strip()[:500],
+            "by": "director"}
+    refused = await _decision(request, session, form, "close", body)
+    return refused or RedirectResponse("/director?done=close#alerts-h", status_code=303)

@@ -1,12 +1,13 @@
 """The collector's ASGI app (FastAPI): `create_app(data_dir, keyring_path)`, and `serve()` for `bidwire serve`.
 
-The app serves the units' sync endpoint (sync.py), the director's JSON API (api.py), `/healthz` and the OpenAPI
-schema (`/openapi.json`, browsable at `/docs`). Its state is one `Collector`: the store (one SQLite file in the
-data directory), the keyring, and what each unit last told the sync endpoint.
+The app factory sits above the collector and the dashboard: it serves the units' sync endpoint
+(collector/sync.py), the director's JSON API (collector/api.py), `/healthz`, the OpenAPI schema (`/openapi.json`,
+browsable at `/docs`) and the dashboard's pages (dashboard/). Its state is one `collector.service.Service`, the
+only way anything changes: the store (one SQLite file in the data directory), the keyring, the standings and the
+live pages' hub.
 """
 import logging
 import socket
-import threading
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -17,39 +18,14 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from bidwire_host import dashboard
-from bidwire_host.collector import api, apiauth, bodyguard, director, setup, sync
+from bidwire_host.collector import api, apiauth, bodyguard, derive, setup, sync
 from bidwire_host.collector.events import SyncBody
 from bidwire_host.collector.keyring import Keyring
-from bidwire_host.collector.standings import Standings
-from bidwire_host.collector.store import Store
+from bidwire_host.collector.service import Refused, Service
 
 log = logging.getLogger("bidwire.collector")
 
 KEYRING = "keyring.json"  # in the data directory, unless given
-
-
-class Collector:
-    """What the endpoints share: the store, the keyring and each unit's live sync state (in memory)."""
-
-    def __init__(self, store, keyring):
-        self.store = store
-        self.keyring = keyring
-        self.live = {}  # unit -> {"last_seen", "boot", "cmd_ack", "events"}: the last accepted sync
-        self.rejections = {}  # unit -> {"status", "reason", "at"}: the last refused sync of a known unit
-        self.clock = director.now  # the host clock (UTC) for the director's decisions; tests set their own
-        self.standings = Standings()  # the scores, per section, kept up to date as results arrive
-        self.standings.load(store.reader())
-        self._lock = threading.Lock()
-
-    def seen(self, unit, when, boot, cmd_ack, events):
-        with self._lock:
-            self.live[unit] = {"last_seen": when, "boot": boot, "cmd_ack": cmd_ack, "events": events}
-
-    def rejected(self, unit, status, reason):
-        log.warning("sync refused (%d) for unit %s: %s", status, unit if unit is not None else "?", reason)
-        if unit is not None and self.keyring.key(unit) is not None:
-            with self._lock:
-                self.rejections[unit] = {"status": status, "reason": reason, "at": sync.now_iso()}
 
 
 def create_app(data_dir, keyring_path=None, event=None, tables=None, method="mp", director_password=None,
@@ -62,16 +38,17 @@ def create_app(data_dir, keyring_path=None, event=None, tables=None, method="mp"
     the scorer's own login (the /scorer pages only). `body_timeout_s`: how long a request's body may take to
     arrive (bodyguard.py)."""
     data_dir = Path(data_dir)
-    store = Store(data_dir)
+    store = derive.open_store(data_dir)
+    keyring = Keyring(Path(keyring_path) if keyring_path else data_dir / KEYRING)
+    service = Service(store, keyring)
     if event is not None:
         if not isinstance(event, dict):
             event = load_event_file(event)
         try:
-            store.write(lambda conn: setup.save(conn, event, tables or {}, method))
+            service.write_now(lambda conn: setup.save(conn, event, tables or {}, method))
         except BaseException:
             store.close()
             raise
-    keyring = Keyring(Path(keyring_path) if keyring_path else data_dir / KEYRING)
 
     @asynccontextmanager
     async def lifespan(app):
@@ -80,7 +57,7 @@ def create_app(data_dir, keyring_path=None, event=None, tables=None, method="mp"
 
     app = FastAPI(title="bidwire collector", version="1", lifespan=lifespan,
                   description="Sync endpoint for the table units (architecture.md §4) and the director's JSON API.")
-    app.state.collector = Collector(store, keyring)
+    app.state.service = service
     app.state.api_token = apiauth.api_token(data_dir)
     app.include_router(sync.router)
     app.include_router(api.service)
@@ -96,6 +73,11 @@ def create_app(data_dir, keyring_path=None, event=None, tables=None, method="mp"
             log.warning("request refused (%d) %s %s: %s", exc.status_code, request.method, request.url.path,
                         exc.detail)
         return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers)
+
+    @app.exception_handler(Refused)
+    async def service_refused(request, exc):  # the service did not make the change: why, and nothing changed
+        log.warning("change refused (%d) %s %s: %s", exc.status, request.method, request.url.path, exc.reason)
+        return JSONResponse({"error": exc.reason}, status_code=exc.status)
 
     @app.exception_handler(apiauth.ApiRefused)
     async def refused(request, exc):
@@ -177,8 +159,8 @@ def serve(data_dir, host="127.0.0.1", port=8080, keyring_path=None, log_level="i
     sock = listen(host, port)
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
-    keyring = app.state.collector.keyring
-    echo(f"bidwire collector on http://{shown}:{bound}  (store {app.state.collector.store.path}, keyring "
+    keyring = app.state.service.keyring
+    echo(f"bidwire collector on http://{shown}:{bound}  (store {app.state.service.store.path}, keyring "
          f"{keyring.path}: {len(keyring.units())} units; API docs at /docs, its token in "
          f"{Path(data_dir) / apiauth.TOKEN_FILE})")
     if keyring.error:

@@ -1,0 +1,138 @@
+"""The director at the table unit: the irregularities he hears of and how the table settled them, the TD call, his
+PIN, his menu, the seat he picks, the rulings he gives there and the ones the collector sends (laws.md §4.19;
+which rulings each irregularity allows is the core's `codes.rulings`). Functions of the App (app.py), which holds
+the state; events go out through `app.emit`.
+
+A ruling answers one irregularity, named by its input index (`at`, docs/unit.md "Irregularities"): a collector
+ruling is applied only while that irregularity is the one pending on that board, otherwise refused with a reason.
+"""
+from bidwire.core.calls import call_name, lho, seat_name
+from bidwire.core.codes import ABOVE_SEVEN, AUCTION, LEGAL, RULE_NAMES, RULE_PASS_NEXT_TURN, VERDICT_NAMES, rulings
+from bidwire.core.compat import const
+from bidwire.unit.keys import K_C, K_TD, K_UNDO
+
+# app.td: called, entering the PIN, in the ruling menu, choosing a seat (0: no director call)
+TD_CALLED = const(1)
+TD_PIN = const(2)
+TD_MENU = const(3)
+TD_SEAT = const(4)
+END_CALL = const(0)  # menu entry: end the director call
+
+
+def report(app, before, verdict, seat, call):
+    """The irregularity the last input made, if any (`before`: the pending one's `at` before it): pending until
+    settled, or settled by the law at once (Law 39: a call after the close is cancelled)."""
+    a = app.auction
+    if a.p_kind and a.p_at != before:
+        app.emit({"type": "irregularity", "kind": VERDICT_NAMES[a.p_kind], "law": a.p_law, "at": a.p_at,
+                  "offender": seat_name(a.p_seat), "call": call_name(a.p_call), "entitled": seat_name(lho(a.p_seat)),
+                  "options": [RULE_NAMES[r] for r in rulings(a.p_kind)]})
+    elif LEGAL < verdict <= ABOVE_SEVEN and not a.p_kind:
+        app.emit({"type": "irregularity", "kind": VERDICT_NAMES[verdict], "law": a.law, "at": len(a.inputs) // 2 - 1,
+                  "settled": "law", "offender": seat_name(seat), "call": call_name(call), "entitled": None,
+                  "options": []})
+        app.message = seat_name(seat) + " " + call_name(call) + " L" + str(a.law)
+
+
+def settled(app, seat):
+    """The pending irregularity was settled at the table by `seat`'s call, without the director (Auction.settled)."""
+    s = app.auction.settled
+    app.emit({"type": "settled", "at": s[0], "how": s[1], "law": s[2], "seat": seat_name(seat)})
+
+
+def menu(app):
+    """The director's menu, numbered from 1 on the level keys: rulings, pass next turn, end call."""
+    m = list(rulings(app.auction.p_kind))
+    if app.board and app.auction.phase == AUCTION:
+        m.append(RULE_PASS_NEXT_TURN)
+    m.append(END_CALL)
+    return m
+
+
+def key(app, seat, key):
+    """TD at any seat, or any key while the director holds the panel (PIN, menu, seat). True if it changed."""
+    td = app.td
+    if key == K_TD:
+        if td == 0:
+            app.td = TD_CALLED
+            app.emit({"type": "td_call", "seat": seat_name(seat)})
+            return True
+        if td == TD_CALLED:
+            app.td, app.pin = TD_PIN, ""
+            return True
+        return False
+    if key == K_UNDO:  # leave the PIN entry or the menu; the call stays open until ended
+        app.td, app.pin = TD_CALLED, ""
+        return True
+    if td == TD_SEAT:
+        return apply_ruling(app, RULE_PASS_NEXT_TURN, seat, "table")
+    if key >= K_C:
+        return False
+    if td == TD_PIN:
+        app.pin += str(key + 1)
+        if len(app.pin) == len(app.td_pin):
+            ok = app.pin == app.td_pin
+            app.td, app.pin = (TD_MENU if ok else TD_CALLED), ""
+            app.message = "" if ok else "wrong PIN"
+        return True
+    m = menu(app)
+    if key >= len(m):
+        return False
+    choice = m[key]
+    if choice == END_CALL:
+        app.td = 0
+        app.message = ""
+        app.emit({"type": "td_end", "seat": seat_name(seat)})
+    elif choice == RULE_PASS_NEXT_TURN:
+        app.td = TD_SEAT  # the director presses any key on the panel of the seat to restrict
+    else:
+        apply_ruling(app, choice, 0, "table")
+    return True
+
+
+def apply_ruling(app, ruling, seat, by):
+    a = app.auction
+    if not app.board:
+        return False
+    before, before_phase = a.p_at, a.phase
+    verdict = a.rule(ruling, seat)
+    app.td = 0
+    app.emit({"type": "ruling_applied", "ruling": RULE_NAMES[ruling], "seat": seat_name(seat), "by": by,
+              "verdict": VERDICT_NAMES[verdict], "law": a.law,
+              "at": None if ruling == RULE_PASS_NEXT_TURN or before < 0 else before})
+    report(app, before, verdict, seat, 0)  # a change of call allowed under 25 A may itself be irregular
+    app.after(before_phase)
+    return True
+
+
+def command(app, cmd):
+    """A collector `ruling` command: applied only while the irregularity it names (`at`) is pending on its board."""
+    name, at, board = cmd.get("ruling"), cmd.get("at"), cmd.get("board")
+    r = RULE_NAMES.index(name) if name in RULE_NAMES and name else 0
+    a = app.auction
+    # What the event repeats must be what the collector's schema takes, or the outbox would stick on it.
+    if not isinstance(at, int) or isinstance(at, bool) or at < 0:
+        at = None
+    if not isinstance(board, int) or isinstance(board, bool) or board < 0:
+        board = None
+    why = None
+    if not r:
+        why = "unknown_ruling"
+    elif board != app.board or not app.board:
+        why = "other_board"
+    elif r == RULE_PASS_NEXT_TURN:  # a restriction the director imposes, tied to no irregularity
+        if a.phase != AUCTION:
+            why = "auction_over"
+    elif at is None:
+        why = "no_at"
+    elif a.p_at < 0:
+        why = "not_pending"  # settled already (or never seen on this board)
+    elif at != a.p_at:
+        why = "other_pending"
+    elif r not in rulings(a.p_kind):
+        why = "not_allowed"
+    if why is None:
+        return apply_ruling(app, r, "NESW".find(cmd.get("seat") or "N") & 3, "collector")
+    app.emit({"type": "ruling_refused", "board": app.board if board is None else board,
+              "at": at, "ruling": str(name)[:16], "reason": why})
+    return True

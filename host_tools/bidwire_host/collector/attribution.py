@@ -1,0 +1,70 @@
+"""The event decides who played what (docs/collector.md, "Held results").
+
+A unit's result is a claim: it is credited to the pairs the movement seats at the unit's table in that round,
+for a board of that round. `check` compares the claim with the event; whatever differs holds the result (stored,
+not scored, shown to the director, who accepts it as played — re-attributed — or voids it: director.resolve).
+A result that arrives after the results were published is held too, so that a published traveller, ranking or
+/results never changes without a recorded decision (Law 79 C). With no event loaded there is nothing to check a
+claim against: results are then scored as the units report them (until publication).
+"""
+from datetime import datetime
+
+from bidwire_host.collector import commands
+
+
+def _text(x):
+    return None if x is None else str(x)
+
+
+def check(conn, s, state, unit, row, received):
+    """(reasons, expected) for the result of board row `row` (its section, table, round, board and pairs as
+    the unit reported them): reasons [] when the event agrees. `s`: the loaded setup (setup.Setup) or None;
+    `state`: the director's decisions folded (director.State), for the publication."""
+    reasons = []
+    if state.period.published_at is not None and state.period.published_at <= datetime.fromisoformat(received):
+        reasons.append(f"the results were published at {state.period.published_at.isoformat(timespec='seconds')}:"
+                       " a result that comes later changes them only by a decision")
+    section, table, round_no, board = row["section"], row["table_no"], row["round"], row["board"]
+    if s is None:  # nothing to check a claim against (a practice table, a test): scored as reported
+        return reasons, None
+    if section is None:
+        reasons.append(f"unit {unit} played board {board} without an assignment (no section, table or round)")
+        return reasons, None
+    sec = s.section(section)
+    if sec is None:
+        names = ", ".join(x.name for x in s.event.session(s.session).sections)
+        reasons.append(f"section {section!r} is not in the event (sections: {names})")
+        return reasons, None
+    plan = sec.movement_plan()
+    if not isinstance(table, int) or not 1 <= table <= plan.tables:
+        reasons.append(f"section {section} has tables 1-{plan.tables}, not {table}")
+        return reasons, None
+    owner = s.unit_at(section, table)
+    if owner != unit:
+        reasons.append(f"the event gives section {section} table {table} to "
+                       f"{'unit ' + owner if owner else 'no unit'}, not to unit {unit}")
+    plays = s.plays()
+    expected = plays.get((section, table, round_no))
+    in_event = {b for (sn, _, _), a in plays.items() if sn == section for b in a["boards"]}
+    if expected is None:
+        reasons.append(f"section {section} table {table} plays no round {round_no} "
+                       f"(rounds 1-{plan.rounds})")
+    elif commands.assignment(conn, unit, section, table, round_no) is None:
+        reasons.append(f"round {round_no} was never sent to unit {unit} at table {table}: the round has not "
+                       "been reached")
+    if board not in in_event:
+        reasons.append(f"board {board} is not in the event (section {section} plays boards "
+                       f"{min(in_event, default=0)}-{max(in_event, default=0)})")
+    elif expected is not None and board not in expected["boards"]:
+        reasons.append(f"board {board} is not played at table {table} in round {round_no} (its boards: "
+                       f"{', '.join(map(str, expected['boards']))})")
+    if expected is not None:
+        claimed = (_text(row["ns"]), _text(row["ew"]))
+        seated = (_text(expected["ns"]), _text(expected["ew"]))
+        if claimed != seated:
+            reasons.append(f"the unit names NS {claimed[0] or '?'} / EW {claimed[1] or '?'}; the movement seats "
+                           f"NS {seated[0]} / EW {seated[1]} at table {table} in round {round_no}")
+    want = None if expected is None else {"section": section, "table": table, "round": round_no,
+                                          "boards": expected["boards"], "ns": _text(expected["ns"]),
+                                          "ew": _text(expected["ew"])}
+    return reasons, want

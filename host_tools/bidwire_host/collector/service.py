@@ -1,0 +1,193 @@
+"""The collector service: the one way the session's state changes (docs/collector.md).
+
+Every change is one method of `Service`: a unit's sync, a director's or scorer's decision, loading the event,
+starting a round, queuing a command, a ruling. Each method hands one job to the single writer (store.py) and
+awaits its commit, then runs one after-commit step: the standings catch up with what was committed (in a worker
+thread, never on the event loop), then the live pages are told what changed (live.py). The routes — the units'
+sync (sync.py), the JSON API (api.py), the dashboard — only parse, call and render.
+
+A change may carry an idempotency key (a form's hidden field, an `Idempotency-Key` header): the first request
+with a key is recorded with its answer in the same transaction as the change, and a retry with the same key
+gets that answer back without a second change.
+"""
+import asyncio
+import hashlib
+import json
+import logging
+import threading
+
+from bidwire_host.collector import commands, director, live, setup, sync
+from bidwire_host.collector.standings import Standings
+from bidwire_host.collector.store import StoreError
+
+log = logging.getLogger("bidwire.collector")
+
+
+class Refused(Exception):
+    """A change the collector does not make: `status` (400 bad input, 404 unknown, 409 state, 503 store) and why."""
+
+    def __init__(self, status, reason):
+        super().__init__(reason)
+        self.status = status
+        self.reason = reason
+
+
+def _refusal(e):
+    if isinstance(e, Refused):
+        return e
+    if isinstance(e, commands.NotOpen):
+        return Refused(409, str(e))
+    if isinstance(e, commands.NotFound):
+        return Refused(404, str(e))
+    if isinstance(e, director.ActionError):
+        return Refused(e.status, str(e))
+    if isinstance(e, (setup.SetupError, commands.CommandError)):
+        return Refused(400, str(e))
+    if isinstance(e, StoreError):
+        return Refused(503, str(e))
+    return None
+
+
+def _digest(request):
+    return hashlib.sha256(json.dumps(request, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def idempotent(job, op, key, request):
+    """The writer job `job` recorded under (op, key): run once; a retry gets the first answer back."""
+    if not key:
+        return job
+
+    def once(conn):
+        name = f"{op}:{key}"
+        row = conn.execute("SELECT request, response FROM idempotency WHERE key = ?", (name,)).fetchone()
+        if row is not None:
+            if row["request"] != _digest(request):
+                raise Refused(409, "this idempotency key was used for another request: make a new one per change")
+            return json.loads(row["response"])
+        result = job(conn)
+        conn.execute("INSERT INTO idempotency (key, request, response, at) VALUES (?, ?, ?, ?)",
+                     (name, _digest(request), json.dumps(result, default=str), sync.now_iso()))
+        return result
+    return once
+
+
+class Service:
+    """The session's one authority: the store, the keyring, the standings, the live pages' hub."""
+
+    def __init__(self, store, keyring, clock=director.now):
+        self.store = store
+        self.keyring = keyring
+        self.clock = clock  # the host clock (UTC) for decisions; tests set their own
+        self.standings = Standings()  # the scores, per section, caught up after every commit
+        self.standings.refresh(store.reader())
+        self.hub = live.Hub()
+        self.rejections = {}  # unit -> {"status", "reason", "at"}: the last refused sync of a known unit
+        self._lock = threading.Lock()
+
+    # ---- the one path of every change ------------------------------------------------------------------
+    async def _commit(self, job, change):
+        """Run `job` in the writer, wait for its commit, then the after-commit step. Refused on a refusal."""
+        try:
+            result = await asyncio.wrap_future(self.store.submit(job))
+        except Exception as e:
+            refused = _refusal(e)
+            if refused is None:
+                raise
+            raise refused from None
+        await self._after_commit(change)
+        return result
+
+    async def _after_commit(self, change):
+        if change.get("scores"):
+            full = bool(change.get("event") or change.get("decisions"))
+            await asyncio.to_thread(self.standings.refresh, None, self.store, full)
+        self.hub.publish(change)
+
+    def write_now(self, job):
+        """The same path for code outside the event loop (create_app loading an event at start)."""
+        result = self.store.write(job)
+        self.standings.refresh(self.store.reader())
+        return result
+
+    # ---- units -----------------------------------------------------------------------------------------
+    async def sync(self, raw, signature):
+        """A unit's sync (sync.py): (ack, commands). sync.Rejected with the status and reason if refused."""
+        unit = None
+        try:
+            body, unit = sync.unit_of(raw)
+            check = sync.admit(self.keyring, raw, signature, body, unit)
+            job = sync.store_batch(*check, sync.now_iso())
+            try:
+                out = await asyncio.wrap_future(self.store.submit(job))
+            except StoreError as e:
+                raise sync.Rejected(503, f"the collector cannot store events now ({e}); the unit will retry") \
+                    from None
+            except sync.Rejected:
+                raise
+            except Exception as e:  # a bug: nothing was stored (the job's savepoint was rolled back), it retries
+                log.exception("storing a batch of unit %s", unit)
+                raise sync.Rejected(500, f"the collector failed to store the batch ({type(e).__name__}); "
+                                         "nothing was stored") from None
+        except sync.Rejected as e:
+            self._rejected(unit, e.status, e.reason)
+            raise
+        await self._after_commit({"units": [unit], "scores": out.results, "alerts": out.alerts,
+                                  "calls": out.calls})
+        return out.ack, out.commands
+
+    def _rejected(self, unit, status, reason):
+        log.warning("sync refused (%d) for unit %s: %s", status, unit if unit is not None else "?", reason)
+        if unit is not None and self.keyring.key(unit) is not None:
+            with self._lock:
+                self.rejections[unit] = {"status": status, "reason": reason, "at": sync.now_iso()}
+
+    def rejection(self, unit):
+        with self._lock:
+            return self.rejections.get(unit)
+
+    async def queue_command(self, unit, body, key=None):
+        """Queue a command for a unit (commands.py); it goes out in the unit's next sync reply."""
+        if self.keyring.key(unit) is None:
+            raise Refused(404, f"unknown unit {unit!r}: not in the keyring")
+        job = idempotent(lambda conn: commands.enqueue(conn, unit, body), "command", key, [unit, body])
+        return await self._commit(job, {"units": [unit]})
+
+    async def rule(self, unit, seq, ruling, key=None, by="director"):
+        """The director's ruling on an open irregularity (unit, seq): a `ruling` command naming it (its `at`).
+        409 if the irregularity is no longer open (settled at the table, ruled already, superseded)."""
+        if self.keyring.key(unit) is None:
+            raise Refused(404, f"unknown unit {unit!r}: not in the keyring")
+
+        def job(conn):
+            return commands.ruling(conn, unit, seq, ruling, by)
+        return await self._commit(idempotent(job, "rule", key, [unit, seq, ruling]), {"units": [unit], "alerts": True})
+
+    # ---- the event -------------------------------------------------------------------------------------
+    async def load_event(self, event, tables, method="mp", session=None, start=True, key=None):
+        unknown = [u for u in tables if self.keyring.key(u) is None]
+        if unknown:
+            raise Refused(400, f"tables: unit {', '.join(unknown)} not in the keyring")
+        job = idempotent(lambda conn: setup.save(conn, event, tables, method, session, start), "event", key,
+                         [event, tables, method, session, start])
+        return await self._commit(job, {"scores": True, "event": True, "units": list(tables)})
+
+    async def start_round(self, round_no, section=None, key=None):
+        job = idempotent(lambda conn: setup.start_round(conn, round_no, section), "round", key, [round_no, section])
+        return await self._commit(job, {"event": True})
+
+    # ---- decisions (director.py) -----------------------------------------------------------------------
+    async def decide(self, kind, body, key=None):
+        """A director's or scorer's decision: kind adjust, penalty, publish, resolve (a held result), close (an
+        alert), correct (a result's contract, declarer, tricks, lead or pairs). The stored action."""
+        action = director.ACTIONS.get(kind)
+        if action is None:
+            raise Refused(400, f"no such decision {kind!r}")
+        at = self.clock()
+
+        def job(conn):
+            item = action(conn, setup.load(conn), body, at)
+            if kind in director.ADVANCING:
+                setup.advance(conn)  # an accepted result may complete its table's round
+            return item
+        return await self._commit(idempotent(job, kind, key, body), {"scores": True, "alerts": True,
+                                                                     "decisions": True})
