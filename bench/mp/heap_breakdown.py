@@ -52,7 +52,8 @@ def main(path):
     hal = boards.unix_sim.build(cfg)
     step("board: Hal, frame buffer, stdin keys")
     app = App(cfg["unit"], cfg["mode"], cfg["td_pin"])
-    step("an App (and its Auction)")
+    gc.collect()
+    print(f"{'(an App and its Auction: ' + str(gc.mem_alloc() - _last) + ')':<34}")
     del app
     unit = Unit(hal, cfg)
     step("Unit: App, Store, Journal, KeyQueue, Sync")
