@@ -53,7 +53,7 @@ def main(path):
     step("board: Hal, frame buffer, stdin keys")
     app = App(cfg["unit"], cfg["mode"], cfg["td_pin"])
     gc.collect()
-    print(f"{'(an App and its Auction: ' + str(gc.mem_alloc() - _last) + ')':<34}")
+    print("  (an App with its Auction, alone:", gc.mem_alloc() - _last, "B)")
     del app
     unit = Unit(hal, cfg)
     step("Unit: App, Store, Journal, KeyQueue, Sync")
