@@ -48,10 +48,6 @@ def builds(mp32_mpy):
 SEATS = "NESW"
 
 
-def _kib(text):
-    return int(text[:-1]) * 1024
-
-
 RUNS = iter(range(1, 1 << 30))
 
 
