@@ -211,6 +211,32 @@ def rebuild(data):
     click.echo(f"rebuilt the derived tables of {store.path} from {events} events ({alerts} alerts)")
 
 
+@main.command()
+@_DATA
+@click.option("--keyring", type=click.Path(dir_okay=False, path_type=Path),
+              help="The units' keyring (default: keyring.json in the data directory).")
+def verify(data, keyring):
+    """Check every stored event against the batch its unit signed (exit 1 if any does not match)."""
+    from bidwire_host.collector import derive
+    from bidwire_host.collector.keyring import Keyring
+    from bidwire_host.collector.store import DB_NAME, StoreError
+    from bidwire_host.collector.verify import verify as check
+
+    if not (data / DB_NAME).exists():
+        raise click.ClickException(f"no collector store in {data} ({DB_NAME} is missing)")
+    try:
+        with derive.open_store(data) as store:
+            out = check(store.reader(), Keyring(keyring or data / "keyring.json"))
+    except StoreError as e:
+        raise click.ClickException(str(e)) from None
+    for p in out["problems"]:
+        click.echo(f"problem: {p}", err=True)
+    click.echo(f"{out['events']} events in {out['batches']} signed batches: "
+               f"{len(out['problems'])} problems, {out['unverifiable']} stored before batches were kept")
+    if out["problems"]:
+        raise SystemExit(1)
+
+
 @main.command("export")
 @_DATA
 @click.option("--format", "fmt", type=click.Choice(["pbn", "usebio", "csv"]), default="pbn", show_default=True)

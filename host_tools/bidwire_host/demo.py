@@ -216,9 +216,11 @@ def _print_results(collector, echo):
         echo(f"  table {r['table']}  NS {r['ns']:>2} EW {r['ew']:>2}  {r['contract'] or 'Pass':<5} "
              f"{r['declarer'] or '':<2} {r['tricks'] if r['tricks'] is not None else '':>2}  "
              f"{r['score_ns']:>6}  {r['mp_ns']} mp")
-    alerts = collector.get("/api/v1/alerts")
-    n = len(alerts["alerts"]) if isinstance(alerts, dict) else len(alerts)
-    echo(f"\ndirector alerts: {n}")
+    still = collector.get("/api/v1/queue?state=open")
+    done = collector.get("/api/v1/queue?state=closed")
+    echo(f"\ndirector alerts: {still['total']} open, {done['total']} closed (settled at the table or dealt with)")
+    for a in still["alerts"][:10]:
+        echo(f"  open: {a['unit']} board {a['board']}: {str(a['kind']).replace('_', ' ')}")
 
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)

@@ -21,6 +21,7 @@ from bidwire_host import dashboard
 from bidwire_host.collector import api, apiauth, bodyguard, derive, setup, sync
 from bidwire_host.collector.events import SyncBody
 from bidwire_host.collector.keyring import Keyring
+from bidwire_host.collector.loopprobe import LoopProbe
 from bidwire_host.collector.service import Refused, Service
 
 log = logging.getLogger("bidwire.collector")
@@ -52,12 +53,15 @@ def create_app(data_dir, keyring_path=None, event=None, tables=None, method="mp"
 
     @asynccontextmanager
     async def lifespan(app):
+        probe.start()
         yield
+        await probe.stop()
         store.close()  # the writer finishes the jobs queued before it stops
 
     app = FastAPI(title="bidwire collector", version="1", lifespan=lifespan,
                   description="Sync endpoint for the table units (architecture.md §4) and the director's JSON API.")
     app.state.service = service
+    app.state.loop_probe = probe = LoopProbe()
     app.state.api_token = apiauth.api_token(data_dir)
     app.include_router(sync.router)
     app.include_router(api.service)

@@ -196,11 +196,14 @@ def test_the_scorer_pages_need_a_session_and_publishing_its_csrf_token(mitchell)
     assert mitchell.rows("SELECT count(*) AS n FROM director_actions") == [{"n": 0}]
 
 
-def test_the_scorers_own_login_corrects_within_the_period_and_overrides_after_it(mitchell, browser):  # noqa: F811
-    """issue 5: the scorer's login (its role in the session) sees /scorer but not /director; it corrects a result
-    at a table (an assigned score, then an artificial one) recorded `by` "scorer" in the audit log; after the
-    correction period the page shows the 409 reason and an override checkbox, and the override is recorded."""
+def test_the_scorers_own_login_corrects_within_the_period_and_overrides_after_it(  # noqa: F811
+        tmp_path, mitchell, browser):  # noqa: F811
+    """The scorer's login (its role in the session) sees /scorer but not /director; it corrects a result at a
+    table (contract, declarer, tricks as they really were: scored again by Law 77, marked corrected) recorded `by`
+    "scorer" in the audit log; after the correction period the page shows the 409 reason and an override
+    checkbox, and the override is recorded."""
     SHOTS.mkdir(parents=True, exist_ok=True)
+    play_the_mitchell(tmp_path, mitchell)
     page = browser.new_page(viewport=TABLET)
     log_in(page, mitchell.url, SCORER_PASSWORD)
     page.wait_for_url("**/scorer")
@@ -210,29 +213,36 @@ def test_the_scorers_own_login_corrects_within_the_period_and_overrides_after_it
     assert page.goto(mitchell.url + "/director/live").status == 403
     page.goto(mitchell.url + "/scorer")
 
+    # Board 1 at table 2 was really 3NT by N making 9 tricks: not vulnerable, 100 + 300 game bonus = +400.
     page.locator("#cor-table").fill("2")
     page.locator("#cor-board").fill("1")
-    page.get_by_label("Assigned score").check()
-    page.locator("#cor-score-ns").fill("420")
+    page.locator("#cor-contract").fill("3NT")
+    page.locator("#cor-declarer").select_option("N")
+    page.locator("#cor-tricks").fill("9")
     page.locator("#cor-reason").fill("Law 79 A: tricks agreed wrongly entered")
     assert page.locator("#cor-override").count() == 0  # not published: no override to tick
     page.get_by_role("button", name="Record correction").click()
     page.wait_for_url("**/scorer?corrected=1*")
     row = page.locator("#audit-table tbody tr").first
     text = row.inner_text()
-    assert "assigned 420" in text and "board 1" in text and "table 2" in text and "scorer" in text, text
+    assert "correction" in text and "board 1" in text and "table 2" in text and "scorer" in text, text
+    assert "3NT N 9" in text and "NS 400" in text, text
     assert row.locator("td").first.inner_text().strip()  # when
     trav = {r["table"]: r for r in mitchell.api.get("/api/v1/travellers/1").json()["rows"]}
-    assert trav[2]["score_ns"] == 420
+    assert (trav[2]["contract"], trav[2]["declarer"], trav[2]["tricks"], trav[2]["score_ns"]) == ("3NT", "N", 9, 400)
+    assert trav[2]["adjusted"] is None and trav[2]["corrected"]["by"] == "scorer"  # a correction, not Law 12 C
 
-    # publish with a period of 0 minutes: it is over at once; a correction is refused with the reason (409)
+    # publish with a period of 0 minutes: it is over at once; a correction is refused with the reason (409).
+    # Board 2 at table 1 was really 4S by S making 10: NS vulnerable, 120 + 500 game bonus = +620.
     page.get_by_label("Correction period (minutes)").fill("0")
     page.get_by_role("button", name="Publish the results").click()
     page.wait_for_url("**/scorer?published=1")
     page.locator("#cor-table").fill("1")
     page.locator("#cor-board").fill("2")
-    page.locator("#cor-ns").select_option("A+")
-    page.locator("#cor-ew").select_option("A-")
+    page.locator("#cor-contract").fill("4S")
+    page.locator("#cor-declarer").select_option("S")
+    page.locator("#cor-tricks").fill("10")
+    page.locator("#cor-reason").fill("declarer was South")
     with page.expect_response(lambda r: r.url.endswith("/scorer/correct")) as resp:
         page.get_by_role("button", name="Record correction").click()
     assert resp.value.status == 409
@@ -244,12 +254,15 @@ def test_the_scorers_own_login_corrects_within_the_period_and_overrides_after_it
     page.get_by_role("button", name="Record correction").click()
     page.wait_for_url("**/scorer?corrected=1*")
     text = page.locator("#audit-table tbody tr").first.inner_text()
-    assert "A+/A-" in text and "after the correction period" in text and "scorer" in text, text
+    assert "4S S 10" in text and "NS 620" in text and "after the correction period" in text and "scorer" in text, \
+        text
     page.screenshot(path=str(SHOTS / "scorer-audit-log.png"), full_page=True)
     kinds = [(r["kind"], r["by_whom"], r["post_period"]) for r in
              mitchell.rows("SELECT kind, by_whom, post_period FROM director_actions ORDER BY id")]
-    assert kinds == [("adjust", "scorer", 0), ("publish", "scorer", 0), ("adjust", "scorer", 1)]
+    assert kinds == [("correct", "scorer", 0), ("publish", "scorer", 0), ("correct", "scorer", 1)]
+    trav = {r["table"]: r for r in mitchell.api.get("/api/v1/travellers/2").json()["rows"]}
+    assert (trav[1]["contract"], trav[1]["declarer"], trav[1]["score_ns"]) == ("4S", "S", 620)
 
     with httpx.Client(base_url=mitchell.url, timeout=10) as client:  # a form without the CSRF token
-        assert client.post("/scorer/correct", data={"table": "1", "board": "1", "kind": "assigned",
-                                                    "score_ns": "100"}).status_code == 403
+        assert client.post("/scorer/correct", data={"table": "1", "board": "1", "contract": "1S",
+                                                    "declarer": "N", "tricks": "7"}).status_code == 403

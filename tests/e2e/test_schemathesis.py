@@ -148,7 +148,7 @@ def test_every_api_operation_but_sync_needs_the_token(collector, api_schema):
         if not path.startswith("/api/v1/") or path == SYNC:
             continue
         url = collector.url + path.replace("{board}", "1").replace("{unit}", "T01").replace("{round_no}", "1") \
-                                  .replace("{fmt}", "pbn")
+                                  .replace("{fmt}", "pbn").replace("{seq}", "1")
         assert "{" not in url, path
         for method in operations:
             if method not in ("get", "post", "put", "patch", "delete"):

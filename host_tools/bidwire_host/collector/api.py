@@ -9,13 +9,16 @@ import json
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Header, Query, Request
+from fastapi import Path as FastPath
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from bidwire_host.collector import apiauth, commands, director, export, setup
+from bidwire_host.collector import queue as queue_mod
 from bidwire_host.collector.store import SCHEMA_VERSION
 
 router = APIRouter(dependencies=[apiauth.guard_dependency])
+EventSeq = Annotated[int, FastPath(ge=1, le=2**63 - 1, description="the unit's event number of the result")]
 IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key", max_length=200,
                                               description="a key per change: a retry with it changes nothing twice")]
 SQLITE_MAX = 2**63 - 1  # the largest integer SQLite stores
@@ -36,10 +39,12 @@ def _error(status, reason):
 
 @service.get("/healthz", tags=["service"])
 def healthz(request: Request):
-    """Liveness: the store answers a query."""
+    """Liveness: the store answers a query; `loop`: how long the event loop was held up at most (loopprobe.py)."""
     conn = request.app.state.service.store.reader()
     events = conn.execute("SELECT count(*) FROM events").fetchone()[0]
-    return {"status": "ok", "schema_version": SCHEMA_VERSION, "events": events}
+    probe = getattr(request.app.state, "loop_probe", None)
+    return {"status": "ok", "schema_version": SCHEMA_VERSION, "events": events,
+            "loop": probe.figures() if probe is not None else None}
 
 
 @router.get("/api/v1/units", tags=["director"])
@@ -110,6 +115,17 @@ def alerts(request: Request, unit: str | None = None, kind: str | None = None, b
     sql = "SELECT * FROM alerts" + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY id LIMIT ?"
     conn = request.app.state.service.store.reader()
     return {"alerts": [_row(a, ("data",)) for a in conn.execute(sql, (*args, limit))]}
+
+
+@router.get("/api/v1/queue", tags=["director"])
+def get_queue(request: Request, state: Literal["open", "closed"] = "open", page: int = Query(1, ge=1, le=100_000)):
+    """The director's queue as the page shows it: the alerts still open (an irregularity not settled at the table,
+    a director call not ended, a finding not dealt with), or the closed ones with their outcome; 50 a page."""
+    conn = request.app.state.service.store.reader()
+    items, total = queue_mod.alerts(conn, queue_mod.cmd_acks(conn), state, page)
+    keep = ("key", "source", "unit", "seq", "board", "kind", "law", "open", "outcome", "detail", "offender", "call",
+            "at", "options", "queued", "closed", "reasons", "expected")
+    return {"state": state, "total": total, "page": page, "alerts": [{k: i.get(k) for k in keep} for i in items]}
 
 
 @router.get("/api/v1/units/{unit}/commands", tags=["director"])
@@ -327,13 +343,13 @@ class AlertClose(BaseModel):
 
 
 @router.post("/api/v1/results/{unit}/{seq}/resolve", tags=["director"], status_code=201)
-async def post_resolve(request: Request, unit: str, seq: int, body: Resolution, key: IdempotencyKey = None):
+async def post_resolve(request: Request, unit: str, seq: EventSeq, body: Resolution, key: IdempotencyKey = None):
     """Decide a held result: accept it as played (re-attributed) or void it."""
     return await _decide(request, "resolve", _Merged(body, unit=unit, seq=seq), key)
 
 
 @router.post("/api/v1/results/{unit}/{seq}/correct", tags=["director"], status_code=201)
-async def post_correct(request: Request, unit: str, seq: int, body: Correction, key: IdempotencyKey = None):
+async def post_correct(request: Request, unit: str, seq: EventSeq, body: Correction, key: IdempotencyKey = None):
     """Correct a result (Law 79 C): contract, declarer, tricks, lead, pairs; scored again by Law 77."""
     return await _decide(request, "correct", _Merged(body, unit=unit, seq=seq), key)
 

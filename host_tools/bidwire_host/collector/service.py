@@ -116,13 +116,18 @@ class Service:
         try:
             body, unit = sync.unit_of(raw)
             check = sync.admit(self.keyring, raw, signature, body, unit)
-            job = sync.store_batch(*check, sync.now_iso())
+            received = sync.now_iso()
+            job = sync.store_batch(*check, received, raw=raw, signature=signature)
             try:
                 out = await asyncio.wrap_future(self.store.submit(job))
             except StoreError as e:
                 raise sync.Rejected(503, f"the collector cannot store events now ({e}); the unit will retry") \
                     from None
-            except sync.Rejected:
+            except sync.Rejected as e:
+                if e.conflict is not None:  # kept for the director, outside the refused batch's transaction
+                    seq, stored, sent = e.conflict
+                    await asyncio.wrap_future(self.store.submit(sync.conflict_job(unit, seq, stored, sent, received)))
+                    self.hub.publish({"alerts": True})
                 raise
             except Exception as e:  # a bug: nothing was stored (the job's savepoint was rolled back), it retries
                 log.exception("storing a batch of unit %s", unit)

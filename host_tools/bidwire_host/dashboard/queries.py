@@ -14,7 +14,7 @@ import json
 import os
 from datetime import datetime, timezone
 
-from bidwire_host.collector import director
+from bidwire_host.collector import director, queue
 
 PHASES = {"auction": "bidding", "ended": "opening lead", "play": "play", "done": "done"}
 RULINGS = {  # what each ruling does, for the buttons (laws.md §4.19)
@@ -110,15 +110,18 @@ def call_text(call):
     return call
 
 
-def calls(conn, unit, start_seq, board, upto=None):
+def calls(conn, unit, start_seq, board, upto=None, last=None):
     """The calls made at a unit on one board, as stored: [{seat, call, text, irregular}] in order. Only the
-    events of that play of the board: up to the unit's next board_start."""
+    events of that play of the board: up to the unit's next board_start. `last`: only the last so many (read
+    from the end, so a board with thousands of stored calls costs no more than a short one)."""
     nxt = conn.execute("SELECT min(start_seq) FROM boards WHERE unit = ? AND start_seq > ?",
                        (unit, start_seq)).fetchone()[0]
     end = min(upto if upto is not None else 2**62, (nxt - 1) if nxt is not None else 2**62)
+    sql = ("SELECT seq, body FROM events WHERE unit = ? AND type = 'call' AND board = ? AND seq >= ? AND seq <= ? "
+           "ORDER BY seq DESC" + (" LIMIT ?" if last is not None else ""))
+    rows = conn.execute(sql, (unit, board, start_seq, end) + ((last,) if last is not None else ())).fetchall()
     out = []
-    for r in conn.execute("SELECT seq, body FROM events WHERE unit = ? AND type = 'call' AND board = ? AND seq >= ? "
-                          "AND seq <= ? ORDER BY seq", (unit, board, start_seq, end)):
+    for r in reversed(rows):
         body = json.loads(r["body"])
         seat, _, call = str(body.get("input", "")).partition(":")
         seat = body.get("seat") or seat
@@ -146,9 +149,17 @@ def _board_auction(conn, unit, board_id, upto=None):
     b = conn.execute("SELECT * FROM boards WHERE id = ?", (board_id,)).fetchone() if board_id is not None else None
     if b is None:
         return None
-    made = calls(conn, unit, b["start_seq"], b["board"], upto)
-    cut = max(0, len(made) - DIAGRAM_CALLS)
-    out = diagram(b["dealer"] if not cut else made[cut]["seat"], made[cut:])
+    made = calls(conn, unit, b["start_seq"], b["board"], upto, last=DIAGRAM_CALLS + 1)
+    cut = 0
+    if len(made) > DIAGRAM_CALLS:  # how many earlier calls are not shown
+        nxt = conn.execute("SELECT min(start_seq) FROM boards WHERE unit = ? AND start_seq > ?",
+                           (unit, b["start_seq"])).fetchone()[0]
+        end = min(upto if upto is not None else 2**62, (nxt - 1) if nxt is not None else 2**62)
+        total = conn.execute("SELECT count(*) FROM events WHERE unit = ? AND type = 'call' AND board = ? "
+                             "AND seq >= ? AND seq <= ?", (unit, b["board"], b["start_seq"], end)).fetchone()[0]
+        made = made[1:]
+        cut = total - len(made)
+    out = diagram(b["dealer"] if not cut else made[0]["seat"], made)
     out.update(cut=cut, board_id=board_id)
     return out
 
@@ -162,7 +173,7 @@ def live(service):
         out.append({"unit": unit, "section": b["section"], "table": b["table_no"], "round": b["round"],
                     "board": b["board"], "dealer": b["dealer"], "vul": b["vul"],
                     "phase": PHASES.get(b["state"], b["state"]), "contract": b["contract"], "declarer": b["declarer"],
-                    "auction": diagram(b["dealer"], calls(conn, unit, b["start_seq"], b["board"]))})
+                    "auction": _board_auction(conn, unit, b["id"])})
     return out
 
 
@@ -204,75 +215,21 @@ def audit(conn):
     return out
 
 
-def cmd_acks(conn):
-    """{unit: the last command it reports applied}."""
-    return dict(conn.execute("SELECT unit, cmd_ack FROM unit_sync").fetchall())
-
-
 DIAGRAM_CALLS = 48  # an alert's bidding diagram shows the last calls this many; the board page has them all
-PAGE = 50  # open alerts per page
+PAGE = queue.PAGE
+cmd_acks = queue.cmd_acks
 
 
 def alerts(conn, acks, state="open", page=1, limit=PAGE):
-    """The alerts queue, newest first: `state` "open" (what the director still has to deal with) or "closed"
-    (settled at the table, superseded, resolved by the director: each with its outcome). (items, total)."""
-    decisions = director.fold(conn)
-    closed, resolutions = decisions.closed, decisions.resolutions
-    queued = {}
-    for c in conn.execute("SELECT unit, seq, body FROM commands WHERE type = 'ruling' ORDER BY seq"):
-        if c["seq"] > acks.get(c["unit"], 0):
-            body = json.loads(c["body"])
-            queued[c["unit"], body.get("board"), body.get("at")] = body
-    want_open = state == "open"
-    rows = []
-    for i in conn.execute("SELECT i.*, e.id AS eid FROM irregularities i JOIN events e USING (unit, seq)"):
-        key = director.alert_key("irr", i["unit"], i["seq"])
-        is_open = i["state"] == "open" and key not in closed
-        if is_open == want_open:
-            rows.append(("irr", key, i, is_open))
-    for c in conn.execute("SELECT c.*, e.id AS eid FROM director_calls c JOIN events e USING (unit, seq)"):
-        key = director.alert_key("td", c["unit"], c["seq"])
-        is_open = c["state"] == "open" and key not in closed
-        if is_open == want_open:
-            rows.append(("td", key, c, is_open))
-    for a in conn.execute("SELECT a.*, e.id AS eid FROM alerts a LEFT JOIN events e USING (unit, seq)"):
-        key = director.alert_key("alert", a["unit"], a["seq"], a["kind"])
-        is_open = key not in closed and not (a["kind"] == "held_result" and (a["unit"], a["seq"]) in resolutions)
-        if is_open == want_open:
-            rows.append(("alert", key, a, is_open))
-    rows.sort(key=lambda x: x[2]["eid"] or 0, reverse=True)
-    total = len(rows)
-    items = []
-    for source, key, r, is_open in rows[(page - 1) * limit: page * limit]:
-        items.append(_item(conn, source, key, r, is_open, closed.get(key), queued, resolutions))
+    """The collector's queue (collector/queue.py) dressed for the page: each irregularity's bidding diagram and
+    what each ruling does, and an element id."""
+    items, total = queue.alerts(conn, acks, state, page, limit)
+    for a in items:
+        a["id"] = "a-" + "".join(ch if ch.isalnum() else "-" for ch in a["key"])
+        if a["source"] == "irregularity":
+            a["options"] = [(o, RULINGS.get(o, o)) for o in a["options"]]
+            a["auction"] = _board_auction(conn, a["unit"], a["board_id"], a["seq"])
     return items, total
-
-
-def _item(conn, source, key, r, is_open, closed, queued, resolutions):
-    dom = "a-" + "".join(ch if ch.isalnum() else "-" for ch in key)
-    base = {"key": key, "id": dom, "unit": r["unit"], "seq": r["seq"], "eid": r["eid"] or 0, "board": r["board"],
-            "open": is_open, "closed": closed}
-    if source == "irr":
-        options = json.loads(r["options"]) if r["options"] else []
-        board_id = r["board_id"]
-        return dict(base, source="irregularity", kind=r["kind"], law=r["law"], offender=r["offender"],
-                    call=r["call"], entitled=r["entitled"], at=r["at"],
-                    options=[(o, RULINGS.get(o, o)) for o in options] if is_open else [],
-                    auction=_board_auction(conn, r["unit"], board_id, r["seq"]), outcome=r["outcome"],
-                    queued=queued.get((r["unit"], r["board"], r["at"])) if is_open else None)
-    if source == "td":
-        return dict(base, source="td_call", kind="director called", law=None, offender=r["seat"],
-                    outcome=r["outcome"])
-    data = json.loads(r["data"]) if r["data"] else {}
-    out = dict(base, source="validator", kind=r["kind"], law=r["law"], detail=r["detail"], outcome=None)
-    if r["kind"] == "held_result":
-        res = conn.execute("SELECT * FROM results WHERE unit = ? AND seq = ?", (r["unit"], r["seq"])).fetchone()
-        decided = resolutions.get((r["unit"], r["seq"]))
-        out.update(held=dict(res) if res is not None else None, expected=data.get("expected"),
-                   reasons=data.get("reasons") or [], decision=decided,
-                   outcome=None if decided is None else
-                   f"{decided['decision']}ed by {decided.get('by') or 'the director'}")
-    return out
 
 
 def irregularity(conn, unit, seq):

@@ -1,0 +1,51 @@
+"""How long the event loop is held up: a task that asks to wake every `INTERVAL_S` and records how late it woke.
+
+Everything blocking (SQLite, scoring, rendering) must run in worker threads: the units' syncs, every page and the
+live streams share this one loop. The probe's figures are in /healthz (`loop`): the largest stall since start, the
+number of stalls over `STALL_MS`; each such stall is logged. The tests and `make bench` read them.
+"""
+import asyncio
+import logging
+import time
+
+log = logging.getLogger("bidwire.collector")
+
+INTERVAL_S = 0.02
+STALL_MS = 100.0
+
+
+class LoopProbe:
+    def __init__(self):
+        self.max_ms = 0.0
+        self.stalls = 0
+        self.samples = 0
+        self._task = None
+
+    def start(self):
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def stop(self):
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass
+
+    async def _run(self):
+        while True:
+            t = time.monotonic()
+            await asyncio.sleep(INTERVAL_S)
+            lag_ms = (time.monotonic() - t - INTERVAL_S) * 1000
+            self.samples += 1
+            if lag_ms > self.max_ms:
+                self.max_ms = lag_ms
+            if lag_ms > STALL_MS:
+                self.stalls += 1
+                log.warning("event loop held up %.0f ms", lag_ms)
+
+    def figures(self):
+        return {"max_stall_ms": round(self.max_ms, 1), "stalls_over_100ms": self.stalls, "samples": self.samples}
+
+    def reset(self):
+        self.max_ms, self.stalls = 0.0, 0
