@@ -27,12 +27,14 @@ MP_UNPACKED := build/micropython-1.28.0
 MICROPY_SRC ?= $(MP_UNPACKED)
 MP32_DIR    := build/mp32
 MP32        := $(MP32_DIR)/micropython
+MP32_MPY_DIR := build/mp32-mpy
+MP32_MPY    := $(MP32_MPY_DIR)/micropython
 # What the frozen image is made of: the firmware, the boards and the manifests (they are among them).
 FROZEN_SRC  := $(shell find firmware boards -name '*.py' -not -path '*/__pycache__/*')
 # pyright-python otherwise asks PyPI for its latest version on every run, only to print a warning.
 export PYRIGHT_PYTHON_IGNORE_WARNINGS := 1
 
-.PHONY: setup chromium gcc-multilib mp32 test test-py test-mp compile lint typecheck bench demo unit-build vunit firmware deploy provision serve rebuild clean chaos
+.PHONY: setup chromium gcc-multilib mp32 mp32-mpy test test-py test-mp compile lint typecheck bench demo unit-build vunit firmware deploy provision serve rebuild clean chaos
 
 setup: $(STAMP) $(TYPESHED)
 
@@ -92,6 +94,25 @@ $(MP32): $(FROZEN_SRC) | $(MICROPY_SRC)/ports/unix/Makefile
 		{ tail -30 $(MP32_DIR)/build.log; echo "make mp32 failed: the whole log is $(MP32_DIR)/build.log"; exit 1; }
 	@cp $(MP32_DIR)/obj/micropython $@.tmp && mv $@.tmp $@
 
+# make mp32-mpy: the same 32-bit unix port with only asyncio frozen (firmware/manifest_stock.py), as in stock ESP32
+# firmware, at $(MP32_MPY); make bench runs the firmware there as .mpy files from the file system, beside $(MP32).
+# Built as $(MP32) is, in a folder of its own (the same mpy-cross).
+mp32-mpy: $(MP32_MPY)
+
+$(MP32_MPY): firmware/manifest_stock.py | $(MICROPY_SRC)/ports/unix/Makefile
+	@echo "make mp32-mpy: MicroPython v1.28.0 unix port, 32-bit, asyncio frozen in (log: $(MP32_MPY_DIR)/build.log)"
+	@mkdir -p $(MP32_MPY_DIR)/mpy-lib && echo "Not micropython-lib: the frozen manifest uses none of it." \
+		>$(MP32_MPY_DIR)/mpy-lib/README.md
+	@{ $(MAKE) -j2 -C $(MICROPY_SRC)/mpy-cross BUILD=$(abspath $(MP32_DIR))/mpy-cross && \
+	MICROPY_GIT_TAG=v1.28.0 MICROPY_GIT_HASH=e0e9fbb17 $(MAKE) -j2 -C $(MICROPY_SRC)/ports/unix \
+		VARIANT=standard BUILD=$(abspath $(MP32_MPY_DIR))/obj CFLAGS_EXTRA=-m32 LDFLAGS_EXTRA=-m32 \
+		MICROPY_PY_BTREE=0 MICROPY_PY_SSL=0 MICROPY_PY_FFI=0 \
+		MICROPY_MPYCROSS=$(abspath $(MP32_DIR))/mpy-cross/mpy-cross MPY_LIB_DIR=$(abspath $(MP32_MPY_DIR))/mpy-lib \
+		FROZEN_MANIFEST=$(abspath firmware/manifest_stock.py); } >$(MP32_MPY_DIR)/build.log 2>&1 || \
+		{ tail -30 $(MP32_MPY_DIR)/build.log; echo "make mp32-mpy failed: the whole log is $(MP32_MPY_DIR)/build.log"; \
+		exit 1; }
+	@cp $(MP32_MPY_DIR)/obj/micropython $@.tmp && mv $@.tmp $@
+
 # The units' end-to-end tests run on $(MP32) (tests/e2e/vunit.py builds it with make mp32 if need be).
 test-py: setup mp32
 	$(BIN)/pytest
@@ -110,8 +131,9 @@ lint: setup
 typecheck: setup
 	$(BIN)/pyright -p pyrightconfig.json
 
-bench: setup
-	$(BIN)/python bench/run.py --micropython $(MPY) --mpy-cross $(MPYCROSS)
+# The unit's figures run on the device model ($(MP32)) and on $(MP32_MPY) and the 64-bit port (docs/benchmarks.md).
+bench: setup gcc-multilib mp32 mp32-mpy
+	$(BIN)/python bench/run.py --micropython $(MPY) --mpy-cross $(MPYCROSS) --mp32-mpy $(MP32_MPY)
 
 # A whole Mitchell session with no hardware: the collector and one virtual unit per table (docs/unit.md, collector.md).
 # make demo [TABLES=5] [BOARDS=6] [PORT=8080] [EXIT_WHEN_DONE=1]

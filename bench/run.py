@@ -134,15 +134,32 @@ def collector_figures(unit_counts, scoring_sizes):
     return out
 
 
-def unit_figures(mp, heap):
-    """The table unit's (unit_bench.py), the core's per-call figures from this run as baselines."""
+def unit_figures(mp, heap, mp32_mpy):
+    """The table unit's (unit_bench.py) on the three builds (the device model by `make mp32`, `mp32_mpy`, the 64-bit
+    port beside this Python), the core's per-call figures from this run as baselines."""
     import tempfile
 
     import unit_bench
 
     core = {"alloc_call": median(mp["alloc_engine_call"]), "us_call": median(mp["us_engine_call"]), "heap": heap}
+    on = unit_bench.builds(mp32_mpy)
     with tempfile.TemporaryDirectory() as tmp:
-        return [figure(**f) for f in unit_bench.figures(Path(tmp), core)]
+        return [figure(**f) for f in unit_bench.figures(Path(tmp), core, on)]
+
+
+def carried(skipped):
+    """The figures of the parts left out of this run, as the last run that measured them left them in results.json
+    (each marked with that run's date), so that running one part does not lose the others'."""
+    if not skipped or not RESULTS.exists():
+        return []
+    old = json.loads(RESULTS.read_text())
+    day = old["machine"].get("date")
+    out = []
+    for f in old["figures"]:
+        if any(f["name"].startswith(prefix) for prefix in skipped):
+            f.setdefault("measured", day)
+            out.append(f)
+    return out
 
 
 def numbers(text):
@@ -154,6 +171,9 @@ def numbers(text):
               help="The MicroPython unix port executable.")
 @click.option("--mpy-cross", "mpy_cross", required=True, type=click.Path(exists=True, dir_okay=False),
               help="The mpy-cross executable.")
+@click.option("--mp32-mpy", default=str(ROOT / "build/mp32-mpy/micropython"), show_default=True,
+              type=click.Path(dir_okay=False),
+              help="The 32-bit unix port with only asyncio frozen, for the firmware as .mpy files (make mp32-mpy).")
 @click.option("--heap", default="64K", show_default=True, help="MicroPython heap size (-X heapsize).")
 @click.option("--skip-unit", is_flag=True, help="Leave out the table unit's figures (they take a few minutes).")
 @click.option("--skip-collector", is_flag=True, help="Leave out the collector's figures (about 4 minutes).")
@@ -161,7 +181,7 @@ def numbers(text):
               help="Numbers of simulated units for the collector's sync figures, comma-separated.")
 @click.option("--scoring-sizes", default=None,
               help="Result counts for the scoring figures, comma-separated (default: 338,5400,27000,180000).")
-def main(micropython, mpy_cross, heap, skip_unit, skip_collector, collector_units, scoring_sizes):
+def main(micropython, mpy_cross, mp32_mpy, heap, skip_unit, skip_collector, collector_units, scoring_sizes):
     """Measure the core, the table unit and the collector; print a table and write bench/results.json."""
     started, load_start = time.perf_counter(), os.getloadavg()[0]
     modules = compile_tree(mpy_cross, OUT, [ROOT / "firmware", MP_SIDE])
@@ -174,14 +194,19 @@ def main(micropython, mpy_cross, heap, skip_unit, skip_collector, collector_unit
         subprocess.run([mpy_cross, "-o", str(board_mpy), str(ROOT / "boards" / f"{name}.py")], check=True)
         board_bytes += board_mpy.stat().st_size
     figs = figures(mp, cp, modules, heap, board_bytes)
-    if not skip_unit:
-        figs.extend(unit_figures(mp, heap))
-    if not skip_collector:
+    if skip_unit:
+        figs.extend(carried(["virtual unit"]))
+    else:
+        figs.extend(unit_figures(mp, heap, mp32_mpy))
+    if skip_collector:
+        figs.extend(carried(["collector:"]))
+    else:
         figs.extend(collector_figures(numbers(collector_units), numbers(scoring_sizes)))
+    left_out = [part for part, skip in (("unit", skip_unit), ("collector", skip_collector)) if skip]
     machine = {"nproc": os.cpu_count(), "cpu": platform.processor() or platform.machine(),
                "python": platform.python_version(), "micropython": mp["version"], "heap": heap,
                "loadavg_1min_start": round(load_start, 2), "loadavg_1min": round(os.getloadavg()[0], 2),
-               "date": date.today().isoformat(),
+               "date": date.today().isoformat(), "parts_left_out": left_out,
                "wall_s": round(time.perf_counter() - started, 1)}
     RESULTS.write_text(json.dumps({"machine": machine, "figures": figs}, indent=1, ensure_ascii=False) + "\n")
     click.echo(f"{machine['nproc']} cores (load {machine['loadavg_1min_start']} at start, {machine['loadavg_1min']} "

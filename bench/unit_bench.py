@@ -1,28 +1,51 @@
-"""`make bench`, the table unit's figures: the virtual unit (firmware .mpy on the MicroPython unix port, unix_sim
+"""`make bench`, the table unit's figures: the virtual unit (the firmware on the MicroPython unix port, unix_sim
 board) driven through real sessions against the real collector (`bidwire serve`) on 127.0.0.1.
 
-Figures: the peak heap (the smallest heap a 32-board session runs in: its peak need, fragmentation included) beside
-the heap in use once booted, bytes allocated and µs from key press to frame beside the core's own per call, heap
-growth over 1,000 boards, flash writes per board. Baselines are measured in the same run. The firmware's .mpy size
-is in bench/run.py.
+On three builds of the interpreter (`Build`): MicroPython v1.28.0's unix port built 32-bit with the firmware frozen in
+(the device model: 16-byte GC blocks, 4-byte pointers, bytecode in rodata), the same 32-bit port with only asyncio
+frozen and the firmware as .mpy files (what stock firmware and `make deploy` give an ESP32), and the prebuilt 64-bit
+port with the .mpy files (what the tests used before). Figures: the smallest heap a 32-board session runs in (its
+peak need, fragmentation included), the heap in use once booted, bytes allocated and µs from key press to frame
+beside the core's own per call, heap growth over 1,000 boards, flash writes per board. Baselines are measured in the
+same run. The firmware's .mpy size is in bench/run.py.
 """
 import re
 import statistics
 import sys
 from pathlib import Path
 
+from bidwire_host.simulator import Runtime, device_model, mpy_port
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "tests" / "e2e"), str(ROOT / "tests")]
 
 from collector_proc import Collector  # noqa: E402
 from session import session  # noqa: E402
-from vunit import SECRET, VUnit, build, write_config  # noqa: E402
+from vunit import SECRET, VUnit, write_config  # noqa: E402
+
+UNIT_BUILD = ROOT / "build" / "unit"  # the firmware as .mpy files, for the builds that do not freeze it
+
+
+class Build:
+    """One interpreter the virtual unit runs on (a simulator.Runtime), and the range in which smallest_heap searches
+    on it: low_k, high_k, step_k in KiB."""
+
+    def __init__(self, key, name, runtime, low_k, high_k, step_k):
+        self.key, self.name, self.runtime = key, name, runtime
+        self.search = (low_k, high_k, step_k)
+
+
+def builds(mp32_mpy):
+    """The device model (`make mp32`, what the end-to-end tests run), the 32-bit port with only asyncio frozen and the
+    firmware as .mpy files (`make mp32-mpy`: stock ESP32 firmware and `make deploy`), the 64-bit prebuilt port."""
+    b64 = mpy_port(ROOT, UNIT_BUILD)
+    return [Build("32-bit frozen", "32-bit build, firmware frozen", device_model(ROOT), 16, 64, 1),
+            Build("32-bit .mpy", "32-bit build, firmware as .mpy files", Runtime(mp32_mpy, "160K", b64.firmware),
+                  40, 160, 2),
+            Build("64-bit .mpy", "64-bit prebuilt port, firmware as .mpy files", b64, 64, 320, 4)]
+
 
 SEATS = "NESW"
-
-
-def _kib(text):
-    return int(text[:-1]) * 1024
 
 
 RUNS = iter(range(1, 1 << 30))
@@ -36,18 +59,27 @@ def fresh_unit(collector):
     return run, unit
 
 
-def run_session(collector, tmp, heap, lines, measure=False):
-    """Play the lines on a fresh unit; (ok, unit output) — ok False if the unit ran out of heap or died."""
+def new_unit(collector, tmp, name, heap, on):
+    """A fresh unit (its own id, and a folder of its own for its config and state) booted on build `on`."""
     run, unit_id = fresh_unit(collector)
-    cfg = write_config(tmp / f"s{run}.json", tmp / f"s{run}-state", collector.url, unit=unit_id)
+    folder = tmp / f"{name}{run}"
+    folder.mkdir()
+    cfg = write_config(folder / "unit.json", folder / "state", collector.url, unit=unit_id)
+    return VUnit(cfg, heap=heap, runtime=on.runtime)
+
+
+def run_session(collector, tmp, heap, lines, on, measure=False):
+    """Play the lines on a fresh unit; (ok, unit output) — ok False if the unit ran out of heap or died."""
     try:
-        unit = VUnit(cfg, heap=heap)
+        unit = new_unit(collector, tmp, "s", heap, on)
     except (EOFError, TimeoutError):
         return False, None  # out of heap at boot
     try:
         if measure:
             unit.write("measure on")
-            unit.write("mem")  # the heap once booted
+            unit.write("mem")  # the heap once booted, at once: the first sync may be under way
+            unit.write("sync 20000")
+            unit.write("mem")  # the heap once booted and the boot's events acknowledged
         for line in lines:
             if not unit.send(line)[1]:  # every line of the session changes the state: refused = no heap
                 unit.kill()
@@ -61,12 +93,13 @@ def run_session(collector, tmp, heap, lines, measure=False):
     return ok and "MemoryError" not in unit.proc.stderr.read(), unit
 
 
-def smallest_heap(collector, tmp, lines, low_k=64, high_k=320, step_k=4, tries=2):
-    """Binary search (in step_k KiB) for the smallest -X heapsize that completes the session `tries` times in a
-    row (the peak depends on when the sync client's requests fall between presses)."""
+def smallest_heap(collector, tmp, lines, on, tries=2):
+    """Binary search (in the build's step, KiB) for the smallest -X heapsize that completes the session `tries`
+    times in a row (the peak depends on when the sync client's requests fall between presses)."""
+    low_k, high_k, step_k = on.search
     while high_k - low_k > step_k:
         mid = (low_k + high_k) // 2 // step_k * step_k
-        ok = all(run_session(collector, tmp, f"{mid}K", lines)[0] for _ in range(tries))
+        ok = all(run_session(collector, tmp, f"{mid}K", lines, on)[0] for _ in range(tries))
         if ok:
             high_k = mid
         else:
@@ -88,13 +121,11 @@ def mem_line(unit):
     return {k: int(v) for k, v in re.findall(r"(\w+)=(\d+)", line)}
 
 
-def long_run(collector, tmp, first=10, boards=1000, heap="512K"):
+def long_run(collector, tmp, on, first=10, boards=1000, heap="512K"):
     """first + boards short boards with the collector acknowledging: heap in use and flash writes once board
     `first` is played (the marks taken at the start of board first + 1) and once all are (at the start of board
     first + boards + 1), so that exactly `boards` boards lie between the two marks."""
-    run, unit_id = fresh_unit(collector)
-    cfg = write_config(tmp / "long.json", tmp / "long-state", collector.url, unit=unit_id)
-    unit = VUnit(cfg, heap=heap)
+    unit = new_unit(collector, tmp, "long", heap, on)
     unit.send("N PASS")
     marks = []
     for n in range(1, first + boards + 1):
@@ -109,52 +140,97 @@ def long_run(collector, tmp, first=10, boards=1000, heap="512K"):
     return marks
 
 
-def figures(tmp, core):
+def measure(collector, tmp, lines, on, long=True):
+    """Everything measured on one build: {"peak", "booted", "booted_at_once", "after", "alloc", "us", "long"}."""
+    peak = smallest_heap(collector, tmp, lines, on)
+    ok, unit = run_session(collector, tmp, "512K", lines, on, measure=True)
+    if not ok:
+        raise RuntimeError(f"the 32-board session failed on the {on.name} at 512K")
+    mems = [{k: int(v) for k, v in re.findall(r"(\w+)=(\d+)", x)} for x in unit.out if x.startswith("mem ")]
+    per_key = [tuple(map(int, x.split()[3:5])) for x in unit.out if x.startswith("key ") and len(x.split()) == 5]
+    return {"peak": peak, "booted_at_once": mems[0]["alloc"], "booted": mems[1]["alloc"], "after": mems[-1]["alloc"],
+            "alloc": [a for a, _ in per_key], "us": [t for _, t in per_key],
+            "long": long_run(collector, tmp, on) if long else None}
+
+
+def _p95(v):
+    return sorted(v)[len(v) * 95 // 100]
+
+
+def figures(tmp, core, on):
     """The unit's figures as dicts of bench/run.py figure() arguments. `core`: the core's own figures from the same
     run (MicroPython, bench_core.py), the baselines of the per-press figures: {"alloc_call": B allocated per call,
-    "us_call": µs per call, "heap": the heap they ran in}."""
-    build()
+    "us_call": µs per call, "heap": the heap they ran in}. `on`: the three Builds (builds()), device model first."""
     lines, _ = session(32)
     with Collector.with_units(tmp, {}) as collector:  # one collector for every run, each run a new unit id
-        peak = smallest_heap(collector, tmp, lines)
-        ok, unit = run_session(collector, tmp, "512K", lines, measure=True)
-        first, last = long_run(collector, tmp)
-    mems = [x for x in unit.out if x.startswith("mem ")]
-    booted = {k: int(v) for k, v in re.findall(r"(\w+)=(\d+)", mems[0])}
-    after = mem_line(unit)
-    per_key = [tuple(map(int, x.split()[3:5])) for x in unit.out if x.startswith("key ") and len(x.split()) == 5]
-    alloc = [a for a, _ in per_key]
-    us = [t for _, t in per_key]
+        m = {b.key: measure(collector, tmp, lines, b) for b in on}
+    fz, mp, b64 = (m[b.key] for b in on)
+    names = {b.key: b.name for b in on}
+    search = {b.key: "binary search over -X heapsize in {2} KiB steps from {0}-{1} KiB".format(*b.search) for b in on}
+    first, last = fz["long"]
     boards = last["boards"] - first["boards"]
-    on_core = (f"a bare Auction (bench_core.py, MicroPython -X heapsize={core['heap']}, 21 auctions, same run): "
-               "what the core alone takes per call")
     span = f"{first['boards'] + 1}-{last['boards']:,}"
+    on_core = (f"a bare Auction (bench_core.py, 64-bit MicroPython -X heapsize={core['heap']}, 21 auctions, same "
+               "run): what the core alone takes per call")
+    session_text = ("the smallest heap in which the 32-board session (every press taken, sync with the collector) "
+                    "completes twice in a row: its peak need, fragmentation included")
+
+    def also(key, value):
+        return {"name": f"{key}: {names[key]}", "value": value}
+
+    growth = [also(k, v["long"][1]["alloc"] - v["long"][0]["alloc"]) for k, v in m.items() if k != on[0].key]
     return [
-        {"name": "virtual unit: peak heap (smallest heap, 32-board session)", "value": peak, "unit": "B",
-         "target": 48 * 1024, "tag": "heap once booted",
-         "method": "binary search over -X heapsize in 4 KiB steps: the smallest heap in which the session (every "
-                   "press taken, sync with the collector) completes twice in a row, i.e. the session's peak need, "
-                   f"fragmentation included; heap in use (gc.collect()ed) after the session {after['alloc']:,} B",
-         "baseline": booted["alloc"], "baseline_name": "heap in use once booted, gc.collect()ed (same run, 512K heap)"},
-        {"name": "virtual unit: bytes allocated per key press (median)", "value": statistics.median(alloc),
-         "unit": "B", "tag": "core per call",
+        {"name": "virtual unit, 32-bit frozen: smallest heap, 32-board session", "value": fz["peak"], "unit": "B",
+         "target": 24 * 1024, "tag": "32-bit .mpy",
+         "method": f"{search[on[0].key]}: {session_text}; the {names[on[0].key]} (the device model); 64-bit .mpy "
+                   f"{b64['peak']:,} B; heap in use once booted {fz['booted']:,} B",
+         "baseline": mp["peak"], "baseline_name": f"the same on the {names[on[1].key]} (same run)",
+         "baselines": [also(on[1].key, mp["peak"]), also(on[2].key, b64["peak"])]},
+        {"name": "virtual unit, 32-bit frozen: heap once booted", "value": fz["booted"], "unit": "B",
+         "target": 16 * 1024, "tag": "32-bit .mpy",
+         "method": "`mem` (gc.collect(); gc.mem_alloc()) once booted and the boot's events acknowledged (`sync`), "
+                   f"512K heap; at once after boot, the first sync under way, {fz['booted_at_once']:,} B; after the "
+                   f"session {fz['after']:,} B; 64-bit .mpy {b64['booted']:,} B",
+         "baseline": mp["booted"], "baseline_name": f"the same on the {names[on[1].key]} (same run)",
+         "baselines": [also(on[1].key, mp["booted"]), also(on[2].key, b64["booted"])]},
+        {"name": "virtual unit, 32-bit .mpy: smallest heap, 32-board session", "value": mp["peak"], "unit": "B",
+         "target": 64 * 1024, "tag": "32-bit frozen",
+         "method": f"{search[on[1].key]}: {session_text}; the {names[on[1].key]} (only asyncio frozen, as in stock "
+                   f"ESP32 firmware); 64-bit .mpy {b64['peak']:,} B; heap in use once booted {mp['booted']:,} B",
+         "baseline": fz["peak"], "baseline_name": f"the same on the {names[on[0].key]} (same run)",
+         "baselines": [also(on[0].key, fz["peak"]), also(on[2].key, b64["peak"])]},
+        {"name": "virtual unit, 64-bit .mpy: smallest heap, 32-board session", "value": b64["peak"], "unit": "B",
+         "tag": "heap once booted",
+         "method": f"{search[on[2].key]}: {session_text}; the {names[on[2].key]}",
+         "baseline": b64["booted"], "baseline_name": "heap in use once booted, the boot's events acknowledged, on "
+                                                     "the same build (same run, 512K heap)"},
+        {"name": "virtual unit, 32-bit frozen: bytes allocated per key press (median)",
+         "value": statistics.median(fz["alloc"]), "unit": "B", "tag": "core per call",
          "method": "gc.disable(); gc.mem_alloc() delta from the press to the frame drawn (journal record, events, "
-                   f"screen); 32-board session, {len(alloc)} presses; p95 {sorted(alloc)[len(alloc) * 95 // 100]} B",
-         "baseline": core["alloc_call"], "baseline_name": f"bytes allocated per call by {on_core}"},
-        {"name": "virtual unit: µs from key press to frame (median)", "value": statistics.median(us), "unit": "µs",
-         "tag": "core per call",
+                   f"screen); 32-board session, {len(fz['alloc'])} presses; p95 {_p95(fz['alloc'])} B, max "
+                   f"{max(fz['alloc'])} B; 32-bit .mpy median {statistics.median(mp['alloc'])} B; 64-bit .mpy median "
+                   f"{statistics.median(b64['alloc'])} B (p95 {_p95(b64['alloc'])} B)",
+         "baseline": core["alloc_call"], "baseline_name": f"bytes allocated per call by {on_core}",
+         "baselines": [also(on[1].key, statistics.median(mp["alloc"])),
+                       also(on[2].key, statistics.median(b64["alloc"]))]},
+        {"name": "virtual unit, 32-bit frozen: µs from key press to frame (median)",
+         "value": statistics.median(fz["us"]), "unit": "µs", "tag": "core per call",
          "method": "time.ticks_us around store.key + screens.lines + draw + show, console printing excluded; "
-                   f"p95 {sorted(us)[len(us) * 95 // 100]} µs", "baseline": core["us_call"],
-         "baseline_name": f"µs per call (median of 5) of {on_core}"},
-        {"name": f"virtual unit: heap growth over {boards:,} boards", "value": last["alloc"] - first["alloc"],
-         "unit": "B", "target": 0, "tag": f"heap at board {first['boards'] + 1}",
+                   f"p95 {_p95(fz['us'])} µs; 64-bit .mpy median {statistics.median(b64['us'])} µs",
+         "baseline": core["us_call"], "baseline_name": f"µs per call (median of 5) of {on_core}",
+         "baselines": [also(on[1].key, statistics.median(mp["us"])), also(on[2].key, statistics.median(b64["us"]))]},
+        {"name": f"virtual unit, 32-bit frozen: heap growth over {boards:,} boards",
+         "value": last["alloc"] - first["alloc"], "unit": "B", "target": 0,
+         "tag": f"heap at board {first['boards'] + 1}",
          "method": f"gc.mem_alloc() after sync and gc.collect() at board {first['boards'] + 1}'s start minus at "
-                   f"board {last['boards'] + 1}'s (collector acking), {boards:,} short boards apart",
-         "baseline": first["alloc"], "baseline_name": f"heap in use at board {first['boards'] + 1}"},
+                   f"board {last['boards'] + 1}'s (collector acking), {boards:,} short boards apart; "
+                   + "; ".join(f"{g['name']} {g['value']:,} B" for g in growth),
+         "baseline": first["alloc"], "baseline_name": f"heap in use at board {first['boards'] + 1}",
+         "baselines": growth},
         {"name": "virtual unit: journal records per board", "value": (last["writes"] - first["writes"]) / boards,
          "unit": "writes", "method": f"journal appends (each one flush) per played board, boards {span}; plus "
                                      f"{last['snapshots'] - first['snapshots']} snapshot writes in {boards:,} boards; "
-                                     "no baseline"},
+                                     "the same firmware on every build; no baseline"},
         {"name": "virtual unit: journal bytes per board", "value": (last["written"] - first["written"]) / boards,
          "unit": "B", "method": f"bytes appended to the journal per played board, boards {span}; no baseline"},
     ]

@@ -1,6 +1,7 @@
 """The virtual unit: the real firmware on the MicroPython unix port. Keys come from stdin, one per line —
 `N 1`, `N H`, `E PASS`, `S X`, `W TD` — plus `sleep <ms>`, `sync [ms]` (wait until the collector has
-acknowledged everything), `shot <file.pbm>` (save the frame), `quit`, and `#` comments. Each new frame is
+acknowledged everything), `shot <file.pbm>` (save the frame), `mem` and `mem map` (the heap in use, and its block
+map), `quit`, and `#` comments. Each new frame is
 printed as text between `+----------------+` rules; after each key a line `key <journaled keys> <1 if it
 changed anything>`, and at boot `boot <n> keys=<journaled keys> seq=<next event> acked=<n> status=<text>`
 (test drivers resume a script from there). The journal lives in config["state_dir"].
@@ -124,6 +125,9 @@ class StdinKeys:
             j = u.store.journal
             print(f"mem alloc={gc.mem_alloc()} free={gc.mem_free()} writes={j.writes} written={j.written} "
                   f"boards={u.app.boards_played} journal={j.size()} snapshots={u.store.compactions}")
+            if words[1:] == ["map"]:
+                import micropython
+                micropython.mem_info(1)
         elif len(words) == 2:
             self.queue.put(key_code(_seat(words[0]), parse_key(words[1])))
             while len(self.queue):

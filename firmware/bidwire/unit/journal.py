@@ -65,25 +65,32 @@ class Journal:
         self._head, self._tail = bytearray(_HEADER), bytearray(_TRAILER)  # reused by every record
         self._f, self._size = None, 0  # the append handle, opened at the first append, and the file size
 
-    def append(self, kind, payload):
-        """Store one record durably (flushed and synced) before returning; JournalFull if flash is full."""
+    def append(self, kind, *parts):
+        """Store one record durably (flushed and synced) before returning; JournalFull if flash is full. The
+        payload is the parts one after the other, written as they are: never joined into one more copy."""
         if not 0 <= kind <= 255:
             raise ValueError(f"record kind {kind} out of range: use 0..255")
-        n = len(payload)
+        n = 0
+        for part in parts:
+            n += len(part)
         if n > MAX_PAYLOAD:
             raise ValueError(f"record payload of {n} bytes is too long: at most {MAX_PAYLOAD}")
         if self.damaged is not None:
             self.repair()  # a record after a torn one could never be read back
         head, tail = self._head, self._tail
         struct.pack_into("<BBH", head, 0, _MAGIC, kind, n)
-        struct.pack_into("<I", tail, 0, crc32(payload, crc32(head)) & 0xFFFFFFFF)
+        crc = crc32(head)
+        for part in parts:
+            crc = crc32(part, crc)
+        struct.pack_into("<I", tail, 0, crc & 0xFFFFFFFF)
         try:
             if self._f is None:
                 self._f = open(self.path, "ab")
                 self._size = os.stat(self.path)[6]  # not tell(): an O_APPEND file may say 0 until written
             f = self._f
             f.write(head)
-            f.write(payload)
+            for part in parts:
+                f.write(part)
             f.write(tail)
             _durable(f)
         except OSError as e:

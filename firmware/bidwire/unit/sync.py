@@ -65,7 +65,14 @@ class Sync:
         # beat: this boot's sync count, so that the collector tells a new sync from a replayed one (liveness)
         head = '{"unit": "' + self.unit + '", "boot": ' + str(self.store.boot) + ', "beat": ' + str(self.posts + 1) + \
             ', "cmd_ack": ' + str(self.store.app.cmd_ack) + ', "events": ['
-        return head.encode() + b", ".join(events) + b"]}", len(events)
+        # Joined once: `head + b", ".join(events) + tail` would hold two more copies of the batch at its peak.
+        parts = [head.encode()]
+        for event in events:
+            if len(parts) > 1:
+                parts.append(b", ")
+            parts.append(event)
+        parts.append(b"]}")
+        return b"".join(parts), len(events)
 
     async def once(self):
         """One exchange with the collector; returns the number of events it carried."""
