@@ -1,0 +1,68 @@
+"""Hand records and their double-dummy analysis (bidwire_host/analysis.py; docs/scorer.md): the tables equal
+endplay's DDS deal by deal, a deal worked by hand gives what a person reads from it, dealt sessions are
+repeatable, and the collector analyses an event's hand records in the background and uses them: a lead from a
+void is a fouled board, a result far from double dummy is flagged."""
+import time
+
+from collector_kit import ApiClient, auction_end, board_start, query, result, sync
+
+from bidwire_host import analysis
+from bidwire_host import event as ev
+from bidwire_host.pbn_import import load
+from bidwire_host.server import create_app
+
+# North holds every top card: in notrump, 13 tricks for North or South (nobody can ruff), none for East or West
+# (North is on lead against them and wins every trick). East is void in diamonds. Board 1 (dealer N, nobody
+# vulnerable): par 7NT by N or S, 220 + 300 + 1000 = +1520 (Law 77).
+TOP = "N:AKQJ.AKQ.AKQ.AKQ 65432.5432..5432 T98.T98.T98.T987 7.J76.J765432.J6"
+HANDS = f'[Event "?"]\n[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n[Deal "{TOP}"]\n'
+
+
+def test_a_deal_worked_by_hand():
+    [(board, t)] = analysis.tables(load(HANDS).hands).items()
+    assert board == 1
+    assert t["dd"]["N"]["NT"] == t["dd"]["S"]["NT"] == 13
+    assert t["dd"]["E"]["NT"] == t["dd"]["W"]["NT"] == 0
+    assert t["par"]["score"] == 1520 and all(c.startswith("7NT") for c in t["par"]["contracts"])
+
+
+def test_the_tables_equal_endplays_dds_deal_by_deal():
+    from endplay.dds import calc_dd_table
+    from endplay.types import Deal
+
+    hands = load(analysis.deal_session(range(1, 9), seed=11)).hands
+    assert sorted(hands) == list(range(1, 9))
+    tables = analysis.tables(hands)
+    for board, h in hands.items():
+        one = calc_dd_table(Deal(h.deal.pbn("N"))).to_list()  # endplay: rows S H D C NT, columns N E S W
+        for d, strain in enumerate(("S", "H", "D", "C", "NT")):
+            assert [tables[board]["dd"][seat][strain] for seat in "NESW"] == one[d], (board, strain)
+
+
+def test_a_dealt_session_is_repeatable_and_follows_law_2():
+    a, b = analysis.deal_session(range(1, 5), seed=3), analysis.deal_session(range(1, 5), seed=3)
+    assert a == b and a != analysis.deal_session(range(1, 5), seed=4)
+    hands = load(a).hands
+    assert [hands[n].dealer for n in range(1, 5)] == ["N", "E", "S", "W"]  # Law 2: dealer rotates
+    assert [hands[n].vulnerable for n in range(1, 5)] == [0, 1, 2, 3]  # None, NS, EW, All
+
+
+def test_the_collector_analyses_the_hand_records_and_flags_a_fouled_board_and_a_suspicious_result(tmp_path, data):
+    (tmp_path / "hands.pbn").write_text(HANDS)
+    event = ev.to_dict(ev.new_event("Club", {"type": "mitchell", "tables": 3}, boards_per_round=2,
+                                    hand_records=str(tmp_path / "hands.pbn")))
+    with ApiClient(create_app(data, event=event, tables={"T01": 1, "T02": 2, "T03": 3})) as client:
+        deadline = time.monotonic() + 120
+        while not query(data, "SELECT board FROM analysis"):  # in the background, after start
+            assert time.monotonic() < deadline, "no analysis stored"
+            time.sleep(0.2)
+        [row] = query(data, "SELECT board, deal FROM analysis")
+        assert row == {"board": 1, "deal": TOP}
+        inputs = ["N:1N", "E:P", "S:P", "W:P"]
+        events = [board_start(1, 1, section="A", table=1, round=1, ns=1, ew=1), auction_end(2, 1, inputs),
+                  {"seq": 3, "type": "lead", "board": 1, "seat": "E", "suit": "D", "t": 1000},
+                  result(4, 1, "1NT", "N", 7, 90)]
+        assert sync(client, events, unit="T01").status_code == 200
+        kinds = {a["kind"]: a for a in query(data, "SELECT kind, law, detail FROM alerts")}
+        assert kinds["fouled_board"]["law"] == 87 and "E led a diamond" in kinds["fouled_board"]["detail"]
+        assert "took 7 tricks; double dummy gives 13" in kinds["suspicious_result"]["detail"]
