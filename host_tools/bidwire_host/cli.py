@@ -309,9 +309,13 @@ def event():
 @click.option("--date", help="The session's date, e.g. 2025-03-04.")
 @click.option("--hand-records", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="The session's hand records, a PBN file (kept as a path relative to OUT).")
+@click.option("--deal", is_flag=True,
+              help="Deal the session's boards (endplay's dealer) into OUT-hands.pbn, for a duplimating machine, and "
+                   "use them as its hand records.")
+@click.option("--seed", type=int, help="With --deal: the same seed deals the same boards.")
 @click.option("--force", is_flag=True, help="Replace OUT if it exists.")
 def event_create(out, name, kind, tables, even, rounds, boards_per_round, boards, pairs, section, session, date,
-                 hand_records, force):
+                 hand_records, deal, seed, force):
     """Write a new event file OUT (JSON) with numbered pairs and print its movement round by round."""
     import os
 
@@ -325,6 +329,10 @@ def event_create(out, name, kind, tables, even, rounds, boards_per_round, boards
         raise click.ClickException("give --boards-per-round or --boards (the boards in play), one of them")
     movement = {k: v for k, v in {"type": kind, "tables": tables, "rounds": rounds, "even": even}.items()
                 if v is not None}
+    if deal and hand_records is not None:
+        raise click.ClickException("--deal or --hand-records, not both")
+    if deal:
+        hand_records = _deal(out, name, movement, boards_per_round, boards, pairs, section, seed)
     hands = None
     if hand_records is not None:
         try:
@@ -344,6 +352,26 @@ def event_create(out, name, kind, tables, even, rounds, boards_per_round, boards
         raise click.ClickException(f"cannot write {out}: {e.strerror}") from None
     click.echo(event_mod.describe(new))
     click.echo(f"wrote {out}: add the players' names and ids there (docs/movements.md)")
+
+
+def _deal(out, name, movement, boards_per_round, boards, pairs, section, seed):
+    """Deal the boards the event plays into OUT-hands.pbn (bidwire_host/analysis.py); its path."""
+    from bidwire_host import analysis
+    from bidwire_host import event as event_mod
+
+    try:
+        plan = event_mod.new_event(name, movement, boards_per_round=boards_per_round, boards=boards, pairs=pairs,
+                                   section=section).sessions[0].sections[0].movement_plan()
+    except event_mod.EventError as e:
+        raise click.ClickException(str(e)) from None
+    numbers = sorted({b for r in range(1, plan.rounds + 1) for t in plan.in_round(r) for b in t.boards})
+    path = out.with_name(out.stem + "-hands.pbn")
+    try:
+        path.write_text(analysis.deal_session(numbers, seed), encoding="utf-8")
+    except OSError as e:
+        raise click.ClickException(f"cannot write {path}: {e.strerror}") from None
+    click.echo(f"dealt boards {numbers[0]}-{numbers[-1]} into {path}" + (f" (seed {seed})" if seed is not None else ""))
+    return path
 
 
 def _write(text):

@@ -66,3 +66,27 @@ def test_the_collector_analyses_the_hand_records_and_flags_a_fouled_board_and_a_
         kinds = {a["kind"]: a for a in query(data, "SELECT kind, law, detail FROM alerts")}
         assert kinds["fouled_board"]["law"] == 87 and "E led a diamond" in kinds["fouled_board"]["detail"]
         assert "took 7 tricks; double dummy gives 13" in kinds["suspicious_result"]["detail"]
+
+
+def test_the_travellers_show_the_deal_its_analysis_and_par(tmp_path, data, monkeypatch):
+    (tmp_path / "hands.pbn").write_text(HANDS)
+    event = ev.to_dict(ev.new_event("Club", {"type": "mitchell", "tables": 3}, boards_per_round=2,
+                                    hand_records=str(tmp_path / "hands.pbn")))
+    with ApiClient(create_app(data, event=event, tables={"T01": 1, "T02": 2, "T03": 3}, scorer_password="pw")) as c:
+        deadline = time.monotonic() + 120
+        while not query(data, "SELECT board FROM analysis"):
+            assert time.monotonic() < deadline, "no analysis stored"
+            time.sleep(0.2)
+        events = [board_start(1, 1, section="A", table=1, round=1, ns=1, ew=1),
+                  auction_end(2, 1, ["N:1N", "E:P", "S:P", "W:P"]),
+                  {"seq": 3, "type": "lead", "board": 1, "seat": "E", "suit": "S", "t": 1000},
+                  result(4, 1, "1NT", "N", 13, 220)]
+        assert sync(c, events, unit="T01").status_code == 200
+        import re
+        token = re.search(r'name="csrf" value="([^"]+)"', c.get("/login").text).group(1)
+        c.post("/login", data={"password": "pw", "csrf": token}, follow_redirects=False)
+        page = c.get("/scorer").text
+        assert 'aria-label="The deal"' in page and "AKQJ" in page and "J765432" in page
+        assert "Par: +1520 NS (7NT" in page
+        dd = page[page.index('aria-label="Double-dummy tricks"'):]
+        assert re.search(r'<th scope="row">N</th><td class="n">13</td>', dd)  # N in notrump: 13

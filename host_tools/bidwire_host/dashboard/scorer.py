@@ -20,7 +20,7 @@ from fastapi.templating import Jinja2Templates
 from starlette.concurrency import run_in_threadpool
 
 from bidwire_host.auth import form_refused, same_token
-from bidwire_host.collector import director
+from bidwire_host.collector import director, hands
 from bidwire_host.collector.service import Refused
 from bidwire_host.dashboard import queries
 
@@ -72,7 +72,7 @@ def _context(request):
     return {"method": st.method, "imps": st.method not in director.MP_METHODS,
             "groups": _groups(st.ranking()), "problems": list(st.problems),
             "travellers": [(b, st.traveller(b)) for b in boards], "publication": publication,
-            "exports": EXPORTS}
+            "exports": EXPORTS, "hands": hands.boards(collector.store.reader())}
 
 
 def _staff_context(request, session):

@@ -1,0 +1,26 @@
+"""The loaded event's hand records with their stored double-dummy analysis, board by board (for the travellers,
+the public results and the exports; bidwire_host/analysis.py computes the analysis)."""
+import json
+
+from bidwire_host import event as event_mod
+from bidwire_host.collector import setup
+
+
+def boards(conn):
+    """{board: {"hands": {seat: (spades, hearts, diamonds, clubs)}, "analysis": {"dd", "par"} or None}} for every
+    board of the session's hand-record file ({} without one, or when it cannot be read)."""
+    s = setup.load(conn)
+    if s is None:
+        return {}
+    try:
+        records = event_mod.hand_records(s.event, s.session)
+    except event_mod.EventError:
+        return {}
+    stored = {(r["board"], r["deal"]): json.loads(r["body"])
+              for r in conn.execute("SELECT board, deal, body FROM analysis")}
+    out = {}
+    for board, h in records.items():
+        if h.deal is None or any(h.deal.hands.get(seat) is None for seat in "NESW"):
+            continue
+        out[board] = {"hands": h.deal.hands, "analysis": stored.get((board, h.deal.pbn("N")))}
+    return out
