@@ -211,11 +211,45 @@ def _game(pub, record, row_index, tables, unknown="?"):
     return lines
 
 
+DENOMS = ("NT", "S", "H", "D", "C")
+
+
+def analysis_lines(analysis):
+    """The deal's double-dummy analysis as PBN 2.1 writes it: OptimumScore (par, the side that scores it first),
+    ParContract, and the OptimumResultTable of the tricks each seat takes as declarer in each denomination (§5.7;
+    columns Declarer, Denomination, Result, as results programs write them)."""
+    if not analysis:
+        return []
+    score = analysis["par"]["score"]
+    out = [f"[OptimumScore {quote(('NS ' if score >= 0 else 'EW ') + str(abs(score)))}]"]
+    contracts = []
+    for text in analysis["par"]["contracts"]:  # endplay's "4♠N=", "5♦Wx-2": level, denomination, declarer, result
+        t = text.translate(str.maketrans({"♠": "S", "♥": "H", "♦": "D", "♣": "C"}))
+        level, rest = t[0], t[1:]
+        denom = "NT" if rest.startswith("NT") else rest[0]
+        seat = rest[len(denom)]
+        doubled = "X" if "x" in rest[len(denom) + 1:].lower() else ""
+        side = "NS" if seat in "NS" else "EW"
+        contracts.append((side, f"{level}{denom}{doubled}"))
+    if contracts:
+        sides = {}
+        for side, contract in contracts:
+            sides.setdefault(contract, set()).add(side)
+        out.append(f"[ParContract {quote(', '.join(f'{side} {c}' for c, ss in sides.items() for side in sorted(ss)))}]")
+    out.append('[OptimumResultTable "Declarer;Denomination\\2R;Result\\2R"]')
+    for seat in "NSEW":
+        for d in DENOMS:
+            out.append(f"{seat} {d} {analysis['dd'][seat][d]}")
+    return out
+
+
 def dumps(pub, *, crlf=True):
     """The publication as PBN 2.1 export-format text."""
     games = []
     for k, record in enumerate(pub.boards):
         tables = {"ScoreTable": score_table(record, pub.method, pub.names)}
+        if record.analysis:
+            tables["OptimumResultTable"] = analysis_lines(record.analysis)
         if k == 0 and pub.standings:
             tables["TotalScoreTable"] = total_score_table(pub)
         indexes = sorted(record.auctions) or [None]

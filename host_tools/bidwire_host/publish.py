@@ -49,6 +49,7 @@ class BoardRecord:
     vulnerable: int | None = None  # the vulnerability actually used (laws.md §2.2); default Law 2
     auctions: dict = field(default_factory=dict)  # row index -> [AuctionCall], dealer's call first
     players: dict = field(default_factory=dict)  # row index -> {"N": name, ...}
+    analysis: dict | None = None  # the deal's double-dummy analysis (bidwire_host/analysis.py), if made
 
     @property
     def dealer_seat(self):

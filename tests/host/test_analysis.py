@@ -90,3 +90,29 @@ def test_the_travellers_show_the_deal_its_analysis_and_par(tmp_path, data, monke
         assert "Par: +1520 NS (7NT" in page
         dd = page[page.index('aria-label="Double-dummy tricks"'):]
         assert re.search(r'<th scope="row">N</th><td class="n">13</td>', dd)  # N in notrump: 13
+
+
+def test_the_pbn_export_carries_the_analysis_and_readers_take_it(tmp_path, data):
+    (tmp_path / "hands.pbn").write_text(HANDS)
+    event = ev.to_dict(ev.new_event("Club", {"type": "mitchell", "tables": 3}, boards_per_round=2,
+                                    hand_records=str(tmp_path / "hands.pbn")))
+    with ApiClient(create_app(data, event=event, tables={"T01": 1, "T02": 2, "T03": 3})) as c:
+        deadline = time.monotonic() + 120
+        while not query(data, "SELECT board FROM analysis"):
+            assert time.monotonic() < deadline, "no analysis stored"
+            time.sleep(0.2)
+        events = [board_start(1, 1, section="A", table=1, round=1, ns=1, ew=1),
+                  auction_end(2, 1, ["N:1N", "E:P", "S:P", "W:P"]),
+                  {"seq": 3, "type": "lead", "board": 1, "seat": "E", "suit": "S", "t": 1000},
+                  result(4, 1, "1NT", "N", 13, 220)]
+        assert sync(c, events, unit="T01").status_code == 200
+        text = c.get("/api/v1/export/pbn").text
+    assert '[OptimumScore "NS 1520"]' in text and '[ParContract "NS 7NT"]' in text
+    assert '[OptimumResultTable "Declarer;Denomination\\2R;Result\\2R"]' in text
+    table = text[text.index("[OptimumResultTable"):].splitlines()[1:21]
+    assert table[0] == "N NT 13" and "W NT 0" in table and len(table) == 20
+    from endplay.parsers import pbn as endplay_pbn
+    [board] = endplay_pbn.loads(text)  # an independent reader takes the file, deal included
+    assert board.deal.to_pbn() == TOP
+    mine = load(text)  # and bidwire's own reader
+    assert mine.hands[1].deal.pbn("N") == TOP and [r.tricks for r in mine.results] == [13]

@@ -14,6 +14,7 @@ import json
 
 from bidwire_host import event as event_mod
 from bidwire_host import pbn_export, results_csv, usebio
+from bidwire_host.collector import validator
 from bidwire_host.publish import AuctionCall, BoardRecord, EventInfo, Publication
 
 FORMATS = {"pbn": "application/x-pbn; charset=utf-8", "usebio": "application/xml; charset=utf-8",
@@ -68,7 +69,8 @@ def publication(conn, standings, section=None):
         except event_mod.EventError:
             hand = None
         record = BoardRecord(number, rows, getattr(hand, "deal", None), getattr(hand, "dealer", None),
-                             getattr(hand, "vulnerable", None))
+                             getattr(hand, "vulnerable", None),
+                             analysis=validator.stored_analysis(conn, number) if hand is not None else None)
         for i, row in enumerate(rows):
             r = row.result
             if r.adjusted is None and r.table is not None:
