@@ -167,6 +167,30 @@ def test_idle_connections_from_many_addresses_make_room_for_a_unit(tmp_path):
         collector.log_text()
 
 
+def test_the_head_deadline_holds_for_the_next_request_of_a_kept_alive_connection(tmp_path):
+    """A connection that got its answer and then starts a request it never finishes (uvicorn's keep-alive timer
+    stops at its first byte) is answered 408 at the head deadline, like a new one."""
+    collector = Collector(tmp_path, keyring(tmp_path / "keyring.json", UNITS), 0, extra=["--head-timeout", "1"])
+    try:
+        s = socket.create_connection(("127.0.0.1", collector.port), timeout=5)
+        s.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        first = b""
+        while b"\r\n\r\n" not in first or len(first.split(b"\r\n\r\n", 1)[1]) < int(
+                re.search(rb"content-length: (\d+)", first).group(1)):
+            first += s.recv(4096)
+        assert first.startswith(b"HTTP/1.1 200") and b"connection: close" not in first
+        began = time.monotonic()
+        s.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0")
+        answer = read_all(s, 4)
+        took = time.monotonic() - began
+        assert answer is not None and answer.startswith(b"HTTP/1.1 408"), answer
+        assert b"the request head did not arrive within 1 s" in answer and 0.9 < took < 3
+        s.close()
+        assert sync(collector, 1)[:2] == (200, 1)
+    finally:
+        collector.stop()
+
+
 @pytest.fixture
 def guarded(tmp_path):
     (tmp_path / "director-pw").write_text(DIRECTOR_PW + "\n")
