@@ -14,6 +14,10 @@ file with `--load`), each client bound to an address of its own in the loopback 
   FLOOD_INTERVAL_S on a kept-alive connection;
 - 200 readers (one address each), each getting `/results` every READ_INTERVAL_S on a kept-alive connection.
 
+The flooders and readers start at random phases of their interval; the idle connections are opened together,
+so their head deadlines fall together (an attacker can do that): the burst of 1,000 answers 408 and 1,000 new
+connections is in the window.
+
 Afterwards the store must hold every event the unit sent, once. Linux only (the loopback range beyond 127.0.0.1).
 
     .venv/bin/python bench/hostile_bench.py [--syncs N] [--json]
@@ -25,6 +29,7 @@ import hmac
 import http.client
 import json
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -37,7 +42,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 SECRET = "3c" * 32
 PACE_S = 0.025
-FLOOD_INTERVAL_S = 0.2
+FLOOD_INTERVAL_S = 0.5
 READ_INTERVAL_S = 2.0
 IDLE, IDLE_ADDRESSES, FLOODERS, READERS = 1000, 40, 100, 200
 TARGET_P99_MS = 100
@@ -87,7 +92,9 @@ async def _exchange(reader, writer, request):
 
 
 async def _client(port, address, request, interval, counts, stop):
-    """Send `request` every `interval` on a kept-alive connection from `address`, reconnecting when closed."""
+    """Send `request` every `interval` on a kept-alive connection from `address`, reconnecting when closed; the
+    first after a random part of the interval, so that the clients are not in step (phones are not)."""
+    await asyncio.sleep(random.uniform(0, interval))
     while not stop.is_set():
         try:
             reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(address, 0))
@@ -123,6 +130,7 @@ async def _idle(port, address, counts, stop):
 
 
 async def _load(port, duration):
+    random.seed(12)
     stop = asyncio.Event()
     counts = {}
     raw, _ = signed_sync(1)
