@@ -88,7 +88,9 @@ class LoginLimiter:
     """Login attempts per client address: FREE_TRIES wrong passwords in a row are let through at once, then each
     further attempt must wait FIRST_WAIT_S, doubled after every wrong one, up to MAX_WAIT_S. A right password
     clears the address's count. Per address only: one address guessing cannot lock the director out of the
-    room's own tablet. `clock` is time.monotonic unless a test gives its own."""
+    room's own tablet. The address is the real peer unless the operator named a proxy (server.serve). The login
+    route counts an attempt as it starts (`begin`), so attempts sent at once are limited as well as those sent one
+    after another. `clock` is time.monotonic unless a test gives its own."""
 
     FREE_TRIES = 5
     FIRST_WAIT_S = 30
