@@ -255,6 +255,7 @@ def test_200_logins_at_once_are_limited_and_hashed_two_at_a_time(guarded):
     so the server's peak memory grows by far less than 40 worker threads x 16 MiB of scrypt would take."""
     collector = guarded()
     pid = collector.proc.pid
+    assert sync(collector, 1)[:2] == (200, 1)
     with httpx.Client(base_url=collector.url, timeout=10) as c:  # warm: the login page rendered once
         login(c, "warm-up")
     peak_before = vm_kib(pid, "VmHWM")
@@ -283,6 +284,8 @@ def test_200_logins_at_once_are_limited_and_hashed_two_at_a_time(guarded):
         assert mine == [401] * 5 + [429] * 15, (device, mine)
     with httpx.Client(base_url=collector.url, timeout=10) as director:  # a device that did not guess logs in
         assert login(director, DIRECTOR_PW).status_code == 303
+    assert sync(collector, 2)[:2] == (200, 2)
+    assert [r["seq"] for r in rows(collector.data, "SELECT seq FROM events ORDER BY seq")] == [1, 2]
 
 
 LEVELS = ("DEBUG:", "INFO:", "WARNING:", "ERROR:", "CRITICAL:", "TRACE:")
