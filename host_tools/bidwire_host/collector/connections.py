@@ -1,7 +1,9 @@
 """Who may hold a connection to the collector, and how long a connection may take to say what it wants.
 
 uvicorn does part of it itself: h11 refuses a request head over 16 KB (400), and a connection idle
-`timeout_keep_alive` (5 s) after a response is closed. The rest is here, in a subclass of uvicorn's h11 protocol
+`timeout_keep_alive` (5 s) after a response is closed. Its `limit_concurrency` does not do the rest: it answers
+503 only once a request head has come, so connections that never send one are not bounded by it, and its count
+does not tell one address from another. The rest is here, in a subclass of uvicorn's h11 protocol
 (`guarded_protocol(limits)`, given to uvicorn's Config as its `http`):
 
 - **a deadline for the request head**: a connection that has not sent a whole head `head_timeout_s` after it
