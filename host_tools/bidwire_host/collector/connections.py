@@ -33,7 +33,8 @@ log = logging.getLogger("bidwire.collector")
 
 HEAD_TIMEOUT_S = 10.0
 PER_ADDRESS = 32
-RESERVE_FDS = 100  # the store's files, the log, the listening socket, the event loop's own, a file being served
+RESERVE_FDS = 200  # the store's files (a read connection per worker thread, 2 descriptors each: about 85 seen with
+# 40 threads busy), the log, the listening socket, the event loop's own, a file being served
 LOG_EVERY_S = 10.0
 UNCAPPED = ("127.0.0.1", "::1")
 
