@@ -192,5 +192,6 @@ def serve(data_dir, host="127.0.0.1", port=8080, keyring_path=None, log_level="i
              "the dashboard (/director) refuses every login")
     config = uvicorn.Config(app, log_level=log_level, access_log=access_log, timeout_graceful_shutdown=5,
                             log_config=logs.log_config(log_level), http=connections.guarded_protocol(limits),
-                            proxy_headers=bool(proxies), forwarded_allow_ips=proxies or None)
-    uvicorn.Server(config).run(sockets=[sock])
+                            proxy_headers=bool(proxies), forwarded_allow_ips=proxies or None,
+                            backlog=connections.ACCEPT_BATCH)
+    connections.CollectorServer(config).run(sockets=[sock])

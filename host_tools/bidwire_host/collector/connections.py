@@ -13,10 +13,12 @@ does not tell one address from another. The rest is here, in a subclass of uvico
   answered 503 and closed at once. The collector's own machine (127.0.0.1, ::1) and the proxies the operator
   names (`--forwarded-allow-ips`) are not capped per address: every client behind them would share the cap;
 - **a cap in total** (`total`), kept below the process's descriptor limit (`total_for()`), so that accepting a
-  connection never fails for want of a descriptor: when it is reached, the connection that has waited longest for
-  its request head is closed to make room (an idle connection loses nothing: its client opens another), and only
-  when every connection is in the middle of a request is the newcomer refused (503). So idle connections, however
-  many and from however many addresses, never keep a unit's sync out.
+  connection never fails for want of a descriptor: when it is reached, the connection that has waited longest
+  for its request head is closed to make room (an idle connection loses nothing: its client opens another), and
+  only when every connection is in the middle of a request is the newcomer refused (503). So idle connections,
+  however many and from however many addresses, never keep a unit's sync out. asyncio accepts every connection
+  waiting, up to its `backlog`, before it hands any of them to a protocol, so uvicorn's `backlog` is ACCEPT_BATCH
+  and `CollectorServer` gives the kernel's queue its length back once the server listens.
 
 `raise_descriptor_limit()` raises the soft descriptor limit to the hard one at start. Refusals are logged with the
 address and the reason, once per address and kind every LOG_EVERY_S seconds (a flood would fill the log).
@@ -27,14 +29,17 @@ import logging
 import resource
 import time
 
+import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 log = logging.getLogger("bidwire.collector")
 
 HEAD_TIMEOUT_S = 10.0
 PER_ADDRESS = 32
-RESERVE_FDS = 200  # the store's files (a read connection per worker thread, 2 descriptors each: about 85 seen with
-# 40 threads busy), the log, the listening socket, the event loop's own, a file being served
+ACCEPT_BATCH = 32  # connections asyncio accepts in one turn of the loop, before any of them is admitted or refused
+RESERVE_FDS = 250  # the store's files (a read connection per worker thread, 2 descriptors each: about 85 seen with
+# 40 threads busy), the log, the listening socket, the event loop's own, a file being served, and the connections
+# accepted but not yet admitted or not yet closed: up to 4 turns of ACCEPT_BATCH
 LOG_EVERY_S = 10.0
 UNCAPPED = ("127.0.0.1", "::1")
 
@@ -159,6 +164,18 @@ def answer(transport, status, phrase, reason):
     transport.write(f"HTTP/1.1 {status} {phrase}\r\ncontent-type: application/json\r\ncontent-length: {len(body)}"
                     f"\r\nconnection: close\r\n\r\n".encode() + body)
     transport.close()
+
+
+class CollectorServer(uvicorn.Server):
+    """uvicorn's server, its listening sockets' queue set back to `listen_backlog` once asyncio serves them (asyncio
+    gave them its accept batch, uvicorn's `backlog`, as their queue length too)."""
+
+    listen_backlog = 2048
+
+    async def startup(self, sockets=None):
+        await super().startup(sockets=sockets)
+        for sock in sockets or ():
+            sock.listen(self.listen_backlog)
 
 
 def guarded_protocol(limits):
