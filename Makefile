@@ -194,13 +194,14 @@ provision: setup
 		$(if $(KEYRING),--keyring "$(KEYRING)") $(if $(filter-out 0,$(FORCE)),--force)
 
 # make serve [DATA=collector-data] [HOST=127.0.0.1] [PORT=8080] [KEYRING=units/keyring.json]
-#   [DIRECTOR_PASSWORD_FILE=... SCORER_PASSWORD_FILE=...] — docs/collector.md; without a password file it says how
-#   to make one.
+#   [DIRECTOR_PASSWORD_FILE=... SCORER_PASSWORD_FILE=...] [FORWARDED_ALLOW_IPS=proxy,...] — docs/collector.md,
+#   docs/security.md; without a password file it says how to make one.
 serve: setup
 	$(BIN)/bidwire serve --data "$(or $(DATA),collector-data)" --host "$(or $(HOST),127.0.0.1)" \
 		--port "$(or $(PORT),8080)" --keyring "$(or $(KEYRING),units/keyring.json)" \
 		$(if $(DIRECTOR_PASSWORD_FILE),--director-password-file "$(DIRECTOR_PASSWORD_FILE)") \
-		$(if $(SCORER_PASSWORD_FILE),--scorer-password-file "$(SCORER_PASSWORD_FILE)")
+		$(if $(SCORER_PASSWORD_FILE),--scorer-password-file "$(SCORER_PASSWORD_FILE)") \
+		$(if $(FORWARDED_ALLOW_IPS),--forwarded-allow-ips "$(FORWARDED_ALLOW_IPS)")
 
 # make rebuild [DATA=collector-data]: re-derive boards, results and alerts from the raw events
 rebuild: setup

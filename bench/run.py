@@ -1,5 +1,6 @@
 """`make bench`: the Foundation figures for the core, on MicroPython and CPython, then the table unit's
-(unit_bench.py) and the collector's (collector_bench.py, collector_scoring.py); writes bench/results.json.
+(unit_bench.py) and the collector's (collector_bench.py, collector_scoring.py, hostile_bench.py); writes
+bench/results.json.
 
 A benchmark, not a test: a figure over its target is printed as "over target", never an error.
 """
@@ -134,6 +135,13 @@ def collector_figures(unit_counts, scoring_sizes):
     return out
 
 
+def hostile_figures():
+    """A unit's acknowledgement under a hostile network (hostile_bench.py), against the unit alone."""
+    import hostile_bench
+
+    return [figure(**f) for f in hostile_bench.figures(hostile_bench.run())]
+
+
 def unit_figures(mp, heap, mp32_mpy):
     """The table unit's (unit_bench.py) on the three builds (the device model by `make mp32`, `mp32_mpy`, the 64-bit
     port beside this Python), the core's per-call figures from this run as baselines."""
@@ -177,11 +185,13 @@ def numbers(text):
 @click.option("--heap", default="64K", show_default=True, help="MicroPython heap size (-X heapsize).")
 @click.option("--skip-unit", is_flag=True, help="Leave out the table unit's figures (they take a few minutes).")
 @click.option("--skip-collector", is_flag=True, help="Leave out the collector's figures (about 4 minutes).")
+@click.option("--skip-hostile", is_flag=True, help="Leave out the hostile-network figures (about a minute).")
 @click.option("--collector-units", default="200,1000", show_default=True,
               help="Numbers of simulated units for the collector's sync figures, comma-separated.")
 @click.option("--scoring-sizes", default=None,
               help="Result counts for the scoring figures, comma-separated (default: 338,5400,27000,180000).")
-def main(micropython, mpy_cross, mp32_mpy, heap, skip_unit, skip_collector, collector_units, scoring_sizes):
+def main(micropython, mpy_cross, mp32_mpy, heap, skip_unit, skip_collector, skip_hostile, collector_units,
+         scoring_sizes):
     """Measure the core, the table unit and the collector; print a table and write bench/results.json."""
     started, load_start = time.perf_counter(), os.getloadavg()[0]
     modules = compile_tree(mpy_cross, OUT, [ROOT / "firmware", MP_SIDE])
@@ -202,6 +212,8 @@ def main(micropython, mpy_cross, mp32_mpy, heap, skip_unit, skip_collector, coll
         figs.extend(carried(["collector:"]))
     else:
         figs.extend(collector_figures(numbers(collector_units), numbers(scoring_sizes)))
+    if not skip_hostile:
+        figs.extend(hostile_figures())
     left_out = [part for part, skip in (("unit", skip_unit), ("collector", skip_collector)) if skip]
     machine = {"nproc": os.cpu_count(), "cpu": platform.processor() or platform.machine(),
                "python": platform.python_version(), "micropython": mp["version"], "heap": heap,

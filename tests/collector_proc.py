@@ -48,14 +48,15 @@ def rows(data, sql, *args):
 class Collector:
     """`bidwire serve` in a subprocess; the URL it prints tells where it listens."""
 
-    def __init__(self, data, keyring, port=0, extra=()):
+    def __init__(self, data, keyring, port=0, extra=(), preexec_fn=None):
         self.data, self.keyring = Path(data), Path(keyring)
         self.log_path = self.data / f"serve-{time.monotonic_ns()}.log"
         self.log = open(self.log_path, "w")
         self.stdout_text = ""  # what it printed, once stopped
         self.proc = subprocess.Popen([str(BIDWIRE), "serve", "--data", str(data), "--keyring", str(keyring),
                                       "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
-                                      *extra], stdout=subprocess.PIPE, stderr=self.log, text=True)
+                                      *extra], stdout=subprocess.PIPE, stderr=self.log, text=True,
+                                     preexec_fn=preexec_fn)
         try:
             line = self.stdout_text = self._line(20)
             m = re.search(r"http://127\.0\.0\.1:(\d+)", line)

@@ -8,6 +8,7 @@ everything; the scorer sees the /scorer pages and may publish and correct, but n
 CSRF token; the login form, before there is a session, a random token echoed from a short-lived cookie
 (double submit). Only the dashboard reads the cookie: the units' sync endpoint takes nothing but its HMAC.
 """
+import asyncio
 import hashlib
 import hmac
 import logging
@@ -18,6 +19,7 @@ import time
 from pathlib import Path
 
 from itsdangerous import BadSignature, URLSafeTimedSerializer
+from starlette.concurrency import run_in_threadpool
 from starlette.responses import Response
 
 log = logging.getLogger("bidwire.dashboard")
@@ -29,7 +31,8 @@ SECRET_FILE = "dashboard-secret"
 PASSWORD_ENV = "BIDWIRE_DIRECTOR_PASSWORD"
 SCORER_PASSWORD_ENV = "BIDWIRE_SCORER_PASSWORD"
 ROLES = ("director", "scorer")
-_SCRYPT = {"n": 2**14, "r": 8, "p": 1}
+_SCRYPT = {"n": 2**14, "r": 8, "p": 1}  # 16 MiB of memory per hash
+HASHES_AT_ONCE = 2  # passwords hashed at the same time; other logins wait their turn (memory stays bounded)
 
 
 class AuthError(Exception):
@@ -85,7 +88,9 @@ class LoginLimiter:
     """Login attempts per client address: FREE_TRIES wrong passwords in a row are let through at once, then each
     further attempt must wait FIRST_WAIT_S, doubled after every wrong one, up to MAX_WAIT_S. A right password
     clears the address's count. Per address only: one address guessing cannot lock the director out of the
-    room's own tablet. `clock` is time.monotonic unless a test gives its own."""
+    room's own tablet. The address is the real peer unless the operator named a proxy (server.serve). The login
+    route counts an attempt as it starts (`begin`), so attempts sent at once are limited as well as those sent one
+    after another. `clock` is time.monotonic unless a test gives its own."""
 
     FREE_TRIES = 5
     FIRST_WAIT_S = 30
@@ -97,18 +102,37 @@ class LoginLimiter:
         self._failures = {}  # address -> (wrong passwords in a row, time of the last)
         self._lock = threading.Lock()
 
+    def begin(self, address):
+        """An attempt from the address: the seconds it must still wait (then it is refused, and nothing is counted),
+        or 0, and then the attempt counts as a wrong password until `succeeded()` clears the count, so that
+        attempts made at once are counted as they start (200 at once get 5 tries, not 200)."""
+        with self._lock:
+            wait = self._wait(address)
+            if not wait:
+                n = self._failures.get(address, (0, 0.0))[0] + 1
+                self._failures[address] = (n, self.clock())
+            return wait
+
+    def count(self, address):
+        """Wrong passwords (and attempts under way) from the address in a row."""
+        with self._lock:
+            return self._failures.get(address, (0, 0.0))[0]
+
     def wait(self, address):
         """Seconds the address must still wait before its next attempt (0: it may try now)."""
         with self._lock:
-            n, last = self._failures.get(address, (0, 0.0))
-            now = self.clock()
-            if n and now - last > self.FORGET_S:
-                del self._failures[address]
-                return 0
-            if n < self.FREE_TRIES:
-                return 0
-            delay = min(self.MAX_WAIT_S, self.FIRST_WAIT_S * 2 ** (n - self.FREE_TRIES))
-            return max(0, int(last + delay - now + 0.999))
+            return self._wait(address)
+
+    def _wait(self, address):
+        n, last = self._failures.get(address, (0, 0.0))
+        now = self.clock()
+        if n and now - last > self.FORGET_S:
+            del self._failures[address]
+            return 0
+        if n < self.FREE_TRIES:
+            return 0
+        delay = min(self.MAX_WAIT_S, self.FIRST_WAIT_S * 2 ** (n - self.FREE_TRIES))
+        return max(0, int(last + delay - now + 0.999))
 
     def failed(self, address):
         """A wrong password from the address; how many in a row now."""
@@ -127,6 +151,7 @@ class Auth:
 
     def __init__(self, data_dir, password=None, scorer_password=None):
         self.limiter = LoginLimiter()
+        self._hashing = asyncio.Semaphore(HASHES_AT_ONCE)
         self.hashes = {role: hash_password(pw) for role, pw in (("director", password),
                                                                ("scorer", scorer_password)) if pw}
         # no password, no sessions: the data directory is left as it is
@@ -141,6 +166,12 @@ class Auth:
     @property
     def enabled(self):
         return bool(self.hashes)
+
+    async def verify(self, password):
+        """check_password in a worker thread, at most HASHES_AT_ONCE at a time: 200 logins at once wait for their
+        turn instead of taking 16 MiB each (and the worker threads every other request needs)."""
+        async with self._hashing:
+            return await run_in_threadpool(self.check_password, password)
 
     def check_password(self, password):
         """The role whose password this is ("director" first), or None."""

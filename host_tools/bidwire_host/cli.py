@@ -163,8 +163,16 @@ _DATA = click.option("--data", required=True, type=click.Path(file_okay=False, p
                    "correct), not /director. Default: $BIDWIRE_SCORER_PASSWORD; with neither, no scorer login.")
 @click.option("--body-timeout", default=30.0, show_default=True, type=click.FloatRange(0.1),
               help="Seconds a request's body may take to arrive (a stalled or trickling client gets 408).")
+@click.option("--head-timeout", default=10.0, show_default=True, type=click.FloatRange(0.1),
+              help="Seconds a connection may take to send its request head (then 408, and it is closed).")
+@click.option("--max-connections-per-address", "per_address", default=32, show_default=True,
+              type=click.IntRange(0), help="Connections one client address may hold at once (0: no cap); not "
+                                           "counted for 127.0.0.1, ::1 and the --forwarded-allow-ips proxies.")
+@click.option("--forwarded-allow-ips", "proxies", default="",
+              help="The reverse proxies (addresses or networks, comma-separated) whose X-Forwarded-For and "
+                   "X-Forwarded-Proto are believed. Default: none, every client is its real peer address.")
 def serve(data, host, port, keyring, log_level, access_log, event_file, tables, method, director_password_file,
-          scorer_password_file, body_timeout):
+          scorer_password_file, body_timeout, head_timeout, per_address, proxies):
     """Run the collector: the units' sync endpoint, the director's JSON API (docs/collector.md) and dashboard
     (docs/director.md)."""
     from bidwire_host.collector.setup import SetupError, parse_tables
@@ -190,7 +198,9 @@ def serve(data, host, port, keyring, log_level, access_log, event_file, tables, 
             raise SetupError("--tables needs --event")
         serve_collector(data, host, port, keyring, log_level=log_level, access_log=access_log,
                         echo=lambda text: click.echo(text), event=event_file, tables=table_map, method=method,
-                        director_password=password, scorer_password=scorer_password, body_timeout_s=body_timeout)
+                        director_password=password, scorer_password=scorer_password, body_timeout_s=body_timeout,
+                        head_timeout_s=head_timeout, per_address=per_address,
+                        forwarded_allow_ips=[p.strip() for p in proxies.split(",") if p.strip()])
     except SetupError as e:
         raise click.ClickException(str(e)) from None
     except (StoreError, OSError) as e:

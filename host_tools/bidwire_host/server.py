@@ -18,7 +18,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from bidwire_host import dashboard
-from bidwire_host.collector import api, apiauth, bodyguard, derive, setup, sync
+from bidwire_host.collector import api, apiauth, bodyguard, connections, derive, setup, sync
 from bidwire_host.collector.events import SyncBody
 from bidwire_host.collector.keyring import Keyring
 from bidwire_host.collector.loopprobe import LoopProbe
@@ -139,9 +139,12 @@ def _ctx(ctx):
 
 
 def listen(host, port):
-    """A listening socket on host:port (0: any free port); SO_REUSEADDR so a restart can take the port again."""
+    """A listening socket on host:port (0: any free port); SO_REUSEADDR so a restart can take the port again.
+    Made with IPPROTO_TCP named: asyncio sets TCP_NODELAY only on connections whose socket says so, and without it
+    every answer on a kept-alive connection waited 40 ms for the client's delayed ACK (head and body are two
+    writes)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
@@ -154,24 +157,42 @@ def listen(host, port):
 
 def serve(data_dir, host="127.0.0.1", port=8080, keyring_path=None, log_level="info", access_log=False,
           echo=print, event=None, tables=None, method="mp", director_password=None, scorer_password=None,
-          body_timeout_s=bodyguard.BODY_TIMEOUT_S):
-    """Run the collector until interrupted; echo the URL once it is listening."""
+          body_timeout_s=bodyguard.BODY_TIMEOUT_S, head_timeout_s=connections.HEAD_TIMEOUT_S,
+          per_address=connections.PER_ADDRESS, forwarded_allow_ips=()):
+    """Run the collector until interrupted; echo the URL once it is listening.
+
+    `forwarded_allow_ips`: the proxies whose X-Forwarded-For / X-Forwarded-Proto are believed (addresses or
+    networks); none by default, so a request's client is always its real peer (the login limit is keyed on it).
+    The connection limits (collector/connections.py): a request head within `head_timeout_s`, at most
+    `per_address` connections per client address, and a total kept below the descriptor limit, whose soft value
+    is first raised to the hard one."""
     import uvicorn
 
+    from bidwire_host import logs
+
+    logs.configure(log_level)
     app = create_app(data_dir, keyring_path, event=event, tables=tables, method=method,
                      director_password=director_password, scorer_password=scorer_password,
                      body_timeout_s=body_timeout_s)
+    proxies = list(forwarded_allow_ips)
+    descriptors = connections.raise_descriptor_limit()
+    limits = connections.ConnectionLimits(connections.total_for(descriptors), per_address, head_timeout_s, proxies)
     sock = listen(host, port)
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     keyring = app.state.service.keyring
     echo(f"bidwire collector on http://{shown}:{bound}  (store {app.state.service.store.path}, keyring "
          f"{keyring.path}: {len(keyring.units())} units; API docs at /docs, its token in "
-         f"{Path(data_dir) / apiauth.TOKEN_FILE})")
+         f"{Path(data_dir) / apiauth.TOKEN_FILE}; at most {limits.total} connections (descriptor limit "
+         f"{descriptors}), {per_address or 'any number'} per address, request heads within {head_timeout_s:g} s; "
+         f"forwarded headers from {', '.join(proxies) or 'no proxy'})")
     if keyring.error:
         echo(f"warning: {keyring.error}")
     if not director_password:
         echo("warning: no director password (--director-password-file, or BIDWIRE_DIRECTOR_PASSWORD): "
              "the dashboard (/director) refuses every login")
-    config = uvicorn.Config(app, log_level=log_level, access_log=access_log, timeout_graceful_shutdown=5)
-    uvicorn.Server(config).run(sockets=[sock])
+    config = uvicorn.Config(app, log_level=log_level, access_log=access_log, timeout_graceful_shutdown=5,
+                            log_config=logs.log_config(log_level), http=connections.guarded_protocol(limits),
+                            proxy_headers=bool(proxies), forwarded_allow_ips=proxies or None,
+                            backlog=connections.ACCEPT_BATCH)
+    connections.CollectorServer(config).run(sockets=[sock])

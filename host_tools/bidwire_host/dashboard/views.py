@@ -67,14 +67,14 @@ async def login(request: Request):
         log.warning("login refused from %s: the form's CSRF token is missing or stale", address)
         return _login_page(request, "The form had expired: please sign in again.", 403)
     auth = _auth(request)
-    wait = auth.limiter.wait(address)
+    wait = auth.limiter.begin(address)  # counted as it starts: logins sent at once are limited too
     if wait:  # refused before the password is even looked at
         log.warning("login refused from %s: too many wrong passwords, %d s to wait", address, wait)
         return _login_page(request, f"Too many wrong passwords from this device: try again in {wait} s.", 429,
                            {"Retry-After": str(wait)})
-    role = await run_in_threadpool(auth.check_password, str(form.get("password", "")))
+    role = await auth.verify(str(form.get("password", "")))
     if role is None:
-        n = auth.limiter.failed(address)
+        n = auth.limiter.count(address)
         log.warning("login refused from %s: wrong password (%d in a row)", address, n)
         return _login_page(request, "Wrong password.", 401)
     auth.limiter.succeeded(address)
