@@ -135,6 +135,13 @@ def collector_figures(unit_counts, scoring_sizes):
     return out
 
 
+def analysis_figures():
+    """The double-dummy analysis (analysis_bench.py), against endplay's calc_dd_table called directly."""
+    import analysis_bench
+
+    return [figure(**f) for f in analysis_bench.figures(analysis_bench.run())]
+
+
 def hostile_figures():
     """A unit's acknowledgement under a hostile network (hostile_bench.py), against the unit alone."""
     import hostile_bench
@@ -186,12 +193,13 @@ def numbers(text):
 @click.option("--skip-unit", is_flag=True, help="Leave out the table unit's figures (they take a few minutes).")
 @click.option("--skip-collector", is_flag=True, help="Leave out the collector's figures (about 4 minutes).")
 @click.option("--skip-hostile", is_flag=True, help="Leave out the hostile-network figures (about a minute).")
+@click.option("--skip-analysis", is_flag=True, help="Leave out the double-dummy analysis figures (about a minute).")
 @click.option("--collector-units", default="200,1000", show_default=True,
               help="Numbers of simulated units for the collector's sync figures, comma-separated.")
 @click.option("--scoring-sizes", default=None,
               help="Result counts for the scoring figures, comma-separated (default: 338,5400,27000,180000).")
-def main(micropython, mpy_cross, mp32_mpy, heap, skip_unit, skip_collector, skip_hostile, collector_units,
-         scoring_sizes):
+def main(micropython, mpy_cross, mp32_mpy, heap, skip_unit, skip_collector, skip_hostile, skip_analysis,
+         collector_units, scoring_sizes):
     """Measure the core, the table unit and the collector; print a table and write bench/results.json."""
     started, load_start = time.perf_counter(), os.getloadavg()[0]
     modules = compile_tree(mpy_cross, OUT, [ROOT / "firmware", MP_SIDE])
@@ -214,6 +222,8 @@ def main(micropython, mpy_cross, mp32_mpy, heap, skip_unit, skip_collector, skip
         figs.extend(collector_figures(numbers(collector_units), numbers(scoring_sizes)))
     if not skip_hostile:
         figs.extend(hostile_figures())
+    if not skip_analysis:
+        figs.extend(analysis_figures())
     left_out = [part for part, skip in (("unit", skip_unit), ("collector", skip_collector)) if skip]
     machine = {"nproc": os.cpu_count(), "cpu": platform.processor() or platform.machine(),
                "python": platform.python_version(), "micropython": mp["version"], "heap": heap,
