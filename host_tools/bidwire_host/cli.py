@@ -152,8 +152,12 @@ _DATA = click.option("--data", required=True, type=click.Path(file_okay=False, p
                    "correct), not /director. Default: $BIDWIRE_SCORER_PASSWORD; with neither, no scorer login.")
 @click.option("--body-timeout", default=30.0, show_default=True, type=click.FloatRange(0.1),
               help="Seconds a request's body may take to arrive (a stalled or trickling client gets 408).")
+@click.option("--session-hours", default=12.0, show_default=True, type=click.FloatRange(min=0.001),
+              help="A dashboard login ends this long after it was made, however much it is used.")
+@click.option("--session-idle-minutes", default=30.0, show_default=True, type=click.FloatRange(min=0.01),
+              help="A dashboard login ends once unused this long (no request, no live page open).")
 def serve(data, host, port, keyring, log_level, access_log, event_file, tables, method, director_password_file,
-          scorer_password_file, body_timeout):
+          scorer_password_file, body_timeout, session_hours, session_idle_minutes):
     """Run the collector: the units' sync endpoint, the director's JSON API (docs/collector.md) and dashboard
     (docs/director.md)."""
     from bidwire_host.collector.setup import SetupError, parse_tables
@@ -179,7 +183,8 @@ def serve(data, host, port, keyring, log_level, access_log, event_file, tables, 
             raise SetupError("--tables needs --event")
         serve_collector(data, host, port, keyring, log_level=log_level, access_log=access_log,
                         echo=lambda text: click.echo(text), event=event_file, tables=table_map, method=method,
-                        director_password=password, scorer_password=scorer_password, body_timeout_s=body_timeout)
+                        director_password=password, scorer_password=scorer_password, body_timeout_s=body_timeout,
+                        session_lifetime_s=session_hours * 3600, session_idle_s=session_idle_minutes * 60)
     except SetupError as e:
         raise click.ClickException(str(e)) from None
     except (StoreError, OSError) as e:

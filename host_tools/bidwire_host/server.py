@@ -17,7 +17,7 @@ from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from bidwire_host import dashboard
+from bidwire_host import auth, dashboard
 from bidwire_host.collector import api, apiauth, bodyguard, derive, setup, sync
 from bidwire_host.collector.events import SyncBody
 from bidwire_host.collector.keyring import Keyring
@@ -30,14 +30,15 @@ KEYRING = "keyring.json"  # in the data directory, unless given
 
 
 def create_app(data_dir, keyring_path=None, event=None, tables=None, method="mp", director_password=None,
-               scorer_password=None, body_timeout_s=bodyguard.BODY_TIMEOUT_S):
+               scorer_password=None, body_timeout_s=bodyguard.BODY_TIMEOUT_S,
+               session_lifetime_s=auth.SESSION_HOURS * 3600, session_idle_s=auth.IDLE_MINUTES * 60):
     """The collector app on the store in data_dir; units from keyring_path (default: data_dir/keyring.json).
 
     `event`: an event file (path) or its parsed JSON to load, with `tables` {unit: table or [section, table]}
     and the scoring `method`; round 1's assigns are queued unless already sent (setup.py). `director_password`:
     the dashboard's login (dashboard/); without it the dashboard's pages refuse every login. `scorer_password`:
     the scorer's own login (the /scorer pages only). `body_timeout_s`: how long a request's body may take to
-    arrive (bodyguard.py)."""
+    arrive (bodyguard.py). `session_lifetime_s`, `session_idle_s`: when a dashboard login ends (auth.py)."""
     data_dir = Path(data_dir)
     store = derive.open_store(data_dir)
     keyring = Keyring(Path(keyring_path) if keyring_path else data_dir / KEYRING)
@@ -66,7 +67,7 @@ def create_app(data_dir, keyring_path=None, event=None, tables=None, method="mp"
     app.include_router(sync.router)
     app.include_router(api.service)
     app.include_router(api.router)
-    dashboard.mount(app, data_dir, director_password, scorer_password)
+    dashboard.mount(app, data_dir, director_password, scorer_password, session_lifetime_s, session_idle_s)
 
     app.add_middleware(bodyguard.BodyGuard, limits={sync.PATH: (sync.MAX_BODY, ": send fewer events per sync")},
                        timeout_s=body_timeout_s)
@@ -153,13 +154,15 @@ def listen(host, port):
 
 def serve(data_dir, host="127.0.0.1", port=8080, keyring_path=None, log_level="info", access_log=False,
           echo=print, event=None, tables=None, method="mp", director_password=None, scorer_password=None,
-          body_timeout_s=bodyguard.BODY_TIMEOUT_S):
+          body_timeout_s=bodyguard.BODY_TIMEOUT_S, session_lifetime_s=auth.SESSION_HOURS * 3600,
+          session_idle_s=auth.IDLE_MINUTES * 60):
     """Run the collector until interrupted; echo the URL once it is listening."""
     import uvicorn
 
     app = create_app(data_dir, keyring_path, event=event, tables=tables, method=method,
                      director_password=director_password, scorer_password=scorer_password,
-                     body_timeout_s=body_timeout_s)
+                     body_timeout_s=body_timeout_s, session_lifetime_s=session_lifetime_s,
+                     session_idle_s=session_idle_s)
     sock = listen(host, port)
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
