@@ -216,6 +216,40 @@ def rebuild(data):
     click.echo(f"rebuilt the derived tables of {store.path} from {events} events ({alerts} alerts)")
 
 
+@main.command()
+@_DATA
+@click.argument("out", type=click.Path(dir_okay=False, path_type=Path))
+def backup(data, out):
+    """Back up the collector's store to OUT while it runs (SQLite's online backup: the store as of one commit, units
+    syncing meanwhile); OUT is replaced only once the copy is whole and checked."""
+    from bidwire_host.collector import backup as backup_mod
+    from bidwire_host.collector.store import StoreError
+
+    try:
+        made = backup_mod.backup(data, out)
+    except StoreError as e:
+        raise click.ClickException(str(e)) from None
+    click.echo(f"backed up {data / 'bidwire.sqlite3'} to {made['path']}: {made['events']} events, {made['results']} "
+               f"results, {made['bytes']:,} bytes in {made['seconds']:.2f} s")
+
+
+@main.command()
+@_DATA
+@click.argument("backup_file", metavar="BACKUP", type=click.Path(dir_okay=False, path_type=Path))
+def restore(data, backup_file):
+    """Put a backup (`bidwire backup`) in the place of the collector's store, the collector stopped: the backup is
+    checked first; the files it replaces are moved to DATA/replaced-<time>/, not deleted."""
+    from bidwire_host.collector import backup as backup_mod
+    from bidwire_host.collector.store import StoreError
+
+    try:
+        done = backup_mod.restore(data, backup_file)
+    except StoreError as e:
+        raise click.ClickException(str(e)) from None
+    aside = f"; the files it replaced are in {done['moved_to']}" if done["moved_to"] else ""
+    click.echo(f"restored {backup_file} to {done['path']}: {done['events']} events, {done['results']} results{aside}")
+
+
 @main.command("export")
 @_DATA
 @click.option("--format", "fmt", type=click.Choice(["pbn", "usebio", "csv"]), default="pbn", show_default=True)

@@ -7,6 +7,7 @@ only way anything changes: the store (one SQLite file in the data directory), th
 live pages' hub.
 """
 import logging
+import signal
 import socket
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -19,6 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from bidwire_host import auth, dashboard
 from bidwire_host.collector import api, apiauth, bodyguard, derive, setup, sync
+from bidwire_host.collector import store as store_mod
 from bidwire_host.collector.events import SyncBody
 from bidwire_host.collector.keyring import Keyring
 from bidwire_host.collector.loopprobe import LoopProbe
@@ -176,4 +178,25 @@ def serve(data_dir, host="127.0.0.1", port=8080, keyring_path=None, log_level="i
         echo("warning: no director password (--director-password-file, or BIDWIRE_DIRECTOR_PASSWORD): "
              "the dashboard (/director) refuses every login")
     config = uvicorn.Config(app, log_level=log_level, access_log=access_log, timeout_graceful_shutdown=5)
-    uvicorn.Server(config).run(sockets=[sock])
+    server = uvicorn.Server(config)
+    stop_signals = []
+
+    def stopped(sig, frame):  # uvicorn raises again the signal it stopped on, once it is done: here it is handled
+        stop_signals.append(sig)
+
+    # Ctrl-C and TERM: uvicorn's graceful shutdown, then the lifespan's store.close() (the WAL checkpointed into
+    # the main file), and the process exits 0
+    before = {sig: signal.signal(sig, stopped) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        if not stop_signals:
+            server.run(sockets=[sock])
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+    if stop_signals:
+        store = app.state.service.store
+        wal = store_mod.wal_path(store.path)
+        kept = wal.stat().st_size if wal.exists() else 0
+        echo(f"stopped ({signal.Signals(stop_signals[0]).name}): "
+             + (f"{store.path} holds every commit" if not kept else
+                f"{kept} bytes of commits are still in {wal} (another process has the store open)"))
