@@ -206,8 +206,8 @@ def wal_path(path):
 
 
 def check_file(path):
-    """StoreError if the file at `path` is there but cannot be a store: 0 bytes with no WAL beside it (a store's
-    first page may still be only in its WAL, never both empty)."""
+    """StoreError if the file at `path` is there but cannot be a store: 0 bytes, which SQLite would take for a new
+    empty database (unless a WAL lies beside it: then SQLite reads the pages from there, and its check decides)."""
     path = Path(path)
     if path.exists() and path.stat().st_size == 0:
         wal = wal_path(path)
