@@ -106,20 +106,31 @@ def provision(root, unit, collector, out, keyring, wifi_ssid, wifi_password, boa
               show_default=True, help="mp: Law 78 A matchpoints; neuberg: factored to the biggest traveller; "
                                       "cross-imps, butler: IMP pairs; teams: two-table matches.")
 @click.option("--acbl", is_flag=True, help="Matchpoints as the ACBL shows them: 1 per result beaten, ½ per tie.")
+@click.option("--strict", is_flag=True, help="Refuse the whole file at the first results row that cannot be read "
+                                             "(default: score the others and list it in problems).")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-def score_pbn(method, acbl, file):
-    """Score the results in a PBN file (ScoreTable rows or one game per table) and print JSON (docs/scoring.md)."""
+def score_pbn(method, acbl, strict, file):
+    """Score the results in a PBN file (ScoreTable rows or one game per table) and print JSON (docs/scoring.md).
+
+    Each row that cannot be scored is named on standard error (board, line, why) and in the report's problems;
+    the exit status is 1 only when nothing could be scored, 2 when the file cannot be read."""
     import json
 
     from bidwire_host import score_pbn as score_pbn_mod
     from bidwire_host.pbn import PbnError
 
     try:
-        report = score_pbn_mod.score_pbn(score_pbn_mod.decode(file.read_bytes()), method, acbl=acbl)
+        report = score_pbn_mod.score_pbn(score_pbn_mod.decode(file.read_bytes()), method, acbl=acbl, strict=strict)
     except PbnError as e:
         click.echo(f"error: {file}: {e}", err=True)
         sys.exit(2)
+    for p in report["problems"]:
+        where = ", ".join(x for x in (p["board"] and f"board {p['board']}", p["line"] and f"line {p['line']}") if x)
+        click.echo(f"{file}: {where or 'file'}: not scored: {p['problem']}", err=True)
     _write(json.dumps(report, ensure_ascii=False) + "\n")
+    if not any(b["rows"] for b in report["boards"]):
+        click.echo(f"error: {file}: nothing could be scored", err=True)
+        sys.exit(1)
 
 
 _DATA = click.option("--data", required=True, type=click.Path(file_okay=False, path_type=Path),
@@ -250,13 +261,42 @@ def restore(data, backup_file):
     click.echo(f"restored {backup_file} to {done['path']}: {done['events']} events, {done['results']} results{aside}")
 
 
+@main.command()
+@_DATA
+@click.option("--keyring", type=click.Path(dir_okay=False, path_type=Path),
+              help="The units' keyring (default: keyring.json in the data directory).")
+def verify(data, keyring):
+    """Check every stored event against the batch its unit signed (exit 1 if any does not match)."""
+    from bidwire_host.collector import derive
+    from bidwire_host.collector.keyring import Keyring
+    from bidwire_host.collector.store import DB_NAME, StoreError
+    from bidwire_host.collector.verify import verify as check
+
+    if not (data / DB_NAME).exists():
+        raise click.ClickException(f"no collector store in {data} ({DB_NAME} is missing)")
+    try:
+        with derive.open_store(data) as store:
+            out = check(store.reader(), Keyring(keyring or data / "keyring.json"))
+    except StoreError as e:
+        raise click.ClickException(str(e)) from None
+    for p in out["problems"]:
+        click.echo(f"problem: {p}", err=True)
+    click.echo(f"{out['events']} events in {out['batches']} signed batches: "
+               f"{len(out['problems'])} problems, {out['unverifiable']} stored before batches were kept")
+    if out["problems"]:
+        raise SystemExit(1)
+
+
 @main.command("export")
 @_DATA
 @click.option("--format", "fmt", type=click.Choice(["pbn", "usebio", "csv"]), default="pbn", show_default=True)
 @click.option("--section", help="The section to export (an event with several sections).")
+@click.option("--table", type=click.Choice(["ranking", "travellers", "scorecards"]),
+              help="CSV: the one table to write (default: a zip of all three).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write here (default: standard output).")
-def export_(data, fmt, section, out):
-    """Export the collector's scored session: PBN 2.1, USEBIO 1.2 XML, or CSV (docs/collector.md)."""
+def export_(data, fmt, section, table, out):
+    """Export the collector's scored session: PBN 2.1, USEBIO 1.2 XML, or CSV, one table per file (--table) or
+    a zip of the three (docs/collector.md)."""
     from bidwire_host.collector import derive, export
     from bidwire_host.collector.standings import Standings
     from bidwire_host.collector.store import DB_NAME, StoreError
@@ -267,13 +307,18 @@ def export_(data, fmt, section, out):
         with derive.open_store(data) as store:
             standings = Standings()
             standings.load(store.reader())
-            text = export.render(store.reader(), standings, fmt, section)
+            body = export.render(store.reader(), standings, fmt, section, table)
     except (StoreError, export.ExportError) as e:
         raise click.ClickException(str(e)) from None
+    data_bytes = body if isinstance(body, bytes) else body.encode("utf-8")
     if out is None:
-        click.echo(text, nl=False)
+        if isinstance(body, bytes) and sys.stdout.isatty():
+            raise click.ClickException("a zip of the CSV tables is not for a terminal: give --out FILE.zip, "
+                                       "or --table ranking|travellers|scorecards")
+        sys.stdout.buffer.write(data_bytes)
+        sys.stdout.flush()
     else:
-        out.write_text(text, encoding="utf-8", newline="")
+        out.write_bytes(data_bytes)
         click.echo(f"wrote {out}", err=True)
 
 

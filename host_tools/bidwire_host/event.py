@@ -285,8 +285,14 @@ def describe(event, session=None):
     return "\n".join(out)
 
 
-def hand_record(event, board, session=None):
-    """The board's pbn_import.HandRecord from the session's hand-record file, or None (no file, no such board)."""
+def hand_records(event, session=None):
+    """Every hand record of the session's file ({board: pbn_import.HandRecord}; {} without a file)."""
+    found = _hand_file(event, session)
+    return {} if found is None else dict(_hands(*found))
+
+
+def _hand_file(event, session):
+    """(path, its mtime, where in the event file) of the session's hand-record file, or None."""
     s = event.session(session)
     if not s.hand_records:
         return None
@@ -295,10 +301,15 @@ def hand_record(event, board, session=None):
         path = (event.directory or Path.cwd()) / path
     where = f"sessions[{event.sessions.index(s)}].hand_records"
     try:
-        stamp = path.stat().st_mtime_ns
+        return str(path), path.stat().st_mtime_ns, where
     except OSError:
         raise EventError(f"{where}: the hand-record file {path} does not exist") from None
-    return _hands(str(path), stamp, where).get(board)
+
+
+def hand_record(event, board, session=None):
+    """The board's pbn_import.HandRecord from the session's hand-record file, or None (no file, no such board)."""
+    found = _hand_file(event, session)
+    return None if found is None else _hands(*found).get(board)
 
 
 @lru_cache(maxsize=8)

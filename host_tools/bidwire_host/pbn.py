@@ -36,6 +36,7 @@ class PbnError(ValueError):
     def __init__(self, line, message):
         super().__init__(f"line {line}: {message}")
         self.line = line
+        self.message = message
 
 
 @dataclass
@@ -66,6 +67,7 @@ class Table:
     columns: list[Column]
     line: int
     rows: list[tuple[int, dict[str, str]]] = field(default_factory=list)
+    skipped: list[tuple[int, str]] = field(default_factory=list)  # (line, why) of rows that cannot be read
 
     def names(self):
         return [c.name for c in self.columns]
@@ -73,7 +75,9 @@ class Table:
 
 @dataclass
 class Call:
-    """One call of an Auction section with its annotations; `irregular` is '^I' (insufficient) if marked."""
+    """One call of an Auction section with its annotations; `irregular` is '^I' (insufficient) if marked; `seat`
+    the player who made it: from the first caller clockwise, each `^S` standing for the call of the player a call
+    out of rotation skipped (§3.9), so `1H ^S 2H` is North 1H, South 2H when North deals."""
 
     call: str
     line: int
@@ -81,6 +85,7 @@ class Call:
     suffix: str | None = None
     nags: tuple[int, ...] = ()
     irregular: str | None = None
+    seat: str | None = None
 
 
 @dataclass
@@ -187,8 +192,9 @@ def _string(line, i, n):
 # --- games -------------------------------------------------------------------------------------------
 
 
-def parse(text):
-    """Read PBN text into a PbnFile; raises PbnError (with the line) for anything malformed."""
+def parse(text, *, lenient=False):
+    """Read PBN text into a PbnFile; raises PbnError (with the line) for anything malformed. `lenient`: a table
+    row that cannot be read (the wrong number of values) is left out and named in its table's `skipped`."""
     if not isinstance(text, str):
         raise TypeError("parse() takes text; decode the file first (PBN is ISO 8859-1 or UTF-8)")
     meta = {}
@@ -224,6 +230,11 @@ def parse(text):
             section.data.append((n, value))
     if game is not None:
         games.append(_finish(game, previous, sticky))
+    if not lenient:
+        for g in games:
+            for t in g.tables.values():
+                if t.skipped:
+                    raise PbnError(*t.skipped[0])
     return PbnFile(games, meta.get("version"), meta.get("export", False))
 
 
@@ -320,6 +331,10 @@ def _auction(tag):
             rest = rest[a.end():]
     real = [c.call for c in calls if c.call not in ("-", "^S")]
     complete = complete or _ended(real)
+    at = SEATS.index(first)
+    for c in calls:  # "-" and "^S" each hold a seat in the rotation
+        c.seat = SEATS[at]
+        at = (at + 1) % 4
     return Auction(first, [c for c in calls if c.call != "-"], complete)
 
 
@@ -379,9 +394,10 @@ def _table(tag):
         by_line.setdefault(n, []).append(token)
     for n, values in by_line.items():
         if len(values) != len(names):
-            raise PbnError(n, f"{tag.name} row has {len(values)} values for {len(names)} columns "
-                              f"({', '.join(names)}); write - for a value that does not apply and put a value "
-                              f"with spaces in double quotes")
+            table.skipped.append((n, f"{tag.name} row has {len(values)} values for {len(names)} columns "
+                                     f"({', '.join(names)}); write - for a value that does not apply and put a "
+                                     f"value with spaces in double quotes"))
+            continue
         table.rows.append((n, dict(zip(names, values, strict=True))))
     return table
 

@@ -6,13 +6,24 @@ the file's first game the TotalScoreTable. Tags: the 15 mandatory ones in order,
 sections: Auction, then tables sorted by name (§3.1). CRLF line ends (§2.3).
 
 Alerts are notes `=n=` with [Note "n:explanation"] (§3.5.4: "a note is used for indicating alerts"); the
-`!` suffix means "good call" in PBN (§3.5.3), so it is not used for alerts.
+`!` suffix means "good call" in PBN (§3.5.3), so it is not used for alerts. Irregularities the table accepted
+are written as §3.9 writes them, so that a reader replays the auction the table played: `^I` before an
+insufficient bid, and one `^S` in place of the call of each player skipped by a call out of rotation (`1H ^S 2H`:
+North opens, South bids out of rotation over East, and the auction goes on from South).
+A mandatory tag whose value is unknown is "?", one that does not apply to the game (the players and the
+contract of a hand-record file, the contract of an adjusted score) is "" (§3.4); the Deal is "?" only when the
+board has no hand record. Every value that comes from outside (event, names, pair ids, alert explanations) is
+written as a PBN string (§3.2): quote and backslash escaped, and no line break or other control character,
+which a string token cannot hold (each becomes a space).
 Adjusted scores carry a caret (§5.2): ^A+ / ^A- in the score columns, a percentage as ^60 in the
 percentage columns, an assigned score as ^140 / ^-620. A weighted score has no PBN notation: its row
 gets only its matchpoints or IMPs.
 """
 from __future__ import annotations
 
+import re
+
+from bidwire.core.calls import SEATS, CallError, is_bid, lho, parse_call
 from bidwire_host.publish import SCORING_TAGS, BoardRecord, EventInfo, Publication
 from bidwire_host.scoring.model import Artificial, Assigned, format_number
 
@@ -21,16 +32,20 @@ MANDATORY = ("Event", "Site", "Date", "Board", "West", "North", "East", "South",
 VUL_TAGS = ("None", "NS", "EW", "All")  # export format: None and All (§3.4.10)
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u0085\u2028\u2029]")
+
+
 def quote(value):
-    """A PBN string token: backslash and quote escaped (§3.2)."""
-    return '"' + str(value).replace("\\", "\\\\").replace('"', '\\"') + '"'
+    """A PBN string token (§3.2): backslash and quote escaped, control characters (line breaks, tabs) as spaces."""
+    text = _CONTROL.sub(" ", str(value))
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def _cell(value):
     if value is None:
         return "-"
     text = str(format_number(value))
-    return quote(text) if (not text or any(c in text for c in ' \t[]{};"%')) else text
+    return quote(text) if (not text or _CONTROL.search(text) or any(c in text for c in ' []{};"%\\')) else text
 
 
 def table_lines(name, columns, rows):
@@ -117,22 +132,44 @@ def total_score_table(pub):
     return table_lines("TotalScoreTable", columns, rows)
 
 
+def _code(name):
+    try:
+        return parse_call(name)
+    except CallError:
+        return None
+
+
 def auction_lines(dealer, calls):
-    """The Auction section: four calls a line from the dealer, alerts as =n= notes, then the Note tags."""
+    """The Auction section: four calls a line from the dealer, alerts as =n= notes, accepted irregularities as
+    §3.9 writes them (`^S` for each player a call out of rotation skipped, `^I` before an insufficient bid),
+    then the Note tags."""
     lines = [f"[Auction {quote(dealer)}]"]
     notes = {}
-    tokens = []
+    tokens = []  # one per seat in rotation: a call with its annotations, or ^S
+    plain = []
+    turn = SEATS.index(dealer) if dealer and dealer in SEATS else None
+    last_bid = -1
     for c in calls:
         name = "Pass" if c.call.upper() in ("P", "PASS") else c.call.upper()
+        if turn is not None and c.seat and c.seat in SEATS:
+            skipped = (SEATS.index(c.seat) - turn) % 4
+            tokens += ["^S"] * skipped
+            turn = SEATS.index(c.seat)
+        code = _code(name)
         token = name
+        if code is not None and is_bid(code):
+            if code <= last_bid:  # Law 27: not higher than the last bid; it stood, so the auction holds it
+                token = "^I " + name
+            last_bid = code
         if c.alert or c.explanation:
             text = c.explanation or "alert"
             index = notes.setdefault(text, len(notes) + 1)
             token += f" ={index}="
         tokens.append(token)
+        plain.append(name)
+        turn = lho(turn) if turn is not None else None
     for i in range(0, len(tokens), 4):
         lines.append(" ".join(tokens[i:i + 4]))
-    plain = [t.split()[0] for t in tokens]
     ended = plain == ["Pass"] * 4 or (len(plain) >= 4 and plain[-3:] == ["Pass"] * 3 and set(plain) != {"Pass"})
     if not ended:
         lines.append("*")
@@ -140,22 +177,28 @@ def auction_lines(dealer, calls):
     return lines
 
 
-def _game(pub, record, row_index, tables):
+def _game(pub, record, row_index, tables, unknown="?"):
+    """One game's lines; `unknown` is what an unknown Event or Site is written as ("" in a hand-record file, whose
+    games are deals, not games played: §3.4's 'dealing program')."""
     ev = pub.event
-    tags = {"Event": ev.event, "Site": ev.site, "Date": ev.pbn_date(), "Board": str(record.board),
-            "West": "", "North": "", "East": "", "South": "", "Dealer": record.dealer_seat,
-            "Vulnerable": VUL_TAGS[record.vul], "Deal": record.deal.pbn(record.dealer_seat) if record.deal else "?",
+    tags = {"Event": ev.event or unknown, "Site": ev.site or unknown, "Date": ev.pbn_date(),
+            "Board": str(record.board), "West": "", "North": "", "East": "", "South": "",
+            "Dealer": record.dealer_seat, "Vulnerable": VUL_TAGS[record.vul],
+            "Deal": record.deal.pbn(record.dealer_seat) if record.deal else "?",
             "Scoring": SCORING_TAGS.get(pub.method, ""), "Declarer": "", "Contract": "", "Result": ""}
     extra = {}
     calls = None
     if row_index is not None:
         r = record.rows[row_index].result
-        for seat, name in record.players.get(row_index, {}).items():
-            tags[{"N": "North", "E": "East", "S": "South", "W": "West"}[seat]] = name
+        seats = {"N": "North", "E": "East", "S": "South", "W": "West"}
+        named = record.players.get(row_index, {})
+        for seat, tag in seats.items():  # a game played at a table: its players, "?" when not known
+            tags[tag] = named.get(seat) or "?"
         if r.adjusted is None:
-            tags["Contract"] = r.contract or ""
-            tags["Declarer"] = r.declarer or ""
-            tags["Result"] = "" if r.tricks is None else str(r.tricks)
+            passed_out = (r.contract or "").upper() in ("PASS", "P")
+            tags["Contract"] = r.contract or "?"
+            tags["Declarer"] = "" if passed_out else r.declarer or "?"
+            tags["Result"] = "" if passed_out else "?" if r.tricks is None else str(r.tricks)
             extra["Score"] = f"NS {r.score_ns}" if r.score_ns >= 0 else f"EW {-r.score_ns}"
         extra.update({k: v for k, v in (("PairNS", r.ns), ("PairEW", r.ew), ("Table", r.table)) if v})
         calls = record.auctions.get(row_index)
@@ -185,7 +228,8 @@ def dumps(pub, *, crlf=True):
 def hand_records(hands, event=None, *, crlf=True):
     """A hand-record file: one game per board with Dealer, Vulnerable and Deal ({board: HandRecord})."""
     pub = Publication(event or EventInfo(), [], {}, [])
-    games = [_game(pub, BoardRecord(n, [], h.deal, h.dealer, h.vulnerable), None, {}) for n, h in sorted(hands.items())]
+    games = [_game(pub, BoardRecord(n, [], h.deal, h.dealer, h.vulnerable), None, {}, unknown="")
+             for n, h in sorted(hands.items())]
     return _join(games, crlf)
 
 

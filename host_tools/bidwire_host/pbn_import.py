@@ -50,12 +50,14 @@ class Imported:
     hands: dict[int, HandRecord] = field(default_factory=dict)
 
 
-def load(text):
-    """Parse PBN text and read its results, problems and hand records."""
-    return read(parse(text).games)
+def load(text, *, strict=True):
+    """Parse PBN text and read its results, problems and hand records. Not `strict`: a results row that cannot be
+    read at all (a contract 8S, a Result of "ten", a row of the wrong width) is left out as a Problem naming its
+    board and line, and the others are read; strict, it is a PbnError for the whole file."""
+    return read(parse(text, lenient=not strict).games, strict=strict)
 
 
-def read(games):
+def read(games, *, strict=True):
     out = Imported()
     tables = {}  # board -> (game, table) of the first ScoreTable
     plain = []  # (board, game) of games with a result in their tags and no ScoreTable
@@ -76,12 +78,23 @@ def read(games):
         elif _has_result(game):
             plain.append((number, game, vul))
     for number, (_, table, vul) in sorted(tables.items()):
+        out.problems += [Problem(number, why, line) for line, why in table.skipped]
         for line, row in table.rows:
-            _row(out, number, vul, line, row)
+            _unless_junk(out, strict, number, line, _row, out, number, vul, line, row)
     for number, game, vul in plain:
         if number not in tables:
-            _game_result(out, number, game, vul)
+            _unless_junk(out, strict, number, game.line_of("Contract"), _game_result, out, number, game, vul)
     return out
+
+
+def _unless_junk(out, strict, number, line, read_one, *args):
+    """read_one(*args); when not `strict`, a row it cannot read becomes a Problem and the others go on."""
+    if strict:
+        return read_one(*args)
+    try:
+        return read_one(*args)
+    except PbnError as e:
+        out.problems.append(Problem(number, e.message, e.line or line))
 
 
 def _board(game):

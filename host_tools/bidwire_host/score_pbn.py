@@ -4,8 +4,11 @@
      "ranking": [{"rank", "display", "direction", "pair", "total", "pct", "boards"}],
      "problems": [{"board", "line", "problem"}]}
 
-A figure that does not apply to the method is null; numbers are ints or floats rounded to 2 decimals.
-Rows keep the file's order within each board; a Multiplicity row is repeated that many times.
+A figure that does not apply to the method is null; numbers are ints or floats rounded to 2 decimals half away
+from zero (scoring.model.round_half_away). Rows keep the file's order within each board; a Multiplicity row is
+repeated that many times. Every row that cannot be scored -- a score that is not its contract's Law 77 score, a
+junk contract such as 8S, a row of the wrong width -- is one entry of `problems` (board, line, why) and the
+others are scored; `strict` refuses the whole file at the first row it cannot read (a PbnError).
 """
 from __future__ import annotations
 
@@ -25,9 +28,10 @@ def decode(data):
         return data.decode("latin-1")
 
 
-def score_pbn(text, method="neuberg", *, acbl=False, two_fields=None):
-    """The report for PBN `text` scored by `method`; raises pbn.PbnError for malformed PBN."""
-    imported = load(text)
+def score_pbn(text, method="neuberg", *, acbl=False, two_fields=None, strict=False):
+    """The report for PBN `text` scored by `method`; raises pbn.PbnError for PBN that cannot be read (with
+    `strict`, also for one results row that cannot)."""
+    imported = load(text, strict=strict)
     rows, totals, standings, _ = score_field(imported.results, method, two_fields=two_fields)
     problems = [p.as_dict() for p in imported.problems]
     mp = acbl_units if acbl else (lambda x: x)

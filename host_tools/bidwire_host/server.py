@@ -57,6 +57,7 @@ def create_app(data_dir, keyring_path=None, event=None, tables=None, method="mp"
     @asynccontextmanager
     async def lifespan(app):
         probe.start()
+        service.analyse_soon()  # hand records loaded earlier and not analysed yet (a restart, --event)
         yield
         await probe.stop()
         store.close()  # the writer finishes the jobs queued before it stops

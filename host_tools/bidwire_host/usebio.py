@@ -8,6 +8,7 @@ and EW's percentages). The DTD itself was not at hand: element names were checke
 """
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 
 from bidwire_host.scoring.model import Artificial, Assigned, format_number
@@ -17,10 +18,15 @@ BOARD_SCORING = {"mp": "MATCH_POINTS", "neuberg": "MATCH_POINTS", "cross-imps": 
 DOCTYPE = '<!DOCTYPE USEBIO SYSTEM "http://www.usebio.org/files/usebio_v1_2.dtd">'
 
 
+# Characters XML 1.0 cannot hold even escaped (§2.2): a pair id or a name typed with one would make the whole
+# file unreadable, so each becomes a space. ElementTree escapes <, & and quotes itself.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+
+
 def _el(parent, name, value=None):
     e = ET.SubElement(parent, name)
     if value is not None:
-        e.text = str(format_number(value))
+        e.text = _NOT_XML.sub(" ", str(format_number(value)))
     return e
 
 

@@ -2,11 +2,15 @@
 TotalScoreTable, adjusted scores marked; USEBIO and CSV; the round trip PBN export -> `bidwire score-pbn --method
 mp` -> the collector's own matchpoints and ranking.
 """
+import codecs
+import csv
+import io
 import json
 import os
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+import zipfile
 
 import pytest
 from collector_kit import ApiClient, played, sync, write_keyring
@@ -100,11 +104,26 @@ def test_usebio_and_csv(client):
     assert root.tag == "USEBIO" and root.find("EVENT/BOARD_SCORING_METHOD").text == "MATCH_POINTS"
     assert len(root.findall("EVENT/BOARD")) == 6 and len(root.findall("EVENT/PARTICIPANTS/PAIR")) == 6
     assert "A6040" in [x.text for x in root.iter("SCORE")]
-    r = client.get("/api/v1/export/csv")
-    travellers, ranking = r.text.split("\n\n")
-    assert travellers.startswith("board,table,ns,ew,") and len(travellers.splitlines()) == 1 + 18
-    assert "A+/A-" in travellers
-    assert ranking.startswith("rank,display,direction,pair") and len(ranking.splitlines()) == 1 + 6
+    tables = {}
+    for name in ("travellers", "ranking", "scorecards"):
+        r = client.get("/api/v1/export/csv", params={"table": name})
+        assert r.status_code == 200 and r.headers["content-type"].startswith("text/csv")
+        assert r.content.startswith(codecs.BOM_UTF8)
+        tables[name] = list(csv.reader(io.StringIO(r.content.decode("utf-8-sig"), newline="")))
+    travellers, ranking, cards = tables["travellers"], tables["ranking"], tables["scorecards"]
+    assert travellers[0][:4] == ["board", "table", "ns", "ew"] and len(travellers) == 1 + 18
+    assert "A+/A-" in [row[8] for row in travellers]
+    assert ranking[0][:4] == ["rank", "display", "direction", "pair"] and len(ranking) == 1 + 6
+    assert cards[0][:3] == ["direction", "pair", "board"] and len(cards) == 1 + 2 * 18  # each result, both sides
+    for rows in tables.values():  # one rectangular table per file
+        assert len({len(row) for row in rows}) == 1
+    r = client.get("/api/v1/export/csv")  # no table: the three in one zip
+    assert r.status_code == 200 and r.headers["content-type"] == "application/zip"
+    with zipfile.ZipFile(io.BytesIO(r.content)) as z:
+        assert sorted(z.namelist()) == ["bidwire-ranking.csv", "bidwire-scorecards.csv", "bidwire-travellers.csv"]
+        assert z.read("bidwire-ranking.csv") == client.get("/api/v1/export/csv?table=ranking").content
+    r = client.get("/api/v1/export/csv", params={"table": "totals"})
+    assert r.status_code == 422 and "ranking, travellers, scorecards" in r.json()["error"]
     assert client.get("/api/v1/export/doc").status_code == 404
 
 
@@ -115,9 +134,14 @@ def test_the_cli_export_equals_the_api(client, data, tmp_path):
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     assert out.read_bytes() == expected
-    r = subprocess.run([BIDWIRE, "export", "--data", str(data), "--format", "csv"], capture_output=True,
-                       text=True, timeout=60)
-    assert r.returncode == 0 and r.stdout.startswith("board,table")
+    r = subprocess.run([BIDWIRE, "export", "--data", str(data), "--format", "csv", "--table", "travellers"],
+                       capture_output=True, timeout=60)
+    assert r.returncode == 0 and r.stdout == client.get("/api/v1/export/csv?table=travellers").content
+    out = tmp_path / "out.zip"
+    r = subprocess.run([BIDWIRE, "export", "--data", str(data), "--format", "csv", "--out", str(out)],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert out.read_bytes() == client.get("/api/v1/export/csv").content
 
 
 def test_nothing_to_export(tmp_path):

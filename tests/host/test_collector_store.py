@@ -33,19 +33,21 @@ def derived(data):
 
 
 def a_session(client):
-    """Several units, irregular and forged boards: something in every derived table."""
-    irregular = [{"seq": 6, "type": "td_call", "board": 2, "seat": "S", "t": 5},
-                 {"seq": 7, "type": "irregularity", "board": 2, "kind": "insufficient_bid", "law": 27,
+    """Several units, irregular and forged boards: something in every derived table. (Each seq names one event:
+    the first board's events are 1-5, the second board's 6-13.)"""
+    irregular = [{"seq": 7, "type": "td_call", "board": 2, "seat": "S", "t": 5},
+                 {"seq": 8, "type": "irregularity", "board": 2, "kind": "insufficient_bid", "law": 27,
                   "offender": "E", "call": "1S", "entitled": "S", "options": ["reject"], "t": 5},
-                 {"seq": 8, "type": "ruling_applied", "board": 2, "ruling": "reject", "seat": "N", "by": "table",
+                 {"seq": 9, "type": "ruling_applied", "board": 2, "ruling": "reject", "seat": "N", "by": "table",
                   "verdict": "legal", "law": 27, "t": 5},
-                 {"seq": 9, "type": "note", "board": 2, "text": "result disputed by E"}]
+                 {"seq": 10, "type": "note", "board": 2, "text": "result disputed by E"}]
     assert sync(client, [hello(1), *played(2, section="A", table=1, round=1, ns=1, ew=2)]).status_code == 200
-    assert sync(client, [board_start(5, 2, section="A", table=1, round=1, ns=1, ew=2), *irregular,
-                         {"seq": 10, "type": "call", "board": 2, "input": "E:1S", "seat": "E", "verdict": "legal",
+    r = sync(client, [board_start(6, 2, section="A", table=1, round=1, ns=1, ew=2), *irregular,
+                         {"seq": 11, "type": "call", "board": 2, "input": "E:1S", "seat": "E", "verdict": "legal",
                           "law": 0, "alert": False},
-                         auction_end(11, 2, ["E:1S", "S:P", "W:P", "N:P"], contract="2S"),
-                         result(12, 2, "1S", "E", 14, -80)]).status_code == 200
+                         auction_end(12, 2, ["E:1S", "S:P", "W:P", "N:P"], contract="2S"),
+                         result(13, 2, "1S", "E", 14, -80)])
+    assert r.status_code == 200, r.text
     assert sync(client, [hello(1), *played(2, section="A", table=2, round=2, ns=3, ew=1)], unit="T02").status_code \
         == 200
     assert sync(client, [hello(1, battery=55), *played(2, section="A", table=1, round=1, tricks=9, score_ns=-50)],

@@ -166,9 +166,11 @@ def test_usebio_xml():
 
 def test_csv_exports():
     pub = publish("neuberg")
-    rows = list(csv.DictReader(io.StringIO(results_csv.travellers(pub))))
+    text = results_csv.travellers(pub)
+    assert text.startswith("\ufeffboard,")  # UTF-8 with a byte order mark, a header row
+    rows = list(csv.DictReader(io.StringIO(text.removeprefix("\ufeff"))))
     assert len(rows) == sum(len(b.rows) for b in pub.boards)
     assert rows[0]["contract"] == "4S" and rows[0]["score_ns"] == "420" and rows[0]["imp_ns"] == ""
     assert [r["adjusted"] for r in rows if r["adjusted"]] == ["A+/A-", "assigned 400/630"]
-    ranking = list(csv.DictReader(io.StringIO(results_csv.ranking(pub))))
+    ranking = list(csv.DictReader(io.StringIO(results_csv.ranking(pub).removeprefix("\ufeff"))))
     assert [r["display"] for r in ranking] == [s.display for s in pub.standings]

@@ -82,8 +82,6 @@ def test_imp_methods_fill_imp_ns_and_leave_mp_null(traveller):
 @pytest.mark.parametrize("text,line", [
     ('[Board "1"]\nnot a tag\n', 2),
     ('[Event "x"]\n[Board "1"\n[Site "y"]\n', 2),
-    ('[Board "1"]\n[ScoreTable "Contract;Declarer;Result"]\n4S N 10\n4S N\n', 4),
-    ('[Board "1"]\n[ScoreTable "Contract;Declarer;Result"]\n4S N many\n', 3),
     ("\x00\x01binary junk\n", 1),
 ])
 def test_malformed_pbn_exits_2_with_the_line(tmp_path, text, line):
@@ -93,6 +91,62 @@ def test_malformed_pbn_exits_2_with_the_line(tmp_path, text, line):
     assert proc.returncode == 2
     assert proc.stdout == "" and "Traceback" not in proc.stderr
     assert f"line {line}: " in proc.stderr and str(path) in proc.stderr
+
+
+# Board 1 has a contract of 8S (line 8) and a row one value short (line 10); board 2 a Result of "many" (line 16).
+JUNK = """% PBN 2.1
+[Event "Junk"]
+[Board "1"]
+[Vulnerable "None"]
+[ScoreTable "PairId_NS\\2R;PairId_EW\\2R;Contract\\4L;Declarer\\1R;Result\\2R"]
+ 1  1 4S   N 10
+ 2  2 4S   N 11
+ 3  3 8S   N 10
+ 4  4 3NT  S  9
+ 5  5 4S   N
+ 6  6 4S   N  9
+
+[Event "Junk"]
+[Board "2"]
+[ScoreTable "PairId_NS\\2R;PairId_EW\\2R;Contract\\4L;Declarer\\1R;Result\\2R"]
+ 1  2 3NT  S many
+ 2  3 3NT  S  9
+ 3  1 3NT  S 10
+"""
+
+
+def test_junk_rows_are_named_and_every_other_row_is_scored(tmp_path):
+    path = tmp_path / "junk.pbn"
+    path.write_text(JUNK)
+    proc = run(path, "--method", "mp")
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert [(p["board"], p["line"]) for p in report["problems"]] == [(1, 8), (1, 10), (2, 16)]
+    assert "8S" in report["problems"][0]["problem"] and "values for 5 columns" in report["problems"][1]["problem"]
+    assert "many" in report["problems"][2]["problem"]
+    for board, line in ((1, 8), (1, 10), (2, 16)):
+        assert f"board {board}, line {line}: not scored:" in proc.stderr
+    rows = {b["board"]: [(r["ns"], r["mp_ns"]) for r in b["rows"]] for b in report["boards"]}
+    # board 1: 420, 450, 400 (3NT=), -50 (4S-1) -> 450 beats 3: 6; 420 beats 2: 4; 400: 2; -50: 0 (Law 78 A)
+    assert rows[1] == [("1", 4), ("2", 6), ("4", 2), ("6", 0)]
+    assert rows[2] == [("2", 0), ("3", 2)]  # 400 and 430
+
+
+def test_strict_refuses_the_file_at_the_first_junk_row(tmp_path):
+    path = tmp_path / "junk.pbn"
+    path.write_text(JUNK)
+    proc = run(path, "--method", "mp", "--strict")
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert "line 8: " in proc.stderr or "line 10: " in proc.stderr
+
+
+def test_nothing_scored_exits_1_naming_the_rows(tmp_path):
+    path = tmp_path / "junk.pbn"
+    path.write_text('[Board "1"]\n[ScoreTable "Contract;Declarer;Result"]\n4S N many\n9NT S 9\n')
+    proc = run(path, "--method", "mp")
+    assert proc.returncode == 1
+    report = json.loads(proc.stdout)
+    assert [p["line"] for p in report["problems"]] == [3, 4] and "nothing could be scored" in proc.stderr
 
 
 def test_latin1_file_is_read(tmp_path):

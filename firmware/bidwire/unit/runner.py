@@ -12,7 +12,7 @@ from bidwire.unit.journal import Journal
 from bidwire.unit.keys import KEYS_PER_SEAT, KeyQueue
 from bidwire.unit.store import Store
 
-FIRMWARE = "bidwire-unit 0.3"
+FIRMWARE = "bidwire-unit 0.4"  # 0.4: irregularity identities and settlements, the sync count (beat)
 
 
 class Unit:

@@ -62,8 +62,9 @@ class Sync:
 
     def body(self):
         events = self.store.batch(self.batch_bytes)
-        head = '{"unit": "' + self.unit + '", "boot": ' + str(self.store.boot) + ', "cmd_ack": ' + \
-            str(self.store.app.cmd_ack) + ', "events": ['
+        # beat: this boot's sync count, so that the collector tells a new sync from a replayed one (liveness)
+        head = '{"unit": "' + self.unit + '", "boot": ' + str(self.store.boot) + ', "beat": ' + str(self.posts + 1) + \
+            ', "cmd_ack": ' + str(self.store.app.cmd_ack) + ', "events": ['
         return head.encode() + b", ".join(events) + b"]}", len(events)
 
     async def once(self):

@@ -407,15 +407,16 @@ def get_publish(request: Request):
 
 
 @router.get("/api/v1/export/{fmt}", tags=["director"])
-def get_export(request: Request, fmt: str, section: str | None = None):
-    """The scored session as PBN 2.1, USEBIO 1.2 XML or CSV (travellers, a blank line, the ranking)."""
+def get_export(request: Request, fmt: str, section: str | None = None, table: str | None = None):
+    """The scored session as PBN 2.1, USEBIO 1.2 XML or CSV: `table` one of ranking, travellers, scorecards
+    (one table per file), or without it a zip of the three."""
     if fmt not in export.FORMATS:
         return _error(404, f"format: one of {', '.join(export.FORMATS)}, not {fmt!r}")
     service = request.app.state.service
     try:
-        text = export.render(service.store.reader(), service.standings, fmt, section)
+        body = export.render(service.store.reader(), service.standings, fmt, section, table)
     except export.ExportError as e:
-        return _error(409, str(e))
-    ext = {"pbn": "pbn", "usebio": "xml", "csv": "csv"}[fmt]
-    return Response(text, media_type=export.FORMATS[fmt],
-                    headers={"Content-Disposition": f'attachment; filename="bidwire.{ext}"'})
+        return _error(422 if str(e).startswith("table:") else 409, str(e))
+    media, ext = export.media_type(fmt, table)
+    name = f"bidwire-{table}" if table else "bidwire"
+    return Response(body, media_type=media, headers={"Content-Disposition": f'attachment; filename="{name}.{ext}"'})

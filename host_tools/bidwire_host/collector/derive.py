@@ -161,6 +161,7 @@ def _auction_end(conn, unit, seq, e, row):
 
 def _lead(conn, unit, seq, e, row):
     conn.execute("UPDATE boards SET lead = ?, state = 'play' WHERE id = ?", (e.get("suit"), row["id"]))
+    insert_alerts(conn, unit, seq, dict(row), validator.check_lead(conn, setup.load(conn), row["board"], e))
 
 
 def _result(conn, unit, seq, e, row, received):
@@ -180,6 +181,7 @@ def _result(conn, unit, seq, e, row, received):
                                       + "; ".join(held), reasons=held, expected=expected))
     conn.execute("UPDATE boards SET state = 'done' WHERE id = ?", (row["id"],))
     alerts += validator.check_result_unique(conn, unit, seq, dict(row))
+    alerts += validator.check_double_dummy(conn, row["board"], contract, declarer, tricks)
     insert_alerts(conn, unit, seq, dict(row), alerts)
 
 
@@ -204,6 +206,12 @@ HANDLERS = {
 def apply(conn, unit, seq, event, received):
     """Derive what one stored event implies. A failure here is an alert, never a lost or refused event."""
     conn.execute("INSERT INTO units (unit) VALUES (?) ON CONFLICT (unit) DO NOTHING", (unit,))
+    last = conn.execute("SELECT last_seq FROM units WHERE unit = ?", (unit,)).fetchone()[0] or 0
+    if seq > last + 1:  # events that never arrived: a unit's store that lost its tail, a replaced unit renumbering
+        insert_alerts(conn, unit, seq, {"board": event.get("board") if isinstance(event.get("board"), int) else None},
+                      [validator.alert("seq_gap", f"unit {unit}: events {last + 1}-{seq - 1} never arrived (the next "
+                                       f"stored is {seq}); ask the unit's table what happened", first=last + 1,
+                                       last=seq - 1)])
     conn.execute("UPDATE units SET events = events + 1, last_seq = ?, last_t = ?, last_received = ? WHERE unit = ?",
                  (seq, event.get("t"), received, unit))
     handler, on_board = HANDLERS.get(event.get("type"), (None, False))

@@ -7,7 +7,8 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, TypeAdapter, ValidationError
 
-Seq = Annotated[StrictInt, Field(ge=1)]
+SEQ_MAX = 2**32 - 1  # the unit's journal holds a seq in 32 bits (firmware/bidwire/unit/store.py)
+Seq = Annotated[StrictInt, Field(ge=1, le=SEQ_MAX)]
 Count = Annotated[StrictInt, Field(ge=0)]
 BoardNo = Annotated[StrictInt, Field(ge=1)]
 AnyBoard = Annotated[StrictInt, Field(ge=0)]  # 0: before the first board
@@ -171,6 +172,7 @@ class SyncBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
     unit: Annotated[StrictStr, Field(min_length=1, max_length=32)]
     boot: Count
+    beat: Count | None = None  # this boot's sync count (firmware 0.4 on): a replayed body repeats an old one
     cmd_ack: Count
     events: list[Event]  # type: ignore[valid-type]
 
@@ -192,6 +194,11 @@ def _where(loc):
     return "".join(f"[{x}]" if isinstance(x, int) else f".{x}" for x in loc).lstrip(".")
 
 
+def beat_of(body):
+    """The body's sync count of its boot (None from firmware before 0.4, which sends none)."""
+    return body.get("beat") if isinstance(body, dict) else None
+
+
 def check_body(body):
     """(unit, boot, cmd_ack, events) from a parsed JSON body, events as the dicts received; Malformed if not."""
     if not isinstance(body, dict):
@@ -199,13 +206,13 @@ def check_body(body):
     for field in ("unit", "boot", "cmd_ack", "events"):
         if field not in body:
             raise Malformed(f"missing field '{field}'")
-    extra = sorted(set(body) - {"unit", "boot", "cmd_ack", "events"})
+    extra = sorted(set(body) - {"unit", "boot", "beat", "cmd_ack", "events"})
     if extra:
         raise Malformed(f"unknown field '{extra[0]}'")
     unit, boot, cmd_ack, events = body["unit"], body["boot"], body["cmd_ack"], body["events"]
     if not isinstance(unit, str) or not 0 < len(unit) <= 32:
         raise Malformed("'unit' must be the unit id, 1-32 characters")
-    for name, value in (("boot", boot), ("cmd_ack", cmd_ack)):
+    for name, value in (("boot", boot), ("cmd_ack", cmd_ack), ("beat", body.get("beat", 0))):
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             raise Malformed(f"'{name}' must be an integer >= 0")
     if not isinstance(events, list):
@@ -224,6 +231,8 @@ def check_body(body):
             raise Malformed(f"events[{i}] ({kind}).{_where(err['loc'][1:])}: {err['msg']}") from None
         if event.get("unit", unit) != unit:
             raise Malformed(f"events[{i}] is from unit {event['unit']!r}, the body from {unit!r}")
+        if event["seq"] > SEQ_MAX:  # validated above; said plainly: the unit's journal could not hold it
+            raise Malformed(f"events[{i}]: seq {event['seq']} is beyond 2^32-1, what a unit's journal holds")
         if event["seq"] <= last:
             raise Malformed(f"events[{i}]: seq {event['seq']} does not increase (previous {last})")
         last = event["seq"]

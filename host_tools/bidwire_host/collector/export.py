@@ -2,11 +2,13 @@
 
 The figures are the live standings' own (each section's scoring.Session, the director's adjustments and
 penalties applied), wrapped in a publish.Publication for the existing writers: boards in order with their
-travellers, the auction of each played row from its `auction_end` event (alerts as PBN notes), hand records
+travellers, the auction of each played row from its `auction_end` event with the seat of each call (alerts as PBN
+notes; an accepted call out of rotation or insufficient bid as PBN §3.9 writes it, see pbn_export), hand records
 from the event's hand-record file when it has one, and the ranking after penalties (the TotalScoreTable's
 totals are the boards' own; a penalty shows in the rank, and in the collector's ranking).
 
-One section per export: a multi-section event is exported with `section`.
+One section per export: a multi-section event is exported with `section`. CSV is one table per file
+(results_csv): `table` names one (ranking, travellers, scorecards); without it the three come in one zip.
 """
 import json
 
@@ -16,6 +18,7 @@ from bidwire_host.publish import AuctionCall, BoardRecord, EventInfo, Publicatio
 
 FORMATS = {"pbn": "application/x-pbn; charset=utf-8", "usebio": "application/xml; charset=utf-8",
            "csv": "text/csv; charset=utf-8"}
+ZIP = "application/zip"
 
 
 class ExportError(ValueError):
@@ -34,9 +37,11 @@ def _auction(conn, source):
         return None
     calls = []
     for text in json.loads(row["body"]).get("auction") or []:
-        call = str(text).partition(":")[2] or str(text)
+        seat, colon, call = str(text).partition(":")
+        if not colon:
+            seat, call = None, seat
         alert = call.endswith("!")
-        calls.append(AuctionCall(call.rstrip("!"), alert=alert))
+        calls.append(AuctionCall(call.rstrip("!"), alert=alert, seat=seat if seat in ("N", "E", "S", "W") else None))
     return calls or None
 
 
@@ -74,13 +79,25 @@ def publication(conn, standings, section=None):
     return Publication(info, boards, sess.totals, ranks, sess.two_fields, {})
 
 
-def render(conn, standings, fmt, section=None):
-    """The export as text: `fmt` pbn, usebio or csv (travellers, a blank line, the ranking)."""
+def render(conn, standings, fmt, section=None, table=None):
+    """The export: text for pbn, usebio and a csv `table`; the bytes of a zip of every CSV table without one."""
     if fmt not in FORMATS:
         raise ExportError(f"format: one of {', '.join(FORMATS)}, not {fmt!r}")
+    if table is not None and (fmt != "csv" or table not in results_csv.TABLES):
+        raise ExportError(f"table: only CSV has tables, one of {', '.join(results_csv.TABLES)}, not {table!r}"
+                          if fmt == "csv" else f"table: only CSV has tables ({fmt} is one file)")
     pub = publication(conn, standings, section)
     if fmt == "pbn":
         return pbn_export.dumps(pub)
     if fmt == "usebio":
         return usebio.dumps(pub)
-    return results_csv.travellers(pub) + "\n" + results_csv.ranking(pub)
+    if table is not None:
+        return results_csv.table(pub, table)
+    return results_csv.archive(pub)
+
+
+def media_type(fmt, table=None):
+    """The Content-Type and file name extension of an export."""
+    if fmt == "csv" and table is None:
+        return ZIP, "zip"
+    return FORMATS[fmt], {"pbn": "pbn", "usebio": "xml", "csv": "csv"}[fmt]

@@ -46,6 +46,12 @@ def alerts(conn, acks, state="open", page=1, limit=PAGE):
         is_open = key not in closed and not (a["kind"] == "held_result" and (a["unit"], a["seq"]) in resolutions)
         if is_open == want_open:
             rows.append(("alert", key, a, is_open))
+    for c in conn.execute("SELECT c.*, NULL AS board, (SELECT coalesce(max(id), 0) FROM events) AS eid "
+                          "FROM seq_conflicts c"):
+        key = director.alert_key("conflict", c["unit"], c["seq"], str(c["id"]))
+        is_open = key not in closed
+        if is_open == want_open:
+            rows.append(("conflict", key, c, is_open))
     rows.sort(key=lambda x: x[2]["eid"] or 0, reverse=True)
     total = len(rows)
     items = []
@@ -67,6 +73,11 @@ def _item(conn, source, key, r, is_open, closed, queued, resolutions):
     if source == "td":
         return dict(base, source="td_call", kind="director called", law=None, offender=r["seat"],
                     outcome=r["outcome"])
+    if source == "conflict":
+        return dict(base, board=None, source="validator", kind="seq_conflict", law=None, outcome=None,
+                    detail=f"unit {r['unit']} sent event {r['seq']} again with other content ({r['times']} time(s) "
+                           f"since {r['first_at']}); refused, the first is kept. Stored: {r['stored'][:300]} — sent: "
+                           f"{r['sent'][:300]}")
     data = json.loads(r["data"]) if r["data"] else {}
     out = dict(base, source="validator", kind=r["kind"], law=r["law"], detail=r["detail"], outcome=None)
     if r["kind"] == "held_result":

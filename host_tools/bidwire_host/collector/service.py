@@ -16,6 +16,8 @@ import json
 import logging
 import threading
 
+from bidwire_host import analysis
+from bidwire_host import event as event_mod
 from bidwire_host.collector import commands, director, live, setup, sync
 from bidwire_host.collector.standings import Standings
 from bidwire_host.collector.store import StoreError
@@ -116,13 +118,18 @@ class Service:
         try:
             body, unit = sync.unit_of(raw)
             check = sync.admit(self.keyring, raw, signature, body, unit)
-            job = sync.store_batch(*check, sync.now_iso())
+            received = sync.now_iso()
+            job = sync.store_batch(*check, received, raw=raw, signature=signature)
             try:
                 out = await asyncio.wrap_future(self.store.submit(job))
             except StoreError as e:
                 raise sync.Rejected(503, f"the collector cannot store events now ({e}); the unit will retry") \
                     from None
-            except sync.Rejected:
+            except sync.Rejected as e:
+                if e.conflict is not None:  # kept for the director, outside the refused batch's transaction
+                    seq, stored, sent = e.conflict
+                    await asyncio.wrap_future(self.store.submit(sync.conflict_job(unit, seq, stored, sent, received)))
+                    self.hub.publish({"alerts": True})
                 raise
             except Exception as e:  # a bug: nothing was stored (the job's savepoint was rolled back), it retries
                 log.exception("storing a batch of unit %s", unit)
@@ -169,7 +176,50 @@ class Service:
             raise Refused(400, f"tables: unit {', '.join(unknown)} not in the keyring")
         job = idempotent(lambda conn: setup.save(conn, event, tables, method, session, start), "event", key,
                          [event, tables, method, session, start])
-        return await self._commit(job, {"scores": True, "event": True, "units": list(tables)})
+        out = await self._commit(job, {"scores": True, "event": True, "units": list(tables)})
+        self.analyse_soon()
+        return out
+
+    def analyse_soon(self):
+        """Start the double-dummy analysis of the event's hand records in the background (it takes seconds)."""
+        if getattr(self, "_analysing", None) is None or self._analysing.done():
+            self._analysing = asyncio.get_running_loop().create_task(self.analyse())
+        return self._analysing
+
+    async def analyse(self):
+        """Analyse (bidwire_host/analysis.py) every hand record of the loaded event not analysed yet — in a worker
+        thread, never in the writer or on the loop — then store the tables; the number of deals analysed."""
+        hands = await asyncio.to_thread(self._hands_to_analyse)
+        if not hands:
+            return 0
+        try:
+            tables = await asyncio.to_thread(analysis.tables, hands)
+        except Exception:  # the scores never depend on it: say so, keep serving
+            log.exception("the double-dummy analysis failed")
+            return 0
+        at = sync.now_iso()
+
+        def job(conn):
+            for board, t in tables.items():
+                conn.execute("INSERT INTO analysis (board, deal, body, at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                             (board, hands[board].deal.pbn("N"), json.dumps(t), at))
+            return len(tables)
+        n = await self._commit(job, {"analysis": True})
+        log.info("double-dummy analysis of %d deals stored", n)
+        return n
+
+    def _hands_to_analyse(self):
+        conn = self.store.reader()
+        s = setup.load(conn)
+        if s is None:
+            return {}
+        try:
+            hands = event_mod.hand_records(s.event, s.session)
+        except event_mod.EventError as e:
+            log.warning("no double-dummy analysis: %s", e)
+            return {}
+        done = {(r[0], r[1]) for r in conn.execute("SELECT board, deal FROM analysis")}
+        return {b: h for b, h in hands.items() if h.deal is not None and (b, h.deal.pbn("N")) not in done}
 
     async def start_round(self, round_no, section=None, key=None):
         job = idempotent(lambda conn: setup.start_round(conn, round_no, section), "round", key, [round_no, section])

@@ -20,7 +20,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from bidwire_host.collector import commands, derive, setup
-from bidwire_host.collector.events import ErrorReply, Malformed, SyncReply, check_body
+from bidwire_host.collector.events import ErrorReply, Malformed, SyncReply, beat_of, check_body
 
 log = logging.getLogger("bidwire.collector")
 
@@ -32,11 +32,12 @@ router = APIRouter()
 
 
 class Rejected(Exception):
-    def __init__(self, status, reason):
+    def __init__(self, status, reason, conflict=None):
         super().__init__(reason)
         self.status = status
         self.reason = reason
         self.unit = None  # the unit the body names, once known
+        self.conflict = conflict  # (seq, stored, sent) when a stored seq came again with other content
 
 
 def now_iso():
@@ -121,44 +122,67 @@ class Stored:
             ack, cmds, results, alerts, calls, stale
 
 
-def store_batch(unit, boot, cmd_ack, events, received):
-    """The writer job for one sync: a Stored. Rejected rolls the whole batch back."""
+def _same(stored_body, event):
+    return json.loads(stored_body) == event
+
+
+def store_batch(unit, boot, beat, cmd_ack, events, received, raw=None, signature=None):
+    """The writer job for one sync: a Stored. Rejected rolls the whole batch back.
+
+    Liveness (`unit_sync.last_seen`) moves only with a batch that brings something new: an event stored, or a sync
+    count (`beat`) above the one recorded for this boot. A batch with nothing new that does not move the count (a
+    replayed body, a late duplicate) is a stale copy: acknowledged and counted, but it refreshes nothing and gets
+    no commands. `raw` and `signature`: the batch as signed, kept when it brings events (`bidwire verify`)."""
     def job(conn):
         highest = conn.execute("SELECT coalesce(max(seq), 0) FROM events WHERE unit = ?", (unit,)).fetchone()[0]
         alerts_before = conn.execute("SELECT coalesce(max(id), 0) FROM alerts").fetchone()[0]
         first = highest
         stored = duplicates = calls = 0
+        batch = None
         for event in events:
             seq = event["seq"]
             if seq <= highest:
+                row = conn.execute("SELECT body FROM events WHERE unit = ? AND seq = ?", (unit, seq)).fetchone()
+                if row is not None and not _same(row[0], event):
+                    raise Rejected(409, f"event seq {seq} was stored with other content: a seq names one event "
+                                        "for good (both versions are kept for the director)",
+                                   conflict=(seq, row[0], json.dumps(event, separators=(",", ":"),
+                                                                     ensure_ascii=False)))
                 duplicates += 1
                 continue  # stored already: acknowledged again, not stored twice
             if event["type"] == "result":
                 why = _assigned(conn, unit, event)
                 if why is not None:
                     raise Rejected(409, why)
+            if batch is None and raw is not None:
+                batch = conn.execute("INSERT INTO batches (unit, received, signature, body) VALUES (?, ?, ?, ?)",
+                                     (unit, received, signature or "", raw)).lastrowid
             board = event.get("board")
-            conn.execute("INSERT INTO events (unit, seq, type, board, boot, received, body) "
-                         "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            conn.execute("INSERT INTO events (unit, seq, type, board, boot, received, body, batch) "
+                         "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                          (unit, seq, event["type"], board if isinstance(board, int) else None, boot, received,
-                          json.dumps(event, separators=(",", ":"), ensure_ascii=False)))
+                          json.dumps(event, separators=(",", ":"), ensure_ascii=False), batch))
             derive.apply(conn, unit, seq, event, received)
             highest = seq
             stored += 1
             calls += event["type"] == "call"
-        before = conn.execute("SELECT boot, cmd_ack FROM unit_sync WHERE unit = ?", (unit,)).fetchone()
-        # A batch that brings nothing new and reports an older (boot, cmd_ack) than recorded is a stale copy
-        # (a replayed body, a duplicate delayed on the way): answered, counted, but it does not turn the
-        # recorded state back. A unit with a fresh flash reports cmd_ack 0 with its new hello, and is taken.
-        stale = before is not None and not stored and (boot, cmd_ack) < tuple(before)
+        before = conn.execute("SELECT boot, cmd_ack, beat FROM unit_sync WHERE unit = ?", (unit,)).fetchone()
+        count = beat if beat is not None else 0
+        if before is None:
+            fresh = True
+        elif beat is not None:
+            fresh = (boot, beat) > (before["boot"], before["beat"])
+        else:  # firmware without a sync count: only a moved (boot, cmd_ack) tells a new sync from a copy
+            fresh = (boot, cmd_ack) > (before["boot"], before["cmd_ack"])
+        stale = before is not None and not stored and not fresh
         if stale:
             conn.execute("UPDATE unit_sync SET duplicates = duplicates + ? WHERE unit = ?", (duplicates, unit))
-        elif before is None or tuple(before) != (boot, cmd_ack) or stored or duplicates:
-            conn.execute("INSERT INTO unit_sync (unit, boot, cmd_ack, last_seen, duplicates) "
-                         "VALUES (?, ?, ?, ?, ?) ON CONFLICT (unit) DO UPDATE SET "
+        else:
+            conn.execute("INSERT INTO unit_sync (unit, boot, cmd_ack, last_seen, duplicates, beat) "
+                         "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (unit) DO UPDATE SET "
                          "boot = excluded.boot, cmd_ack = excluded.cmd_ack, last_seen = excluded.last_seen, "
-                         "duplicates = duplicates + excluded.duplicates",
-                         (unit, boot, cmd_ack, received, duplicates))
+                         "duplicates = duplicates + excluded.duplicates, beat = excluded.beat",
+                         (unit, boot, cmd_ack, received, duplicates, count))
         results = []
         if highest > first:
             results = [dict(r) for r in conn.execute("SELECT * FROM results WHERE unit = ? AND seq > ? ORDER BY seq",
@@ -170,22 +194,34 @@ def store_batch(unit, boot, cmd_ack, events, received):
                                                   "rows": setup.traveller_rows(conn, r["section"], r["board"])})
             setup.advance(conn, [(r["section"], r["round"]) for r in results if r["held"] is None])
         alerts = conn.execute("SELECT coalesce(max(id), 0) FROM alerts").fetchone()[0] != alerts_before
-        return Stored(highest, commands.pending(conn, unit, cmd_ack), bool(results), alerts or bool(stored),
-                      calls, stale)
+        # a copy that carries a sync count gets no commands; without one (older firmware) a heartbeat cannot be
+        # told from a copy, so its commands are handed out (they are applied only by the unit itself)
+        cmds = [] if stale and beat is not None else commands.pending(conn, unit, cmd_ack)
+        return Stored(highest, cmds, bool(results), alerts or bool(stored), calls, stale)
+    return job
+
+
+def conflict_job(unit, seq, stored, sent, received):
+    """Keep both versions of a seq sent again with other content (raw: the director's queue shows it)."""
+    def job(conn):
+        conn.execute("INSERT INTO seq_conflicts (unit, seq, stored, sent, first_at) VALUES (?, ?, ?, ?, ?) "
+                     "ON CONFLICT (unit, seq, sent) DO UPDATE SET times = times + 1", (unit, seq, stored, sent,
+                                                                                       received))
     return job
 
 
 def admit(keyring, raw, signature, body, unit):
-    """The unit known, the signature good, the body valid: (unit, boot, cmd_ack, events); else Rejected."""
+    """The unit known, the signature good, the body valid: (unit, boot, beat, cmd_ack, events); else Rejected."""
     key = keyring.key(unit)
     if key is None:
         raise Rejected(403, f"unknown unit {unit!r}: provision it first (`bidwire provision`), "
                             "then give the collector that keyring")
     verify(key, raw, signature)
     try:
-        return check_body(body)
+        unit, boot, cmd_ack, events = check_body(body)
     except Malformed as e:
         raise Rejected(400, str(e)) from None
+    return unit, boot, beat_of(body), cmd_ack, events
 
 
 _ERRORS = {

@@ -4,11 +4,14 @@ Each check returns alerts, dicts {"kind", "law", "detail", "data"}, for the dire
 discards what a unit sent. The auction is replayed from the unit's input tokens through `bidwire.core.record`
 (no second implementation of the Laws on the host); contract and declarer are the host's, never the unit's.
 """
+import json
+
 from bidwire.core import board as boards
 from bidwire.core import record
 from bidwire.core.calls import CallError, parse_seat
 from bidwire.core.codes import ENFORCE, RECORD, RULE_NAMES, VERDICT_NAMES, rulings
 from bidwire.core.score import parse_contract, score_ns
+from bidwire_host import analysis
 from bidwire_host import event as event_mod
 from bidwire_host.collector import commands
 from bidwire_host.collector import setup as setup_mod
@@ -213,3 +216,39 @@ def check_result_unique(conn, unit, seq, row):
                       f"{', '.join(others)}", before=before)]
     return [alert("result_repeated", f"board {board}: {where} reported a result again (earlier: "
                   f"{', '.join(str(r['seq']) for r in rows)})", before=before)]
+
+
+def check_lead(conn, s, board, event):
+    """A lead of a suit the leader does not hold in the hand record: the board is fouled (Law 87 A: the cards are
+    not where the hand record has them), or the lead was entered wrongly."""
+    seat, suit = event.get("seat"), event.get("suit")
+    if s is None or seat not in ("N", "E", "S", "W") or suit not in ("C", "D", "H", "S"):
+        return []
+    try:
+        hand = event_mod.hand_record(s.event, board, s.session)
+    except event_mod.EventError:
+        return []
+    if analysis.holds_suit(hand, seat, suit) is False:
+        name = ("club", "diamond", "heart", "spade")["CDHS".index(suit)]
+        return [alert("fouled_board", f"board {board}: {seat} led a {name}, and the hand record gives {seat} "
+                      "none: a fouled board (Law 87), or the lead entered wrongly",
+                      law=87, seat=seat, suit=suit)]
+    return []
+
+
+def stored_analysis(conn, board):
+    row = conn.execute("SELECT body FROM analysis WHERE board = ? ORDER BY at DESC LIMIT 1", (board,)).fetchone()
+    return json.loads(row[0]) if row is not None else None
+
+
+def check_double_dummy(conn, board, contract, declarer, tricks):
+    """A result more than analysis.SUSPICIOUS_TRICKS tricks away from double dummy: flagged for the scorer (a wrong
+    entry is likelier than a great play), as Bridgemate's suspicious contracts."""
+    if not isinstance(tricks, int) or isinstance(tricks, bool):
+        return []
+    dd = analysis.tricks_for(stored_analysis(conn, board), contract, declarer)
+    if dd is None or abs(tricks - dd) <= analysis.SUSPICIOUS_TRICKS:
+        return []
+    return [alert("suspicious_result", f"board {board}: {contract} by {declarer} took {tricks} tricks; double dummy "
+                  f"gives {dd}: check the entry", tricks=tricks, double_dummy=dd, contract=contract,
+                  declarer=declarer)]

@@ -110,15 +110,18 @@ def call_text(call):
     return call
 
 
-def calls(conn, unit, start_seq, board, upto=None):
+def calls(conn, unit, start_seq, board, upto=None, last=None):
     """The calls made at a unit on one board, as stored: [{seat, call, text, irregular}] in order. Only the
-    events of that play of the board: up to the unit's next board_start."""
+    events of that play of the board: up to the unit's next board_start. `last`: only the last so many (read
+    from the end, so a board with thousands of stored calls costs no more than a short one)."""
     nxt = conn.execute("SELECT min(start_seq) FROM boards WHERE unit = ? AND start_seq > ?",
                        (unit, start_seq)).fetchone()[0]
     end = min(upto if upto is not None else 2**62, (nxt - 1) if nxt is not None else 2**62)
+    sql = ("SELECT seq, body FROM events WHERE unit = ? AND type = 'call' AND board = ? AND seq >= ? AND seq <= ? "
+           "ORDER BY seq DESC" + (" LIMIT ?" if last is not None else ""))
+    rows = conn.execute(sql, (unit, board, start_seq, end) + ((last,) if last is not None else ())).fetchall()
     out = []
-    for r in conn.execute("SELECT seq, body FROM events WHERE unit = ? AND type = 'call' AND board = ? AND seq >= ? "
-                          "AND seq <= ? ORDER BY seq", (unit, board, start_seq, end)):
+    for r in reversed(rows):
         body = json.loads(r["body"])
         seat, _, call = str(body.get("input", "")).partition(":")
         seat = body.get("seat") or seat
@@ -146,9 +149,17 @@ def _board_auction(conn, unit, board_id, upto=None):
     b = conn.execute("SELECT * FROM boards WHERE id = ?", (board_id,)).fetchone() if board_id is not None else None
     if b is None:
         return None
-    made = calls(conn, unit, b["start_seq"], b["board"], upto)
-    cut = max(0, len(made) - DIAGRAM_CALLS)
-    out = diagram(b["dealer"] if not cut else made[cut]["seat"], made[cut:])
+    made = calls(conn, unit, b["start_seq"], b["board"], upto, last=DIAGRAM_CALLS + 1)
+    cut = 0
+    if len(made) > DIAGRAM_CALLS:  # how many earlier calls are not shown
+        nxt = conn.execute("SELECT min(start_seq) FROM boards WHERE unit = ? AND start_seq > ?",
+                           (unit, b["start_seq"])).fetchone()[0]
+        end = min(upto if upto is not None else 2**62, (nxt - 1) if nxt is not None else 2**62)
+        total = conn.execute("SELECT count(*) FROM events WHERE unit = ? AND type = 'call' AND board = ? "
+                             "AND seq >= ? AND seq <= ?", (unit, b["board"], b["start_seq"], end)).fetchone()[0]
+        made = made[1:]
+        cut = total - len(made)
+    out = diagram(b["dealer"] if not cut else made[0]["seat"], made)
     out.update(cut=cut, board_id=board_id)
     return out
 
@@ -162,7 +173,7 @@ def live(service):
         out.append({"unit": unit, "section": b["section"], "table": b["table_no"], "round": b["round"],
                     "board": b["board"], "dealer": b["dealer"], "vul": b["vul"],
                     "phase": PHASES.get(b["state"], b["state"]), "contract": b["contract"], "declarer": b["declarer"],
-                    "auction": diagram(b["dealer"], calls(conn, unit, b["start_seq"], b["board"]))})
+                    "auction": _board_auction(conn, unit, b["id"])})
     return out
 
 

@@ -197,43 +197,47 @@ def adjust_body(form, by):
     return body
 
 
-@router.post("/director/adjust")
-async def adjust(request: Request):
-    """An adjusted score for one board at one table, from the page's form: artificial (A+, A, A-: Law 12 C) or
-    assigned (NS's score, and EW's when it does not balance)."""
+async def _form_decision(request, kind, parse, done):
+    """A decision from one of the page's forms: the session and its CSRF token, the form parsed by `parse(form)`
+    into the decision's body (ActionError: the page again with the reason), the service's decision, the page."""
     form = await request.form()
     session = _checked_form(request, form)
     if session is None:
         return form_refused(request)
     try:
-        body = adjust_body(form, str(form.get("by") or "").strip()[:100] or "director")
+        body = parse(form)
     except director.ActionError as e:
-        return _director(request, session, str(e), dict(form), 400)
-    refused = await _decision(request, session, form, "adjust", body)
-    return refused or RedirectResponse("/director?done=adjust#audit-h", status_code=303)
+        return await run_in_threadpool(_director, request, session, str(e), dict(form), 400)
+    refused = await _decision(request, session, form, kind, body)
+    return refused or RedirectResponse(done, status_code=303)
+
+
+@router.post("/director/adjust")
+async def adjust(request: Request):
+    """An adjusted score for one board at one table, from the page's form: artificial (A+, A, A-: Law 12 C) or
+    assigned (NS's score, and EW's when it does not balance)."""
+    return await _form_decision(request, "adjust",
+                                lambda form: adjust_body(form, str(form.get("by") or "").strip()[:100] or "director"),
+                                "/director?done=adjust#audit-h")
+
+
+def penalty_body(form):
+    body = {"section": str(form.get("section") or "").strip() or None,
+            "direction": str(form.get("direction") or "") or None, "pair": str(form.get("pair") or "").strip(),
+            "amount": str(form.get("amount") or "").strip(), "unit": str(form.get("unit") or "") or None,
+            "kind": "disciplinary" if form.get("kind") == "disciplinary" else "procedural",
+            "reason": str(form.get("reason") or "")[:500], "board": _int(form, "board", required=False),
+            "by": str(form.get("by") or "").strip()[:100] or "director",
+            "override": form.get("override") == "on"}
+    if not body["pair"]:
+        raise director.ActionError("pair: which pair (its number)")
+    return body
 
 
 @router.post("/director/penalty")
 async def penalty(request: Request):
     """A procedural penalty (Law 90) against a pair, from the page's form: deducted from its total."""
-    form = await request.form()
-    session = _checked_form(request, form)
-    if session is None:
-        return form_refused(request)
-    try:
-        body = {"section": str(form.get("section") or "").strip() or None,
-                "direction": str(form.get("direction") or "") or None, "pair": str(form.get("pair") or "").strip(),
-                "amount": str(form.get("amount") or "").strip(), "unit": str(form.get("unit") or "") or None,
-                "kind": "disciplinary" if form.get("kind") == "disciplinary" else "procedural",
-                "reason": str(form.get("reason") or "")[:500], "board": _int(form, "board", required=False),
-                "by": str(form.get("by") or "").strip()[:100] or "director",
-                "override": form.get("override") == "on"}
-        if not body["pair"]:
-            raise director.ActionError("pair: which pair (its number)")
-    except director.ActionError as e:
-        return _director(request, session, str(e), dict(form), 400)
-    refused = await _decision(request, session, form, "penalty", body)
-    return refused or RedirectResponse("/director?done=penalty#audit-h", status_code=303)
+    return await _form_decision(request, "penalty", penalty_body, "/director?done=penalty#audit-h")
 
 
 @router.post("/director/rulings")
@@ -257,35 +261,24 @@ async def ruling(request: Request):
     return RedirectResponse(f"/director?ruled={unit}", status_code=303)
 
 
+def held_body(form):
+    return {"unit": str(form.get("unit", "")), "seq": _int(form, "seq"), "decision": str(form.get("decision") or ""),
+            "section": str(form.get("section") or "").strip() or None,
+            "table": _int(form, "table", required=False), "board": _int(form, "board", required=False),
+            "ns": str(form.get("ns") or "").strip() or None, "ew": str(form.get("ew") or "").strip() or None,
+            "reason": str(form.get("reason") or "").strip()[:500], "by": "director",
+            "override": form.get("override") == "on"}
+
+
 @router.post("/director/held")
 async def held(request: Request):
     """The director's decision on a held result: accept it as played (credited as the form says) or void it."""
-    form = await request.form()
-    session = _checked_form(request, form)
-    if session is None:
-        return form_refused(request)
-    try:
-        body = {"unit": str(form.get("unit", "")), "seq": _int(form, "seq"),
-                "decision": str(form.get("decision") or ""),
-                "section": str(form.get("section") or "").strip() or None,
-                "table": _int(form, "table", required=False), "board": _int(form, "board", required=False),
-                "ns": str(form.get("ns") or "").strip() or None, "ew": str(form.get("ew") or "").strip() or None,
-                "reason": str(form.get("reason") or "").strip()[:500], "by": "director",
-                "override": form.get("override") == "on"}
-    except director.ActionError as e:
-        return _director(request, session, str(e), dict(form), 400)
-    refused = await _decision(request, session, form, "resolve", body)
-    return refused or RedirectResponse("/director?done=held#alerts-h", status_code=303)
+    return await _form_decision(request, "resolve", held_body, "/director?done=held#alerts-h")
 
 
 @router.post("/director/close")
 async def close(request: Request):
     """The director closes an alert (dealt with), with an optional note."""
-    form = await request.form()
-    session = _checked_form(request, form)
-    if session is None:
-        return form_refused(request)
-    body = {"alert": str(form.get("alert") or ""), "note": str(form.get("note") or "").strip()[:500],
-            "by": "director"}
-    refused = await _decision(request, session, form, "close", body)
-    return refused or RedirectResponse("/director?done=close#alerts-h", status_code=303)
+    return await _form_decision(request, "close", lambda form: {
+        "alert": str(form.get("alert") or ""), "note": str(form.get("note") or "").strip()[:500], "by": "director"},
+        "/director?done=close#alerts-h")

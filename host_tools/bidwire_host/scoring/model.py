@@ -267,10 +267,20 @@ def possible_scores(vul):
     return frozenset(out)
 
 
+def round_half_away(x, places=2):
+    """An exact figure (int or Fraction) rounded to `places` decimals with halves away from zero, as events
+    publish them: -141/40 (-3.525) is -3.53, where round(float(x), 2) gives -3.52 (the nearest float is
+    -3.52499..., and round() sends exact halves to even). The rounding is done on the exact value, not a float."""
+    scale = 10 ** places
+    n = int(abs(Fraction(x)) * scale + Fraction(1, 2))  # floor(|x| * scale + 1/2)
+    return float(Fraction(n if x >= 0 else -n, scale))
+
+
 def format_number(x):
-    """An int, or a Fraction as a float rounded to 2 decimals, for JSON and files; None stays None."""
+    """An int, or a Fraction as a float rounded to 2 decimals half away from zero, for JSON, pages and files;
+    None stays None."""
     if x is None:
         return None
     if isinstance(x, Fraction):
-        return x.numerator if x.denominator == 1 else round(float(x), 2)
+        return x.numerator if x.denominator == 1 else round_half_away(x)
     return x
