@@ -103,6 +103,7 @@ def test_a_scribbled_store_is_refused_at_start_and_restored_from_its_backup(data
         acknowledged = collector.rows(EVENTS)
         said = run_cli("backup", "--data", data, tmp_path / "night.sqlite3")
         assert f"to {tmp_path / 'night.sqlite3'}: 60 events" in said
+        synced(collector, "T01", [61, 62, 63])  # after the backup: a restore goes back before these
     store = data / "bidwire.sqlite3"
     scribble_events_page(store)
     damaged = store.read_bytes()
@@ -119,7 +120,9 @@ def test_a_scribbled_store_is_refused_at_start_and_restored_from_its_backup(data
         health = httpx.get(collector.url + "/healthz").json()
         assert health["status"] == "ok" and health["events"] == 60
         assert collector.rows(EVENTS) == acknowledged
-        synced(collector, "T01", [61])  # and it goes on where it was
+        synced(collector, "T01", [64])  # the unit goes on; what the restore took back is an alert, not a silence
+        [gap] = collector.rows("SELECT kind, detail FROM alerts WHERE kind = 'seq_gap'")
+        assert "events 61-63 never arrived" in gap["detail"]
 
 
 def test_an_empty_file_is_not_a_store(data):
