@@ -5,6 +5,7 @@ virtual unit, driven by Playwright in headless Debian chromium (/usr/bin/chromiu
   reload; the director rejects it from the page; the unit applies the ruling on its next sync (its screen
   shows the auction again) and the page shows the outcome;
 - a wrong password and a POST without its CSRF token are refused; the sync endpoint takes no browser session.
+- logging out in one tab ends the live stream of another tab's page, which says it is signed out (issue 12).
 Screenshots go to build/screenshots/.
 """
 import queue
