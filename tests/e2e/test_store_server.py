@@ -188,6 +188,10 @@ def test_a_backup_while_units_sync_is_one_consistent_moment(data, tmp_path):
                 t.join(10)
         assert not errors, errors
         final = collector.rows(EVENTS)
+        refused = subprocess.run([str(BIDWIRE), "restore", "--data", str(data), str(backups[0])],
+                                 capture_output=True, text=True, timeout=60)  # over the running collector's store
+        assert refused.returncode == 1 and "is open in another process: stop the collector first" in refused.stderr
+        assert collector.rows(EVENTS) == final and not list(data.glob("replaced-*"))
     assert not (tmp_path / "during-0.sqlite3-wal").exists()  # self-contained: one file
     for out in backups:
         conn = sqlite3.connect(out)
