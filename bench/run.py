@@ -1,5 +1,6 @@
 """`make bench`: the Foundation figures for the core, on MicroPython and CPython, then the table unit's
-(unit_bench.py) and the collector's (collector_bench.py, collector_scoring.py, hostile_bench.py); writes
+(unit_bench.py) and the collector's (collector_bench.py, collector_scoring.py, hostile_bench.py,
+collector_backup.py); writes
 bench/results.json.
 
 A benchmark, not a test: a figure over its target is printed as "over target", never an error.
@@ -132,6 +133,9 @@ def collector_figures(unit_counts, scoring_sizes):
                 for name, value, unit, target, least, method, base, base_name
                 in collector_bench.figures(collector_bench.run(n))]
     out += [figure(**f) for f in collector_scoring.figures(collector_scoring.run(scoring_sizes))]
+    import collector_backup  # bidwire backup and the start-up check on a 180,000-result store
+
+    out += [figure(**f) for f in collector_backup.figures(collector_backup.run())]
     return out
 
 

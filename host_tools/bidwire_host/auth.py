@@ -1,8 +1,11 @@
 """The director's and the scorer's logins: the passwords (kept only as salted scrypt hashes), the signed session
 cookie with its role, CSRF.
 
-A session is a cookie signed with the server secret (`dashboard-secret` in the data directory, made on first
-start): `{"role": "director" | "scorer", "csrf": token}`, valid for `SESSION_HOURS`. The director may see and do
+A session lives in the collector's memory (`Sessions`): its id, role, CSRF token, when it began and when it was
+last used. The cookie holds only its id, signed with the server secret (`dashboard-secret` in the data directory,
+made on first start). Every request looks the id up, so a session ends for good at logout (revoked), after
+`IDLE_MINUTES` without a request or an open live page, and `SESSION_HOURS` after the login whatever the use; a
+restart of the collector ends every session (log in again). The director may see and do
 everything; the scorer sees the /scorer pages and may publish and correct, but not rule at tables nor see
 /director (`ROLES`). Every POST form carries the session's
 CSRF token; the login form, before there is a session, a random token echoed from a short-lived cookie
@@ -26,7 +29,8 @@ log = logging.getLogger("bidwire.dashboard")
 
 SESSION_COOKIE = "bidwire_session"
 LOGIN_COOKIE = "bidwire_login"
-SESSION_HOURS = 12
+SESSION_HOURS = 12  # a session's absolute lifetime
+IDLE_MINUTES = 30  # a session unused this long ends
 SECRET_FILE = "dashboard-secret"
 PASSWORD_ENV = "BIDWIRE_DIRECTOR_PASSWORD"
 SCORER_PASSWORD_ENV = "BIDWIRE_SCORER_PASSWORD"
@@ -146,12 +150,66 @@ class LoginLimiter:
             self._failures.pop(address, None)
 
 
-class Auth:
-    """The director's and the scorer's password checks and the session cookie's signer."""
+class Sessions:
+    """The sessions that are open: id -> role, CSRF token, begun, last used (monotonic seconds). A session is
+    valid while it is neither revoked, nor idle for `idle_s`, nor older than `lifetime_s`; looking it up counts as
+    using it. `clock` is time.monotonic unless a test gives its own."""
 
-    def __init__(self, data_dir, password=None, scorer_password=None):
+    def __init__(self, lifetime_s=SESSION_HOURS * 3600, idle_s=IDLE_MINUTES * 60, clock=time.monotonic):
+        self.lifetime_s, self.idle_s, self.clock = lifetime_s, idle_s, clock
+        self._open = {}
+        self._lock = threading.Lock()
+
+    def open(self, role):
+        """A new session for `role`: {"sid", "role", "csrf"}."""
+        now = self.clock()
+        session = {"sid": secrets.token_urlsafe(18), "role": role, "csrf": secrets.token_urlsafe(24)}
+        with self._lock:
+            for sid in [sid for sid, s in self._open.items() if self._ended(s, now)]:
+                del self._open[sid]  # logins are rate-limited, and the ended ones go here: the dict stays small
+            self._open[session["sid"]] = dict(session, begun=now, used=now)
+        return session
+
+    def _ended(self, s, now):
+        """Why the session has ended ("" while it is valid)."""
+        if now - s["begun"] >= self.lifetime_s:
+            return f"its lifetime ({self.lifetime_s / 3600:g} h) is over"
+        if now - s["used"] >= self.idle_s:
+            return f"unused for {self.idle_s / 60:g} min"
+        return ""
+
+    def use(self, sid):
+        """The session {"sid", "role", "csrf"} if it is still valid (its last use is now), else None."""
+        now = self.clock()
+        with self._lock:
+            s = self._open.get(sid)
+            if s is None:
+                return None
+            ended = self._ended(s, now)
+            if ended:
+                del self._open[sid]
+                log.warning("session of the %s ended: %s", s["role"], ended)
+                return None
+            s["used"] = now
+            return {"sid": sid, "role": s["role"], "csrf": s["csrf"]}
+
+    def revoke(self, sid):
+        """End the session now (logout); whether it was open."""
+        with self._lock:
+            return self._open.pop(sid, None) is not None
+
+    def __len__(self):
+        return len(self._open)
+
+
+class Auth:
+    """The director's and the scorer's password checks, the open sessions and the session cookie's signer."""
+
+    def __init__(self, data_dir, password=None, scorer_password=None, lifetime_s=SESSION_HOURS * 3600,
+                 idle_s=IDLE_MINUTES * 60):
         self.limiter = LoginLimiter()
         self._hashing = asyncio.Semaphore(HASHES_AT_ONCE)
+        self.sessions = Sessions(lifetime_s, idle_s)
         self.hashes = {role: hash_password(pw) for role, pw in (("director", password),
                                                                ("scorer", scorer_password)) if pw}
         # no password, no sessions: the data directory is left as it is
@@ -173,6 +231,10 @@ class Auth:
         async with self._hashing:
             return await run_in_threadpool(self.check_password, password)
 
+    @property
+    def cookie_max_age(self):
+        return int(self.sessions.lifetime_s)
+
     def check_password(self, password):
         """The role whose password this is ("director" first), or None."""
         found = None
@@ -187,24 +249,34 @@ class Auth:
         """(cookie value, session) for someone who just logged in as `role`."""
         if role not in ROLES:
             raise AuthError(f"role: one of {', '.join(ROLES)}, not {role!r}")
-        session = {"role": role, "csrf": secrets.token_urlsafe(24)}
-        return self._signer.dumps(session), session
+        session = self.sessions.open(role)
+        return self._signer.dumps({"sid": session["sid"]}), session
 
     def session(self, request, roles=ROLES):
-        """The request's valid session whose role is one of `roles`, or None."""
+        """The request's valid session whose role is one of `roles`, or None; a valid one counts as used."""
         raw = request.cookies.get(SESSION_COOKIE)
         if not raw or self._signer is None:
             return None
         try:
-            session = self._signer.loads(raw, max_age=SESSION_HOURS * 3600)
+            # the open session's own clock decides (and logs why it ended); the signed timestamp, in whole seconds,
+            # is only a backstop a minute later
+            signed = self._signer.loads(raw, max_age=self.sessions.lifetime_s + 60)
         except BadSignature:
             return None
-        ok = isinstance(session, dict) and session.get("role") in roles and isinstance(session.get("csrf"), str)
-        return session if ok else None
+        sid = signed.get("sid") if isinstance(signed, dict) else None
+        session = self.sessions.use(sid) if isinstance(sid, str) else None
+        return session if session is not None and session["role"] in roles else None
 
     def director(self, request):
         """The request's valid director session, or None (a scorer's session does not count)."""
         return self.session(request, ("director",))
+
+    def still_valid(self, session):
+        """Whether a session found earlier is still open (a live stream asks at every wake-up); counts as use."""
+        return self.sessions.use(session["sid"]) is not None
+
+    def logout(self, session):
+        return self.sessions.revoke(session["sid"])
 
 
 def same_token(given, expected):

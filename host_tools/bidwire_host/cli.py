@@ -171,8 +171,12 @@ _DATA = click.option("--data", required=True, type=click.Path(file_okay=False, p
 @click.option("--forwarded-allow-ips", "proxies", default="",
               help="The reverse proxies (addresses or networks, comma-separated) whose X-Forwarded-For and "
                    "X-Forwarded-Proto are believed. Default: none, every client is its real peer address.")
+@click.option("--session-hours", default=12.0, show_default=True, type=click.FloatRange(min=0.001),
+              help="A dashboard login ends this long after it was made, however much it is used.")
+@click.option("--session-idle-minutes", default=30.0, show_default=True, type=click.FloatRange(min=0.01),
+              help="A dashboard login ends once unused this long (no request, no live page open).")
 def serve(data, host, port, keyring, log_level, access_log, event_file, tables, method, director_password_file,
-          scorer_password_file, body_timeout, head_timeout, per_address, proxies):
+          scorer_password_file, body_timeout, head_timeout, per_address, proxies, session_hours, session_idle_minutes):
     """Run the collector: the units' sync endpoint, the director's JSON API (docs/collector.md) and dashboard
     (docs/director.md)."""
     from bidwire_host.collector.setup import SetupError, parse_tables
@@ -200,7 +204,8 @@ def serve(data, host, port, keyring, log_level, access_log, event_file, tables, 
                         echo=lambda text: click.echo(text), event=event_file, tables=table_map, method=method,
                         director_password=password, scorer_password=scorer_password, body_timeout_s=body_timeout,
                         head_timeout_s=head_timeout, per_address=per_address,
-                        forwarded_allow_ips=[p.strip() for p in proxies.split(",") if p.strip()])
+                        forwarded_allow_ips=[p.strip() for p in proxies.split(",") if p.strip()],
+                        session_lifetime_s=session_hours * 3600, session_idle_s=session_idle_minutes * 60)
     except SetupError as e:
         raise click.ClickException(str(e)) from None
     except (StoreError, OSError) as e:
@@ -230,6 +235,40 @@ def rebuild(data):
     except StoreError as e:
         raise click.ClickException(str(e)) from None
     click.echo(f"rebuilt the derived tables of {store.path} from {events} events ({alerts} alerts)")
+
+
+@main.command()
+@_DATA
+@click.argument("out", type=click.Path(dir_okay=False, path_type=Path))
+def backup(data, out):
+    """Back up the collector's store to OUT while it runs (SQLite's online backup: the store as of one commit, units
+    syncing meanwhile); OUT is replaced only once the copy is whole and checked."""
+    from bidwire_host.collector import backup as backup_mod
+    from bidwire_host.collector.store import StoreError
+
+    try:
+        made = backup_mod.backup(data, out)
+    except StoreError as e:
+        raise click.ClickException(str(e)) from None
+    click.echo(f"backed up {data / 'bidwire.sqlite3'} to {made['path']}: {made['events']} events, {made['results']} "
+               f"results, {made['bytes']:,} bytes in {made['seconds']:.2f} s")
+
+
+@main.command()
+@_DATA
+@click.argument("backup_file", metavar="BACKUP", type=click.Path(dir_okay=False, path_type=Path))
+def restore(data, backup_file):
+    """Put a backup (`bidwire backup`) in the place of the collector's store, the collector stopped: the backup is
+    checked first; the files it replaces are moved to DATA/replaced-<time>/, not deleted."""
+    from bidwire_host.collector import backup as backup_mod
+    from bidwire_host.collector.store import StoreError
+
+    try:
+        done = backup_mod.restore(data, backup_file)
+    except StoreError as e:
+        raise click.ClickException(str(e)) from None
+    aside = f"; the files it replaced are in {done['moved_to']}" if done["moved_to"] else ""
+    click.echo(f"restored {backup_file} to {done['path']}: {done['events']} events, {done['results']} results{aside}")
 
 
 @main.command()

@@ -7,6 +7,7 @@ only way anything changes: the store (one SQLite file in the data directory), th
 live pages' hub.
 """
 import logging
+import signal
 import socket
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -17,8 +18,9 @@ from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from bidwire_host import dashboard
+from bidwire_host import auth, dashboard
 from bidwire_host.collector import api, apiauth, bodyguard, connections, derive, setup, sync
+from bidwire_host.collector import store as store_mod
 from bidwire_host.collector.events import SyncBody
 from bidwire_host.collector.keyring import Keyring
 from bidwire_host.collector.loopprobe import LoopProbe
@@ -30,14 +32,15 @@ KEYRING = "keyring.json"  # in the data directory, unless given
 
 
 def create_app(data_dir, keyring_path=None, event=None, tables=None, method="mp", director_password=None,
-               scorer_password=None, body_timeout_s=bodyguard.BODY_TIMEOUT_S):
+               scorer_password=None, body_timeout_s=bodyguard.BODY_TIMEOUT_S,
+               session_lifetime_s=auth.SESSION_HOURS * 3600, session_idle_s=auth.IDLE_MINUTES * 60):
     """The collector app on the store in data_dir; units from keyring_path (default: data_dir/keyring.json).
 
     `event`: an event file (path) or its parsed JSON to load, with `tables` {unit: table or [section, table]}
     and the scoring `method`; round 1's assigns are queued unless already sent (setup.py). `director_password`:
     the dashboard's login (dashboard/); without it the dashboard's pages refuse every login. `scorer_password`:
     the scorer's own login (the /scorer pages only). `body_timeout_s`: how long a request's body may take to
-    arrive (bodyguard.py)."""
+    arrive (bodyguard.py). `session_lifetime_s`, `session_idle_s`: when a dashboard login ends (auth.py)."""
     data_dir = Path(data_dir)
     store = derive.open_store(data_dir)
     keyring = Keyring(Path(keyring_path) if keyring_path else data_dir / KEYRING)
@@ -67,7 +70,7 @@ def create_app(data_dir, keyring_path=None, event=None, tables=None, method="mp"
     app.include_router(sync.router)
     app.include_router(api.service)
     app.include_router(api.router)
-    dashboard.mount(app, data_dir, director_password, scorer_password)
+    dashboard.mount(app, data_dir, director_password, scorer_password, session_lifetime_s, session_idle_s)
 
     app.add_middleware(bodyguard.BodyGuard, limits={sync.PATH: (sync.MAX_BODY, ": send fewer events per sync")},
                        timeout_s=body_timeout_s)
@@ -158,14 +161,16 @@ def listen(host, port):
 def serve(data_dir, host="127.0.0.1", port=8080, keyring_path=None, log_level="info", access_log=False,
           echo=print, event=None, tables=None, method="mp", director_password=None, scorer_password=None,
           body_timeout_s=bodyguard.BODY_TIMEOUT_S, head_timeout_s=connections.HEAD_TIMEOUT_S,
-          per_address=connections.PER_ADDRESS, forwarded_allow_ips=()):
-    """Run the collector until interrupted; echo the URL once it is listening.
+          per_address=connections.PER_ADDRESS, forwarded_allow_ips=(), session_lifetime_s=auth.SESSION_HOURS * 3600,
+          session_idle_s=auth.IDLE_MINUTES * 60):
+    """Run the collector until interrupted (SIGINT, SIGTERM: every commit left in the main file, exit 0); echo the
+    URL once it is listening.
 
     `forwarded_allow_ips`: the proxies whose X-Forwarded-For / X-Forwarded-Proto are believed (addresses or
     networks); none by default, so a request's client is always its real peer (the login limit is keyed on it).
     The connection limits (collector/connections.py): a request head within `head_timeout_s`, at most
     `per_address` connections per client address, and a total kept below the descriptor limit, whose soft value
-    is first raised to the hard one."""
+    is first raised to the hard one. Dashboard logins end after `session_lifetime_s`, or `session_idle_s` unused."""
     import uvicorn
 
     from bidwire_host import logs
@@ -173,7 +178,8 @@ def serve(data_dir, host="127.0.0.1", port=8080, keyring_path=None, log_level="i
     logs.configure(log_level)
     app = create_app(data_dir, keyring_path, event=event, tables=tables, method=method,
                      director_password=director_password, scorer_password=scorer_password,
-                     body_timeout_s=body_timeout_s)
+                     body_timeout_s=body_timeout_s, session_lifetime_s=session_lifetime_s,
+                     session_idle_s=session_idle_s)
     proxies = list(forwarded_allow_ips)
     descriptors = connections.raise_descriptor_limit()
     limits = connections.ConnectionLimits(connections.total_for(descriptors), per_address, head_timeout_s, proxies)
@@ -195,4 +201,25 @@ def serve(data_dir, host="127.0.0.1", port=8080, keyring_path=None, log_level="i
                             log_config=logs.log_config(log_level), http=connections.guarded_protocol(limits),
                             proxy_headers=bool(proxies), forwarded_allow_ips=proxies or None,
                             backlog=connections.ACCEPT_BATCH)
-    connections.CollectorServer(config).run(sockets=[sock])
+    server = connections.CollectorServer(config)
+    stop_signals = []
+
+    def stopped(sig, frame):  # uvicorn raises again the signal it stopped on, once it is done: here it is handled
+        stop_signals.append(sig)
+
+    # Ctrl-C and TERM: uvicorn's graceful shutdown, then the lifespan's store.close() (the WAL checkpointed into
+    # the main file), and the process exits 0
+    before = {sig: signal.signal(sig, stopped) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        if not stop_signals:
+            server.run(sockets=[sock])
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+    if stop_signals:
+        store = app.state.service.store
+        wal = store_mod.wal_path(store.path)
+        kept = wal.stat().st_size if wal.exists() else 0
+        echo(f"stopped ({signal.Signals(stop_signals[0]).name}): "
+             + (f"{store.path} holds every commit" if not kept else
+                f"{kept} bytes of commits are still in {wal} (another process has the store open)"))

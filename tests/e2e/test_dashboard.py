@@ -5,6 +5,7 @@ virtual unit, driven by Playwright in headless Debian chromium (/usr/bin/chromiu
   reload; the director rejects it from the page; the unit applies the ruling on its next sync (its screen
   shows the auction again) and the page shows the outcome;
 - a wrong password and a POST without its CSRF token are refused; the sync endpoint takes no browser session.
+- logging out in one tab ends the live stream of another tab's page, which says it is signed out (issue 12).
 Screenshots go to build/screenshots/.
 """
 import queue
@@ -140,3 +141,21 @@ def test_a_wrong_password_and_a_post_without_its_csrf_token_are_refused(collecto
         sync = client.post("/api/v1/sync", json={"unit": "T01", "boot": 1, "cmd_ack": 0, "events": []})
         assert sync.status_code == 401
     assert collector.rows("SELECT count(*) AS n FROM commands") == [{"n": 0}]
+
+
+def test_logging_out_in_one_tab_signs_out_the_live_page_in_another(collector, browser):
+    """Logout ends the session (issue 12): the other tab's live stream is ended and its page says so; a reload
+    goes to the login page."""
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    watching, leaving = context.new_page(), context.new_page()
+    log_in(watching, collector.url)
+    watching.wait_for_url("**/director")
+    watching.locator("#live").filter(has_text="live").wait_for()
+    leaving.goto(collector.url + "/director")
+    leaving.get_by_role("button", name="Log out").click()
+    leaving.wait_for_url("**/login")
+    watching.locator("#live").filter(has_text="signed out").wait_for(timeout=5000)  # its stream's tick is 15 s
+    assert watching.get_by_role("link", name="log in again").get_attribute("href") == "/login"
+    watching.reload()
+    assert watching.url.endswith("/login")
+    context.close()

@@ -187,3 +187,18 @@ def test_events_keep_the_unit_body_as_sent(data):
         sync(client, [e])
     [row] = query(data, "SELECT body FROM events")
     assert json.loads(row["body"]) == e
+
+
+def test_an_empty_file_is_not_a_store_and_is_left_as_it_is(tmp_path):
+    """Issue 12: SQLite would open a 0-byte file as a new empty store; the collector refuses it."""
+    (tmp_path / DB_NAME).write_bytes(b"")
+    with pytest.raises(StoreError, match=r"is an empty file \(0 bytes\), not a store.*bidwire restore"):
+        Store(tmp_path)
+    assert (tmp_path / DB_NAME).stat().st_size == 0 and not (tmp_path / f"{DB_NAME}-wal").exists()
+
+
+def test_a_file_that_is_not_a_database_is_refused_with_how_to_restore(tmp_path):
+    (tmp_path / DB_NAME).write_bytes(b"this is not SQLite, it is a note somebody saved here\n" * 100)
+    with pytest.raises(StoreError, match=rf"cannot open the store {tmp_path / DB_NAME}: file is not a database; "
+                                         r"restore the last backup \(`bidwire restore --data"):
+        Store(tmp_path)

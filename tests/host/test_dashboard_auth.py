@@ -38,3 +38,21 @@ def test_without_a_password_nobody_logs_in_and_the_data_directory_is_untouched(t
     auth = Auth(tmp_path)
     assert not auth.check_password("") and not auth.enabled
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_session_ends_at_logout_when_idle_and_at_its_lifetime(tmp_path):
+    now = [1000.0]
+    auth = Auth(tmp_path, "secret words", lifetime_s=3600, idle_s=600)
+    auth.sessions.clock = lambda: now[0]
+    cookie, session = auth.new_session()
+    for _ in range(6):  # used every 9 min 59 s: never idle, valid until its hour is up
+        now[0] += 599
+        assert auth.session(request_with(cookie)) == session
+    now[0] += 606  # 3600 s after the login
+    assert auth.session(request_with(cookie)) is None
+    cookie, session = auth.new_session()
+    now[0] += 600  # unused for the idle timeout
+    assert auth.session(request_with(cookie)) is None
+    cookie, session = auth.new_session()
+    assert auth.logout(session) and auth.session(request_with(cookie)) is None and not auth.still_valid(session)
+    assert len(auth.sessions) == 0

@@ -6,6 +6,7 @@ routes only parse, call the collector service (service.py: every change goes thr
 an `Idempotency-Key` header: a retry with the same key is answered as the first was and changes nothing again.
 """
 import json
+import sqlite3
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Header, Query, Request
@@ -37,14 +38,28 @@ def _error(status, reason):
     return JSONResponse({"error": reason}, status_code=status)
 
 
-@service.get("/healthz", tags=["service"])
+@service.get("/healthz", tags=["service"], responses={503: {"description": "the store cannot commit or be read"}})
 def healthz(request: Request):
-    """Liveness: the store answers a query; `loop`: how long the event loop was held up at most (loopprobe.py)."""
-    conn = request.app.state.service.store.reader()
-    events = conn.execute("SELECT count(*) FROM events").fetchone()[0]
+    """The store's real state: 200 `ok` when it can be read and its last transaction committed; 503 `failing`
+    with the `reason` when a commit failed (disk full, I/O error) or a read fails (a damaged page). While failing,
+    each call tries one small commit, so the answer turns to ok once the store can commit again. `loop`: how long
+    the event loop was held up at most (loopprobe.py)."""
+    store = request.app.state.service.store
+    reason = store.health()
+    if reason:
+        reason = store.probe() or ""
+    events = None
+    try:
+        events = store.reader().execute("SELECT count(*) FROM events").fetchone()[0]
+    except sqlite3.DatabaseError as e:
+        reason = reason or f"the store {store.path} cannot be read: {e}"
     probe = getattr(request.app.state, "loop_probe", None)
-    return {"status": "ok", "schema_version": SCHEMA_VERSION, "events": events,
+    body = {"status": "failing" if reason else "ok", "schema_version": SCHEMA_VERSION, "events": events,
             "loop": probe.figures() if probe is not None else None}
+    if reason:
+        body["reason"] = reason
+        return JSONResponse(body, status_code=503)
+    return body
 
 
 @router.get("/api/v1/units", tags=["director"])

@@ -8,11 +8,17 @@ its own savepoint (a job that raises is rolled back alone): one fsync for many u
 
 Raw events are immutable (triggers refuse UPDATE and DELETE on `events`); the other tables are derived from
 them by `derive.apply` and can be rebuilt at any time (`derive.rebuild`, `bidwire rebuild`).
+
+A store is checked when it is opened (`check_file`, then SQLite's `quick_check`: every page of every table and
+index read and its structure checked): an empty (0-byte) file or a damaged one is refused with a StoreError that
+names the file and how to restore a backup (backup.py). `health()` says whether the last transaction could commit
+(for /healthz). `close()` leaves every commit in the main file: the WAL checkpointed and removed.
 """
 import logging
 import queue
 import sqlite3
 import threading
+import time
 from concurrent.futures import Future
 from pathlib import Path
 
@@ -230,6 +236,36 @@ class StoreError(Exception):
     """The database cannot be opened or is newer than this program."""
 
 
+def restore_hint(data_dir):
+    return (f"restore the last backup (`bidwire restore --data {data_dir} BACKUP`, docs/reliability.md "
+            "\"Backup and restore\")")
+
+
+def wal_path(path):
+    return Path(f"{path}-wal")
+
+
+def check_file(path):
+    """StoreError if the file at `path` is there but cannot be a store: 0 bytes, which SQLite would take for a new
+    empty database (unless a WAL lies beside it: then SQLite reads the pages from there, and its check decides)."""
+    path = Path(path)
+    if path.exists() and path.stat().st_size == 0:
+        wal = wal_path(path)
+        if not wal.exists() or wal.stat().st_size == 0:
+            raise StoreError(f"the store {path} is an empty file (0 bytes), not a store: the collector will not "
+                             f"start on it. If a store was lost, {restore_hint(path.parent)}; to begin a new empty "
+                             f"store, remove {path}")
+
+
+def damage(conn):
+    """What SQLite's quick_check finds wrong with the database ("" if nothing)."""
+    try:
+        rows = [r[0] for r in conn.execute("PRAGMA quick_check(20)").fetchall()]
+    except sqlite3.DatabaseError as e:
+        return str(e)
+    return "" if rows == ["ok"] else "; ".join(rows)
+
+
 def connect(path, readonly=False):
     """A connection in autocommit mode (transactions are explicit), WAL, fsync on every commit."""
     if readonly:
@@ -319,11 +355,24 @@ class Store:
         self.data_dir = Path(data_dir)
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self.path = self.data_dir / DB_NAME
+        check_file(self.path)
+        self._conn = None
         try:
             self._conn = connect(self.path)
+            started = time.perf_counter()
+            found = damage(self._conn)
+            self.check_s = time.perf_counter() - started
+            if found:
+                raise StoreError(f"the store {self.path} is damaged (SQLite's check: {found}): the collector will "
+                                 f"not start on it; {restore_hint(self.data_dir)}")
             migrate(self._conn, rebuild)
         except sqlite3.DatabaseError as e:
-            raise StoreError(f"cannot open the store {self.path}: {e}") from None
+            self._close_opening()
+            raise StoreError(f"cannot open the store {self.path}: {e}; {restore_hint(self.data_dir)}") from None
+        except BaseException:
+            self._close_opening()
+            raise
+        self.failure = None  # (when, why) the last transaction could not commit; None once one commits
         self._queue = queue.SimpleQueue()
         self._local = threading.local()
         self._readers = []
@@ -383,8 +432,10 @@ class Store:
                     outcomes.append((job, None, e))
             conn.execute("COMMIT")
             self.commits += 1
+            self.failure = None
         except Exception as e:  # the commit itself failed (disk full, I/O error): nothing was stored
             log.error("store: transaction failed: %s", e)
+            self.failure = (time.time(), str(e))
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             outcomes = [(job, None, StoreError(f"the store could not commit: {e}")) for job in jobs]
@@ -405,14 +456,59 @@ class Store:
                 self._readers.append(conn)
         return conn
 
+    def health(self):
+        """"" if the store's last transaction committed, else why it did not (disk full, I/O error)."""
+        failure = self.failure
+        if failure is None:
+            return ""
+        at = time.strftime("%H:%M:%S", time.localtime(failure[0]))
+        return f"the store {self.path} could not commit at {at}: {failure[1]}"
+
+    def probe(self, timeout=5):
+        """Try one small commit now (the header's user_version rewritten: a page of WAL, fsynced); health() after
+        it, or why it did not finish in time."""
+        def rewrite(conn):
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            conn.execute(f"PRAGMA user_version = {(version + 1) % 2**31}")
+
+        try:
+            self.submit(rewrite).result(timeout)
+        except TimeoutError:
+            return f"the store {self.path} did not commit within {timeout} s"
+        except Exception:
+            pass  # the failure is in health()
+        return self.health()
+
+    def _close_opening(self):
+        if self._conn is not None:
+            self._conn.close()
+
     def close(self):
-        if self._thread.is_alive():
-            self._queue.put(None)
-            self._thread.join()
-        with self._readers_lock:
+        """Stop the writer once the jobs queued are done; leave every commit in the main file (the WAL checkpointed
+        and removed), unless another process still has the store open."""
+        with self._readers_lock:  # first, so that the writer's connection is the last one and checkpoints at close
             for conn in self._readers:
                 conn.close()
             self._readers.clear()
+        if self._thread.is_alive():
+            self._queue.put(None)
+            self._thread.join()
+        self._settle_wal()
+
+    def _settle_wal(self):
+        wal = wal_path(self.path)
+        if not wal.exists() or wal.stat().st_size == 0:
+            return
+        conn = sqlite3.connect(self.path, isolation_level=None)
+        try:  # PASSIVE never waits for another process's writer; closing the last connection finishes the job
+            conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        except sqlite3.DatabaseError as e:
+            log.warning("store: the WAL of %s could not be checkpointed: %s", self.path, e)
+        finally:
+            conn.close()
+        if wal.exists() and wal.stat().st_size:
+            log.warning("store: %s keeps its WAL (%d bytes): another process has the store open; the next to "
+                        "open it alone checkpoints it", self.path, wal.stat().st_size)
 
     def __enter__(self):
         return self

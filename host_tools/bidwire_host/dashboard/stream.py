@@ -6,7 +6,9 @@ the units named, the first page of the open alerts if the queue changed, the aud
 sends only the pieces whose HTML differs from what this stream sent before: `rows` (table rows), `alerts`
 (alerts added or changed, the ids no longer open, the order), `audit`, `cards` (the live auctions). The page
 replaces those elements alone, so keyboard focus, hover and typed text elsewhere survive. Every `TICK_S` the
-rows are looked at again (the minutes in the round move with the clock).
+rows are looked at again (the minutes in the round move with the clock). A stream lives no longer than its
+session: it ends at logout (the hub's `revoked` wakes it at once) and, at its next wake-up, when the session has
+ended otherwise (auth.py: idle, lifetime); an open stream counts as the session being used.
 """
 import asyncio
 import json
@@ -84,7 +86,7 @@ async def director_events(request: Request, view: str = "director"):
         return Response("Forbidden: log in as the director first.", status_code=403)
     if view not in VIEWS:
         return Response(f"view: one of {', '.join(VIEWS)}", status_code=400)
-    service = request.app.state.service
+    auth, service = request.app.state.auth, request.app.state.service
     queue = service.hub.subscribe()
     seen = _Seen()
 
@@ -107,6 +109,8 @@ async def director_events(request: Request, view: str = "director"):
                 changes = [change]
                 while not queue.empty():
                     changes.append(queue.get_nowait())
+                if not auth.still_valid(session):
+                    break  # logged out or expired: nothing more for this cookie
                 full = any(c.get("resync") or c.get("tick") or c.get("event") for c in changes)
                 merged = {"units": set()}
                 for c in changes:

@@ -12,7 +12,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from bidwire_host.auth import LOGIN_COOKIE, SESSION_COOKIE, SESSION_HOURS, form_refused, same_token
+from bidwire_host.auth import LOGIN_COOKIE, SESSION_COOKIE, form_refused, same_token
 from bidwire_host.collector import director
 from bidwire_host.collector.apiauth import client_of
 from bidwire_host.collector.service import Refused
@@ -81,7 +81,7 @@ async def login(request: Request):
     log.info("login from %s as %s", address, role)
     cookie, _ = auth.new_session(role)
     response = RedirectResponse(HOME[role], status_code=303)
-    response.set_cookie(SESSION_COOKIE, cookie, max_age=SESSION_HOURS * 3600, httponly=True, samesite="strict")
+    response.set_cookie(SESSION_COOKIE, cookie, max_age=auth.cookie_max_age, httponly=True, samesite="strict")
     response.delete_cookie(LOGIN_COOKIE, path="/login")
     return response
 
@@ -92,6 +92,9 @@ async def logout(request: Request):
     form = await request.form()
     if session is None or not same_token(form.get("csrf"), session["csrf"]):
         return form_refused(request)
+    _auth(request).logout(session)  # revoked: the cookie and its CSRF token open nothing any more
+    request.app.state.service.hub.publish({"revoked": session["sid"]})  # its live streams end now
+    log.info("logout from %s (%s)", client_of(request), session["role"])
     response = RedirectResponse("/login", status_code=303)
     response.delete_cookie(SESSION_COOKIE)
     return response
