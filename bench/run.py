@@ -139,6 +139,13 @@ def collector_figures(unit_counts, scoring_sizes):
     return out
 
 
+def director_page_figures():
+    """The director's page with one unit's flood stored (director_page_bench.py), against /healthz."""
+    import director_page_bench
+
+    return [figure(**f) for f in director_page_bench.figures(director_page_bench.run())]
+
+
 def analysis_figures():
     """The double-dummy analysis (analysis_bench.py), against endplay's calc_dd_table called directly."""
     import analysis_bench
@@ -226,6 +233,7 @@ def main(micropython, mpy_cross, mp32_mpy, heap, skip_unit, skip_collector, skip
         figs.extend(collector_figures(numbers(collector_units), numbers(scoring_sizes)))
     if not skip_hostile:
         figs.extend(hostile_figures())
+        figs.extend(director_page_figures())
     if not skip_analysis:
         figs.extend(analysis_figures())
     left_out = [part for part, skip in (("unit", skip_unit), ("collector", skip_collector)) if skip]
