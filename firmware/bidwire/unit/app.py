@@ -194,7 +194,7 @@ class App:
         self.message = self.held = ""
         self._call_event(seat, VERDICT_NAMES[verdict])
         if verdict == HELD:
-            self.held, self.held_at = seat_name(seat) + " " + call_name(call) + " not taken", len(a.inputs)
+            self.held, self.held_at = seat_name(seat) + " " + call_name(call) + " not taken", 2 * a.n_inputs
         elif verdict == REFUSED:  # why, in at most 9 columns, and the law: "E: N's turn L31"
             why = a.why
             why = seat_name(a.in_turn()) + "'s turn" if why == OUT_OF_ROTATION or why == CHANGE_OF_CALL else _WHY[why]
@@ -208,8 +208,8 @@ class App:
     def _call_event(self, seat, verdict):
         a = self.auction
         alert = verdict == "alert"
-        token = seat_name(seat) + ("@" if alert else ("~" if a.inputs[-2] >> 2 == IN_CHANGE else ":") +
-                                   call_name(a.inputs[-1]))
+        b = a.inputs
+        token = seat_name(seat) + ("@" if alert else ("~" if b[-2] >> 2 == IN_CHANGE else ":") + call_name(b[-1]))
         self.emit({"type": "call", "input": token, "seat": seat_name(seat), "verdict": verdict, "law": a.law,
                    "alert": alert})
 

@@ -31,7 +31,7 @@ def report(app, before, verdict, seat, call):
                   "offender": seat_name(a.p_seat), "call": call_name(a.p_call), "entitled": seat_name(lho(a.p_seat)),
                   "options": [RULE_NAMES[r] for r in rulings(a.p_kind)]})
     elif LEGAL < verdict <= ABOVE_SEVEN and not a.p_kind:
-        app.emit({"type": "irregularity", "kind": VERDICT_NAMES[verdict], "law": a.law, "at": len(a.inputs) // 2 - 1,
+        app.emit({"type": "irregularity", "kind": VERDICT_NAMES[verdict], "law": a.law, "at": a.n_inputs - 1,
                   "settled": "law", "offender": seat_name(seat), "call": call_name(call), "entitled": None,
                   "options": []})
         app.message = seat_name(seat) + " " + call_name(call) + " L" + str(a.law)
