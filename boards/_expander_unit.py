@@ -6,7 +6,7 @@ import asyncio
 import gc
 
 import network
-from machine import ADC, I2C, PWM, Pin
+from machine import ADC, I2C, PWM, Pin, reset
 from ssd1306 import SSD1306_I2C
 
 from bidwire.unit.devices import EXPANDERS, Battery, Clock, TurnLeds, keymap
@@ -30,4 +30,4 @@ def build(config, name, sda, scl, keys_int, battery, turn_leds, buzzer):
     power = Battery(ADC(Pin(battery), atten=ADC.ATTN_11DB))
     wifi = config.get("wifi") or {}
     net = WifiSupervisor(network.WLAN(network.STA_IF), wifi.get("ssid"), wifi.get("password", ""))
-    return Hal(keys, display, config["state_dir"], Clock(), net, power, leds, name=name)
+    return Hal(keys, display, config["state_dir"], Clock(), net, power, leds, name=name, reset=reset)

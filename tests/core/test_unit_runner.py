@@ -1,5 +1,6 @@
 """The unit's main loop keeps the table running when a press fails half-way (a bug, an exhausted heap):
-the status line says so and the state goes back to what the journal holds. MicroPython only (screens.draw
+the status line says so and the state goes back to what the journal holds; when it cannot go back (the rebuild
+fails too) the unit shows its fault screen and resets. MicroPython only (screens.draw
 needs framebuf): tests/conftest.py leaves it to tests/mp_suite.py.
 """
 import asyncio
@@ -86,6 +87,48 @@ def test_a_press_that_fails_half_way_is_reported_and_undone():
         unit.press(key_code(0, parse_key("H")))  # the next press works and clears the message
         assert len(unit.app.auction.eff) == 1 and hal.frames[-1][7] == "  q3 80%"
         unit.store.journal.close()
+    finally:
+        remove_tree(path)
+
+
+class Reset(Exception):
+    """What the test's reset raises: a device does not come back from machine.reset()."""
+
+
+def test_a_rebuild_that_cannot_complete_shows_the_fault_screen_and_resets():
+    path = scratch("runner-halt")
+    try:
+        hal = Hal(path)
+        hal.console = hal.frames.append
+        resets = []
+
+        def reset():
+            resets.append(unit.store.halted)
+            raise Reset()
+
+        hal.reset = reset
+        unit = Unit(hal, CFG)
+        unit.boot()
+        unit.press(key_code(0, K_PASS))  # set-up: board 1
+        unit.press(key_code(0, parse_key("1")))
+
+        def broken(seat, key):
+            raise MemoryError("memory allocation failed")  # the press, and every record the rebuild replays
+
+        unit.app.key = broken
+        try:
+            unit.press(key_code(0, parse_key("H")))
+            raise AssertionError("the unit did not reset")
+        except Reset:
+            pass
+        assert resets == ["replay MemoryError"]
+        assert hal.frames[-1][:3] == ["FAULT", "replay MemoryErr", "restarting"]
+        unit.store.journal.close()
+        hal = Hal(path)
+        again = Unit(hal, CFG)  # after the reset: the journal replayed whole, the level key pressed before kept
+        again.boot()
+        assert again.app.board == 1 and again.app.level[0] == 1 and again.store.keys == 2
+        again.store.journal.close()
     finally:
         remove_tree(path)
 

@@ -4,6 +4,7 @@ answer every press: the director's call from the board-start screen, a press hel
 Each screen state is reached on the keys (or by the collector's commands) with the longest texts it can
 carry; `screens.compose` gives the rows before the display cuts them, so a row that would be cut fails here.
 """
+from bidwire.core.auction import MAX_INPUTS, RESERVE
 from bidwire.core.calls import bid
 from bidwire.unit import app as A
 from bidwire.unit import screens
@@ -93,6 +94,10 @@ def states():
     done = table(script="N 1, N H, E PASS")
     done.command({"seq": 2, "type": "message", "text": MESSAGE})
     yield "bidding, a message", done
+    full = table(script="E PASS")  # E's pass out of turn held pending; W's presses are held until the log is full
+    for _ in range(MAX_INPUTS - RESERVE):
+        play(full, "W PASS")
+    yield "auction full", full
 
 
 def test_every_screen_state_fits_16_columns():
@@ -105,7 +110,7 @@ def test_every_screen_state_fits_16_columns():
                 if len(row) > screens.COLS:
                     too_long.append(name + ": " + row)
         app = None
-    assert n == 42 and too_long == [], too_long
+    assert n == 43 and too_long == [], too_long
 
 
 def shown(app, status="W q0"):

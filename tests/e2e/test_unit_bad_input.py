@@ -4,7 +4,9 @@
 import random
 import resource
 import signal
+import subprocess
 
+import vunit
 from collector_proc import Collector
 from session import session
 from vunit import SECRET, VUnit, write_config
@@ -122,3 +124,54 @@ def test_ten_thousand_random_keys_leave_the_unit_running_and_consistent(tmp_path
             for token in e["inputs"]:
                 record.apply(a, token)
             assert record.contract_text(a) == e["contract"]
+
+
+def test_a_journal_the_heap_cannot_replay_stops_the_unit_and_no_seq_is_used_twice(tmp_path):
+    """A mash journaled and acknowledged, then boots under heaps too small to replay it: where the code loads but
+    the replay runs out, the unit stops with its fault screen and exit status 3 (a device resets), sending
+    nothing. Booted again at 48K it carries on from the journal, and every seq the collector
+    holds was sent once: 1..n, none refused as a repeat."""
+    rng = random.Random(3_000)
+    script = [f"{rng.choice('NESW')} {rng.choice(KEY_NAMES)}" for _ in range(3_000)]
+    with Collector.with_units(tmp_path, {"T01": SECRET}) as collector:
+        cfg = write_config(tmp_path / "unit.json", tmp_path / "state", collector.url)
+        unit = VUnit(cfg)
+        for line in script:
+            unit.write(line)
+        unit.write("sync 20000")
+        unit.write("mem")
+        unit._expect("mem ", timeout=180)
+        journaled = int([line for line in unit.out if line.startswith("key ")][-1].split()[1])
+        unit.kill()
+        stored = collector.events("T01")
+        assert stored and (tmp_path / "state" / "journal.bin").stat().st_size > 20_000  # one board: no compaction
+        outcomes = []  # (heap K, exit status, fault screen shown) up to the first heap that replays it whole
+        for k in range(16, 49):
+            proc = vunit.RUNTIME.popen(cfg, f"{k}K", stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                       stderr=subprocess.PIPE, text=True)
+            out, err = proc.communicate("", timeout=60)
+            outcomes.append((k, proc.returncode, "|FAULT           |\n|replay MemoryErr|" in out))
+            if proc.returncode == 3:  # halted: the screen when the heap still allows it, never a key or a sync
+                assert "boot " not in out and "Traceback" not in err
+                assert collector.events("T01") == stored  # and sent nothing
+            if proc.returncode == 0:
+                break
+        # at the smallest heaps the code itself does not load (exit 1, MicroPython's traceback); then the replay
+        # runs out: exit 3, the fault screen shown at least once; then it replays whole
+        assert outcomes[-1][1] == 0 and any(rc == 3 and shown for _, rc, shown in outcomes), outcomes
+        again = VUnit(cfg)
+        assert again.keys_journaled() == journaled
+        boot = dict(w.split("=") for w in again.boot.split()[2:] if "=" in w)
+        assert int(boot["seq"]) > int(boot["acked"]) >= stored[-1]["seq"] - 1
+        for line in ("N TD", "E TD", "sleep 50"):
+            again.write(line)
+        again.write("sync 20000")
+        assert again.finish() == 0
+        events = collector.events("T01")
+    seqs = [e["seq"] for e in events]
+    assert seqs == list(range(1, len(seqs) + 1)) and len(seqs) > len(stored)
+    assert events[:len(stored)] == stored
+    # the boots that stopped journaled nothing; the one that replayed whole (boot 2) and this one each sent a
+    # hello under a new seq, stored, not dropped as a repeat of an acknowledged one
+    assert [(e["boot"], e["seq"] > stored[-1]["seq"]) for e in events if e["type"] == "hello"] == [
+        (1, False), (2, True), (3, True)]

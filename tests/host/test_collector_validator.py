@@ -215,3 +215,22 @@ def test_the_settlement_events_are_accepted_and_stored(client, data):
     assert sync(client, [bad]).status_code == 400  # an identity is an input index, >= 0
     bad = {"seq": 7, "type": "settled", "board": 1, "at": 1, "how": "forgotten", "law": 27, "seat": "S"}
     assert sync(client, [bad]).status_code == 400
+
+
+def test_an_auction_end_beyond_the_units_input_log_is_not_replayed_and_raises_an_alert(client, data):
+    """issue 12 item 6: a unit logs at most the core's MAX_INPUTS inputs a board; more cannot come from a unit."""
+    from bidwire.core.auction import MAX_INPUTS
+
+    at_cap = ["N:P", "E:P", "S:P"] + ["N@"] * (MAX_INPUTS - 4) + ["W:P"]  # at the cap: replayed (passed out)
+    ok(sync(client, [board_start(2, 1), dict(auction_end(3, 1, FOUR_SPADES), inputs=at_cap, contract="Pass",
+                                               declarer=None)]))
+    assert [a["kind"] for a in alerts(data)] == []
+    over = ["N:1S"] + ["S@"] * MAX_INPUTS + ["E:P", "S:P", "W:P"]  # one token more than the log holds
+    ok(sync(client, [board_start(4, 2), dict(auction_end(5, 2, FOUR_SPADES), inputs=over)]))
+    [too_long] = alerts(data)
+    assert too_long["kind"] == "auction_too_long" and too_long["seq"] == 5
+    facts = json.loads(too_long["data"])
+    assert facts["count"] == MAX_INPUTS + 4 and facts["limit"] == MAX_INPUTS and "inputs" not in facts
+    [stored] = query(data, "SELECT count(*) AS n FROM events WHERE seq = 5")
+    assert stored["n"] == 1  # kept as the unit sent it
+    assert query(data, "SELECT contract FROM boards WHERE board = 2") == [{"contract": None}]

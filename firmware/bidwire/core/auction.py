@@ -1,13 +1,14 @@
 """The auction engine: state, the calls in force, end of auction and contract (laws.md §3), and the inputs.
 
 State changes only through the input methods (call, change, rule, lead_faced, alert); each input is also
-appended to `inputs` (2 bytes) so the state can be rebuilt by replaying them (bidwire.core.record).
+appended to `inputs` (2 bytes) so the state can be rebuilt by replaying them (bidwire.core.record). The input log
+is allocated once at its full size, MAX_INPUTS: a press it has no room for is refused (`room`, verdict FULL).
 Classification lives in classify.py (§4.1), rectification in rectify.py (§4.3-§4.17).
 """
 from bidwire.core import classify, rectify
 from bidwire.core.calls import DOUBLE, FIRST_BID, MAX_CODE, PASS, REDOUBLE, lho, partner, side, strain_of
 from bidwire.core.codes import (
-    AUCTION, CHANGE_OF_CALL, ENDED, ENFORCE, HELD, LEGAL, LOG_CANCELLED, PASS_NEXT_TURN, PASS_THROUGHOUT,
+    AUCTION, CHANGE_OF_CALL, ENDED, ENFORCE, FULL, HELD, LEGAL, LOG_CANCELLED, PASS_NEXT_TURN, PASS_THROUGHOUT,
     PASSED_OUT, PLAY, RECORD, REFUSED, law_of,
 )
 from bidwire.core.compat import const
@@ -17,6 +18,12 @@ IN_CHANGE = const(1)
 IN_RULE = const(2)
 IN_LEAD = const(3)
 IN_ALERT = const(4)
+
+# A board's input log holds at most MAX_INPUTS inputs: the longest legal auction has 319 calls, and a real one
+# with its alerts, corrections, irregular calls and rulings stays under 100; the last RESERVE places only take what
+# brings the board to its end (Auction.room). 2 bytes each, allocated once per board (768 bytes).
+MAX_INPUTS = const(384)
+RESERVE = const(16)
 
 
 class Auction:
@@ -32,7 +39,8 @@ class Auction:
         self.options = options
         self.eff = bytearray()  # effective calls, each call << 2 | seat (laws.md §3.2)
         self.alerted = bytearray()  # 1 where the call at that index was alerted
-        self.inputs = bytearray()  # 2 bytes per input: kind << 2 | seat, value
+        self._log = bytearray(2 * MAX_INPUTS)  # the input log, 2 bytes per input: kind << 2 | seat, value
+        self.n_inputs = 0  # inputs logged
         self.phase = AUCTION
         self.restrictions = []  # [seat, kind, param, law, at, extra]
         self.leads = []  # lead-restriction candidates: [offender, restricted seat, suit or -1, law, at]
@@ -49,6 +57,21 @@ class Auction:
         self.law = 0  # law of the last verdict
 
     # ---- derived facts -------------------------------------------------------------------------
+    @property
+    def inputs(self):
+        """The input log so far (a view of the preallocated buffer)."""
+        return memoryview(self._log)[:2 * self.n_inputs]
+
+    def room(self, kind, seat=0, call=0):
+        """May one more input of `kind` (IN_*) be logged? Any while more than RESERVE places are free; then only
+        a director's ruling, the lead and a call the engine takes as legal in turn (may_call), so that the board
+        can still end; the very last place only the opening lead."""
+        n = self.n_inputs
+        if n >= MAX_INPUTS - 1:
+            return kind == IN_LEAD and n < MAX_INPUTS
+        return n < MAX_INPUTS - RESERVE or kind == IN_RULE or kind == IN_LEAD or (
+            kind == IN_CALL and self.may_call(seat, call))
+
     def clear_pending(self):
         self.p_kind = 0
         self.p_seat = self.p_call = self.p_turn = self.p_flags = self.p_law = 0
@@ -141,13 +164,19 @@ class Auction:
 
     # ---- inputs ------------------------------------------------------------------------------------
     def _note(self, kind, seat, value):
-        self.inputs.append(kind << 2 | seat)
-        self.inputs.append(value)
+        i = 2 * self.n_inputs
+        if i >= 2 * MAX_INPUTS:
+            raise ValueError("the board's input log is full")  # callers ask room() first: never reached
+        self._log[i] = kind << 2 | seat
+        self._log[i + 1] = value
+        self.n_inputs += 1
 
     def call(self, seat, call):
         """A call pressed by `seat`. Returns a verdict code; `law` holds the law it was decided under."""
         if not 0 <= seat <= 3 or not 0 <= call <= MAX_CODE:
             raise ValueError("seat must be 0..3 and call a code 0.." + str(MAX_CODE))
+        if not self.room(IN_CALL, seat, call):
+            return FULL
         self._note(IN_CALL, seat, call)
         if self.mode == ENFORCE:
             return self._enforce(seat, call)
@@ -159,6 +188,8 @@ class Auction:
         """UNDO then a call: the last caller asks to change his call (Law 25); the director rules."""
         if not 0 <= seat <= 3 or not 0 <= call <= MAX_CODE:
             raise ValueError("seat must be 0..3 and call a code 0.." + str(MAX_CODE))
+        if not self.room(IN_CHANGE):
+            return FULL
         self._note(IN_CHANGE, seat, call)
         if not self.may_change(seat):
             self.law = 25
@@ -170,6 +201,8 @@ class Auction:
         """A director's ruling on the pending irregularity (or a restriction he imposes)."""
         if not 0 < ruling < 16:
             raise ValueError("unknown ruling code " + str(ruling))
+        if not self.room(IN_RULE):
+            return FULL
         self._note(IN_RULE, param & 3, ruling)
         return rectify.rule(self, ruling, param)
 
@@ -181,11 +214,14 @@ class Auction:
         return self.phase
 
     def alert(self, seat):
-        """`seat` marks its partner's last call as alerted. False, and no input, when partner has not called:
-        the unit journals only inputs that changed something, so the log stays what a replay rebuilds."""
+        """`seat` marks its partner's last call as alerted. False, and no input, when partner has not called (or
+        the log has no room): the unit journals only inputs that changed something, so the log stays what a replay
+        rebuilds."""
         p = partner(seat)
         for i in range(len(self.eff) - 1, -1, -1):
             if self.eff[i] & 3 == p:
+                if not self.room(IN_ALERT):
+                    return False
                 self._note(IN_ALERT, seat, 0)
                 self.alerted[i] = 1
                 return True

@@ -28,9 +28,10 @@ ABOVE_SEVEN = const(8)
 HELD = const(9)  # an irregularity is pending: only the entitled player or the director may act
 REFUSED = const(10)  # enforce mode, or a call that an obligation (repeat/replace) does not allow
 CANCELLED = const(11)  # the press was cancelled by a law (35 A/C condonation, 27 B3 attempt)
+FULL = const(12)  # the board's input log has no room for the press (auction.MAX_INPUTS): not taken, nothing logged
 VERDICT_NAMES = (
     "legal", "out_of_rotation", "insufficient_bid", "inadmissible_double", "inadmissible_redouble",
-    "pass_obligation", "change_of_call", "after_close", "above_seven", "held", "refused", "cancelled",
+    "pass_obligation", "change_of_call", "after_close", "above_seven", "held", "refused", "cancelled", "log_full",
 )
 
 # Secondary flags of an irregularity (laws.md §4.1 row 4 and the notes below the table)

@@ -51,8 +51,18 @@ def token(kind_seat, value):
 
 
 def tokens(a):
+    """The text tokens of the auction's input log. A token met again is the same string object: a log of many
+    repeated presses (up to auction.MAX_INPUTS) costs one list slot each, not a string each, on a unit's heap."""
     b = a.inputs
-    return [token(b[i], b[i + 1]) for i in range(0, len(b), 2)]
+    made = {}
+    out = []
+    for i in range(0, len(b), 2):
+        k = b[i] << 8 | b[i + 1]
+        t = made.get(k)
+        if t is None:
+            t = made[k] = token(b[i], b[i + 1])
+        out.append(t)
+    return out
 
 
 def replay(dealer, mode, options, inputs):

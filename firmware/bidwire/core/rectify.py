@@ -99,7 +99,7 @@ def hold(a, verdict, seat, call, turn, flags):
     a.p_turn = turn
     a.p_flags = flags
     a.p_law = a.law = law_of(verdict, call, flags)
-    a.p_at = len(a.inputs) // 2 - 1  # its identity: the irregular input's index in the input log
+    a.p_at = a.n_inputs - 1  # its identity: the irregular input's index in the input log
     return verdict
 
 

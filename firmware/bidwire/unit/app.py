@@ -5,10 +5,10 @@ journaled, bidwire.unit.store); the events each input produced are left in `out`
 write in the same journal record. Screens (screens.py) only read this state.
 """
 from bidwire.core import board as boards
-from bidwire.core.auction import IN_CHANGE, Auction
+from bidwire.core.auction import IN_ALERT, IN_CHANGE, Auction
 from bidwire.core.calls import PASS, bid, call_name, lho, seat_name, side
 from bidwire.core.codes import (
-    AUCTION, CHANGE_OF_CALL, ENDED, ENFORCE, HELD, OUT_OF_ROTATION, PASSED_OUT, RECORD, REFUSED, VERDICT_NAMES,
+    AUCTION, CHANGE_OF_CALL, ENDED, ENFORCE, FULL, HELD, OUT_OF_ROTATION, PASSED_OUT, RECORD, REFUSED, VERDICT_NAMES,
 )
 from bidwire.core.compat import const
 from bidwire.unit import director
@@ -49,6 +49,7 @@ class App:
         self.undo_seat = -1  # the seat that pressed UNDO: its next call is a change of call (Law 25)
         self.tricks = self.entered_by = -1
         self.leader = self.lead = -1
+        self.log_full = False  # a press was refused for want of room in the board's input log (director.full)
         self.td = 0
         self.pin = ""
         self.message = ""
@@ -90,6 +91,7 @@ class App:
         self.undo_seat = self.tricks = self.entered_by = self.leader = self.lead = -1
         self.traveller = self.contract = None
         self._score = (-1, 0)
+        self.log_full = False
 
     def _start_board(self, number):
         self._set_board(number)
@@ -162,6 +164,8 @@ class App:
             self.level[seat] = 0
             return self._call(seat, _CALL_KEYS[key - K_PASS])
         if key == K_ALERT:
+            if not a.room(IN_ALERT):
+                return director.full(self, seat)
             if not a.alert(seat):
                 return False
             self._call_event(seat, "alert")
@@ -185,10 +189,12 @@ class App:
             verdict = a.change(seat, call)
         else:
             verdict = a.call(seat, call)
+        if verdict == FULL:
+            return director.full(self, seat)
         self.message = self.held = ""
         self._call_event(seat, VERDICT_NAMES[verdict])
         if verdict == HELD:
-            self.held, self.held_at = seat_name(seat) + " " + call_name(call) + " not taken", len(a.inputs)
+            self.held, self.held_at = seat_name(seat) + " " + call_name(call) + " not taken", 2 * a.n_inputs
         elif verdict == REFUSED:  # why, in at most 9 columns, and the law: "E: N's turn L31"
             why = a.why
             why = seat_name(a.in_turn()) + "'s turn" if why == OUT_OF_ROTATION or why == CHANGE_OF_CALL else _WHY[why]
@@ -202,8 +208,8 @@ class App:
     def _call_event(self, seat, verdict):
         a = self.auction
         alert = verdict == "alert"
-        token = seat_name(seat) + ("@" if alert else ("~" if a.inputs[-2] >> 2 == IN_CHANGE else ":") +
-                                   call_name(a.inputs[-1]))
+        b = a.inputs
+        token = seat_name(seat) + ("@" if alert else ("~" if b[-2] >> 2 == IN_CHANGE else ":") + call_name(b[-1]))
         self.emit({"type": "call", "input": token, "seat": seat_name(seat), "verdict": verdict, "law": a.law,
                    "alert": alert})
 

@@ -6,8 +6,11 @@ the state; events go out through `app.emit`.
 A ruling answers one irregularity, named by its input index (`at`, docs/unit.md "Irregularities"): a collector
 ruling is applied only while that irregularity is the one pending on that board, otherwise refused with a reason.
 """
+from bidwire.core.auction import IN_RULE, MAX_INPUTS
 from bidwire.core.calls import call_name, lho, seat_name
-from bidwire.core.codes import ABOVE_SEVEN, AUCTION, LEGAL, RULE_NAMES, RULE_PASS_NEXT_TURN, VERDICT_NAMES, rulings
+from bidwire.core.codes import (
+    ABOVE_SEVEN, AUCTION, FULL, LEGAL, RULE_NAMES, RULE_PASS_NEXT_TURN, VERDICT_NAMES, rulings,
+)
 from bidwire.core.compat import const
 from bidwire.unit.keys import K_C, K_TD, K_UNDO
 
@@ -28,10 +31,25 @@ def report(app, before, verdict, seat, call):
                   "offender": seat_name(a.p_seat), "call": call_name(a.p_call), "entitled": seat_name(lho(a.p_seat)),
                   "options": [RULE_NAMES[r] for r in rulings(a.p_kind)]})
     elif LEGAL < verdict <= ABOVE_SEVEN and not a.p_kind:
-        app.emit({"type": "irregularity", "kind": VERDICT_NAMES[verdict], "law": a.law, "at": len(a.inputs) // 2 - 1,
+        app.emit({"type": "irregularity", "kind": VERDICT_NAMES[verdict], "law": a.law, "at": a.n_inputs - 1,
                   "settled": "law", "offender": seat_name(seat), "call": call_name(call), "entitled": None,
                   "options": []})
         app.message = seat_name(seat) + " " + call_name(call) + " L" + str(a.law)
+
+
+def full(app, seat):
+    """A press the board's input log has no room for (Auction.room): refused, and said so on the prompt row. The
+    first one on a board calls the director (a `td_call` unless one is open) with a `note` saying why; journaled
+    like any press that changed the screen."""
+    app.message = "auction full: TD"
+    if not app.log_full:
+        app.log_full = True
+        app.emit({"type": "note", "text": f"board {app.board}: the input log is full ({MAX_INPUTS} inputs): "
+                  f"{seat_name(seat)}'s press refused, only a ruling, a legal call or the lead is taken"})
+        if not app.td:
+            app.td = TD_CALLED
+            app.emit({"type": "td_call", "seat": seat_name(seat)})
+    return True
 
 
 def settled(app, seat):
@@ -96,6 +114,8 @@ def apply_ruling(app, ruling, seat, by):
         return False
     before, before_phase = a.p_at, a.phase
     verdict = a.rule(ruling, seat)
+    if verdict == FULL:
+        return full(app, seat)
     app.td = 0
     app.emit({"type": "ruling_applied", "ruling": RULE_NAMES[ruling], "seat": seat_name(seat), "by": by,
               "verdict": VERDICT_NAMES[verdict], "law": a.law,
@@ -131,6 +151,8 @@ def command(app, cmd):
         why = "other_pending"
     elif r not in rulings(a.p_kind):
         why = "not_allowed"
+    if why is None and not a.room(IN_RULE):
+        why = "log_full"
     if why is None:
         return apply_ruling(app, r, "NESW".find(cmd.get("seat") or "N") & 3, "collector")
     app.emit({"type": "ruling_refused", "board": app.board if board is None else board,

@@ -8,11 +8,12 @@ network  — `start()` its supervisor task, `connected()`, `rssi()` (dBm or None
 power    — `battery()`: percent 0..100, or None when unknown
 leds     — optional: `turn(seat)` lights that seat's "your turn" LED (seat -1: none), or None
 console  — optional: called with the 8 text rows of each new frame (the virtual unit prints them), or None
+reset    — optional: restarts the device (machine.reset), called when the journal cannot be replayed; None: exit
 """
 
 
 class Hal:
-    def __init__(self, keys, display, storage, clock, network, power, leds=None, name="", console=None):
+    def __init__(self, keys, display, storage, clock, network, power, leds=None, name="", console=None, reset=None):
         self.keys = keys
         self.display = display
         self.storage = storage
@@ -22,6 +23,7 @@ class Hal:
         self.leds = leds
         self.name = name  # the board module's name, reported in the hello event
         self.console = console
+        self.reset = reset
 
 
 class NoNetwork:

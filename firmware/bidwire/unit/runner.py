@@ -21,6 +21,7 @@ class Unit:
         self.cfg = cfg
         self.app = App(cfg["unit"], cfg["mode"], cfg["td_pin"])
         self.store = Store(Journal(cfg["state_dir"] if hal.storage is None else hal.storage), self.app, hal.clock)
+        self.store.on_halt = self.halt
         self.queue = KeyQueue()
         self.sync = None
         if cfg["collector"]:
@@ -88,16 +89,30 @@ class Unit:
             console(self.rows)
 
     def fault(self, e):
-        """The press failed half-way: say so on the status line and go back to what the journal holds."""
+        """The press failed half-way: the store went back to what the journal holds (Store.key); say so on the
+        status line. The next press tries again."""
         self.faults += 1
         self.changed = False
         gc.collect()
         self.store.status = "ERR " + type(e).__name__
-        try:
-            self.store.rebuild()
-        except Exception:  # noqa: BLE001 - the screen still shows the error; the next press tries again
-            pass
         self.refresh()
+
+    def halt(self, why):
+        """The journal could not be replayed whole (Store.on_halt): the app is not what the flash holds, so the unit
+        takes and sends nothing more. The fault screen, then a reset: the boot replays it into a fresh heap. Where
+        the board has no reset (the unix port) the process exits with status 3."""
+        gc.collect()
+        rows = ["FAULT", why[:16], "restarting", "", "", "", "", ""]
+        try:
+            screens.draw(self.hal.display, rows)
+            self.hal.display.show()
+            if self.hal.console is not None:
+                self.hal.console(rows)
+        except Exception:  # noqa: BLE001 - too little heap even for this: reset all the same
+            pass
+        if self.hal.reset is not None:
+            self.hal.reset()
+        raise SystemExit(3)
 
     async def main(self):
         self._task = asyncio.current_task()

@@ -126,7 +126,7 @@ def _irregularity(app, rows):
         rows[5] = "or TD: reject"
     if app.td == A.TD_CALLED:
         rows[5] = DIRECTOR_CALLED
-    if app.held_at == len(a.inputs):  # the last press was kept out: who pressed what
+    if app.held_at == 2 * a.n_inputs:  # the last press was kept out: who pressed what
         rows[6] = app.held
     rows[6] = _level(app) or rows[6]
 

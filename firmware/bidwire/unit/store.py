@@ -6,6 +6,10 @@ the press and its events or loses both, and boot replays the records through the
 exact state. Events stay in the journal until the collector acknowledges them; at a quiet point with nothing
 unacknowledged the state is snapshotted (tmp + rename) and the journal starts again (a new generation).
 
+The RAM state is trusted only while it is what the flash gives: an input that fails half-way (a bug, or the heap)
+is undone by rebuilding from the flash, and a rebuild (or the boot's replay) that cannot complete halts the store:
+nothing more is journaled (so no seq is made from a half-replayed count) and `on_halt` stops the unit (docs/unit.md).
+
 Record payload: u32 time, the input, then events as (u32 seq, u16 length, JSON bytes).
 """
 import gc
@@ -23,6 +27,14 @@ R_ACK = const(5)
 SNAPSHOT = "state.json"
 
 
+class Halted(Exception):
+    """The journal could not be replayed whole: the app is not what the flash holds, so the unit must stop."""
+
+
+def _no_halt(why):
+    """Without a runner (tests): only the Halted exception stops the caller."""
+
+
 class Store:
     def __init__(self, journal, app, clock):
         self.journal = journal
@@ -35,31 +47,48 @@ class Store:
         self.hint = 0  # journal offset from which unacknowledged events may be found
         self.status = ""  # trouble with the flash, for the status line
         self.notify = None  # called when new events are queued (the sync client wakes up)
+        self.on_halt = _no_halt  # called with the reason when a replay cannot complete (runner: fault screen, reset)
+        self.halted = ""  # why the store halted; then it journals nothing more
         self._new_gen = True  # the journal needs its R_GEN record before the next append
 
     # ---- boot ------------------------------------------------------------------------------------------
     def open(self, hello):
         """Boot: drop stray .tmp files, load the snapshot, replay the journal, then journal this boot."""
-        j = self.journal
-        j.clean()
-        snap = j.load_snapshot(SNAPSHOT)
-        if snap:
-            s = json.loads(snap)
-            self.gen, self.boot, self.seq, self.acked = s["gen"], s["boot"], s["seq"], s["acked"]
-            self.keys = s["keys"]
-            self.app.restore(s["app"])
-        self._replay()
+        self.journal.clean()
+        self._load()
         self.boot += 1
         hello["type"], hello["boot"], hello["backlog"] = "hello", self.boot, self.backlog()
         self.app.out.append(hello)
         self._commit(R_BOOT, struct.pack("<I", self.boot), self.now())
 
-    def _replay(self):
-        self.app.replaying = True
+    def _load(self):
+        """The snapshot, then the journal replayed over it: the app, seq, keys, boot and acked as the flash holds
+        them. One that cannot complete (the heap, a bug) would leave a half-replayed app and counters: it halts."""
+        self.gen = self.boot = self.acked = self.keys = 0
+        self.seq = 1
+        self.hint = 0
+        app = self.app
+        app.replaying = True
         try:
+            snap = self.journal.load_snapshot(SNAPSHOT)
+            if snap:
+                s = json.loads(snap)
+                snap = None
+                self.gen, self.boot, self.seq, self.acked = s["gen"], s["boot"], s["seq"], s["acked"]
+                self.keys = s["keys"]
+                app.restore(s["app"])
+                s = None
             self._replay_records()
+        except Exception as e:  # noqa: BLE001 - whatever it was, the app is half-way
+            self._halt(e)
         finally:
-            self.app.replaying = False
+            app.replaying = False
+        self._damaged()
+
+    def _halt(self, e):
+        self.halted = "replay " + type(e).__name__
+        self.on_halt(self.halted)  # on a unit it does not return
+        raise Halted(self.halted)
 
     def _replay_records(self):
         j, app = self.journal, self.app
@@ -100,6 +129,10 @@ class Store:
                 off += 6 + n
         if first:
             self._new_gen = True
+
+    def _damaged(self):
+        """A torn or corrupt record ended the replay: say so, and cut it so that new records follow good ones."""
+        j = self.journal
         if j.damaged is not None:
             self.status = "journal cut: " + j.damage_reason
             self.app.out.append({"type": "note", "text": f"journal damaged at byte {j.damaged} "
@@ -112,17 +145,9 @@ class Store:
         """Rebuild the app from flash (after a failed write left the RAM state ahead of the journal)."""
         app = self.app
         app.__init__(app.unit, "enforce" if app.mode else "record", app.td_pin)
-        self.gen = self.boot = self.acked = self.keys = 0
-        self.seq = 1
-        self.hint = 0
-        snap = self.journal.load_snapshot(SNAPSHOT)
-        if snap:
-            s = json.loads(snap)
-            self.gen, self.boot, self.seq, self.acked = s["gen"], s["boot"], s["seq"], s["acked"]
-            self.keys = s["keys"]
-            app.restore(s["app"])
+        gc.collect()
         status = self.status
-        self._replay()
+        self._load()
         self.app.out = []
         self.status = status
 
@@ -131,14 +156,23 @@ class Store:
         return self.clock.time()
 
     def key(self, seat, key):
-        """A key press: applied, and journaled with its events if it changed anything. False if ignored."""
+        """A key press: applied, and journaled with its events if it changed anything. False if ignored.
+
+        An exception half-way (the heap, a bug) may leave the app ahead of the journal: it is rebuilt from the flash
+        before the exception goes on (and halts if it cannot be); likewise for a command."""
         self.app.out = []
         t = self.now()
-        if not self.app.key(seat, key):
-            self.app.out = []
-            return False
-        if not self._commit(R_KEY, bytes((seat, key)), t):
-            return False
+        try:
+            if not self.app.key(seat, key):
+                self.app.out = []
+                return False
+            if not self._commit(R_KEY, bytes((seat, key)), t):
+                return False
+        except Halted:
+            raise
+        except Exception:
+            self.rebuild()
+            raise
         self.keys += 1
         return True
 
@@ -146,10 +180,16 @@ class Store:
         """A collector command (already parsed); journaled with its events if new."""
         self.app.out = []
         t = self.now()
-        if not self.app.command(cmd, t):
-            return False
-        raw = json.dumps(cmd).encode()
-        return self._commit(R_CMD, struct.pack("<H", len(raw)) + raw, t)
+        try:
+            if not self.app.command(cmd, t):
+                return False
+            raw = json.dumps(cmd).encode()
+            return self._commit(R_CMD, struct.pack("<H", len(raw)) + raw, t)
+        except Halted:
+            raise
+        except Exception:
+            self.rebuild()
+            raise
 
     def ack(self, seq):
         """The collector has stored every event up to `seq`."""
@@ -177,6 +217,8 @@ class Store:
         self._commit(R_ACK, struct.pack("<I", top), self.now())
 
     def _commit(self, kind, body, t):
+        if self.halted:
+            raise Halted(self.halted)
         app = self.app
         parts = [struct.pack("<I", t), body]
         seq = self.seq

@@ -8,6 +8,7 @@ import json
 
 from bidwire.core import board as boards
 from bidwire.core import record
+from bidwire.core.auction import MAX_INPUTS
 from bidwire.core.calls import CallError, parse_seat
 from bidwire.core.codes import ENFORCE, RECORD, RULE_NAMES, VERDICT_NAMES, rulings
 from bidwire.core.score import parse_contract, score_ns
@@ -29,6 +30,8 @@ def replay(board, mode, inputs):
     """
     if not isinstance(inputs, list):
         return None, None, "the auction_end has no list of inputs"
+    if len(inputs) > MAX_INPUTS:
+        return None, None, f"{len(inputs)} inputs, more than a board's input log holds ({MAX_INPUTS})"
     try:
         a = record.Auction(boards.dealer(board), ENFORCE if mode == "enforce" else RECORD)
         for i, token in enumerate(inputs):
@@ -53,9 +56,16 @@ def same_contract(a, b):
 
 
 def check_auction_end(board, mode, event):
-    """(contract, declarer, alerts) for an auction_end: the host's replay compared with the unit's claim."""
-    contract, declarer, error = replay(board, mode, event.get("inputs"))
+    """(contract, declarer, alerts) for an auction_end: the host's replay compared with the unit's claim. One with
+    more inputs than a unit's log holds (the core's MAX_INPUTS) is not replayed: an alert, without the inputs."""
+    inputs = event.get("inputs")
     claim_contract, claim_declarer = event.get("contract"), event.get("declarer")
+    if isinstance(inputs, list) and len(inputs) > MAX_INPUTS:
+        return None, None, [alert("auction_too_long", f"board {board}: the auction_end holds {len(inputs)} inputs, "
+                                  f"more than any unit logs for a board ({MAX_INPUTS}); not replayed",
+                                  count=len(inputs), limit=MAX_INPUTS, unit_contract=claim_contract,
+                                  unit_declarer=claim_declarer)]
+    contract, declarer, error = replay(board, mode, inputs)
     facts = {"inputs": event.get("inputs"), "unit_contract": claim_contract, "unit_declarer": claim_declarer}
     if error is not None:
         return None, None, [alert("auction_unreadable", f"board {board}: the auction cannot be replayed: {error}",
