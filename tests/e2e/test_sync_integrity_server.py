@@ -130,3 +130,28 @@ def _wait(check, timeout=20):
         assert time.monotonic() < deadline, "timed out"
         time.sleep(0.1)
     return out
+
+
+def test_calls_beyond_what_a_board_can_hold_are_refused(collector):
+    """Issue 12 item 6: a board's call events are bounded by what an auction can hold (the core's MAX_INPUTS,
+    and the alerts and refused presses beside them); a flood is refused with the reason, nothing of it stored."""
+    from bidwire.core.auction import MAX_INPUTS
+    from bidwire_host.collector.sync import CALLS_PER_BOARD
+    assert CALLS_PER_BOARD == 4 * MAX_INPUTS
+    start = {"seq": 1, "type": "board_start", "board": 1, "dealer": "N", "vul": "None", "mode": "record", "t": 1}
+
+    def call(seq):
+        return {"seq": seq, "type": "call", "board": 1, "input": "N:P", "seat": "N", "verdict": "refused",
+                "law": 0, "alert": False, "t": 1}
+    seq = 2
+    assert post(collector, [start]).status_code == 200
+    while seq < CALLS_PER_BOARD + 2:  # exactly what a board may hold: taken
+        batch = [call(s) for s in range(seq, min(seq + 400, CALLS_PER_BOARD + 2))]
+        assert post(collector, batch).status_code == 200
+        seq += len(batch)
+    r = post(collector, [call(seq), call(seq + 1)])
+    assert r.status_code == 409 and f"at most {CALLS_PER_BOARD}" in r.json()["error"]
+    stored = rows(collector.data, "SELECT count(*) AS n FROM events WHERE type = 'call'")[0]["n"]
+    assert stored == CALLS_PER_BOARD
+    start2 = dict(start, seq=seq, board=2)
+    assert post(collector, [start2]).status_code == 200  # the next board starts afresh

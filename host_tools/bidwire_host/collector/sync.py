@@ -19,6 +19,7 @@ from datetime import datetime, timezone
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
+from bidwire.core.auction import MAX_INPUTS
 from bidwire_host.collector import commands, derive, setup
 from bidwire_host.collector.events import ErrorReply, Malformed, SyncReply, beat_of, check_body
 
@@ -122,6 +123,22 @@ class Stored:
             ack, cmds, results, alerts, calls, stale
 
 
+# A board's call events: its input log holds at most MAX_INPUTS (an auction of 319 calls and its corrections, the
+# core's bound); a call event is also sent for each alert and each press the unit refused, so a board may carry a
+# few times that, never thousands.
+CALLS_PER_BOARD = 4 * MAX_INPUTS
+
+
+def _bounded(conn, unit, event):
+    """Refuse (409) a call beyond what a board can hold: a unit gone wrong (or hostile) cannot flood the store."""
+    row = conn.execute("SELECT id, board, calls FROM boards WHERE unit = ? ORDER BY start_seq DESC LIMIT 1",
+                       (unit,)).fetchone()
+    if row is not None and row["board"] == event.get("board") and row["calls"] >= CALLS_PER_BOARD:
+        raise Rejected(409, f"event seq {event['seq']}: board {row['board']} already holds {row['calls']} calls, "
+                            f"more than any auction can (at most {CALLS_PER_BOARD}: {MAX_INPUTS} inputs and the "
+                            "alerts and refused presses beside them); call the director to the table")
+
+
 def _same(stored_body, event):
     return json.loads(stored_body) == event
 
@@ -154,6 +171,8 @@ def store_batch(unit, boot, beat, cmd_ack, events, received, raw=None, signature
                 why = _assigned(conn, unit, event)
                 if why is not None:
                     raise Rejected(409, why)
+            elif event["type"] == "call":
+                _bounded(conn, unit, event)
             if batch is None and raw is not None:
                 batch = conn.execute("INSERT INTO batches (unit, received, signature, body) VALUES (?, ?, ?, ?)",
                                      (unit, received, signature or "", raw)).lastrowid
