@@ -148,8 +148,9 @@ def store_batch(unit, boot, beat, cmd_ack, events, received, raw=None, signature
 
     Liveness (`unit_sync.last_seen`) moves only with a batch that brings something new: an event stored, or a sync
     count (`beat`) above the one recorded for this boot. A batch with nothing new that does not move the count (a
-    replayed body, a late duplicate) is a stale copy: acknowledged and counted, but it refreshes nothing and gets
-    no commands. `raw` and `signature`: the batch as signed, kept when it brings events (`bidwire verify`)."""
+    replayed body, a late duplicate) is a stale copy: acknowledged and counted, but it refreshes nothing (its answer
+    carries the commands, as any: a duplicated request's answer may be the one that reaches the unit). `raw` and
+    `signature`: the batch as signed, kept when it brings events (`bidwire verify`)."""
     def job(conn):
         highest = conn.execute("SELECT coalesce(max(seq), 0) FROM events WHERE unit = ?", (unit,)).fetchone()[0]
         alerts_before = conn.execute("SELECT coalesce(max(id), 0) FROM alerts").fetchone()[0]
@@ -213,9 +214,9 @@ def store_batch(unit, boot, beat, cmd_ack, events, received, raw=None, signature
                                                   "rows": setup.traveller_rows(conn, r["section"], r["board"])})
             setup.advance(conn, [(r["section"], r["round"]) for r in results if r["held"] is None])
         alerts = conn.execute("SELECT coalesce(max(id), 0) FROM alerts").fetchone()[0] != alerts_before
-        # a copy that carries a sync count gets no commands; without one (older firmware) a heartbeat cannot be
-        # told from a copy, so its commands are handed out (they are applied only by the unit itself)
-        cmds = [] if stale and beat is not None else commands.pending(conn, unit, cmd_ack)
+        # a copy still gets the unit's commands: the answer to the first may have been lost on the way while the
+        # copy's arrives (a duplicated request), and only the unit itself can apply them
+        cmds = commands.pending(conn, unit, cmd_ack)
         return Stored(highest, cmds, bool(results), alerts or bool(stored), calls, stale)
     return job
 
