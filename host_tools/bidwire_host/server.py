@@ -6,6 +6,7 @@ browsable at `/docs`) and the dashboard's pages (dashboard/). Its state is one `
 only way anything changes: the store (one SQLite file in the data directory), the keyring, the standings and the
 live pages' hub.
 """
+import gc
 import logging
 import socket
 from contextlib import asynccontextmanager
@@ -151,6 +152,26 @@ def listen(host, port):
     return sock
 
 
+# The cyclic garbage collector's thresholds in a running collector (tune_gc): a young collection every 20,000 net
+# allocations instead of 700, a full one only after 100 of the middle ones instead of 10.
+GC_THRESHOLDS = (20_000, 20, 100)
+
+
+def tune_gc():
+    """Keep Python's full garbage collections from stalling every sync (docs/benchmarks.md, "the loop's stalls").
+
+    A full collection walks every tracked object while holding the GIL, so the event loop and the writer stop
+    for its length: with 1,000 units syncing flat out the server holds some 260,000 objects (70,000 of them the
+    program itself, the rest mostly the requests waiting for the writer, so it grows with the number of units) and
+    each full collection took 200-500 ms, one every 1-2 s. `gc.freeze()` moves what exists once the app is
+    built (modules, the app, the standings loaded from the store) out of the collector's sight for good, and
+    GC_THRESHOLDS make the full collections rare. Cycles are still collected; only the process calls this
+    (`serve`), never `create_app`, so tests keep Python's defaults."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
 def serve(data_dir, host="127.0.0.1", port=8080, keyring_path=None, log_level="info", access_log=False,
           echo=print, event=None, tables=None, method="mp", director_password=None, scorer_password=None,
           body_timeout_s=bodyguard.BODY_TIMEOUT_S):
@@ -173,4 +194,5 @@ def serve(data_dir, host="127.0.0.1", port=8080, keyring_path=None, log_level="i
         echo("warning: no director password (--director-password-file, or BIDWIRE_DIRECTOR_PASSWORD): "
              "the dashboard (/director) refuses every login")
     config = uvicorn.Config(app, log_level=log_level, access_log=access_log, timeout_graceful_shutdown=5)
+    tune_gc()
     uvicorn.Server(config).run(sockets=[sock])

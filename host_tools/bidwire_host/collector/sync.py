@@ -14,6 +14,7 @@ import hmac
 import json
 import logging
 import math
+import re
 from datetime import datetime, timezone
 
 from fastapi import APIRouter, Request
@@ -61,20 +62,30 @@ def _constant(name):
     raise ValueError(f"{name} is not a JSON number")
 
 
+_LONG_DIGITS = re.compile(rb"[0-9]{19}")  # 2**63 has 19 digits: any shorter integer fits the store's 64 bits
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
 def unit_of(raw):
     """The parsed body and the unit it names, enough to find the key; 400 if it is not even that.
 
     Also refused: what the store could not keep (integers beyond 64 bits, strings with a lone UTF-16
     surrogate escape) and what is not JSON though Python's parser takes it (NaN, Infinity, 1e999)."""
+    # The two checks below cost a Python call per integer and a second encoding of the whole body: on the bytes of
+    # a request they run only when the text could hold what they look for (19 digits in a row, a \\uD800-\\uDFFF
+    # escape); anything else passed in (a str) is always checked.
+    text = raw if isinstance(raw, bytes | bytearray) else None
+    careful = {"parse_int": _int} if text is None or _LONG_DIGITS.search(text) else {}
     try:
-        body = json.loads(raw, parse_int=_int, parse_float=_float, parse_constant=_constant)
+        body = json.loads(raw, parse_float=_float, parse_constant=_constant, **careful)
     except (ValueError, UnicodeDecodeError, RecursionError) as e:
         raise Rejected(400, f"body is not JSON: {e}") from None
-    try:
-        json.dumps(body, ensure_ascii=False).encode()
-    except UnicodeEncodeError as e:
-        raise Rejected(400, f"body is not JSON text: a string holds a lone surrogate escape "
-                            f"(\\u{ord(e.object[e.start]):04x}), not a character") from None
+    if text is None or _SURROGATE_ESCAPE.search(text):
+        try:
+            json.dumps(body, ensure_ascii=False).encode()
+        except UnicodeEncodeError as e:
+            raise Rejected(400, f"body is not JSON text: a string holds a lone surrogate escape "
+                                f"(\\u{ord(e.object[e.start]):04x}), not a character") from None
     if not isinstance(body, dict) or not isinstance(body.get("unit"), str):
         raise Rejected(400, "the body must be a JSON object with the unit id in 'unit'")
     return body, body["unit"]
