@@ -181,7 +181,8 @@ def assignment(conn, unit, section, table, round_no):
     boards = None  # SQLite picks the matching assigns: decoding every assign of the unit here cost a sixth of a sync
     for (body,) in conn.execute("SELECT body FROM commands WHERE unit = ? AND type = 'assign' "
                                 "AND json_extract(body, '$.section') IS ? AND json_extract(body, '$.table') IS ? "
-                                "AND json_extract(body, '$.round') IS ? ORDER BY seq", (unit, section, table, round_no)):
+                                "AND json_extract(body, '$.round') IS ? ORDER BY seq",
+                                (unit, section, table, round_no)):
         a = json.loads(body)
         boards = (boards or []) + [b for b in a["boards"] if b not in (boards or [])]
     return boards
