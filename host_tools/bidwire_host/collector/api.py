@@ -38,13 +38,14 @@ def _error(status, reason):
 
 
 @service.get("/healthz", tags=["service"])
-def healthz(request: Request):
-    """Liveness: the store answers a query; `loop`: how long the event loop was held up at most (loopprobe.py)."""
+def healthz(request: Request, loop_window_s: Annotated[int | None, Query(ge=1, le=3600)] = None):
+    """Liveness: the store answers a query; `loop`: how long the event loop was held up at most (loopprobe.py),
+    since start and, with `loop_window_s`, over the last that many seconds."""
     conn = request.app.state.service.store.reader()
     events = conn.execute("SELECT count(*) FROM events").fetchone()[0]
     probe = getattr(request.app.state, "loop_probe", None)
     return {"status": "ok", "schema_version": SCHEMA_VERSION, "events": events,
-            "loop": probe.figures() if probe is not None else None}
+            "loop": probe.figures(loop_window_s) if probe is not None else None}
 
 
 @router.get("/api/v1/units", tags=["director"])
