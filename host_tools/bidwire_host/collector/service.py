@@ -150,7 +150,8 @@ class Service:
         if self.keyring.key(unit) is None:
             raise Refused(404, f"unknown unit {unit!r}: not in the keyring")
         job = idempotent(lambda conn: commands.enqueue(conn, unit, body), "command", key, [unit, body])
-        return await self._commit(job, {"units": [unit]})
+        moved = isinstance(body, dict) and body.get("type") == "ruling"  # the queue shows a ruling on its way
+        return await self._commit(job, {"units": [unit], "alerts": moved})
 
     async def rule(self, unit, seq, ruling, key=None, by="director"):
         """The director's ruling on an open irregularity (unit, seq): a `ruling` command naming it (its `at`).

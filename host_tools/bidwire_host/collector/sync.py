@@ -123,6 +123,12 @@ def _assigned(conn, unit, event):
     return None
 
 
+# Events whose derivation can open, settle or supersede an alert of the director's queue (derive.py): a sync that
+# stores none of them, raises no alert and moves no cmd_ack leaves the queue as it was (the live pages skip it).
+QUEUE_EVENTS = frozenset({"board_start", "irregularity", "td_call", "td_end", "settled", "ruling_applied",
+                          "ruling_refused", "result"})
+
+
 class Stored:
     """What a sync's writer job did: the ack, the unit's commands, and what changed for the after-commit step."""
     __slots__ = ("ack", "commands", "results", "alerts", "calls", "stale")
@@ -139,6 +145,7 @@ def store_batch(unit, boot, cmd_ack, events, received):
         alerts_before = conn.execute("SELECT coalesce(max(id), 0) FROM alerts").fetchone()[0]
         first = highest
         stored = duplicates = calls = 0
+        queue_moved = False  # an event that opens, settles or supersedes an alert
         for event in events:
             seq = event["seq"]
             if seq <= highest:
@@ -157,6 +164,7 @@ def store_batch(unit, boot, cmd_ack, events, received):
             highest = seq
             stored += 1
             calls += event["type"] == "call"
+            queue_moved = queue_moved or event["type"] in QUEUE_EVENTS
         before = conn.execute("SELECT boot, cmd_ack FROM unit_sync WHERE unit = ?", (unit,)).fetchone()
         # A batch that brings nothing new and reports an older (boot, cmd_ack) than recorded is a stale copy
         # (a replayed body, a duplicate delayed on the way): answered, counted, but it does not turn the
@@ -181,8 +189,10 @@ def store_batch(unit, boot, cmd_ack, events, received):
                                                   "rows": setup.traveller_rows(conn, r["section"], r["board"])})
             setup.advance(conn, [(r["section"], r["round"]) for r in results if r["held"] is None])
         alerts = conn.execute("SELECT coalesce(max(id), 0) FROM alerts").fetchone()[0] != alerts_before
-        return Stored(highest, commands.pending(conn, unit, cmd_ack), bool(results), alerts or bool(stored),
-                      calls, stale)
+        # The queue shows a ruling as on its way until the unit reports its command applied: a new cmd_ack moves it
+        acked = not stale and (before is None or before["cmd_ack"] != cmd_ack)
+        return Stored(highest, commands.pending(conn, unit, cmd_ack), bool(results),
+                      alerts or queue_moved or acked or bool(results), calls, stale)
     return job
 
 

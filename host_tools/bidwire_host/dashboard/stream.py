@@ -49,7 +49,7 @@ def _director_update(service, session, seen, change, full):
         changed = seen.changed("rows", pieces)
         if changed:
             out.append(_send("rows", {"rows": changed}))
-    if full or change.get("alerts") or change.get("decisions") or change.get("units"):
+    if full or change.get("alerts") or change.get("decisions"):  # the after-commit step says when the queue moved
         pieces, total = frag.alert_pieces(service, session)
         changed = seen.changed("alerts", pieces)
         order = [p["id"] for p in pieces]
