@@ -525,8 +525,9 @@ def figures(f):
             "signature checked with the collector's functions, nothing validated or stored)")
 
     def cpu(x):
-        return (f"CPU in cores: server {x['server_cpu']:.2f}, load generator {x['generator_cpu']:.2f}, "
-                f"other processes {x['other_cpu']:.2f} of {f['nproc']}")
+        per_sync = 1000 * x["server_cpu"] / x["requests_s"] if x["requests_s"] else 0.0
+        return (f"CPU in cores: server {x['server_cpu']:.2f} ({per_sync:.2f} ms of server CPU per sync), load "
+                f"generator {x['generator_cpu']:.2f}, other processes {x['other_cpu']:.2f} of {f['nproc']}")
 
     setup = (f"`bidwire serve` (uvicorn, h11) on 127.0.0.1, fresh data dir, store {st['journal_mode']} with "
              f"synchronous={st['synchronous']} (fsync'd commit before each ack); {n} simulated units "
