@@ -26,7 +26,7 @@ def test_the_probe_s_window_holds_a_stall_inside_it_and_not_one_before_it():
 
     inside, later = asyncio.run(run())
     assert inside["max_stall_ms_window"] >= 950
-    assert later["max_stall_ms_window"] < 600  # the stall is more than a second old
+    assert later["max_stall_ms_window"] < 900  # the stall is more than a second old (a busy machine hiccups less)
     assert later["max_stall_ms"] >= 950 and later["stalls_over_100ms"] >= 1  # still the largest since start
 
 
