@@ -16,7 +16,7 @@ saturated collector. The windows are in PLANS; with 1,000 units the queue takes 
 The events are what a unit sends while playing its rounds: hello, then per board board_start, one call event
 per call, auction_end (input tokens and the core's summary), lead and result (the core's Law 77 score), on
 21 realistic auctions (bench/mp/workload.py). The tables play a 25-table Mitchell per section (8 sections for
-200 units, 40 for 1,000), 13 rounds of 4 boards whose assign commands are all queued before the collector
+200 units, 40 for 1,000), 25 rounds of 4 boards whose assign commands are all queued before the collector
 starts: every board_start and result is checked against an assignment, and no pair meets a board twice.
 Afterwards the store must hold every acknowledged event exactly once and no alert, or the run stops.
 
@@ -68,7 +68,7 @@ SIGNATURE = "X-Bidwire-Signature"
 BATCH_BYTES = 2048  # the firmware's Sync.batch_bytes
 TABLES = 25  # per section: an odd Mitchell, so that no pair meets a board twice in up to 25 rounds
 BOARDS_PER_ROUND = 4
-ROUNDS = 13  # 52 boards, about 660 events a unit: room for 6,000 events/s flat out (the run stops if short)
+ROUNDS = 25  # 100 boards, about 1,270 events a unit: room for 12,000 events/s flat out at 200 units (else it stops)
 TARGET_EVENTS_S = 2000  # issue 4, 200 units
 TARGET_EVENTS_S_1000 = 6000  # issue 11, 1,000 units flat out
 TARGET_PACED_P99_MS_1000 = 50  # issue 11, 1,000 units at one event per 5 s each
