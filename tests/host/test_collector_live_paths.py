@@ -1,11 +1,13 @@
 """What the live pages and `make bench` lean on: the loop probe's window (/healthz?loop_window_s=), a live stream's
 rows read for a few units agree with the whole grid, and the after-commit step says the queue moved only when it
-did (a call leaves it; a board started, a director call, a new cmd_ack move it)."""
+did (a call leaves it, and so does a cmd_ack past an assign; a board started, a director call, and a cmd_ack past a
+ruling move it)."""
 import asyncio
 import time
 
 from collector_kit import ApiClient, assign, board_start, hello, sync
 
+from bidwire_host.collector import commands
 from bidwire_host.collector.loopprobe import LoopProbe
 from bidwire_host.dashboard import queries
 from bidwire_host.server import create_app
@@ -67,9 +69,13 @@ def test_a_call_leaves_the_queue_as_it_was_and_a_director_call_moves_it(data):
         service.hub.publish = lambda change: (published.append(change), publish(change))
         assign(c, "T01", boards=(1,))
         assert sync(c, [hello(1), board_start(2, 1, section="A", table=1, round=1, ns=1, ew=11)]).status_code == 200
-        assert sync(c, [call(3, 1, "N", "1C")], cmd_ack=1).status_code == 200  # the assign applied: cmd_ack moves
+        assert sync(c, [call(3, 1, "N", "1C")], cmd_ack=1).status_code == 200  # the assign applied
         assert sync(c, [call(4, 1, "E", "1H")], cmd_ack=1).status_code == 200
         assert sync(c, [{"seq": 5, "type": "td_call", "board": 1, "seat": "S", "t": 1002}], cmd_ack=1
                     ).status_code == 200
+        service.write_now(lambda conn: commands.enqueue(conn, "T01", {"type": "ruling", "board": 1, "ruling": "reject",
+                                                                      "seat": "E"}))  # as Service.rule queues one
+        assert sync(c, [call(6, 1, "S", "1S")], cmd_ack=2).status_code == 200  # the ruling applied: on its way no more
         syncs = [p for p in published if p.get("units") == ["T01"] and "calls" in p]
-    assert [(p["alerts"], p["calls"]) for p in syncs] == [(True, 0), (True, 1), (False, 1), (True, 0)]
+    assert [(p["alerts"], p["calls"]) for p in syncs] == [(True, 0), (False, 1), (False, 1), (True, 0), (True, 1)]
+    assert [p["alerts"] for p in published if "calls" not in p] == [False]  # the assign queued

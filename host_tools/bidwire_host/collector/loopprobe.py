@@ -45,7 +45,7 @@ class LoopProbe:
             self.samples += 1
             if lag_ms > self.max_ms:
                 self.max_ms = lag_ms
-            second = int(t)  # the second the wait began in: a stall counts where it started
+            second = int(time.monotonic())  # a stall counts in the second it ended (when it was seen)
             if self._seconds and self._seconds[-1][0] == second:
                 self._seconds[-1][1] = max(self._seconds[-1][1], lag_ms)
             else:

@@ -189,8 +189,11 @@ def store_batch(unit, boot, cmd_ack, events, received):
                                                   "rows": setup.traveller_rows(conn, r["section"], r["board"])})
             setup.advance(conn, [(r["section"], r["round"]) for r in results if r["held"] is None])
         alerts = conn.execute("SELECT coalesce(max(id), 0) FROM alerts").fetchone()[0] != alerts_before
-        # The queue shows a ruling as on its way until the unit reports its command applied: a new cmd_ack moves it
-        acked = not stale and (before is None or before["cmd_ack"] != cmd_ack)
+        # The queue shows a ruling as on its way until the unit reports its command applied: a cmd_ack that passes
+        # a ruling moves it (one that passes only assigns or travellers does not)
+        acked = not stale and conn.execute(
+            "SELECT 1 FROM commands WHERE unit = ? AND type = 'ruling' AND seq > ? AND seq <= ? LIMIT 1",
+            (unit, before["cmd_ack"] if before is not None else 0, cmd_ack)).fetchone() is not None
         return Stored(highest, commands.pending(conn, unit, cmd_ack), bool(results),
                       alerts or queue_moved or acked or bool(results), calls, stale)
     return job
