@@ -16,7 +16,7 @@ saturated collector. The windows are in PLANS; with 1,000 units the queue takes 
 The events are what a unit sends while playing its rounds: hello, then per board board_start, one call event
 per call, auction_end (input tokens and the core's summary), lead and result (the core's Law 77 score), on
 21 realistic auctions (bench/mp/workload.py). The tables play a 25-table Mitchell per section (8 sections for
-200 units, 40 for 1,000), 13 rounds of 4 boards whose assign commands are all queued before the collector
+200 units, 40 for 1,000), 25 rounds of 4 boards whose assign commands are all queued before the collector
 starts: every board_start and result is checked against an assignment, and no pair meets a board twice.
 Afterwards the store must hold every acknowledged event exactly once and no alert, or the run stops.
 
@@ -37,6 +37,7 @@ import asyncio
 import hashlib
 import hmac
 import json
+import math
 import os
 import re
 import resource
@@ -67,8 +68,10 @@ SIGNATURE = "X-Bidwire-Signature"
 BATCH_BYTES = 2048  # the firmware's Sync.batch_bytes
 TABLES = 25  # per section: an odd Mitchell, so that no pair meets a board twice in up to 25 rounds
 BOARDS_PER_ROUND = 4
-ROUNDS = 13  # 52 boards, about 660 events a unit: room for 6,000 events/s flat out (the run stops if short)
-TARGET_EVENTS_S = 2000  # issue 4
+ROUNDS = 25  # 100 boards, about 1,270 events a unit: room for 12,000 events/s flat out at 200 units (else it stops)
+TARGET_EVENTS_S = 2000  # issue 4, 200 units
+TARGET_EVENTS_S_1000 = 6000  # issue 11, 1,000 units flat out
+TARGET_PACED_P99_MS_1000 = 50  # issue 11, 1,000 units at one event per 5 s each
 SEATS = "NESW"
 VARIANTS = 21  # tables playing one board play one of 21 auctions
 
@@ -310,7 +313,7 @@ async def load(port, server_pid, n, warmup, window, settle, paced, pace):
     start = time.perf_counter()
     windows = {"saturated": (start + warmup, start + warmup + window)}
     windows["paced"] = (windows["saturated"][1] + settle, windows["saturated"][1] + settle + paced)
-    done, errors, meters = [], [], {}
+    done, errors, meters, stalls = [], [], {}, {}
 
     async def meter(name):
         begin, end = windows[name]
@@ -318,12 +321,14 @@ async def load(port, server_pid, n, warmup, window, settle, paced, pace):
         first = cpu_now(server_pid)
         await asyncio.sleep(max(0.0, end - time.perf_counter()))
         meters[name] = first, cpu_now(server_pid)
+        stalls[name] = await loop_stall(port, end - begin)
 
     saturated_end, paced_end = windows["saturated"][1], windows["paced"][1]
     await asyncio.gather(meter("saturated"), meter("paced"),
                          *(drive(u, port, done, errors, saturated_end, paced_end, pace, pace * i / n)
                            for i, u in enumerate(units)))
-    out = {name: window_figures(done, name, *windows[name], meters[name]) for name in windows}
+    out = {name: dict(window_figures(done, name, *windows[name], meters[name]), loop=stalls[name])
+           for name in windows}
     out["errors"], out["first_error"] = len(errors), errors[0] if errors else None
     out["acked"] = {u.unit: u.outbox[0][0] - 1 for u in units}
     out["boards_played"] = max(u.played for u in units)
@@ -394,6 +399,27 @@ class Server:
                 self.proc.kill()
                 self.proc.wait()
         self.log.close()
+
+
+async def loop_stall(port, window_s):
+    """The server's event loop probe (collector/loopprobe.py) over the last window_s seconds, rounded up to whole
+    seconds: {"max_stall_ms_window", "max_stall_ms" (since start), ...}, read from /healthz."""
+    status, body = await _get_body("127.0.0.1", port, f"/healthz?loop_window_s={max(1, math.ceil(window_s))}")
+    if status != 200:
+        raise RuntimeError(f"/healthz answered {status}")
+    return json.loads(body)["loop"]
+
+
+async def _get_body(host, port, path, timeout=30):
+    reader, writer = await asyncio.open_connection(host, port)
+    try:
+        writer.write(f"GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode())
+        await writer.drain()
+        raw = await asyncio.wait_for(reader.read(), timeout)
+    finally:
+        writer.close()
+    head, _, body = raw.partition(b"\r\n\r\n")
+    return int(head.split()[1]), body
 
 
 async def _get(host, port, path):
@@ -499,8 +525,9 @@ def figures(f):
             "signature checked with the collector's functions, nothing validated or stored)")
 
     def cpu(x):
-        return (f"CPU in cores: server {x['server_cpu']:.2f}, load generator {x['generator_cpu']:.2f}, "
-                f"other processes {x['other_cpu']:.2f} of {f['nproc']}")
+        per_sync = 1000 * x["server_cpu"] / x["requests_s"] if x["requests_s"] else 0.0
+        return (f"CPU in cores: server {x['server_cpu']:.2f} ({per_sync:.2f} ms of server CPU per sync), load "
+                f"generator {x['generator_cpu']:.2f}, other processes {x['other_cpu']:.2f} of {f['nproc']}")
 
     setup = (f"`bidwire serve` (uvicorn, h11) on 127.0.0.1, fresh data dir, store {st['journal_mode']} with "
              f"synchronous={st['synchronous']} (fsync'd commit before each ack); {n} simulated units "
@@ -526,7 +553,16 @@ def figures(f):
            f"out then paced, {n} units); at start, idle: {mib(c['memory']['idle_rss']):.1f} MiB (baseline "
            f"{mib(b['memory']['idle_rss']):.1f}); at the end VmRSS {mib(c['memory']['rss']):.1f} MiB (baseline "
            f"{mib(b['memory']['rss']):.1f}); store {st['events_stored']:,} events, {st['results_stored']:,} results")
-    target = TARGET_EVENTS_S if n == 200 else None
+    target = {200: TARGET_EVENTS_S, 1000: TARGET_EVENTS_S_1000}.get(n)
+    paced_target = TARGET_PACED_P99_MS_1000 if n == 1000 and f["pace_s"] == 5 else None
+
+    def stall(phase):
+        x, y = c[phase]["loop"], b[phase]["loop"]
+        return (f"the server's event loop probe (collector/loopprobe.py: a task that asks to wake every 20 ms, how "
+                f"late it woke) over the {phase} window, read from /healthz?loop_window_s= at its end (whole "
+                f"seconds, so up to a second before the window counts too); the baseline server runs the same probe; "
+                f"since start: {x['max_stall_ms']:g} ms, {x['stalls_over_100ms']} stalls over 100 ms (baseline "
+                f"{y['max_stall_ms']:g} ms, {y['stalls_over_100ms']}); {cpu(c[phase])}")
     return [
         (f"collector: accepted events/s, {n:,} units flat out", sat["events_s"], "events/s", target, True,
          flat, b["saturated"]["events_s"], base),
@@ -536,8 +572,12 @@ def figures(f):
          b["saturated"]["p99_ms"], base),
         (f"collector: ack latency p50, {n:,} units, {pace}", paced["p50_ms"], "ms", None, False, slow,
          b["paced"]["p50_ms"], base),
-        (f"collector: ack latency p99, {n:,} units, {pace}", paced["p99_ms"], "ms", None, False, slow,
+        (f"collector: ack latency p99, {n:,} units, {pace}", paced["p99_ms"], "ms", paced_target, False, slow,
          b["paced"]["p99_ms"], base),
+        (f"collector: event loop's largest stall, {n:,} units flat out", sat["loop"]["max_stall_ms_window"], "ms",
+         None, False, stall("saturated"), b["saturated"]["loop"]["max_stall_ms_window"], base),
+        (f"collector: event loop's largest stall, {n:,} units, {pace}", paced["loop"]["max_stall_ms_window"], "ms",
+         None, False, stall("paced"), b["paced"]["loop"]["max_stall_ms_window"], base),
         (f"collector: server peak RSS, {n:,} units", mib(c["memory"]["hwm"]), "MiB", None, False, mem,
          mib(b["memory"]["hwm"]), f"{base}: its VmHWM under the same load"),
     ]
@@ -546,20 +586,31 @@ def figures(f):
 # ---- the baseline server ---------------------------------------------------------------------------------------
 def baseline_app(keyring_path):
     """The sync endpoint without validation and store: body read, unit found, signature checked, highest seq."""
+    from contextlib import asynccontextmanager
+
     from fastapi import FastAPI, Request
     from fastapi.responses import JSONResponse
 
     from bidwire_host.collector import bodyguard, sync
     from bidwire_host.collector.keyring import Keyring
+    from bidwire_host.collector.loopprobe import LoopProbe
 
     keyring = Keyring(Path(keyring_path))
     highest = {}
-    app = FastAPI(title="bidwire bench baseline")
+    probe = LoopProbe()  # the collector's own event loop probe, read the same way
+
+    @asynccontextmanager
+    async def lifespan(app):
+        probe.start()
+        yield
+        await probe.stop()
+
+    app = FastAPI(title="bidwire bench baseline", lifespan=lifespan)
     app.add_middleware(bodyguard.BodyGuard, limits={sync.PATH: (sync.MAX_BODY, "")})
 
     @app.get("/healthz")
-    async def healthz():
-        return {"status": "ok"}
+    async def healthz(loop_window_s: int | None = None):
+        return {"status": "ok", "loop": probe.figures(loop_window_s)}
 
     @app.post(sync.PATH)
     async def post(request: Request):
@@ -583,12 +634,13 @@ def baseline_app(keyring_path):
 def serve_baseline(keyring_path):
     import uvicorn
 
-    from bidwire_host.server import listen
+    from bidwire_host.server import listen, tune_gc
 
     sock = listen("127.0.0.1", 0)
     print(f"baseline on http://127.0.0.1:{sock.getsockname()[1]}", flush=True)
     config = uvicorn.Config(baseline_app(keyring_path), log_level="warning", access_log=False,
                             timeout_graceful_shutdown=5)
+    tune_gc()  # the collector's process settings (server.tune_gc), so the two differ only in what they do
     uvicorn.Server(config).run(sockets=[sock])
 
 
@@ -603,7 +655,8 @@ def report(f):
             x = f[name][phase]
             print(f"    {name:<10} {x['events_s']:7.0f} events/s {x['requests_s']:5.0f} syncs/s "
                   f"{x['events_per_request']:5.1f} ev/sync  p50 {x['p50_ms']:7.1f} ms  p99 {x['p99_ms']:7.1f} ms  "
-                  f"CPU: server {x['server_cpu']:.2f} generator {x['generator_cpu']:.2f} others {x['other_cpu']:.2f}")
+                  f"CPU: server {x['server_cpu']:.2f} generator {x['generator_cpu']:.2f} others {x['other_cpu']:.2f}"
+                  f"  loop stall {x['loop']['max_stall_ms_window']:.0f} ms")
     for name in ("collector", "baseline"):
         m = f[name]["memory"]
         print(f"  {name:<10} memory: idle {mib(m['idle_rss']):.1f} MiB, peak {mib(m['hwm']):.1f} MiB, "

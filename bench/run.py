@@ -1,5 +1,5 @@
 """`make bench`: the Foundation figures for the core, on MicroPython and CPython, then the table unit's
-(unit_bench.py) and the collector's (collector_bench.py, collector_scoring.py, hostile_bench.py,
+(unit_bench.py) and the collector's (collector_bench.py, collector_live.py, collector_scoring.py, hostile_bench.py,
 collector_backup.py); writes
 bench/results.json.
 
@@ -122,9 +122,10 @@ def table(figs):
 
 
 def collector_figures(unit_counts, scoring_sizes):
-    """The collector's: sync under each number of simulated units (collector_bench.py), then scoring
-    (collector_scoring.py)."""
+    """The collector's: sync under each number of simulated units (collector_bench.py), the director's page and
+    its live stream under 1,000 tables (collector_live.py), then scoring (collector_scoring.py)."""
     import collector_bench
+    import collector_live
     import collector_scoring
 
     out = []
@@ -132,6 +133,7 @@ def collector_figures(unit_counts, scoring_sizes):
         out += [figure(name, value, unit, method, target, base, base_name, at_least=least, tag="trivial endpoint")
                 for name, value, unit, target, least, method, base, base_name
                 in collector_bench.figures(collector_bench.run(n))]
+    out += [figure(**f) for f in collector_live.figures(collector_live.run())]
     out += [figure(**f) for f in collector_scoring.figures(collector_scoring.run(scoring_sizes))]
     import collector_backup  # bidwire backup and the start-up check on a 180,000-result store
 

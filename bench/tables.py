@@ -1,5 +1,6 @@
-"""The figures of bench/results.json as Markdown tables, one per part (core, table unit, collector sync, collector
-scoring), for docs/benchmarks.md: the numbers are copied by this script from the run, not typed by hand.
+"""The figures of bench/results.json as Markdown tables, one per part (core, table unit, collector sync, the
+director's page and live stream, collector scoring), for docs/benchmarks.md: the numbers are copied by this script
+from the run, not typed by hand.
 
     .venv/bin/python bench/tables.py [bench/results.json]
 """
@@ -9,6 +10,7 @@ from pathlib import Path
 
 RESULTS = Path(__file__).resolve().parent / "results.json"
 PARTS = [("core", "The core"), ("unit", "The table unit"), ("sync", "The collector: sync"),
+         ("live", "The collector: the director's page and its live stream"),
          ("scoring", "The collector: scoring and memory")]
 
 
@@ -17,7 +19,7 @@ def part(name):
     if name.startswith("virtual unit"):
         return "unit"
     if name.startswith("collector:"):
-        return "sync" if " units" in name else "scoring"
+        return "live" if " page" in name else "sync" if " units" in name else "scoring"
     return "core"
 
 

@@ -6,6 +6,7 @@ browsable at `/docs`) and the dashboard's pages (dashboard/). Its state is one `
 only way anything changes: the store (one SQLite file in the data directory), the keyring, the standings and the
 live pages' hub.
 """
+import gc
 import logging
 import signal
 import socket
@@ -158,6 +159,27 @@ def listen(host, port):
     return sock
 
 
+# The cyclic garbage collector's thresholds in a running collector (tune_gc): Python's own for the two young
+# generations (small, quick collections), a full one only after 1,000 collections of the middle one instead of 10.
+# Larger young thresholds were tried: each young collection then walks more (up to 800 ms at 20,000 and 20).
+GC_THRESHOLDS = (700, 10, 1000)
+
+
+def tune_gc():
+    """Keep Python's full garbage collections from stalling every sync (docs/benchmarks.md, "What issue 11 changed").
+
+    A full collection walks every tracked object while holding the GIL, so the event loop and the writer stop
+    for its length: with 1,000 units syncing flat out the server holds some 260,000 objects (70,000 of them the
+    program itself, the rest mostly the requests waiting for the writer, so it grows with the number of units) and
+    each full collection took 200-500 ms, one every 1-2 s. `gc.freeze()` moves what exists once the app is
+    built (modules, the app, the standings loaded from the store) out of the collector's sight for good, and
+    GC_THRESHOLDS make the full collections a hundred times rarer. Cycles are still collected; only the process
+    calls this (`serve`), never `create_app`, so tests keep Python's defaults."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
 def serve(data_dir, host="127.0.0.1", port=8080, keyring_path=None, log_level="info", access_log=False,
           echo=print, event=None, tables=None, method="mp", director_password=None, scorer_password=None,
           body_timeout_s=bodyguard.BODY_TIMEOUT_S, head_timeout_s=connections.HEAD_TIMEOUT_S,
@@ -201,6 +223,7 @@ def serve(data_dir, host="127.0.0.1", port=8080, keyring_path=None, log_level="i
                             log_config=logs.log_config(log_level), http=connections.guarded_protocol(limits),
                             proxy_headers=bool(proxies), forwarded_allow_ips=proxies or None,
                             backlog=connections.ACCEPT_BATCH)
+    tune_gc()
     server = connections.CollectorServer(config)
     stop_signals = []
 

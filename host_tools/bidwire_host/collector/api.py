@@ -39,11 +39,12 @@ def _error(status, reason):
 
 
 @service.get("/healthz", tags=["service"], responses={503: {"description": "the store cannot commit or be read"}})
-def healthz(request: Request):
+def healthz(request: Request, loop_window_s: Annotated[int | None, Query(ge=1, le=3600)] = None):
     """The store's real state: 200 `ok` when it can be read and its last transaction committed; 503 `failing`
     with the `reason` when a commit failed (disk full, I/O error) or a read fails (a damaged page). While failing,
     each call tries one small commit, so the answer turns to ok once the store can commit again. `loop`: how long
-    the event loop was held up at most (loopprobe.py)."""
+    the event loop was held up at most (loopprobe.py), since start and, with `loop_window_s`, over the last that
+    many seconds."""
     store = request.app.state.service.store
     reason = store.health()
     if reason:
@@ -55,7 +56,7 @@ def healthz(request: Request):
         reason = reason or f"the store {store.path} cannot be read: {e}"
     probe = getattr(request.app.state, "loop_probe", None)
     body = {"status": "failing" if reason else "ok", "schema_version": SCHEMA_VERSION, "events": events,
-            "loop": probe.figures() if probe is not None else None}
+            "loop": probe.figures(loop_window_s) if probe is not None else None}
     if reason:
         body["reason"] = reason
         return JSONResponse(body, status_code=503)

@@ -178,9 +178,11 @@ def listing(conn, unit):
 
 def assignment(conn, unit, section, table, round_no):
     """The boards of the assign command sent to the unit for section/table/round (None if it was sent none)."""
-    boards = None
-    for (body,) in conn.execute("SELECT body FROM commands WHERE unit = ? AND type = 'assign' ORDER BY seq", (unit,)):
+    boards = None  # SQLite picks the matching assigns: decoding every assign of the unit here cost a sixth of a sync
+    for (body,) in conn.execute("SELECT body FROM commands WHERE unit = ? AND type = 'assign' "
+                                "AND json_extract(body, '$.section') IS ? AND json_extract(body, '$.table') IS ? "
+                                "AND json_extract(body, '$.round') IS ? ORDER BY seq",
+                                (unit, section, table, round_no)):
         a = json.loads(body)
-        if (a["section"], a["table"], a["round"]) == (section, table, round_no):
-            boards = (boards or []) + [b for b in a["boards"] if b not in (boards or [])]
+        boards = (boards or []) + [b for b in a["boards"] if b not in (boards or [])]
     return boards

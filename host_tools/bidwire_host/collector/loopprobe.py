@@ -2,9 +2,12 @@
 
 Everything blocking (SQLite, scoring, rendering) must run in worker threads: the units' syncs, every page and the
 live streams share this one loop. The probe's figures are in /healthz (`loop`): the largest stall since start, the
-number of stalls over `STALL_MS`; each such stall is logged. The tests and `make bench` read them.
+number of stalls over `STALL_MS`; each such stall is logged. `/healthz?loop_window_s=S` adds the largest stall of
+the last S seconds (the probe keeps each second's largest for `KEEP_S`), so a benchmark can read the stall of
+one window of a run without resetting anything. The tests and `make bench` read them.
 """
 import asyncio
+import collections
 import logging
 import time
 
@@ -12,6 +15,7 @@ log = logging.getLogger("bidwire.collector")
 
 INTERVAL_S = 0.02
 STALL_MS = 100.0
+KEEP_S = 3600
 
 
 class LoopProbe:
@@ -19,6 +23,7 @@ class LoopProbe:
         self.max_ms = 0.0
         self.stalls = 0
         self.samples = 0
+        self._seconds = collections.deque(maxlen=KEEP_S)  # [whole second (monotonic), its largest lag in ms]
         self._task = None
 
     def start(self):
@@ -40,12 +45,23 @@ class LoopProbe:
             self.samples += 1
             if lag_ms > self.max_ms:
                 self.max_ms = lag_ms
+            second = int(time.monotonic())  # a stall counts in the second it ended (when it was seen)
+            if self._seconds and self._seconds[-1][0] == second:
+                self._seconds[-1][1] = max(self._seconds[-1][1], lag_ms)
+            else:
+                self._seconds.append([second, lag_ms])
             if lag_ms > STALL_MS:
                 self.stalls += 1
                 log.warning("event loop held up %.0f ms", lag_ms)
 
-    def figures(self):
-        return {"max_stall_ms": round(self.max_ms, 1), "stalls_over_100ms": self.stalls, "samples": self.samples}
+    def figures(self, window_s=None):
+        out = {"max_stall_ms": round(self.max_ms, 1), "stalls_over_100ms": self.stalls, "samples": self.samples}
+        if window_s is not None:
+            since = time.monotonic() - window_s
+            out["window_s"] = window_s
+            out["max_stall_ms_window"] = round(max((lag for second, lag in self._seconds if second + 1 > since),
+                                                   default=0.0), 1)
+        return out
 
     def reset(self):
         self.max_ms, self.stalls = 0.0, 0

@@ -85,6 +85,9 @@ class Service:
         self.hub = live.Hub()
         self.rejections = {}  # unit -> {"status", "reason", "at"}: the last refused sync of a known unit
         self._lock = threading.Lock()
+        self._refreshing = None  # _catch_up: (event loop, its lock); asked counts the calls, refreshed the last covered
+        self._asked = self._refreshed = 0
+        self._full = False
 
     # ---- the one path of every change ------------------------------------------------------------------
     async def _commit(self, job, change):
@@ -101,9 +104,25 @@ class Service:
 
     async def _after_commit(self, change):
         if change.get("scores"):
-            full = bool(change.get("event") or change.get("decisions"))
-            await asyncio.to_thread(self.standings.refresh, None, self.store, full)
+            await self._catch_up(bool(change.get("event") or change.get("decisions")))
         self.hub.publish(change)
+
+    async def _catch_up(self, full):
+        """The standings caught up with every commit made before this call, in a worker thread, one refresh at a
+        time. The syncs of one group commit all ask at once: the first refresh covers them all, and the others
+        find it done instead of each taking a thread of its own to find nothing new."""
+        self._asked += 1
+        mine = self._asked
+        self._full = self._full or full
+        loop = asyncio.get_running_loop()
+        if self._refreshing is None or self._refreshing[0] is not loop:  # tests may run the app on several loops
+            self._refreshing = (loop, asyncio.Lock())
+        async with self._refreshing[1]:
+            if self._refreshed >= mine:
+                return  # a refresh that began after this change was committed has run
+            upto, full, self._full = self._asked, self._full, False
+            await asyncio.to_thread(self.standings.refresh, None, self.store, full)
+            self._refreshed = upto
 
     def write_now(self, job):
         """The same path for code outside the event loop (create_app loading an event at start)."""
@@ -157,7 +176,8 @@ class Service:
         if self.keyring.key(unit) is None:
             raise Refused(404, f"unknown unit {unit!r}: not in the keyring")
         job = idempotent(lambda conn: commands.enqueue(conn, unit, body), "command", key, [unit, body])
-        return await self._commit(job, {"units": [unit]})
+        moved = isinstance(body, dict) and body.get("type") == "ruling"  # the queue shows a ruling on its way
+        return await self._commit(job, {"units": [unit], "alerts": moved})
 
     async def rule(self, unit, seq, ruling, key=None, by="director"):
         """The director's ruling on an open irregularity (unit, seq): a `ruling` command naming it (its `at`).

@@ -14,6 +14,7 @@ import hmac
 import json
 import logging
 import math
+import re
 from datetime import datetime, timezone
 
 from fastapi import APIRouter, Request
@@ -63,20 +64,30 @@ def _constant(name):
     raise ValueError(f"{name} is not a JSON number")
 
 
+_LONG_DIGITS = re.compile(rb"[0-9]{19}")  # 2**63 has 19 digits: any shorter integer fits the store's 64 bits
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
 def unit_of(raw):
     """The parsed body and the unit it names, enough to find the key; 400 if it is not even that.
 
     Also refused: what the store could not keep (integers beyond 64 bits, strings with a lone UTF-16
     surrogate escape) and what is not JSON though Python's parser takes it (NaN, Infinity, 1e999)."""
+    # The two checks below cost a Python call per integer and a second encoding of the whole body: on the bytes of
+    # a request they run only when the text could hold what they look for (19 digits in a row, a \\uD800-\\uDFFF
+    # escape); anything else passed in (a str) is always checked.
+    text = raw if isinstance(raw, bytes | bytearray) else None
+    careful = {"parse_int": _int} if text is None or _LONG_DIGITS.search(text) else {}
     try:
-        body = json.loads(raw, parse_int=_int, parse_float=_float, parse_constant=_constant)
+        body = json.loads(raw, parse_float=_float, parse_constant=_constant, **careful)
     except (ValueError, UnicodeDecodeError, RecursionError) as e:
         raise Rejected(400, f"body is not JSON: {e}") from None
-    try:
-        json.dumps(body, ensure_ascii=False).encode()
-    except UnicodeEncodeError as e:
-        raise Rejected(400, f"body is not JSON text: a string holds a lone surrogate escape "
-                            f"(\\u{ord(e.object[e.start]):04x}), not a character") from None
+    if text is None or _SURROGATE_ESCAPE.search(text):
+        try:
+            json.dumps(body, ensure_ascii=False).encode()
+        except UnicodeEncodeError as e:
+            raise Rejected(400, f"body is not JSON text: a string holds a lone surrogate escape "
+                                f"(\\u{ord(e.object[e.start]):04x}), not a character") from None
     if not isinstance(body, dict) or not isinstance(body.get("unit"), str):
         raise Rejected(400, "the body must be a JSON object with the unit id in 'unit'")
     return body, body["unit"]
@@ -112,6 +123,12 @@ def _assigned(conn, unit, event):
         return f"event seq {event['seq']}: a result for board {event['board']}, but the unit is playing " \
                f"board {row['board']} ({where})"
     return None
+
+
+# Events whose derivation can open, settle or supersede an alert of the director's queue (derive.py): a sync that
+# stores none of them, raises no alert and moves no cmd_ack leaves the queue as it was (the live pages skip it).
+QUEUE_EVENTS = frozenset({"board_start", "irregularity", "td_call", "td_end", "settled", "ruling_applied",
+                          "ruling_refused", "result"})
 
 
 class Stored:
@@ -157,6 +174,7 @@ def store_batch(unit, boot, beat, cmd_ack, events, received, raw=None, signature
         first = highest
         stored = duplicates = calls = 0
         batch = None
+        queue_moved = False  # an event that opens, settles or supersedes an alert
         for event in events:
             seq = event["seq"]
             if seq <= highest:
@@ -186,6 +204,7 @@ def store_batch(unit, boot, beat, cmd_ack, events, received, raw=None, signature
             highest = seq
             stored += 1
             calls += event["type"] == "call"
+            queue_moved = queue_moved or event["type"] in QUEUE_EVENTS
         before = conn.execute("SELECT boot, cmd_ack, beat FROM unit_sync WHERE unit = ?", (unit,)).fetchone()
         count = beat if beat is not None else 0
         if before is None:
@@ -214,10 +233,15 @@ def store_batch(unit, boot, beat, cmd_ack, events, received, raw=None, signature
                                                   "rows": setup.traveller_rows(conn, r["section"], r["board"])})
             setup.advance(conn, [(r["section"], r["round"]) for r in results if r["held"] is None])
         alerts = conn.execute("SELECT coalesce(max(id), 0) FROM alerts").fetchone()[0] != alerts_before
+        # The queue shows a ruling as on its way until the unit reports its command applied: a cmd_ack that passes
+        # a ruling moves it (one that passes only assigns or travellers does not)
+        acked = not stale and conn.execute(
+            "SELECT 1 FROM commands WHERE unit = ? AND type = 'ruling' AND seq > ? AND seq <= ? LIMIT 1",
+            (unit, before["cmd_ack"] if before is not None else 0, cmd_ack)).fetchone() is not None
         # a copy still gets the unit's commands: the answer to the first may have been lost on the way while the
         # copy's arrives (a duplicated request), and only the unit itself can apply them
-        cmds = commands.pending(conn, unit, cmd_ack)
-        return Stored(highest, cmds, bool(results), alerts or bool(stored), calls, stale)
+        return Stored(highest, commands.pending(conn, unit, cmd_ack), bool(results),
+                      alerts or queue_moved or acked or bool(results), calls, stale)
     return job
 
 

@@ -23,13 +23,21 @@ def _piece(html, element_id):
     return {"id": element_id, "h": h, "html": html.replace(">", f' data-h="{h}">', 1)}
 
 
-def rows(service, only=None):
-    """The table grid's rows ({"id", "h", "html"}), every unit or `only` those."""
+def rows(service, only=None, drawn=None):
+    """The table grid's rows ({"id", "h", "html"}), every unit or `only` those. `drawn` (a stream's {element id:
+    the row's data when last rendered}): a row whose data has not changed since is not rendered again, so the
+    stream's periodic look at every row renders only the few whose minutes moved."""
     t = templates.get_template("_grid_row.html")
     out = []
     for u in queries.grid(service, only):
         u["dom"] = dom_id(u["unit"])
-        out.append(_piece(t.render(u=u), "u-" + u["dom"]))
+        element = "u-" + u["dom"]
+        if drawn is not None:
+            data = tuple(u.items())
+            if drawn.get(element) == data:
+                continue
+            drawn[element] = data
+        out.append(_piece(t.render(u=u), element))
     return out
 
 

@@ -59,13 +59,18 @@ def lateness(phase, in_round, idle):
 def grid(service, only=None):
     """One row per unit: where it is (section, table, round, board, phase) and its health. `only`: those units."""
     conn = service.store.reader()
-    derived = {r["unit"]: r for r in conn.execute("SELECT * FROM units")}
-    synced = {r["unit"]: r for r in conn.execute("SELECT * FROM unit_sync")}
-    queued = dict(conn.execute("SELECT unit, max(seq) FROM commands GROUP BY unit").fetchall())
-    latest = _latest_boards(conn)
+    # `only` (the live stream's few units): every query reads just their rows, not the whole session's
+    where, args = ("", ()) if only is None else (f" IN ({', '.join('?' * len(only))})", tuple(only))
+    derived = {r["unit"]: r for r in conn.execute(f"SELECT * FROM units{' WHERE unit' + where if where else ''}",
+                                                  args)}
+    synced = {r["unit"]: r for r in conn.execute(
+        f"SELECT * FROM unit_sync{' WHERE unit' + where if where else ''}", args)}
+    queued = dict(conn.execute(f"SELECT unit, max(seq) FROM commands{' WHERE unit' + where if where else ''} "
+                               "GROUP BY unit", args).fetchall())
+    latest = _latest_boards(conn, where, args)
     started = {(r[0], r[1]): _when(r[2]) for r in conn.execute(
         "SELECT b.unit, b.round, min(e.received) FROM boards b JOIN events e ON e.unit = b.unit "
-        "AND e.seq = b.start_seq GROUP BY b.unit, b.round")}
+        f"AND e.seq = b.start_seq{' WHERE b.unit' + where if where else ''} GROUP BY b.unit, b.round", args)}
     now = datetime.now(timezone.utc)
     out = []
     for unit in sorted(set(service.keyring.units()) | set(derived) | set(synced)):
@@ -95,10 +100,11 @@ def grid(service, only=None):
     return out
 
 
-def _latest_boards(conn):
+def _latest_boards(conn, where="", args=()):
+    """{unit: its latest board row}; `where` (" IN (?, ...)" with `args`) for some units only."""
     return {r["unit"]: r for r in conn.execute(
-        "SELECT b.* FROM boards b JOIN (SELECT unit, max(start_seq) AS s FROM boards GROUP BY unit) m "
-        "ON b.unit = m.unit AND b.start_seq = m.s")}
+        f"SELECT b.* FROM boards b JOIN (SELECT unit, max(start_seq) AS s FROM boards"
+        f"{' WHERE unit' + where if where else ''} GROUP BY unit) m ON b.unit = m.unit AND b.start_seq = m.s", args)}
 
 
 def call_text(call):

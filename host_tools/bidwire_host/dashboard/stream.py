@@ -6,9 +6,10 @@ the units named, the first page of the open alerts if the queue changed, the aud
 sends only the pieces whose HTML differs from what this stream sent before: `rows` (table rows), `alerts`
 (alerts added or changed, the ids no longer open, the order), `audit`, `cards` (the live auctions). The page
 replaces those elements alone, so keyboard focus, hover and typed text elsewhere survive. Every `TICK_S` the
-rows are looked at again (the minutes in the round move with the clock). A stream lives no longer than its
-session: it ends at logout (the hub's `revoked` wakes it at once) and, at its next wake-up, when the session has
-ended otherwise (auth.py: idle, lifetime); an open stream counts as the session being used.
+rows are looked at again (the minutes in the round move with the clock): only the rows whose data changed are
+rendered, and the queue and the audit are left alone. A stream lives no longer than its session: it ends at
+logout (the hub's `revoked` wakes it at once) and, at its next wake-up, when the session has ended otherwise
+(auth.py: idle, lifetime); an open stream counts as the session being used.
 """
 import asyncio
 import json
@@ -34,6 +35,7 @@ class _Seen:
 
     def __init__(self):
         self.rows, self.alerts, self.cards, self.order, self.audit = {}, {}, {}, [], None
+        self.drawn = {}  # row element id -> the row's data when last rendered (fragments.rows)
 
     def changed(self, kind, pieces):
         seen = getattr(self, kind)
@@ -45,13 +47,15 @@ class _Seen:
 
 def _director_update(service, session, seen, change, full):
     out = []
-    units = None if full or change.get("event") else set(change.get("units") or ())
+    units = None if full or change.get("event") or change.get("tick") else set(change.get("units") or ())
     if units is None or units:
-        pieces = frag.rows(service, units)
+        if full:
+            seen.drawn.clear()  # every row rendered again
+        pieces = frag.rows(service, units, seen.drawn)
         changed = seen.changed("rows", pieces)
         if changed:
             out.append(_send("rows", {"rows": changed}))
-    if full or change.get("alerts") or change.get("decisions") or change.get("units"):
+    if full or change.get("alerts") or change.get("decisions"):  # the after-commit step says when the queue moved
         pieces, total = frag.alert_pieces(service, session)
         changed = seen.changed("alerts", pieces)
         order = [p["id"] for p in pieces]
@@ -92,7 +96,7 @@ async def director_events(request: Request, view: str = "director"):
 
     def update(change, full):
         if view == "live":
-            return _live_update(service, seen, change, full)
+            return _live_update(service, seen, change, full or bool(change.get("tick")))
         return _director_update(service, session, seen, change, full)
 
     async def stream():
@@ -111,16 +115,17 @@ async def director_events(request: Request, view: str = "director"):
                     changes.append(queue.get_nowait())
                 if not auth.still_valid(session):
                     break  # logged out or expired: nothing more for this cookie
-                full = any(c.get("resync") or c.get("tick") or c.get("event") for c in changes)
+                # the clock's tick looks at every row again (their minutes), not at the queue or the audit
+                full = any(c.get("resync") or c.get("event") for c in changes)
                 merged = {"units": set()}
                 for c in changes:
-                    for k in ("alerts", "decisions", "calls", "scores"):
+                    for k in ("alerts", "decisions", "calls", "scores", "tick"):
                         merged[k] = merged.get(k) or c.get(k)
                     merged["units"].update(c.get("units") or ())
                 messages = await run_in_threadpool(update, merged, full)
                 for message in messages:
                     yield message
-                if not messages and full:
+                if not messages and (full or merged.get("tick")):
                     yield ": keep-alive\n\n"
                 if await request.is_disconnected():
                     break
