@@ -222,7 +222,7 @@ def test_an_auction_end_beyond_the_units_input_log_is_not_replayed_and_raises_an
     from bidwire.core.auction import MAX_INPUTS
 
     at_cap = ["N:P", "E:P", "S:P"] + ["N@"] * (MAX_INPUTS - 4) + ["W:P"]  # at the cap: replayed (passed out)
-    ok(sync(client, [board_start(2, 1), dict(auction_end(3, 1, FOUR_SPADES), inputs=at_cap, contract="Pass",
+    ok(sync(client, [hello(1), board_start(2, 1), dict(auction_end(3, 1, FOUR_SPADES), inputs=at_cap, contract="Pass",
                                                declarer=None)]))
     assert [a["kind"] for a in alerts(data)] == []
     over = ["N:1S"] + ["S@"] * MAX_INPUTS + ["E:P", "S:P", "W:P"]  # one token more than the log holds
