@@ -18,6 +18,21 @@ TOP = "N:AKQJ.AKQ.AKQ.AKQ 65432.5432..5432 T98.T98.T98.T987 7.J76.J765432.J6"
 HANDS = f'[Event "?"]\n[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n[Deal "{TOP}"]\n'
 
 
+def _event_with_hands(tmp_path):
+    """The 3-table Mitchell with HANDS as its hand records."""
+    (tmp_path / "hands.pbn").write_text(HANDS)
+    return ev.to_dict(ev.new_event("Club", {"type": "mitchell", "tables": 3}, boards_per_round=2,
+                                   hand_records=str(tmp_path / "hands.pbn")))
+
+
+def _wait_for_analysis(data, timeout=120):
+    """The collector analyses in the background, after start: wait until it has stored something."""
+    deadline = time.monotonic() + timeout
+    while not query(data, "SELECT board FROM analysis"):
+        assert time.monotonic() < deadline, "no analysis stored"
+        time.sleep(0.2)
+
+
 def test_a_deal_worked_by_hand():
     [(board, t)] = analysis.tables(load(HANDS).hands).items()
     assert board == 1
@@ -48,14 +63,9 @@ def test_a_dealt_session_is_repeatable_and_follows_law_2():
 
 
 def test_the_collector_analyses_the_hand_records_and_flags_a_fouled_board_and_a_suspicious_result(tmp_path, data):
-    (tmp_path / "hands.pbn").write_text(HANDS)
-    event = ev.to_dict(ev.new_event("Club", {"type": "mitchell", "tables": 3}, boards_per_round=2,
-                                    hand_records=str(tmp_path / "hands.pbn")))
+    event = _event_with_hands(tmp_path)
     with ApiClient(create_app(data, event=event, tables={"T01": 1, "T02": 2, "T03": 3})) as client:
-        deadline = time.monotonic() + 120
-        while not query(data, "SELECT board FROM analysis"):  # in the background, after start
-            assert time.monotonic() < deadline, "no analysis stored"
-            time.sleep(0.2)
+        _wait_for_analysis(data)
         [row] = query(data, "SELECT board, deal FROM analysis")
         assert row == {"board": 1, "deal": TOP}
         inputs = ["N:1N", "E:P", "S:P", "W:P"]
@@ -69,14 +79,9 @@ def test_the_collector_analyses_the_hand_records_and_flags_a_fouled_board_and_a_
 
 
 def test_the_travellers_show_the_deal_its_analysis_and_par(tmp_path, data, monkeypatch):
-    (tmp_path / "hands.pbn").write_text(HANDS)
-    event = ev.to_dict(ev.new_event("Club", {"type": "mitchell", "tables": 3}, boards_per_round=2,
-                                    hand_records=str(tmp_path / "hands.pbn")))
+    event = _event_with_hands(tmp_path)
     with ApiClient(create_app(data, event=event, tables={"T01": 1, "T02": 2, "T03": 3}, scorer_password="pw")) as c:
-        deadline = time.monotonic() + 120
-        while not query(data, "SELECT board FROM analysis"):
-            assert time.monotonic() < deadline, "no analysis stored"
-            time.sleep(0.2)
+        _wait_for_analysis(data)
         events = [board_start(1, 1, section="A", table=1, round=1, ns=1, ew=1),
                   auction_end(2, 1, ["N:1N", "E:P", "S:P", "W:P"]),
                   {"seq": 3, "type": "lead", "board": 1, "seat": "E", "suit": "S", "t": 1000},
@@ -93,14 +98,9 @@ def test_the_travellers_show_the_deal_its_analysis_and_par(tmp_path, data, monke
 
 
 def test_the_pbn_export_carries_the_analysis_and_readers_take_it(tmp_path, data):
-    (tmp_path / "hands.pbn").write_text(HANDS)
-    event = ev.to_dict(ev.new_event("Club", {"type": "mitchell", "tables": 3}, boards_per_round=2,
-                                    hand_records=str(tmp_path / "hands.pbn")))
+    event = _event_with_hands(tmp_path)
     with ApiClient(create_app(data, event=event, tables={"T01": 1, "T02": 2, "T03": 3})) as c:
-        deadline = time.monotonic() + 120
-        while not query(data, "SELECT board FROM analysis"):
-            assert time.monotonic() < deadline, "no analysis stored"
-            time.sleep(0.2)
+        _wait_for_analysis(data)
         events = [board_start(1, 1, section="A", table=1, round=1, ns=1, ew=1),
                   auction_end(2, 1, ["N:1N", "E:P", "S:P", "W:P"]),
                   {"seq": 3, "type": "lead", "board": 1, "seat": "E", "suit": "S", "t": 1000},
