@@ -18,6 +18,14 @@ TOP = "N:AKQJ.AKQ.AKQ.AKQ 65432.5432..5432 T98.T98.T98.T987 7.J76.J765432.J6"
 HANDS = f'[Event "?"]\n[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n[Deal "{TOP}"]\n'
 
 
+# Board 1 at table 1, as a unit reports it: 1NT by N, E leads a spade, N takes all 13 tricks (the collector scores
+# it by Law 77 itself, whatever score the unit claims).
+ALL_THIRTEEN = [board_start(1, 1, section="A", table=1, round=1, ns=1, ew=1),
+                auction_end(2, 1, ["N:1N", "E:P", "S:P", "W:P"]),
+                {"seq": 3, "type": "lead", "board": 1, "seat": "E", "suit": "S", "t": 1000},
+                result(4, 1, "1NT", "N", 13, 220)]
+
+
 def _event_with_hands(tmp_path):
     """The 3-table Mitchell with HANDS as its hand records."""
     (tmp_path / "hands.pbn").write_text(HANDS)
@@ -82,11 +90,7 @@ def test_the_travellers_show_the_deal_its_analysis_and_par(tmp_path, data, monke
     event = _event_with_hands(tmp_path)
     with ApiClient(create_app(data, event=event, tables={"T01": 1, "T02": 2, "T03": 3}, scorer_password="pw")) as c:
         _wait_for_analysis(data)
-        events = [board_start(1, 1, section="A", table=1, round=1, ns=1, ew=1),
-                  auction_end(2, 1, ["N:1N", "E:P", "S:P", "W:P"]),
-                  {"seq": 3, "type": "lead", "board": 1, "seat": "E", "suit": "S", "t": 1000},
-                  result(4, 1, "1NT", "N", 13, 220)]
-        assert sync(c, events, unit="T01").status_code == 200
+        assert sync(c, ALL_THIRTEEN, unit="T01").status_code == 200
         import re
         token = re.search(r'name="csrf" value="([^"]+)"', c.get("/login").text).group(1)
         c.post("/login", data={"password": "pw", "csrf": token}, follow_redirects=False)
@@ -101,11 +105,7 @@ def test_the_pbn_export_carries_the_analysis_and_readers_take_it(tmp_path, data)
     event = _event_with_hands(tmp_path)
     with ApiClient(create_app(data, event=event, tables={"T01": 1, "T02": 2, "T03": 3})) as c:
         _wait_for_analysis(data)
-        events = [board_start(1, 1, section="A", table=1, round=1, ns=1, ew=1),
-                  auction_end(2, 1, ["N:1N", "E:P", "S:P", "W:P"]),
-                  {"seq": 3, "type": "lead", "board": 1, "seat": "E", "suit": "S", "t": 1000},
-                  result(4, 1, "1NT", "N", 13, 220)]
-        assert sync(c, events, unit="T01").status_code == 200
+        assert sync(c, ALL_THIRTEEN, unit="T01").status_code == 200
         text = c.get("/api/v1/export/pbn").text
     assert '[OptimumScore "NS 1520"]' in text and '[ParContract "NS 7NT"]' in text
     assert '[OptimumResultTable "Declarer;Denomination\\2R;Result\\2R"]' in text

@@ -282,8 +282,9 @@ class Publish(BaseModel):
     by: str | None = Field(None, max_length=100)
 
 
-async def _decide(request, kind, body, key):
-    item = await request.app.state.service.decide(kind, body.model_dump(), key)
+async def _decide(request, kind, body, key, **path):
+    """The decision `kind` with the request's body (and the path's fields) through the service."""
+    item = await request.app.state.service.decide(kind, dict(body.model_dump(), **path), key)
     return JSONResponse({"action": item}, status_code=201)
 
 
@@ -361,13 +362,13 @@ class AlertClose(BaseModel):
 @router.post("/api/v1/results/{unit}/{seq}/resolve", tags=["director"], status_code=201)
 async def post_resolve(request: Request, unit: str, seq: EventSeq, body: Resolution, key: IdempotencyKey = None):
     """Decide a held result: accept it as played (re-attributed) or void it."""
-    return await _decide(request, "resolve", _Merged(body, unit=unit, seq=seq), key)
+    return await _decide(request, "resolve", body, key, unit=unit, seq=seq)
 
 
 @router.post("/api/v1/results/{unit}/{seq}/correct", tags=["director"], status_code=201)
 async def post_correct(request: Request, unit: str, seq: EventSeq, body: Correction, key: IdempotencyKey = None):
     """Correct a result (Law 79 C): contract, declarer, tricks, lead, pairs; scored again by Law 77."""
-    return await _decide(request, "correct", _Merged(body, unit=unit, seq=seq), key)
+    return await _decide(request, "correct", body, key, unit=unit, seq=seq)
 
 
 @router.post("/api/v1/alerts/close", tags=["director"], status_code=201)
@@ -388,16 +389,6 @@ def held(request: Request):
         item["decision"] = decided.get((r["unit"], r["seq"]))
         out.append(item)
     return {"held": out}
-
-
-class _Merged:
-    """A request body with the path's fields added, for service.decide (which takes a dict)."""
-
-    def __init__(self, body, **extra):
-        self.body, self.extra = body, extra
-
-    def model_dump(self):
-        return dict(self.body.model_dump(), **self.extra)
 
 
 @router.get("/api/v1/publish", tags=["director"])

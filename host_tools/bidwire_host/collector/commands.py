@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter, ValidationError
 
 from bidwire.core.codes import RULE_NAMES
+from bidwire_host.collector import director
 
 REPLY_BYTES = 12 * 1024  # the unit reads a sync reply of 16 KB at most (firmware/bidwire/unit/http.py)
 REPLY_COMMANDS = 16
@@ -129,8 +130,6 @@ class NotOpen(CommandError):
 def ruling(conn, unit, seq, choice, by="director"):
     """Queue the director's ruling on the open irregularity (unit, seq); the command. NotOpen if it was settled
     at the table, closed by the director, superseded, or has a ruling on its way already."""
-    from bidwire_host.collector import director
-
     row = conn.execute("SELECT * FROM irregularities WHERE unit = ? AND seq = ?", (unit, seq)).fetchone()
     if row is None:
         raise NotFound(f"no irregularity {seq} from unit {unit}")

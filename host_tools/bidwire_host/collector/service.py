@@ -84,6 +84,7 @@ class Service:
         self.standings.refresh(store.reader())
         self.hub = live.Hub()
         self.rejections = {}  # unit -> {"status", "reason", "at"}: the last refused sync of a known unit
+        self._analysing = None  # the background double-dummy analysis (analyse_soon)
         self._lock = threading.Lock()
         self._refreshing = None  # _catch_up: (event loop, its lock); asked counts the calls, refreshed the last covered
         self._asked = self._refreshed = 0
@@ -202,7 +203,7 @@ class Service:
 
     def analyse_soon(self):
         """Start the double-dummy analysis of the event's hand records in the background (it takes seconds)."""
-        if getattr(self, "_analysing", None) is None or self._analysing.done():
+        if self._analysing is None or self._analysing.done():
             self._analysing = asyncio.get_running_loop().create_task(self.analyse())
         return self._analysing
 
