@@ -34,10 +34,12 @@ from pathlib import Path
 import click
 import httpx2 as httpx
 
+from bidwire_host import analysis
 from bidwire_host import event as event_mod
 from bidwire_host import provision as provision_mod
+from bidwire_host.analysis import tricks_for
 from bidwire_host.collector.store import DB_NAME
-from bidwire_host.simulator import UnitError, VirtualUnit, board_lines, unit_runtime
+from bidwire_host.simulator import UnitError, VirtualUnit, auction_lines, board_lines, leader_of, unit_runtime
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -58,15 +60,67 @@ BOOK = [
 TD_CALL = ["TD", "TD", "1", "2", "3", "4", "2"]  # a player calls the director; he comes, PIN 1234, "end call"
 
 
-def _table_play(board, table, seed):
+# The club's members, for the demo's names (accents as a real club's list has them) and membership numbers.
+FIRST = ["Zoë", "Seán", "Aoife", "Siobhán", "Pádraig", "Éamon", "Niamh", "Ciarán", "Róisín", "Máire", "Brendan",
+         "José", "Anaïs", "Björn", "Renée", "Chloé", "François", "Inés", "Łukasz", "Małgorzata", "Jürgen", "Søren",
+         "Ingrid", "Noël", "Dolores", "Tomás", "Gráinne", "Declan", "Oisín", "Saoirse"]
+LAST = ["Ó Briain", "Ní Dhomhnaill", "O'Sullivan", "Mac Cárthaigh", "Kennedy", "Fitzgerald", "García", "Müller",
+        "Dubois", "Lefèvre", "Nowak", "Kowalczyk", "Andersen", "Brennan", "Ó Dálaigh", "Byrne", "Nyström", "Walsh",
+        "Moreau", "Ramírez"]
+CLUB = "Dún Laoghaire Bridge Club"
+HANDS = "event-hands.pbn"  # the session's hand records, dealt afresh (bidwire event create --deal's library)
+
+
+def _named(ev, seed):
+    """The event with two members named in every pair (a seeded draw: the same seed, the same names)."""
+    rng = random.Random(f"{seed}:players")
+    data = event_mod.to_dict(ev)
+    pairs = [p for sec in data["sessions"][0]["sections"] for p in sec["pairs"]]
+    names = rng.sample([f"{f} {la}" for f in FIRST for la in LAST], 2 * len(pairs))
+    numbers = rng.sample(range(10001, 40000), 2 * len(pairs))
+    for k, p in enumerate(pairs):
+        p["players"] = [{"name": names[2 * k + i], "id": numbers[2 * k + i]} for i in (0, 1)]
+    return event_mod.from_dict(data)
+
+
+def demo_event(movement, boards_per_round, seed):
+    """The demo's event: the club's Tuesday pairs, dated today, every pair named, hand records in HANDS."""
+    return _named(event_mod.new_event(f"{CLUB}: Tuesday pairs", movement, boards_per_round=boards_per_round,
+                                      session="Evening", date=time.strftime("%Y-%m-%d"), hand_records=HANDS), seed)
+
+
+def write_event(ev, path, seed):
+    """Deal the boards the event plays into HANDS beside `path` (`bidwire event create --deal`'s dealer, seeded),
+    save the event file at `path`; the session's Deals, analysed."""
+    plan = ev.sessions[0].sections[0].movement_plan()
+    played = sorted({b for r in range(1, plan.rounds + 1) for t in plan.in_round(r) for b in t.boards})
+    Path(path).with_name(HANDS).write_text(analysis.deal_session(played, seed), encoding="utf-8")
+    event_mod.save(ev, path)
+    return Deals(ev, seed)
+
+
+def _table_play(board, table, seed, dd=None):
     """The auction, the tricks and whether the director is called at one table: tables may bid a board
-    differently and take other tricks."""
+    differently and take other tricks. With the board's double-dummy table (`dd`, {seat: {strain: tricks}}) the
+    tricks are near its figure for the contract, as at a real table; without one they are near the contract."""
     rng = random.Random(f"{seed}:{board}:{table}")
     calls = BOOK[(board * 3 + rng.randrange(2)) % len(BOOK)]
     bids = [c.lstrip("~") for c in calls if c.lstrip("~")[0].isdigit()]
     level = int(bids[-1][0]) if bids else 1
-    tricks = max(0, min(13, level + 6 + rng.choice((-2, -1, -1, 0, 0, 0, 1, 1))))
+    par = level + 6
+    if dd is not None and bids:
+        _, contract, declarer = auction_lines(board, calls)
+        par = tricks_for({"dd": dd}, contract, declarer)
+    tricks = max(0, min(13, par + rng.choice((-2, -1, -1, 0, 0, 0, 1, 1))))
     return calls, tricks, rng.random() < 0.1
+
+
+def _lead(hand, leader):
+    """The suit of the opening lead: the leader's longest suit in the hand record (one he holds), else clubs."""
+    if hand is None or hand.deal is None or hand.deal.hands.get(leader) is None:
+        return "C"
+    held = hand.deal.hands[leader]  # spades, hearts, diamonds, clubs
+    return "SHDC"[max(range(4), key=lambda i: (len(held[i]), -i))]
 
 
 class Collector:
@@ -165,7 +219,8 @@ def _assign(collector, unit, round_no):
     return None
 
 
-def _play_table(collector, vu, unit, table, rounds, seed, echo, errors):
+def _play_table(collector, vu, unit, table, rounds, deals, echo, errors):
+    """Play the table's rounds as the collector assigns them; `deals` is the session's Deals."""
     try:
         for round_no in range(1, rounds + 1):
             deadline = time.monotonic() + 120
@@ -177,11 +232,7 @@ def _play_table(collector, vu, unit, table, rounds, seed, echo, errors):
                 vu.write("sync 1000")
                 time.sleep(0.3)
             for board in a["boards"]:
-                calls, tricks, td = _table_play(board, table, seed)
-                lines, contract, declarer = board_lines(board, calls, tricks)
-                if td:  # the director is called after the first call, comes and ends the call
-                    seat = lines[0].split()[0]
-                    lines[1:1] = [f"{seat} {k}" for k in TD_CALL]
+                lines, contract, declarer, tricks = deals.play(board, table)
                 for line in lines:
                     if not vu.key(line):
                         raise UnitError(f"{unit}: board {board}: the unit did not take {line!r}: {vu.frame()}")
@@ -191,6 +242,35 @@ def _play_table(collector, vu, unit, table, rounds, seed, echo, errors):
         vu.write("sync 10000")
     except Exception as e:  # noqa: BLE001 - reported by the main thread
         errors.append(e)
+
+
+class Deals:
+    """The session's hand records and their double-dummy tables, and what each table plays with them: the book's
+    auctions, the opening lead from a suit the leader holds, tricks near double dummy; one result (`staged`:
+    (table, board)) entered five tricks away from it, a wrong entry for the director's queue."""
+
+    def __init__(self, ev, seed):
+        self.hands, self.seed = event_mod.hand_records(ev), seed
+        self.dd = {b: t["dd"] for b, t in analysis.tables(self.hands).items()}
+        # table 1's last round, played once the collector has stored its analysis: its last board bid to a contract
+        plan = ev.sessions[0].sections[0].movement_plan()
+        last = [b for b in plan.at(1, plan.rounds).boards if auction_lines(b, _table_play(b, 1, seed)[0])[2]]
+        self.staged = (1, last[-1]) if last else None
+
+    def play(self, board, table):
+        """(key lines, contract, declarer, tricks) of the board at the table."""
+        dd = self.dd.get(board)
+        calls, tricks, td = _table_play(board, table, self.seed, dd)
+        _, contract, declarer = auction_lines(board, calls)
+        if declarer is not None and (table, board) == self.staged and dd is not None:
+            best = tricks_for({"dd": dd}, contract, declarer)
+            tricks = best + 5 if best <= 8 else best - 5
+        lead = _lead(self.hands.get(board), leader_of(declarer)) if declarer is not None else "C"
+        lines, contract, declarer = board_lines(board, calls, tricks, lead)
+        if td:  # the director is called after the first call, comes and ends the call
+            seat = lines[0].split()[0]
+            lines[1:1] = [f"{seat} {k}" for k in TD_CALL]
+        return lines, contract, declarer, tricks
 
 
 def _table_talk(data):
@@ -204,18 +284,28 @@ def _table_talk(data):
     return kinds, calls
 
 
-def _print_results(collector, echo):
+def _players(ev):
+    """{(line, pair number): "Zoë Ó Briain & Seán Walsh"} of the event's only section."""
+    sec = ev.sessions[0].sections[0]
+    return {(p.line, p.number): " & ".join(pl.name for pl in p.players) for p in sec.pairs}
+
+
+def _print_results(collector, ev, deals, echo):
+    names = _players(ev)
     ranking = collector.get("/api/v1/ranking")
     echo(f"\nranking ({ranking['method']}):")
     for r in ranking["ranking"]:
         rank = f"{r['rank']}{'=' if r['tied'] else ''}"
-        echo(f"  {r['direction']} {rank:>3}  pair {r['pair']:>3}  {r['mp']:>5} of {r['top']}  {r['pct']:6.2f} %")
+        echo(f"  {r['direction']} {rank:>3}  pair {r['pair']:>3}  {r['mp']:>5} of {r['top']}  {r['pct']:6.2f} %  "
+             f"{names.get((r['direction'], int(r['pair'])), '')}")
     trav = collector.get("/api/v1/travellers/1")["rows"]
-    echo("\ntraveller, board 1:")
+    echo("\ntraveller, board 1 (dd: double dummy's tricks for the contract):")
     for r in trav:
+        dd = tricks_for({"dd": deals.dd[1]} if 1 in deals.dd else None, r["contract"], r["declarer"])
         echo(f"  table {r['table']}  NS {r['ns']:>2} EW {r['ew']:>2}  {r['contract'] or 'Pass':<5} "
-             f"{r['declarer'] or '':<2} {r['tricks'] if r['tricks'] is not None else '':>2}  "
-             f"{r['score_ns']:>6}  {r['mp_ns']} mp")
+             f"{r['declarer'] or '':<2} {r['tricks'] if r['tricks'] is not None else '':>2} "
+             f"{'' if dd is None else f'dd {dd}':<5} {r['score_ns']:>6}  {r['mp_ns']} mp  "
+             f"{names.get(('NS', int(r['ns'])), '')} v {names.get(('EW', int(r['ew'])), '')}")
     still = collector.get("/api/v1/queue?state=open")
     done = collector.get("/api/v1/queue?state=closed")
     echo(f"\ndirector alerts: {still['total']} open, {done['total']} closed (settled at the table or dealt with)")
@@ -317,7 +407,7 @@ def _session(started, tables, boards, boards_per_round, port, heap, seed, exit_w
                                      param_hint="--boards")
         movement["rounds"] = boards // boards_per_round
     try:
-        ev = event_mod.new_event("bidwire demo pairs", movement, boards_per_round=boards_per_round)
+        ev = demo_event(movement, boards_per_round, seed)
     except event_mod.EventError as e:
         raise click.ClickException(str(e)) from None
     rounds = _rounds(ev)
@@ -332,7 +422,12 @@ def _session(started, tables, boards, boards_per_round, port, heap, seed, exit_w
     for unit in units.values():
         provision_mod.provision(unit, url_hint, workdir / "units" / f"{unit}.json", keyring=keyring, board="unix_sim")
     event_file = workdir / "event.json"
-    event_mod.save(ev, event_file)
+    deals = write_event(ev, event_file, seed)
+    echo(f"hand records: boards {', '.join(map(str, sorted(deals.hands)))} dealt into {workdir / HANDS} "
+         f"(seed {seed}), analysed double dummy")
+    if deals.staged:
+        echo(f"staged: table {deals.staged[0]} enters board {deals.staged[1]}'s tricks five away from double dummy "
+             "(a wrong entry, for the director's queue)")
     echo(f"{tables}-table Mitchell, {boards_per_round} boards a round, {rounds} rounds; "
          f"units {', '.join(units.values())}")
     password_file = workdir / "director-password"
@@ -358,7 +453,7 @@ def _session(started, tables, boards, boards_per_round, port, heap, seed, exit_w
         vus[t] = VirtualUnit(runtime, cfg_path)
         started.append(vus[t])
     errors = []
-    threads = [threading.Thread(target=_play_table, args=(collector, vus[t], units[t], t, rounds, seed, echo,
+    threads = [threading.Thread(target=_play_table, args=(collector, vus[t], units[t], t, rounds, deals, echo,
                                                           errors), daemon=True) for t in units]
     for th in threads:
         th.start()
@@ -368,7 +463,7 @@ def _session(started, tables, boards, boards_per_round, port, heap, seed, exit_w
         raise click.ClickException(f"the session stopped: {errors[0]}")
     for vu in vus.values():
         vu.finish()
-    _print_results(collector, echo)
+    _print_results(collector, ev, deals, echo)
     kinds, calls = _table_talk(workdir / "data")
     echo(f"director calls from the tables: {calls}; irregularities: "
          + (", ".join(f"{n} {kind} (Law {law})" for kind, law, n in kinds) or "none"))

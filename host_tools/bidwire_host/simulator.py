@@ -161,10 +161,9 @@ def key_lines(seat, call):
     return [f"{seat} {call[0]}", f"{seat} {call[1:]}"]
 
 
-def board_lines(board, calls, tricks):
-    """Play a board at a unit: the auction (calls from the dealer round the table; "~1S" is made out of rotation
-    by the player after the one whose turn it is), the opening lead, the tricks entered by declarer and confirmed
-    by the leader, then on to the next board. (lines, contract, declarer)"""
+def auction_lines(board, calls):
+    """The key lines of an auction (calls from the dealer round the table; "~1S" is made out of rotation by the
+    player after the one whose turn it is): (lines, contract, declarer's seat letter or None)."""
     d = dealer_of(board)
     a = record.Auction(d)
     lines = []
@@ -180,16 +179,26 @@ def board_lines(board, calls, tricks):
     contract = record.contract_text(a)
     if contract is None:
         raise ValueError(f"board {board}: the auction {' '.join(calls)} does not end")
-    if contract == "Pass":
+    return lines, contract, None if contract == "Pass" else SEATS[a.declarer()]
+
+
+def leader_of(declarer):
+    """The opening leader: declarer's left-hand opponent (Law 41 A)."""
+    return SEATS[lho(SEATS.index(declarer))]
+
+
+def board_lines(board, calls, tricks, lead="C"):
+    """Play a board at a unit: the auction (auction_lines), the opening lead (the suit `lead`), the tricks entered
+    by declarer and confirmed by the leader, then on to the next board. (lines, contract, declarer)"""
+    lines, contract, declarer = auction_lines(board, calls)
+    if declarer is None:
         return lines + ["N PASS"], contract, None
-    declarer = a.declarer()
-    leader = SEATS[lho(declarer)]
-    lines.append(f"{leader} C")
+    leader = leader_of(declarer)
+    lines.append(f"{leader} {lead}")
     level = int(contract[0])
     if tricks >= 7 and tricks != level + 6:
-        lines.append(f"{SEATS[declarer]} {tricks - 6}")
+        lines.append(f"{declarer} {tricks - 6}")
     elif tricks < 7:
-        lines += [f"{SEATS[declarer]} X"] * (level + 6 - tricks)
-    lines += [f"{SEATS[declarer]} PASS", f"{leader} PASS", "N PASS"]
-    return lines, contract, SEATS[declarer]
-
+        lines += [f"{declarer} X"] * (level + 6 - tricks)
+    lines += [f"{declarer} PASS", f"{leader} PASS", "N PASS"]
+    return lines, contract, declarer

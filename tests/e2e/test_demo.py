@@ -1,9 +1,17 @@
 """`make demo`'s engine: a Mitchell played by virtual units against the real collector, ranked at the end."""
+import json
 import os
 import re
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+
+from endplay.parsers import pbn
+from endplay.types import Player
+
+SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+PLAYERS = {"N": Player.north, "E": Player.east, "S": Player.south, "W": Player.west}
 
 
 def test_the_demo_plays_a_three_table_mitchell_to_a_ranking(tmp_path):
@@ -16,7 +24,14 @@ def test_the_demo_plays_a_three_table_mitchell_to_a_ranking(tmp_path):
     assert len(ranking) == 6
     # 6 boards, each played 3 times: 2 per result beaten + 1 per tie gives 6 to each direction on a board
     assert sum(int(mp) for _, mp in ranking) == 6 * 12
-    assert "director alerts: 0" in out
+    # the one result the demo enters wrongly on purpose is the only alert left open: no lead is flagged as a
+    # fouled board and no other result as far from double dummy (the play agrees with the hand records)
+    staged = re.search(r"staged: table 1 enters board (\d+)'s tricks", out)
+    assert staged, out
+    assert "director alerts: 1 open" in out
+    assert re.findall(r"^  open: (\S+) board (\d+): (.*)$", out, re.M) == [("T01", staged.group(1),
+                                                                            "suspicious result")]
+    _check_names_hands_and_leads(tmp_path / "demo", out)
     assert re.search(r"director calls from the tables: [1-9]", out)  # the scripted players call the director
     assert re.search(r"irregularities: .*insufficient_bid \(Law 27\)", out)
     # the dashboard's address and login, with the generated password kept in a file only its owner reads
@@ -29,6 +44,35 @@ def test_the_demo_plays_a_three_table_mitchell_to_a_ranking(tmp_path):
     assert scorer_file.stat().st_mode & 0o777 == 0o600
     scorer = scorer_file.read_text().strip()
     assert scorer != password and f"login: scorer / {scorer}" in out
+
+
+def _check_names_hands_and_leads(workdir, out):
+    """The event file names every pair's players, the ranking and traveller printed show them, its hand records
+    (read by endplay) cover every board played, and every opening lead the units sent is a suit the leader
+    (declarer's left-hand opponent) holds there."""
+    event = json.loads((workdir / "event.json").read_text(encoding="utf-8"))
+    session = event["sessions"][0]
+    pairs = session["sections"][0]["pairs"]
+    assert all(len(p["players"]) == 2 and all(pl["name"] and pl["id"] for pl in p["players"]) for p in pairs)
+    for p in pairs:  # the ranking line of each pair carries its players' names
+        names = " & ".join(pl["name"] for pl in p["players"])
+        assert re.search(rf"^  {p['line']} +\d+=? +pair +{p['number']} .*{re.escape(names)}$", out, re.M), names
+    traveller = out[out.index("traveller, board 1"):out.index("director alerts")]
+    assert len(re.findall(r" & .* v .* & ", traveller)) == 3  # each row names both pairs
+    deals = {b.board_num: b.deal for b in pbn.load(open(workdir / session["hand_records"], encoding="utf-8"))}
+    db = sqlite3.connect(workdir / "data" / "bidwire.sqlite3")
+    try:
+        played = {b for (b,) in db.execute("SELECT DISTINCT board FROM results")}
+        leads = [(json.loads(body), declarer) for body, declarer in db.execute(
+            "SELECT e.body, r.declarer FROM events e JOIN results r ON r.unit = e.unit AND r.board = e.board "
+            "WHERE e.type = 'lead'")]
+    finally:
+        db.close()
+    assert played <= set(deals) and len(played) == 6
+    assert len(leads) > 9  # most of the 18 results are contracts, each with its lead
+    for lead, declarer in leads:
+        assert lead["seat"] == "NESW"[("NESW".index(declarer) + 1) % 4]
+        assert getattr(deals[lead["board"]][PLAYERS[lead["seat"]]], SUITS[lead["suit"]]), lead
 
 
 def test_make_demo_short_session_exits_and_leaves_no_process(tmp_path):
