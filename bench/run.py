@@ -1,6 +1,6 @@
 """`make bench`: the Foundation figures for the core, on MicroPython and CPython, then the table unit's
 (unit_bench.py) and the collector's (collector_bench.py, collector_live.py, collector_scoring.py, hostile_bench.py,
-collector_backup.py); writes
+collector_backup.py), the double-dummy analysis (analysis_bench.py) and the exports (export_bench.py); writes
 bench/results.json.
 
 A benchmark, not a test: a figure over its target is printed as "over target", never an error.
@@ -155,6 +155,13 @@ def analysis_figures():
     return [figure(**f) for f in analysis_bench.figures(analysis_bench.run())]
 
 
+def export_figures():
+    """The PBN, USEBIO and CSV exports of a 180,000-result store (export_bench.py), against the publication alone."""
+    import export_bench
+
+    return [figure(**f) for f in export_bench.figures(export_bench.run())]
+
+
 def hostile_figures():
     """A unit's acknowledgement under a hostile network (hostile_bench.py), against the unit alone."""
     import hostile_bench
@@ -209,12 +216,13 @@ def numbers(text):
 @click.option("--skip-collector", is_flag=True, help="Leave out the collector's figures (about 4 minutes).")
 @click.option("--skip-hostile", is_flag=True, help="Leave out the hostile-network figures (about a minute).")
 @click.option("--skip-analysis", is_flag=True, help="Leave out the double-dummy analysis figures (about a minute).")
+@click.option("--skip-export", is_flag=True, help="Leave out the export figures (a few minutes).")
 @click.option("--collector-units", default="200,1000", show_default=True,
               help="Numbers of simulated units for the collector's sync figures, comma-separated.")
 @click.option("--scoring-sizes", default=None,
               help="Result counts for the scoring figures, comma-separated (default: 338,5400,27000,180000).")
 def main(micropython, mpy_cross, mp32_mpy, heap, skip_unit, skip_collector, skip_hostile, skip_analysis,
-         collector_units, scoring_sizes):
+         skip_export, collector_units, scoring_sizes):
     """Measure the core, the table unit and the collector; print a table and write bench/results.json."""
     started, load_start = time.perf_counter(), os.getloadavg()[0]
     modules = compile_tree(mpy_cross, OUT, [ROOT / "firmware", MP_SIDE])
@@ -240,7 +248,12 @@ def main(micropython, mpy_cross, mp32_mpy, heap, skip_unit, skip_collector, skip
         figs.extend(director_page_figures())
     if not skip_analysis:
         figs.extend(analysis_figures())
-    left_out = [part for part, skip in (("unit", skip_unit), ("collector", skip_collector)) if skip]
+    if skip_export:
+        figs.extend(carried(["export:"]))
+    else:
+        figs.extend(export_figures())
+    left_out = [part for part, skip in (("unit", skip_unit), ("collector", skip_collector), ("export", skip_export))
+                if skip]
     machine = {"nproc": os.cpu_count(), "cpu": platform.processor() or platform.machine(),
                "python": platform.python_version(), "micropython": mp["version"], "heap": heap,
                "loadavg_1min_start": round(load_start, 2), "loadavg_1min": round(os.getloadavg()[0], 2),
