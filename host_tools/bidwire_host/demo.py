@@ -8,8 +8,14 @@ Everything is made afresh under build/demo: the units are provisioned (`bidwire 
 (`bidwire event create`'s library), the units run on the 32-bit build with the firmware frozen in (`make mp32`; the
 64-bit port with .mpy files, after a notice, where it cannot be built), and a director password and a scorer
 password are generated (build/demo/director-password and build/demo/scorer-password, mode 600) for the
-dashboard, whose address and logins are printed once the collector is up. The players' auctions come from a small
-book below and the tricks from a seeded random draw, so two runs play the same session.
+dashboard, whose address and logins are printed once the collector is up.
+
+The event is a club's: every pair named (two members with membership numbers), hand records dealt for the session
+(event-hands.pbn, seeded) and analysed double dummy here and by the collector, which the tables wait for. The
+players bid from a small book below — for each table one of the two auctions nearest par for the cards, or one of
+the book's irregular auctions where they fall — lead from their longest suit, and take tricks near double dummy's;
+one result is entered five tricks off (Deals.staged), the only alert the director's queue should end with. The
+draws are seeded, so two runs play the same session.
 
 TERM, INT or HUP, whether sent to the terminal's group (Ctrl-C) or to this process alone, stops every process the
 demo started. The folder is locked (build/demo/.lock, passed on to the collector) while the demo or its collector
@@ -34,11 +40,13 @@ from pathlib import Path
 import click
 import httpx2 as httpx
 
+from bidwire.core import board as core_board
 from bidwire_host import analysis
 from bidwire_host import event as event_mod
 from bidwire_host import provision as provision_mod
 from bidwire_host.analysis import tricks_for
 from bidwire_host.collector.store import DB_NAME
+from bidwire_host.scoring.model import law77_score
 from bidwire_host.simulator import UnitError, VirtualUnit, auction_lines, board_lines, leader_of, unit_runtime
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -57,6 +65,8 @@ BOOK = [
     ["1H", "1D", "P", "P", "P"],  # 1D is insufficient; dealer's partner accepts it by passing (Law 27 A)
     ["~1S", "2H", "P", "P", "P"],  # LHO bids 1S at dealer's turn; the next player accepts by calling (Law 29)
 ]
+IRREGULAR = (8, 9)  # the book's irregular auctions: played wherever they fall, so that every session has some
+PASSED = 6  # the book's pass-out
 TD_CALL = ["TD", "TD", "1", "2", "3", "4", "2"]  # a player calls the director; he comes, PIN 1234, "end call"
 
 
@@ -99,20 +109,41 @@ def write_event(ev, path, seed):
     return Deals(ev, seed)
 
 
-def _table_play(board, table, seed, dd=None):
+def _table_play(board, table, seed, deal=None):
     """The auction, the tricks and whether the director is called at one table: tables may bid a board
-    differently and take other tricks. With the board's double-dummy table (`dd`, {seat: {strain: tricks}}) the
-    tricks are near its figure for the contract, as at a real table; without one they are near the contract."""
+    differently and take other tricks. With the board's analysis (`deal`: {"dd", "par"}) the table bids one of the
+    two book auctions nearest par for the cards (_bid) and takes tricks near double dummy's; without one (the chaos
+    test's session) the auction is the book's and the tricks near the contract."""
     rng = random.Random(f"{seed}:{board}:{table}")
-    calls = BOOK[(board * 3 + rng.randrange(2)) % len(BOOK)]
+    pick = (board * 3 + rng.randrange(2)) % len(BOOK)
+    calls = BOOK[pick] if deal is None or pick in IRREGULAR else _bid(board, deal, rng)
     bids = [c.lstrip("~") for c in calls if c.lstrip("~")[0].isdigit()]
     level = int(bids[-1][0]) if bids else 1
-    par = level + 6
-    if dd is not None and bids:
+    expected = level + 6
+    if deal is not None and bids:
         _, contract, declarer = auction_lines(board, calls)
-        par = tricks_for({"dd": dd}, contract, declarer)
-    tricks = max(0, min(13, par + rng.choice((-2, -1, -1, 0, 0, 0, 1, 1))))
+        expected = tricks_for(deal, contract, declarer)
+    tricks = max(0, min(13, expected + rng.choice((-2, -1, -1, 0, 0, 0, 1, 1))))
     return calls, tricks, rng.random() < 0.1
+
+
+def _bid(board, deal, rng):
+    """One of the two regular book auctions (as written, or a seat later after the dealer's pass) whose contract,
+    played as double dummy has it, scores nearest the board's par (Law 77, the core's scoring) and goes at most one
+    down: tables bid a board alike, not all the same."""
+    vul = core_board.vulnerability(board)
+    scored = []
+    for k, book in enumerate(BOOK):
+        if k in IRREGULAR:
+            continue
+        for calls in (book,) if k == PASSED else (book, ["P", *book]):
+            _, contract, declarer = auction_lines(board, calls)
+            tricks = tricks_for(deal, contract, declarer)
+            score = 0 if declarer is None else law77_score(board, contract, declarer, tricks, vul)
+            short = 0 if declarer is None else int(contract[0]) + 6 - tricks
+            scored.append((short > 1, abs(score - deal["par"]["score"]), len(scored), calls))  # no wild sacrifice
+    scored.sort()
+    return scored[rng.randrange(2)][3]
 
 
 def _lead(hand, leader):
@@ -251,19 +282,20 @@ class Deals:
 
     def __init__(self, ev, seed):
         self.hands, self.seed = event_mod.hand_records(ev), seed
-        self.dd = {b: t["dd"] for b, t in analysis.tables(self.hands).items()}
+        self.tables = analysis.tables(self.hands)  # {board: {"dd", "par"}}
         # table 1's last round, played once the collector has stored its analysis: its last board bid to a contract
         plan = ev.sessions[0].sections[0].movement_plan()
-        last = [b for b in plan.at(1, plan.rounds).boards if auction_lines(b, _table_play(b, 1, seed)[0])[2]]
+        last = [b for b in plan.at(1, plan.rounds).boards
+                if auction_lines(b, _table_play(b, 1, seed, self.tables.get(b))[0])[2]]
         self.staged = (1, last[-1]) if last else None
 
     def play(self, board, table):
         """(key lines, contract, declarer, tricks) of the board at the table."""
-        dd = self.dd.get(board)
-        calls, tricks, td = _table_play(board, table, self.seed, dd)
+        deal = self.tables.get(board)
+        calls, tricks, td = _table_play(board, table, self.seed, deal)
         _, contract, declarer = auction_lines(board, calls)
-        if declarer is not None and (table, board) == self.staged and dd is not None:
-            best = tricks_for({"dd": dd}, contract, declarer)
+        if declarer is not None and (table, board) == self.staged and deal is not None:
+            best = tricks_for(deal, contract, declarer)
             tricks = best + 5 if best <= 8 else best - 5
         lead = _lead(self.hands.get(board), leader_of(declarer)) if declarer is not None else "C"
         lines, contract, declarer = board_lines(board, calls, tricks, lead)
@@ -271,6 +303,26 @@ class Deals:
             seat = lines[0].split()[0]
             lines[1:1] = [f"{seat} {k}" for k in TD_CALL]
         return lines, contract, declarer, tricks
+
+
+def _analysed(data, boards, timeout=120):
+    """Wait until the collector has stored the double-dummy analysis of `boards` deals (it runs in the background
+    once the event is loaded): the check of a result against double dummy is made when the result arrives."""
+    deadline = time.monotonic() + timeout
+    while True:
+        db = sqlite3.connect(f"file:{data / DB_NAME}?mode=ro", uri=True)
+        try:
+            n = db.execute("SELECT count(DISTINCT board) FROM analysis").fetchone()[0]
+        except sqlite3.OperationalError:  # the store not made yet
+            n = 0
+        finally:
+            db.close()
+        if n >= boards:
+            return n
+        if time.monotonic() > deadline:
+            raise click.ClickException(f"the collector stored the analysis of {n} of {boards} deals in {timeout} s "
+                                       f"(its log: {data / 'serve.log'})")
+        time.sleep(0.2)
 
 
 def _table_talk(data):
@@ -301,7 +353,7 @@ def _print_results(collector, ev, deals, echo):
     trav = collector.get("/api/v1/travellers/1")["rows"]
     echo("\ntraveller, board 1 (dd: double dummy's tricks for the contract):")
     for r in trav:
-        dd = tricks_for({"dd": deals.dd[1]} if 1 in deals.dd else None, r["contract"], r["declarer"])
+        dd = tricks_for(deals.tables.get(1), r["contract"], r["declarer"])
         echo(f"  table {r['table']}  NS {r['ns']:>2} EW {r['ew']:>2}  {r['contract'] or 'Pass':<5} "
              f"{r['declarer'] or '':<2} {r['tricks'] if r['tricks'] is not None else '':>2} "
              f"{'' if dd is None else f'dd {dd}':<5} {r['score_ns']:>6}  {r['mp_ns']} mp  "
@@ -452,6 +504,7 @@ def _session(started, tables, boards, boards_per_round, port, heap, seed, exit_w
         cfg_path.write_text(json.dumps(cfg))
         vus[t] = VirtualUnit(runtime, cfg_path)
         started.append(vus[t])
+    echo(f"double-dummy analysis stored by the collector: {_analysed(workdir / 'data', len(deals.tables))} deals")
     errors = []
     threads = [threading.Thread(target=_play_table, args=(collector, vus[t], units[t], t, rounds, deals, echo,
                                                           errors), daemon=True) for t in units]
