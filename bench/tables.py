@@ -1,6 +1,6 @@
 """The figures of bench/results.json as Markdown tables, one per part (core, table unit, collector sync, the
-director's page and live stream, collector scoring), for docs/benchmarks.md: the numbers are copied by this script
-from the run, not typed by hand.
+director's page and live stream, collector scoring, the exports), for docs/benchmarks.md: the numbers are copied
+by this script from the run, not typed by hand.
 
     .venv/bin/python bench/tables.py [bench/results.json]
 """
@@ -11,13 +11,15 @@ from pathlib import Path
 RESULTS = Path(__file__).resolve().parent / "results.json"
 PARTS = [("core", "The core"), ("unit", "The table unit"), ("sync", "The collector: sync"),
          ("live", "The collector: the director's page and its live stream"),
-         ("scoring", "The collector: scoring and memory")]
+         ("scoring", "The collector: scoring and memory"), ("export", "The exports")]
 
 
 def part(name):
     """Which table a figure goes in, by its name."""
     if name.startswith("virtual unit"):
         return "unit"
+    if name.startswith("export:"):
+        return "export"
     if name.startswith("collector:"):
         return "live" if " page" in name else "sync" if " units" in name else "scoring"
     return "core"
