@@ -10,12 +10,10 @@ Everything is made afresh under build/demo: the units are provisioned (`bidwire 
 password are generated (build/demo/director-password and build/demo/scorer-password, mode 600) for the
 dashboard, whose address and logins are printed once the collector is up.
 
-The event is a club's: every pair named (two members with membership numbers), hand records dealt for the session
-(event-hands.pbn, seeded) and analysed double dummy here and by the collector, which the tables wait for. The
-players bid from a small book below — for each table one of the two auctions nearest par for the cards, or one of
-the book's irregular auctions where they fall — lead from their longest suit, and take tricks near double dummy's;
-one result is entered five tricks off (Deals.staged), the only alert the director's queue should end with. The
-draws are seeded, so two runs play the same session.
+The event, its hand records and the scripted players are demo_play's: names on every pair, deals analysed double
+dummy here and by the collector (which the tables wait for), leads and tricks that agree with the deals, one wrong
+entry staged for the director's queue; seeded, so two runs play the same session. At the end the session's exports
+(PBN, USEBIO, the CSV zip) are downloaded into build/demo/exports, as the scorer would.
 
 TERM, INT or HUP, whether sent to the terminal's group (Ctrl-C) or to this process alone, stops every process the
 demo started. The folder is locked (build/demo/.lock, passed on to the collector) while the demo or its collector
@@ -24,7 +22,6 @@ runs there: a second demo on it refuses rather than wipe it from under a running
 import fcntl
 import json
 import os
-import random
 import re
 import secrets
 import select
@@ -40,118 +37,17 @@ from pathlib import Path
 import click
 import httpx2 as httpx
 
-from bidwire.core import board as core_board
-from bidwire_host import analysis
 from bidwire_host import event as event_mod
 from bidwire_host import provision as provision_mod
 from bidwire_host.analysis import tricks_for
 from bidwire_host.collector.store import DB_NAME
-from bidwire_host.scoring.model import law77_score
-from bidwire_host.simulator import UnitError, VirtualUnit, auction_lines, board_lines, leader_of, unit_runtime
+from bidwire_host.demo_play import HANDS, TD_CALL, Deals, _table_play, demo_event, pair_names, write_event
+from bidwire_host.simulator import UnitError, VirtualUnit, unit_runtime
+
+__all__ = ["TD_CALL", "Deals", "_table_play", "demo_event", "main", "write_event"]  # the chaos test plays the book
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
-# Auctions from the dealer round the table ("~" marks a call out of rotation: made by the seat after the one
-# whose turn it is, and accepted by the next call, Law 29 A; an insufficient bid is accepted the same way, 27 A).
-BOOK = [
-    ["1NT", "P", "3NT", "P", "P", "P"],
-    ["1H", "P", "2H", "P", "P", "P"],
-    ["1S", "2H", "2S", "P", "4S", "P", "P", "P"],
-    ["P", "1D", "P", "1H", "P", "2H", "P", "P", "P"],
-    ["1C", "1S", "X", "2S", "3H", "P", "4H", "P", "P", "P"],
-    ["1NT", "X", "P", "P", "P"],
-    ["P", "P", "P", "P"],
-    ["1D", "P", "1S", "P", "2S", "P", "P", "P"],
-    ["1H", "1D", "P", "P", "P"],  # 1D is insufficient; dealer's partner accepts it by passing (Law 27 A)
-    ["~1S", "2H", "P", "P", "P"],  # LHO bids 1S at dealer's turn; the next player accepts by calling (Law 29)
-]
-IRREGULAR = (8, 9)  # the book's irregular auctions: played wherever they fall, so that every session has some
-PASSED = 6  # the book's pass-out
-TD_CALL = ["TD", "TD", "1", "2", "3", "4", "2"]  # a player calls the director; he comes, PIN 1234, "end call"
-
-
-# The club's members, for the demo's names (accents as a real club's list has them) and membership numbers.
-FIRST = ["Zoë", "Seán", "Aoife", "Siobhán", "Pádraig", "Éamon", "Niamh", "Ciarán", "Róisín", "Máire", "Brendan",
-         "José", "Anaïs", "Björn", "Renée", "Chloé", "François", "Inés", "Łukasz", "Małgorzata", "Jürgen", "Søren",
-         "Ingrid", "Noël", "Dolores", "Tomás", "Gráinne", "Declan", "Oisín", "Saoirse"]
-LAST = ["Ó Briain", "Ní Dhomhnaill", "O'Sullivan", "Mac Cárthaigh", "Kennedy", "Fitzgerald", "García", "Müller",
-        "Dubois", "Lefèvre", "Nowak", "Kowalczyk", "Andersen", "Brennan", "Ó Dálaigh", "Byrne", "Nyström", "Walsh",
-        "Moreau", "Ramírez"]
-CLUB = "Dún Laoghaire Bridge Club"
-HANDS = "event-hands.pbn"  # the session's hand records, dealt afresh (bidwire event create --deal's library)
-
-
-def _named(ev, seed):
-    """The event with two members named in every pair (a seeded draw: the same seed, the same names)."""
-    rng = random.Random(f"{seed}:players")
-    data = event_mod.to_dict(ev)
-    pairs = [p for sec in data["sessions"][0]["sections"] for p in sec["pairs"]]
-    names = rng.sample([f"{f} {la}" for f in FIRST for la in LAST], 2 * len(pairs))
-    numbers = rng.sample(range(10001, 40000), 2 * len(pairs))
-    for k, p in enumerate(pairs):
-        p["players"] = [{"name": names[2 * k + i], "id": numbers[2 * k + i]} for i in (0, 1)]
-    return event_mod.from_dict(data)
-
-
-def demo_event(movement, boards_per_round, seed):
-    """The demo's event: the club's Tuesday pairs, dated today, every pair named, hand records in HANDS."""
-    return _named(event_mod.new_event(f"{CLUB}: Tuesday pairs", movement, boards_per_round=boards_per_round,
-                                      session="Evening", date=time.strftime("%Y-%m-%d"), hand_records=HANDS), seed)
-
-
-def write_event(ev, path, seed):
-    """Deal the boards the event plays into HANDS beside `path` (`bidwire event create --deal`'s dealer, seeded),
-    save the event file at `path`; the session's Deals, analysed."""
-    plan = ev.sessions[0].sections[0].movement_plan()
-    played = sorted({b for r in range(1, plan.rounds + 1) for t in plan.in_round(r) for b in t.boards})
-    Path(path).with_name(HANDS).write_text(analysis.deal_session(played, seed), encoding="utf-8")
-    event_mod.save(ev, path)
-    return Deals(ev, seed)
-
-
-def _table_play(board, table, seed, deal=None):
-    """The auction, the tricks and whether the director is called at one table: tables may bid a board
-    differently and take other tricks. With the board's analysis (`deal`: {"dd", "par"}) the table bids one of the
-    two book auctions nearest par for the cards (_bid) and takes tricks near double dummy's; without one (the chaos
-    test's session) the auction is the book's and the tricks near the contract."""
-    rng = random.Random(f"{seed}:{board}:{table}")
-    pick = (board * 3 + rng.randrange(2)) % len(BOOK)
-    calls = BOOK[pick] if deal is None or pick in IRREGULAR else _bid(board, deal, rng)
-    bids = [c.lstrip("~") for c in calls if c.lstrip("~")[0].isdigit()]
-    level = int(bids[-1][0]) if bids else 1
-    expected = level + 6
-    if deal is not None and bids:
-        _, contract, declarer = auction_lines(board, calls)
-        expected = tricks_for(deal, contract, declarer)
-    tricks = max(0, min(13, expected + rng.choice((-2, -1, -1, 0, 0, 0, 1, 1))))
-    return calls, tricks, rng.random() < 0.1
-
-
-def _bid(board, deal, rng):
-    """One of the two regular book auctions (as written, or a seat later after the dealer's pass) whose contract,
-    played as double dummy has it, scores nearest the board's par (Law 77, the core's scoring) and goes at most one
-    down: tables bid a board alike, not all the same."""
-    vul = core_board.vulnerability(board)
-    scored = []
-    for k, book in enumerate(BOOK):
-        if k in IRREGULAR:
-            continue
-        for calls in (book,) if k == PASSED else (book, ["P", *book]):
-            _, contract, declarer = auction_lines(board, calls)
-            tricks = tricks_for(deal, contract, declarer)
-            score = 0 if declarer is None else law77_score(board, contract, declarer, tricks, vul)
-            short = 0 if declarer is None else int(contract[0]) + 6 - tricks
-            scored.append((short > 1, abs(score - deal["par"]["score"]), len(scored), calls))  # no wild sacrifice
-    scored.sort()
-    return scored[rng.randrange(2)][3]
-
-
-def _lead(hand, leader):
-    """The suit of the opening lead: the leader's longest suit in the hand record (one he holds), else clubs."""
-    if hand is None or hand.deal is None or hand.deal.hands.get(leader) is None:
-        return "C"
-    held = hand.deal.hands[leader]  # spades, hearts, diamonds, clubs
-    return "SHDC"[max(range(4), key=lambda i: (len(held[i]), -i))]
 
 
 class Collector:
@@ -208,6 +104,12 @@ class Collector:
         r = httpx.get(self.url + path, headers={"Authorization": f"Bearer {self.token}"}, timeout=10)
         r.raise_for_status()
         return r.json()
+
+    def download(self, path):
+        """The body of a GET from the director's API (an export), as bytes."""
+        r = httpx.get(self.url + path, headers={"Authorization": f"Bearer {self.token}"}, timeout=30)
+        r.raise_for_status()
+        return r.content
 
     def stop(self):
         if self.proc.poll() is None:
@@ -275,36 +177,6 @@ def _play_table(collector, vu, unit, table, rounds, deals, echo, errors):
         errors.append(e)
 
 
-class Deals:
-    """The session's hand records and their double-dummy tables, and what each table plays with them: the book's
-    auctions, the opening lead from a suit the leader holds, tricks near double dummy; one result (`staged`:
-    (table, board)) entered five tricks away from it, a wrong entry for the director's queue."""
-
-    def __init__(self, ev, seed):
-        self.hands, self.seed = event_mod.hand_records(ev), seed
-        self.tables = analysis.tables(self.hands)  # {board: {"dd", "par"}}
-        # table 1's last round, played once the collector has stored its analysis: its last board bid to a contract
-        plan = ev.sessions[0].sections[0].movement_plan()
-        last = [b for b in plan.at(1, plan.rounds).boards
-                if auction_lines(b, _table_play(b, 1, seed, self.tables.get(b))[0])[2]]
-        self.staged = (1, last[-1]) if last else None
-
-    def play(self, board, table):
-        """(key lines, contract, declarer, tricks) of the board at the table."""
-        deal = self.tables.get(board)
-        calls, tricks, td = _table_play(board, table, self.seed, deal)
-        _, contract, declarer = auction_lines(board, calls)
-        if declarer is not None and (table, board) == self.staged and deal is not None:
-            best = tricks_for(deal, contract, declarer)
-            tricks = best + 5 if best <= 8 else best - 5
-        lead = _lead(self.hands.get(board), leader_of(declarer)) if declarer is not None else "C"
-        lines, contract, declarer = board_lines(board, calls, tricks, lead)
-        if td:  # the director is called after the first call, comes and ends the call
-            seat = lines[0].split()[0]
-            lines[1:1] = [f"{seat} {k}" for k in TD_CALL]
-        return lines, contract, declarer, tricks
-
-
 def _analysed(data, boards, timeout=120):
     """Wait until the collector has stored the double-dummy analysis of `boards` deals (it runs in the background
     once the event is loaded): the check of a result against double dummy is made when the result arrives."""
@@ -325,6 +197,18 @@ def _analysed(data, boards, timeout=120):
         time.sleep(0.2)
 
 
+EXPORTS = {"pbn": "pbn", "usebio": "xml", "csv": "zip"}  # format -> file name extension (csv: the zip of its tables)
+
+
+def _exports(collector, workdir, echo):
+    """The session's exports as the scorer downloads them (GET /api/v1/export/...), into workdir/exports."""
+    out = workdir / "exports"
+    out.mkdir(exist_ok=True)
+    for fmt, ext in EXPORTS.items():
+        (out / f"bidwire.{ext}").write_bytes(collector.download(f"/api/v1/export/{fmt}"))
+    echo(f"exports: {', '.join(str(out / f'bidwire.{ext}') for ext in EXPORTS.values())}")
+
+
 def _table_talk(data):
     """Irregularities and director calls the units reported (the collector's store, read-only)."""
     db = sqlite3.connect(f"file:{data / DB_NAME}?mode=ro", uri=True)
@@ -336,14 +220,8 @@ def _table_talk(data):
     return kinds, calls
 
 
-def _players(ev):
-    """{(line, pair number): "Zoë Ó Briain & Seán Walsh"} of the event's only section."""
-    sec = ev.sessions[0].sections[0]
-    return {(p.line, p.number): " & ".join(pl.name for pl in p.players) for p in sec.pairs}
-
-
 def _print_results(collector, ev, deals, echo):
-    names = _players(ev)
+    names = pair_names(ev)
     ranking = collector.get("/api/v1/ranking")
     echo(f"\nranking ({ranking['method']}):")
     for r in ranking["ranking"]:
@@ -517,6 +395,7 @@ def _session(started, tables, boards, boards_per_round, port, heap, seed, exit_w
     for vu in vus.values():
         vu.finish()
     _print_results(collector, ev, deals, echo)
+    _exports(collector, workdir, echo)
     kinds, calls = _table_talk(workdir / "data")
     echo(f"director calls from the tables: {calls}; irregularities: "
          + (", ".join(f"{n} {kind} (Law {law})" for kind, law, n in kinds) or "none"))

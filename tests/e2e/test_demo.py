@@ -5,10 +5,15 @@ import re
 import sqlite3
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
+from xml.etree import ElementTree
 
 from endplay.parsers import pbn
 from endplay.types import Player
+
+from bidwire_host.pbn_import import load as load_pbn
+from bidwire_host.score_pbn import decode
 
 SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 PLAYERS = {"N": Player.north, "E": Player.east, "S": Player.south, "W": Player.west}
@@ -32,6 +37,7 @@ def test_the_demo_plays_a_three_table_mitchell_to_a_ranking(tmp_path):
     assert re.findall(r"^  open: (\S+) board (\d+): (.*)$", out, re.M) == [("T01", staged.group(1),
                                                                             "suspicious result")]
     _check_names_hands_and_leads(tmp_path / "demo", out)
+    _check_exports(tmp_path / "demo", out)
     assert re.search(r"director calls from the tables: [1-9]", out)  # the scripted players call the director
     assert re.search(r"irregularities: .*insufficient_bid \(Law 27\)", out)
     # the dashboard's address and login, with the generated password kept in a file only its owner reads
@@ -73,6 +79,21 @@ def _check_names_hands_and_leads(workdir, out):
     for lead, declarer in leads:
         assert lead["seat"] == "NESW"[("NESW".index(declarer) + 1) % 4]
         assert getattr(deals[lead["board"]][PLAYERS[lead["seat"]]], SUITS[lead["suit"]]), lead
+
+
+def _check_exports(workdir, out):
+    """The session's exports, downloaded by the demo: the PBN (bidwire's reader: endplay's stops at the irregular
+    auctions' §3.9 annotations) with its 18 results and every board's deal the hand record's as endplay reads that,
+    the USEBIO well-formed XML, the CSV zip's three tables."""
+    exports = workdir / "exports"
+    assert f"exports: {exports / 'bidwire.pbn'}" in out
+    dealt = {b.board_num: b.deal.to_pbn() for b in pbn.load(open(workdir / "event-hands.pbn", encoding="utf-8"))}
+    exported = load_pbn(decode((exports / "bidwire.pbn").read_bytes()))
+    assert len(exported.results) == 18 and not exported.problems
+    assert {b: h.deal.pbn("N") for b, h in exported.hands.items()} == dealt
+    assert ElementTree.parse(exports / "bidwire.xml").getroot().tag == "USEBIO"
+    with zipfile.ZipFile(exports / "bidwire.zip") as z:
+        assert len([n for n in z.namelist() if n.endswith(".csv")]) == 3
 
 
 def test_make_demo_short_session_exits_and_leaves_no_process(tmp_path):

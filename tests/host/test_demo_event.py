@@ -8,7 +8,7 @@ from endplay.parsers import pbn
 from endplay.types import Denom, Player
 
 from bidwire_host import event as event_mod
-from bidwire_host.demo import demo_event, write_event
+from bidwire_host.demo_play import demo_event, write_event
 
 SEATS = "NESW"
 PLAYERS = {"N": Player.north, "E": Player.east, "S": Player.south, "W": Player.west}

@@ -1,0 +1,158 @@
+"""`make demo`'s event and its scripted players: a club's Tuesday pairs with every pair named (two members with
+membership numbers), hand records dealt for the session and analysed double dummy, and what each table plays with
+them (`Deals.play`: the key lines for a virtual unit).
+
+The players bid from a small book — at each table one of the two auctions nearest par for the cards, or one of the
+book's irregular auctions where they fall — lead from their longest suit, and take tricks near double dummy's; one
+result is entered five tricks off (`Deals.staged`), the only alert the director's queue should end with. The draws
+are seeded: the same seed, the same session. Without hand records (the chaos test's session) `_table_play` plays
+the book's auctions with tricks near the contract.
+"""
+import random
+import time
+from pathlib import Path
+
+from bidwire.core import board as core_board
+from bidwire_host import analysis
+from bidwire_host import event as event_mod
+from bidwire_host.analysis import tricks_for
+from bidwire_host.scoring.model import law77_score
+from bidwire_host.simulator import auction_lines, board_lines, leader_of
+
+# Auctions from the dealer round the table ("~" marks a call out of rotation: made by the seat after the one
+# whose turn it is, and accepted by the next call, Law 29 A; an insufficient bid is accepted the same way, 27 A).
+BOOK = [
+    ["1NT", "P", "3NT", "P", "P", "P"],
+    ["1H", "P", "2H", "P", "P", "P"],
+    ["1S", "2H", "2S", "P", "4S", "P", "P", "P"],
+    ["P", "1D", "P", "1H", "P", "2H", "P", "P", "P"],
+    ["1C", "1S", "X", "2S", "3H", "P", "4H", "P", "P", "P"],
+    ["1NT", "X", "P", "P", "P"],
+    ["P", "P", "P", "P"],
+    ["1D", "P", "1S", "P", "2S", "P", "P", "P"],
+    ["1H", "1D", "P", "P", "P"],  # 1D is insufficient; dealer's partner accepts it by passing (Law 27 A)
+    ["~1S", "2H", "P", "P", "P"],  # LHO bids 1S at dealer's turn; the next player accepts by calling (Law 29)
+]
+IRREGULAR = (8, 9)  # the book's irregular auctions: played wherever they fall, so that every session has some
+PASSED = 6  # the book's pass-out
+TD_CALL = ["TD", "TD", "1", "2", "3", "4", "2"]  # a player calls the director; he comes, PIN 1234, "end call"
+
+
+# The club's members, for the demo's names (accents as a real club's list has them) and membership numbers.
+FIRST = ["Zoë", "Seán", "Aoife", "Siobhán", "Pádraig", "Éamon", "Niamh", "Ciarán", "Róisín", "Máire", "Brendan",
+         "José", "Anaïs", "Björn", "Renée", "Chloé", "François", "Inés", "Łukasz", "Małgorzata", "Jürgen", "Søren",
+         "Ingrid", "Noël", "Dolores", "Tomás", "Gráinne", "Declan", "Oisín", "Saoirse"]
+LAST = ["Ó Briain", "Ní Dhomhnaill", "O'Sullivan", "Mac Cárthaigh", "Kennedy", "Fitzgerald", "García", "Müller",
+        "Dubois", "Lefèvre", "Nowak", "Kowalczyk", "Andersen", "Brennan", "Ó Dálaigh", "Byrne", "Nyström", "Walsh",
+        "Moreau", "Ramírez"]
+CLUB = "Dún Laoghaire Bridge Club"
+HANDS = "event-hands.pbn"  # the session's hand records, dealt afresh (bidwire event create --deal's library)
+
+
+def _named(ev, seed):
+    """The event with two members named in every pair (a seeded draw: the same seed, the same names)."""
+    rng = random.Random(f"{seed}:players")
+    data = event_mod.to_dict(ev)
+    pairs = [p for sec in data["sessions"][0]["sections"] for p in sec["pairs"]]
+    names = rng.sample([f"{f} {la}" for f in FIRST for la in LAST], 2 * len(pairs))
+    numbers = rng.sample(range(10001, 40000), 2 * len(pairs))
+    for k, p in enumerate(pairs):
+        p["players"] = [{"name": names[2 * k + i], "id": numbers[2 * k + i]} for i in (0, 1)]
+    return event_mod.from_dict(data)
+
+
+def demo_event(movement, boards_per_round, seed):
+    """The demo's event: the club's Tuesday pairs, dated today, every pair named, hand records in HANDS."""
+    return _named(event_mod.new_event(f"{CLUB}: Tuesday pairs", movement, boards_per_round=boards_per_round,
+                                      session="Evening", date=time.strftime("%Y-%m-%d"), hand_records=HANDS), seed)
+
+
+def write_event(ev, path, seed):
+    """Deal the boards the event plays into HANDS beside `path` (`bidwire event create --deal`'s dealer, seeded),
+    save the event file at `path`; the session's Deals, analysed."""
+    plan = ev.sessions[0].sections[0].movement_plan()
+    played = sorted({b for r in range(1, plan.rounds + 1) for t in plan.in_round(r) for b in t.boards})
+    Path(path).with_name(HANDS).write_text(analysis.deal_session(played, seed), encoding="utf-8")
+    event_mod.save(ev, path)
+    return Deals(ev, seed)
+
+
+def _table_play(board, table, seed, deal=None):
+    """The auction, the tricks and whether the director is called at one table: tables may bid a board
+    differently and take other tricks. With the board's analysis (`deal`: {"dd", "par"}) the table bids one of the
+    two book auctions nearest par for the cards (_bid) and takes tricks near double dummy's; without one (the chaos
+    test's session) the auction is the book's and the tricks near the contract."""
+    rng = random.Random(f"{seed}:{board}:{table}")
+    pick = (board * 3 + rng.randrange(2)) % len(BOOK)
+    calls = BOOK[pick] if deal is None or pick in IRREGULAR else _bid(board, deal, rng)
+    bids = [c.lstrip("~") for c in calls if c.lstrip("~")[0].isdigit()]
+    level = int(bids[-1][0]) if bids else 1
+    expected = level + 6
+    if deal is not None and bids:
+        _, contract, declarer = auction_lines(board, calls)
+        expected = tricks_for(deal, contract, declarer)
+    tricks = max(0, min(13, expected + rng.choice((-2, -1, -1, 0, 0, 0, 1, 1))))
+    return calls, tricks, rng.random() < 0.1
+
+
+def _bid(board, deal, rng):
+    """One of the two regular book auctions (as written, or a seat later after the dealer's pass) whose contract,
+    played as double dummy has it, scores nearest the board's par (Law 77, the core's scoring) and goes at most one
+    down: tables bid a board alike, not all the same."""
+    vul = core_board.vulnerability(board)
+    scored = []
+    for k, book in enumerate(BOOK):
+        if k in IRREGULAR:
+            continue
+        for calls in (book,) if k == PASSED else (book, ["P", *book]):
+            _, contract, declarer = auction_lines(board, calls)
+            tricks = tricks_for(deal, contract, declarer)
+            score = 0 if declarer is None else law77_score(board, contract, declarer, tricks, vul)
+            short = 0 if declarer is None else int(contract[0]) + 6 - tricks
+            scored.append((short > 1, abs(score - deal["par"]["score"]), len(scored), calls))  # no wild sacrifice
+    scored.sort()
+    return scored[rng.randrange(2)][3]
+
+
+def _lead(hand, leader):
+    """The suit of the opening lead: the leader's longest suit in the hand record (one he holds), else clubs."""
+    if hand is None or hand.deal is None or hand.deal.hands.get(leader) is None:
+        return "C"
+    held = hand.deal.hands[leader]  # spades, hearts, diamonds, clubs
+    return "SHDC"[max(range(4), key=lambda i: (len(held[i]), -i))]
+
+
+def pair_names(ev):
+    """{(line, pair number): "Zoë Ó Briain & Seán Walsh"} of the event's only section."""
+    sec = ev.sessions[0].sections[0]
+    return {(p.line, p.number): " & ".join(pl.name for pl in p.players) for p in sec.pairs}
+
+
+class Deals:
+    """The session's hand records and their double-dummy tables, and what each table plays with them: the book's
+    auctions, the opening lead from a suit the leader holds, tricks near double dummy; one result (`staged`:
+    (table, board)) entered five tricks away from it, a wrong entry for the director's queue."""
+
+    def __init__(self, ev, seed):
+        self.hands, self.seed = event_mod.hand_records(ev), seed
+        self.tables = analysis.tables(self.hands)  # {board: {"dd", "par"}}
+        # table 1's last round, played once the collector has stored its analysis: its last board bid to a contract
+        plan = ev.sessions[0].sections[0].movement_plan()
+        last = [b for b in plan.at(1, plan.rounds).boards
+                if auction_lines(b, _table_play(b, 1, seed, self.tables.get(b))[0])[2]]
+        self.staged = (1, last[-1]) if last else None
+
+    def play(self, board, table):
+        """(key lines, contract, declarer, tricks) of the board at the table."""
+        deal = self.tables.get(board)
+        calls, tricks, td = _table_play(board, table, self.seed, deal)
+        _, contract, declarer = auction_lines(board, calls)
+        if declarer is not None and (table, board) == self.staged and deal is not None:
+            best = tricks_for(deal, contract, declarer)
+            tricks = best + 5 if best <= 8 else best - 5
+        lead = _lead(self.hands.get(board), leader_of(declarer)) if declarer is not None else "C"
+        lines, contract, declarer = board_lines(board, calls, tricks, lead)
+        if td:  # the director is called after the first call, comes and ends the call
+            seat = lines[0].split()[0]
+            lines[1:1] = [f"{seat} {k}" for k in TD_CALL]
+        return lines, contract, declarer, tricks
