@@ -68,6 +68,7 @@ class Publication:
     standings: list
     two_fields: bool = False
     names: dict = field(default_factory=dict)  # contestant id -> "Name - Name"
+    players: dict = field(default_factory=dict)  # contestant id -> [event.Player] (name and number)
 
     @property
     def method(self):

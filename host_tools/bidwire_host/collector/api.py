@@ -14,7 +14,7 @@ from fastapi import Path as FastPath
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from bidwire_host.collector import apiauth, commands, director, export, setup
+from bidwire_host.collector import apiauth, commands, director, export, roster, setup
 from bidwire_host.collector import queue as queue_mod
 from bidwire_host.collector.store import SCHEMA_VERSION
 
@@ -230,16 +230,28 @@ async def start_round(request: Request, round_no: int, section: str | None = Non
 @router.get("/api/v1/travellers/{board}", tags=["director"])
 def traveller(request: Request, board: int):
     """A board's results, scored: NS score, matchpoints (2 per result beaten, 1 per tie) and percentages, or IMPs;
-    adjusted and assigned scores marked."""
-    return {"board": board, "method": request.app.state.service.standings.method,
-            "rows": request.app.state.service.standings.traveller(board)}
+    adjusted and assigned scores marked; the pairs' names (`ns_names`, `ew_names`)."""
+    service = request.app.state.service
+    rows = service.standings.traveller(board)
+    named = roster.by_line(service.store.reader(), service.standings.setup)
+    for r in rows:
+        for line in ("ns", "ew"):
+            r[f"{line}_names"] = named.get((r["section"], line.upper(), str(r[line])), ("", []))[0] or None
+    return {"board": board, "method": service.standings.method, "rows": rows}
 
 
 @router.get("/api/v1/ranking", tags=["director"])
 def ranking_(request: Request):
-    """The standings per section (NS and EW apart in a Mitchell): totals, percentages, ranks with ties."""
-    st = request.app.state.service.standings
-    return {"method": st.method, "ranking": st.ranking(), "problems": list(st.problems)}
+    """The standings per section (NS and EW apart in a Mitchell): totals, percentages, ranks with ties; each pair's
+    or team's `names` and `players` (name and number: the event's, with the director's fixes)."""
+    service = request.app.state.service
+    st = service.standings
+    rows = st.ranking()
+    named = roster.by_line(service.store.reader(), st.setup)
+    for r in rows:
+        said, found = named.get((r["section"], r["direction"] or "NS", str(r["pair"])), ("", []))
+        r["names"], r["players"] = said or None, roster.as_json(found)
+    return {"method": st.method, "ranking": rows, "problems": list(st.problems)}
 
 
 # ---- the director's decisions: adjusted scores, penalties, publication (director.py) -------------------------
