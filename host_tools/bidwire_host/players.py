@@ -45,7 +45,7 @@ class Register:
     def resolve(self, name, number, where):
         """(name, number) of a player the event names by `name`, by `number` or by both; RegisterError naming
         `where` (the event file's field) for an unknown number, an unknown or ambiguous name, or the two not
-        agreeing. A player named but not in the register keeps no number."""
+        agreeing. A player found is named as the register spells the name; one not in it keeps no number."""
         if number is not None:
             member = self.by_number.get(str(number).strip())
             if member is None:
@@ -58,7 +58,7 @@ class Register:
         if len(found) > 1:
             raise RegisterError(f"{where}.name: {len(found)} members are called {name!r} in {self.source} "
                                 f"({', '.join(m.number for m in found)}): give the id")
-        return name, found[0].number if found else None
+        return (found[0].name, found[0].number) if found else (name, None)
 
 
 def _key(name):
