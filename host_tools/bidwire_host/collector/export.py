@@ -63,6 +63,7 @@ def publication(conn, standings, section=None):
     info = EventInfo(event=s.event.name + (f", {ses.name}" if ses.name else ""),
                      date=(ses.date or "").replace("-", ".") or None, method=standings.method)
     found = roster.players(conn, s, section)
+    seated = {}  # (ns, ew) -> the four seats' names, worked out once per pairing
     boards = []
     for number in sorted(sess.travellers):
         rows = sess.travellers[number].rows
@@ -75,9 +76,10 @@ def publication(conn, standings, section=None):
                              analysis=validator.stored_analysis(conn, number) if hand is not None else None)
         for i, row in enumerate(rows):
             r = row.result
-            seated = roster.seats(s, section, found, r.ns, r.ew)
-            if seated:
-                record.players[i] = seated
+            if (r.ns, r.ew) not in seated:
+                seated[r.ns, r.ew] = roster.seats(s, section, found, r.ns, r.ew)
+            if seated[r.ns, r.ew]:
+                record.players[i] = seated[r.ns, r.ew]
             if r.adjusted is None and r.table is not None:
                 calls = _auction(conn, sources.get((section, int(r.table), number)))
                 if calls:
