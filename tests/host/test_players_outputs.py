@@ -247,3 +247,30 @@ def test_a_fix_is_checked(played, data):
         r = played.post("/director/players", data=dict(base, **change, idem=why), follow_redirects=False)
         assert r.status_code in (400, 404, 409) and why in r.text, (change, r.status_code, r.text[:300])
     assert counts(data)["director_actions"] == 0
+
+
+def test_a_team_match_names_each_table_by_the_lines_that_sat_there(data):
+    """Teams: a team is named by its name; at table 1 the home NS pair faces the away EW pair, at table 2 the
+    away NS pair faces the home EW pair, and the PBN seats name them so."""
+    raw = ev.to_dict(ev.new_event("Match", {"type": "teams", "rounds": 2}, boards_per_round=2))
+    home, away = raw["sessions"][0]["sections"][0]["teams"]
+    home.update(ns=[{"name": "Hana N"}, {"name": "Hugo S"}], ew=[{"name": "Hedy E"}, {"name": "Hal W"}])
+    away.update(ns=[{"name": "Abe N"}, {"name": "Ada S"}], ew=[{"name": "Avi E"}, {"name": "Amy W"}])
+    match = ev.from_dict(raw)
+    with ApiClient(create_app(data, event=raw, tables={"T01": 1, "T02": 2}, method="teams")) as c:
+        seqs = {"T01": 1, "T02": 1}
+        for rnd in (1, 2):
+            for a in ev.assignments(match, rnd):
+                unit = f"T0{a['table']}"
+                for board in a["boards"]:
+                    assert sync(c, nt(seqs[unit], board, 7 + board % 3, section="A", table=a["table"], round=rnd,
+                                      ns=a["ns"], ew=a["ew"]), unit=unit).status_code == 200
+                    seqs[unit] += 4
+        ranking = c.get("/api/v1/ranking").json()["ranking"]
+        games = parse(c.get("/api/v1/export/pbn").text).games
+    assert {r["pair"]: r["names"] for r in ranking} == {"1": "Home", "2": "Away"}
+    assert {r["pair"]: len(r["players"]) for r in ranking} == {"1": 4, "2": 4}
+    expected = {"1": ["Hana N", "Hugo S", "Avi E", "Amy W"], "2": ["Abe N", "Ada S", "Hedy E", "Hal W"]}
+    assert len(games) == 8
+    for g in games:
+        assert [g.get(k) for k in ("North", "South", "East", "West")] == expected[g.get("Table")]
