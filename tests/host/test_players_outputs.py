@@ -274,3 +274,25 @@ def test_a_team_match_names_each_table_by_the_lines_that_sat_there(data):
     assert len(games) == 8
     for g in games:
         assert [g.get(k) for k in ("North", "South", "East", "West")] == expected[g.get("Table")]
+
+
+def test_the_api_fixes_a_pairs_players_once_per_key_and_lists_them(played, app, data):
+    fix = {"section": "A", "direction": "NS", "pair": 3, "players": [{"name": "Eve Ng"}, {"name": "Max Zed", "id": 42}],
+           "reason": "Fay Orr did not come", "by": "Jo (TD)"}
+    first = played.post("/api/v1/players", json=fix, headers={"Idempotency-Key": "fix-ns3"})
+    assert first.status_code == 201, first.text
+    again = played.post("/api/v1/players", json=fix, headers={"Idempotency-Key": "fix-ns3"})
+    assert again.json() == first.json()
+    assert first.json()["action"]["before"] == [{"name": "Eve Ng", "id": None}, {"name": "Fay Orr", "id": None}]
+    listing = played.get("/api/v1/players").json()
+    assert len(listing["fixes"]) == 1 and listing["fixes"][0]["by"] == "Jo (TD)"
+    ns3 = next(p for p in listing["sections"]["A"] if (p["direction"], p["pair"]) == ("NS", "3"))
+    assert ns3["names"] == "Eve Ng - Max Zed" and ns3["players"][1] == {"name": "Max Zed", "id": "42"}
+    assert ns3["fix"] == listing["fixes"][0]["id"]
+    ranking = played.get("/api/v1/ranking").json()["ranking"]
+    assert {(r["direction"], r["pair"]): r["names"] for r in ranking} == {**NAMES, ("NS", "3"): "Eve Ng - Max Zed"}
+    with TestClient(app) as no_token:
+        assert no_token.post("/api/v1/players", json=fix).status_code == 401
+    assert len(query(data, "SELECT id FROM director_actions WHERE kind = 'players'")) == 1
+    bad = played.post("/api/v1/players", json=dict(fix, players=[{"name": "One"}]))
+    assert bad.status_code == 422

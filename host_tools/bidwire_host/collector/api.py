@@ -333,6 +333,50 @@ async def post_publish(request: Request, body: Publish | None = None, key: Idemp
     return await _decide(request, "publish", body or Publish(), key)
 
 
+class PlayerIn(BaseModel):
+    """A player: the name, and the membership number if known."""
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(..., max_length=100)
+    id: Annotated[str, Field(max_length=40)] | Annotated[int, Field(ge=0, le=2**53)] | None = None
+
+
+class PlayersFix(BaseModel):
+    """The two players who really played for a pair (the director's fix; the latest one of a pair stands)."""
+    model_config = ConfigDict(extra="forbid")
+    section: str | None = Field(None, max_length=8)
+    direction: Literal["NS", "EW"] | None = None
+    pair: str | int
+    players: list[PlayerIn] = Field(..., min_length=2, max_length=2)
+    reason: str = Field("", max_length=500)
+    by: str | None = Field(None, max_length=100)
+    override: bool = False
+
+
+@router.post("/api/v1/players", tags=["director"], status_code=201)
+async def post_players(request: Request, body: PlayersFix, key: IdempotencyKey = None):
+    """Fix a pair's players (director.players): recorded with the players before; every output names the new ones.
+    After the correction period only with `override` and `by` (Law 79 C)."""
+    return await _decide(request, "players", body, key)
+
+
+@router.get("/api/v1/players", tags=["director"])
+def get_players(request: Request):
+    """Each pair's (or team's) effective players, section by section (collector/roster.py), and every fix in order."""
+    service = request.app.state.service
+    conn = service.store.reader()
+    s = service.standings.setup
+    fixed = roster.fixes(conn)
+    sections = {}
+    for sec in (s.event.session(s.session).sections if s is not None else []):
+        found = roster.players(conn, s, sec.name, fixed)
+        said = roster.names(conn, s, sec.name, found)
+        sections[sec.name] = [{"direction": who[0] if isinstance(who, tuple) else None,
+                               "pair": who[1] if isinstance(who, tuple) else who, "names": said.get(who),
+                               "players": roster.as_json(pl), "fix": (fixed.get((sec.name, who)) or {}).get("id")}
+                              for who, pl in found.items()]
+    return {"sections": sections, "fixes": [a for a in director.fold(conn).actions if a["kind"] == "players"]}
+
+
 class Resolution(BaseModel):
     """A held result accepted as played (credited to the section, table, round, board and pairs given here, by
     default those the unit reported) or voided. After the correction period only with `override` and `by`."""
