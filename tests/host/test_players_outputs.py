@@ -296,3 +296,30 @@ def test_the_api_fixes_a_pairs_players_once_per_key_and_lists_them(played, app, 
     assert len(query(data, "SELECT id FROM director_actions WHERE kind = 'players'")) == 1
     bad = played.post("/api/v1/players", json=dict(fix, players=[{"name": "One"}]))
     assert bad.status_code == 422
+
+
+def test_the_collector_keeps_the_names_not_the_register_file(data, event_path):
+    """The event loaded through the API with a register: stored with the names and numbers filled in, so a restart
+    after the CSV file is gone still names every pair."""
+    raw = json.loads(event_path.read_text(encoding="utf-8"))
+    raw["register"] = str(event_path.parent / "members.csv")
+    with ApiClient(create_app(data)) as c:
+        assert c.post("/api/v1/event", json={"event": raw, "tables": TABLES}).status_code == 200
+    (event_path.parent / "members.csv").unlink()
+    stored = json.loads(query(data, "SELECT body FROM setup")[0]["body"])
+    assert "register" not in stored
+    with ApiClient(create_app(data)) as c:
+        play(c, _without_register(event_path))
+        ranking = c.get("/api/v1/ranking").json()["ranking"]
+    assert {(r["direction"], r["pair"]): r["names"] for r in ranking} == NAMES
+
+
+def _without_register(path):
+    """The event file for the test's own movement (play() reads only the movement from it)."""
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    raw.pop("register")
+    for pair in raw["sessions"][0]["sections"][0]["pairs"]:
+        pair.pop("players")
+    out = path.with_name("movement.json")
+    out.write_text(json.dumps(raw), encoding="utf-8")
+    return out
