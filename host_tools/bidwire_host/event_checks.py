@@ -145,6 +145,9 @@ def _check_club(problems, event):
             problems.append(f"{where}: a control character (a line break, a tab) cannot go in a results file")
         elif len(text) > MAX_TEXT:
             problems.append(f"{where}: at most {MAX_TEXT} characters, not {len(text)}")
+    if ebu and ebu.charge_code and ebu.charge_code.strip() and not ebu.charge_code.isdecimal():
+        problems.append(f"ebu.charge_code: the EBU's charge code is a number such as 10 (a club session), not "
+                        f"{ebu.charge_code!r}")
     if ebu and (ebu.charge_code or ebu.master_point_scale) and (club is None or club.id is None):
         problems.append("ebu: an EBU upload names the club by its EBU number: give club with its id "
                         '(\"club\": {\"name\": ..., \"id\": ...})')

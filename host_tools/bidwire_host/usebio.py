@@ -14,8 +14,8 @@ The layout (docs/scorer.md "USEBIO" says what it was checked against):
                           TOTAL_SCORE)
             BOARD: BOARD_NUMBER, then a TRAVELLER_LINE per result: NS/EW_PAIR_NUMBER, CONTRACT, PLAYED_BY, LEAD,
                    TRICKS, SCORE (NS's points), NS/EW_MATCH_POINTS or NS/EW_CROSS_IMP_POINTS, LIN_DATA
-        HANDSET: a BOARD per hand record: BOARD_NUMBER, DEALER, VULNERABILITY, HAND x 4 (DIRECTION, SPADES,
-                 HEARTS, DIAMONDS, CLUBS)
+        HANDSET: a BOARD per hand record: BOARD_NUMBER, DEALER, VULNERABILITY (Love, North-South, East-West, All),
+                 HAND x 4 (DIRECTION, SPADES, HEARTS, DIAMONDS, CLUBS)
 
 PLACE is the rank as a whole number; contestants that tie share it (1, 2, 2, 4). An artificial score is SCORE
 "A6040" (A, then NS's and EW's percentages). LIN_DATA is the auction as BBO's LIN writes it (`pn` players from
@@ -35,7 +35,7 @@ from bidwire_host.scoring.model import Artificial, Assigned, format_number
 BOARD_SCORING = {"mp": "MATCH_POINTS", "neuberg": "MATCH_POINTS", "cross-imps": "CROSS_IMPS",
                  "butler": "BUTLER_IMPS", "teams": "IMPS"}
 DOCTYPE = '<!DOCTYPE USEBIO SYSTEM "http://www.usebio.org/files/usebio_v1_2.dtd">'
-VULNERABILITY = ("None", "NS", "EW", "Both")  # by vulnerability code 0-3
+VULNERABILITY = ("Love", "North-South", "East-West", "All")  # by vulnerability code 0-3 (docs/scorer.md "USEBIO")
 SUITS = ("SPADES", "HEARTS", "DIAMONDS", "CLUBS")
 LIN_SEATS = "SWNE"  # LIN's order of the hands and players; its dealer digit is 1 + the index here
 LIN_VUL = "oneb"  # sv|: none, NS, EW, both, by vulnerability code

@@ -166,11 +166,11 @@ def test_handset_is_the_hand_records():
     for b in boards:
         record = hands()[int(b.findtext("BOARD_NUMBER"))]
         assert b.findtext("DEALER") == record.dealer
-        assert b.findtext("VULNERABILITY") == ("None", "NS", "EW", "Both")[record.vulnerable]
+        assert b.findtext("VULNERABILITY") == ("Love", "North-South", "East-West", "All")[record.vulnerable]
         got = {h.findtext("DIRECTION"): tuple(h.findtext(s) for s in ("SPADES", "HEARTS", "DIAMONDS", "CLUBS"))
                for h in b.iterfind("HAND")}
         assert got == record.deal.hands
-    assert (boards[1].findtext("DEALER"), boards[1].findtext("VULNERABILITY")) == ("E", "NS")  # Law 2, board 2
+    assert (boards[1].findtext("DEALER"), boards[1].findtext("VULNERABILITY")) == ("E", "North-South")  # board 2
 
 
 def test_no_handset_without_hand_records():
@@ -235,6 +235,16 @@ def test_teams_with_their_players():
         {k: [(p.name, p.id) for p in v] for k, v in squads.items()}
 
 
+def test_an_explanation_cannot_break_the_lin_data():
+    auction = [AuctionCall("1NT", True, "15-17|mb|7NT|\nan|x"), AuctionCall("Pass"), AuctionCall("Pass"),
+               AuctionCall("Pass")]
+    pub = publication([Result.played(1, "1", "1", "1NT", "N", 7, table="1")], EventInfo(method="mp"),
+                      two_fields=True, auctions={(1, 0): auction})
+    data = read(pub).findtext(".//LIN_DATA")
+    assert data == "pn|,,,|st||ah|Board 1|sv|o|mb|1N!|an|15-17 mb 7NT  an x|mb|p|mb|p|mb|p|pg||"
+    assert calls(endplay_lin.loads(data)[0]) == ["1NT", "P", "P", "P"]
+
+
 def test_without_club_or_ebu_fields():
     root = read(publication([Result.played(1, "1", "2", "4S", "N", 10)], EventInfo(method="mp")))
     assert root.findtext("CLUB/CLUB_NAME") == "?" and root.find("CLUB/CLUB_ID_NUMBER") is None
@@ -270,6 +280,8 @@ def test_club_and_ebu_load_and_save(tmp_path):
     ({"club": {"name": "A"}, "ebu": {"master_point_scale": "Club"}}, "ebu: an EBU upload names the club"),
     ({"club": {"name": "A", "id": "1"}, "ebu": {"charge_code": ""}}, "ebu.charge_code: is empty"),
     ({"club": {"name": "A", "id": "1"}, "ebu": {"scale": "Club"}}, "ebu.scale: is not a field here"),
+    ({"club": {"name": "A", "id": "1"}, "ebu": {"charge_code": "ten"}}, "ebu.charge_code: the EBU's charge code is a"),
+    ({"club": {"name": "A", "id": "1"}, "ebu": {"charge_code": 10}}, "ebu.charge_code: must be text"),
 ])
 def test_club_and_ebu_checks_name_the_field(fields, message):
     with pytest.raises(EventError) as e:
