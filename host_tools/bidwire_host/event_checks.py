@@ -117,7 +117,11 @@ def _players(problems, at, players, ids, pair=True):
     if pair and len(players) not in (0, 2):
         problems.append(f"{at}: a pair is two players (or none while the names are not known), not {len(players)}")
     for k, pl in enumerate(players):
-        if not pl.name.strip():
+        if pl.name is None:
+            problems.append(f"{at}[{k}]: the player needs a name" + (" (a number alone needs the event's "
+                                                                      "register: bidwire players import)"
+                                                                      if pl.id is not None else ""))
+        elif not pl.name.strip():
             problems.append(f"{at}[{k}].name: the player needs a name")
         if pl.id is not None:
             key = str(pl.id)

@@ -99,7 +99,7 @@ def _participants(parent, pub):
         direction, number = who if isinstance(who, tuple) else (None, who)
         t = pub.totals[who]
         if teams:
-            entry = _el(out, "TEAM", TEAM_ID=number, TEAM_NAME=pub.names.get(number) or number)
+            entry = _el(out, "TEAM", TEAM_ID=number, TEAM_NAME=pub.names.get(who) or number)
         else:
             entry = _el(out, "PAIR")
             _el(entry, "PAIR_NUMBER", number)
@@ -109,7 +109,7 @@ def _participants(parent, pub):
         players = players_of(pub, who)
         for player in players:
             _player(entry, player)
-        name = pub.names.get(number)
+        name = pub.names.get(who) or pub.names.get(number)
         if not players and name and not teams:  # names without numbers: the names alone
             for part in name.replace(" & ", " - ").split(" - "):
                 _el(_el(entry, "PLAYER"), "PLAYER_NAME", part.strip())

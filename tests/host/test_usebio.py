@@ -291,9 +291,12 @@ def test_club_and_ebu_checks_name_the_field(fields, message):
 
 # --- through the collector (collector/export.py) ---------------------------------------------------------------
 
-def test_the_collectors_export_names_the_club_and_carries_lead_and_lin(data):
+def test_the_collectors_export_has_the_club_every_player_with_name_and_number_the_lead_and_lin(data):
     event = event_file(club={"name": "Bidwire BC", "id": "1234"},
                        ebu={"charge_code": "1", "master_point_scale": "Club"})
+    for pair in event["sessions"][0]["sections"][0]["pairs"]:  # NS 1: Ann Smith (EBU 1001) and Bob Jones (1002), ...
+        players = PLAYERS[pair["line"], str(pair["number"])]
+        pair["players"] = [{"name": p.name, "id": p.id} for p in players]
     with ApiClient(create_app(data, event=event, tables={"T01": 1})) as c:
         inputs = ["N:1N", "S@", "E:P", "S:P", "W:P"]  # North opens 1NT, South alerts it, all pass
         r = sync(c, played(1, 1, inputs, "1NT", "N", 8, law77_score(1, "1NT", "N", 8), section="A", table=1,
@@ -309,4 +312,11 @@ def test_the_collectors_export_names_the_club_and_carries_lead_and_lin(data):
     line = section.find("BOARD/TRAVELLER_LINE")
     assert (line.findtext("CONTRACT"), line.findtext("PLAYED_BY"), line.findtext("TRICKS")) == ("1NT", "N", "8")
     assert line.findtext("LEAD") == "C"  # the unit reports the suit led (collector_kit.played: East leads a club)
-    assert line.findtext("LIN_DATA") == "pn|,,,|st||ah|Board 1|sv|o|mb|1N!|mb|p|mb|p|mb|p|pg||"
+    # South, West, North, East: NS 1's second and first players, EW 1's second and first.
+    assert line.findtext("LIN_DATA") == \
+        "pn|Bob Jones,Dan Roe,Ann Smith,Cat Lee|st||ah|Board 1|sv|o|mb|1N!|mb|p|mb|p|mb|p|pg||"
+    got = {(p.findtext("DIRECTION"), p.findtext("PAIR_NUMBER")):
+           [(x.findtext("PLAYER_NAME"), x.findtext("NATIONAL_ID_NUMBER")) for x in p.iterfind("PLAYER")]
+           for p in section.iterfind("PARTICIPANTS/PAIR")}
+    assert got == {("NS", "1"): [("Ann Smith", "EBU1001"), ("Bob Jones", "EBU1002")],
+                   ("EW", "1"): [("Cat Lee", "1003"), ("Dan Roe", "EBU1004")]}  # the two pairs that have played

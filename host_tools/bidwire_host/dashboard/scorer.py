@@ -20,7 +20,7 @@ from fastapi.templating import Jinja2Templates
 from starlette.concurrency import run_in_threadpool
 
 from bidwire_host.auth import form_refused, same_token
-from bidwire_host.collector import director, hands
+from bidwire_host.collector import director, hands, roster
 from bidwire_host.collector.service import Refused
 from bidwire_host.dashboard import queries
 
@@ -72,7 +72,13 @@ def _context(request):
     return {"method": st.method, "imps": st.method not in director.MP_METHODS,
             "groups": _groups(st.ranking()), "problems": list(st.problems),
             "travellers": [(b, st.traveller(b)) for b in boards], "publication": publication,
-            "exports": EXPORTS, "hands": hands.boards(collector.store.reader())}
+            "exports": EXPORTS, "hands": hands.boards(collector.store.reader()), "names": _names(collector)}
+
+
+def _names(collector):
+    """{(section, line, pair): "Name - Name"} for the ranking, traveller and score card cells (roster.py)."""
+    return {k: said for k, (said, _) in roster.by_line(collector.store.reader(), collector.standings.setup).items()
+            if said}
 
 
 def _staff_context(request, session):
@@ -171,6 +177,7 @@ def score_card(request: Request, direction: str, pair: str, section: str | None 
     if not entry:
         return Response(f"no pair {direction} {pair} in the ranking", status_code=404)
     entry = entry[0]
+    names = _names(_collector(request))
     rows = []
     for board in _boards(st):
         for r in st.traveller(board):
@@ -183,11 +190,13 @@ def score_card(request: Request, direction: str, pair: str, section: str | None 
             mine, theirs = side.lower(), "ew" if side == "NS" else "ns"
             score = r["score_ns"] if side == "NS" or r["score_ns"] is None else -r["score_ns"]
             rows.append({"board": board, "table": r["table"], "side": side, "opponents": r[theirs],
+                         "opponents_names": names.get((entry["section"], theirs.upper(), str(r[theirs])), ""),
                          "contract": r["contract"], "declarer": r["declarer"], "tricks": r["tricks"],
                          "adjusted": r["adjusted"], "score": score, "mp": r[f"mp_{mine}"], "top": r["top"],
                          "pct": r[f"pct_{mine}"], "imp": r[f"imp_{mine}"]})
     return templates.TemplateResponse(request, "scorer_pair.html", {
         "entry": entry, "rows": rows, "direction": direction, "pair": pair, "csrf": session["csrf"],
+        "names": names.get((entry["section"], direction if direction != "-" else "NS", pair), ""),
         "imps": st.method not in director.MP_METHODS, "method": st.method})
 
 
