@@ -85,7 +85,7 @@ def players_of(pub, contestant):
 
 def _player(parent, player):
     e = _el(parent, "PLAYER")
-    _el(e, "PLAYER_NAME", player.name)
+    _el(e, "PLAYER_NAME", player.name or "")
     if player.id is not None and str(player.id).strip():
         _el(e, "NATIONAL_ID_NUMBER", player.id)
 

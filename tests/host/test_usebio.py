@@ -57,7 +57,7 @@ def mitchell():
         for t, tricks in ((1, 10), (2, 10), (3, 9)):
             results.append(Result.played(board, str(t), str(t), "4S", "N", tricks, table=str(t)))
     event = EventInfo("Tuesday pairs", "Hall", "2025.03.04", "mp", club="Bidwire BC", club_id="1234",
-                      session="2", section="B", ebu={"charge_code": "1", "master_point_scale": "Club"})
+                      session="2", section="B", ebu={"charge_code": "10", "master_point_scale": "Club"})
     pub = publication(results, event, hands=hands(), players=PLAYERS, two_fields=True,
                       auctions={(1, 0): ALERTED, (1, 1): INSUFFICIENT, (1, 2): OUT_OF_ROTATION})
     pub.boards[0].leads.update({0: "HK", 1: "KH", 2: "D"})  # a card either way round, and a suit alone
@@ -84,7 +84,7 @@ def test_the_nesting_club_event_session_section():
     assert (event.findtext("DATE"), event.findtext("WINNER_TYPE"), event.findtext("BOARDS_PLAYED")) == \
         ("04/03/2025", "2", "2")
     assert (event.findtext("MPS_AWARDED_FLAG"), event.findtext("MASTER_POINT_SCALE"),
-            event.findtext("P2P_CHARGE_RATE")) == ("Y", "Club", "1")
+            event.findtext("P2P_CHARGE_RATE")) == ("Y", "Club", "10")
     session = event.find("SESSION")
     assert session.get("SESSION_ID") == "2" and [e.tag for e in session] == ["SECTION"]
     section = session.find("SECTION")
@@ -261,10 +261,10 @@ def event_file(**fields):
 
 
 def test_club_and_ebu_load_and_save(tmp_path):
-    data = event_file(club={"name": "Bidwire BC", "id": 1234}, ebu={"charge_code": "1", "master_point_scale": "Club"})
+    data = event_file(club={"name": "Bidwire BC", "id": 1234}, ebu={"charge_code": "10", "master_point_scale": "Club"})
     event = ev.from_dict(data)
     assert (event.club.name, event.club.id, event.ebu.charge_code, event.ebu.master_point_scale) == \
-        ("Bidwire BC", 1234, "1", "Club")
+        ("Bidwire BC", 1234, "10", "Club")
     ev.save(event, tmp_path / "e.json")
     assert ev.to_dict(ev.load(tmp_path / "e.json")) == ev.to_dict(event)
     assert "club" not in ev.to_dict(ev.from_dict(event_file()))
@@ -276,7 +276,7 @@ def test_club_and_ebu_load_and_save(tmp_path):
     ({"club": {"name": "A\nB"}}, "club.name: a control character"),
     ({"club": {"name": "A" * 101}}, "club.name: at most 100 characters"),
     ({"club": {"nom": "A"}}, "club.nom: is not a field here"),
-    ({"ebu": {"charge_code": "1"}}, "ebu: an EBU upload names the club by its EBU number"),
+    ({"ebu": {"charge_code": "10"}}, "ebu: an EBU upload names the club by its EBU number"),
     ({"club": {"name": "A"}, "ebu": {"master_point_scale": "Club"}}, "ebu: an EBU upload names the club"),
     ({"club": {"name": "A", "id": "1"}, "ebu": {"charge_code": ""}}, "ebu.charge_code: is empty"),
     ({"club": {"name": "A", "id": "1"}, "ebu": {"scale": "Club"}}, "ebu.scale: is not a field here"),
@@ -293,7 +293,7 @@ def test_club_and_ebu_checks_name_the_field(fields, message):
 
 def test_the_collectors_export_has_the_club_every_player_with_name_and_number_the_lead_and_lin(data):
     event = event_file(club={"name": "Bidwire BC", "id": "1234"},
-                       ebu={"charge_code": "1", "master_point_scale": "Club"})
+                       ebu={"charge_code": "10", "master_point_scale": "Club"})
     for pair in event["sessions"][0]["sections"][0]["pairs"]:  # NS 1: Ann Smith (EBU 1001) and Bob Jones (1002), ...
         players = PLAYERS[pair["line"], str(pair["number"])]
         pair["players"] = [{"name": p.name, "id": p.id} for p in players]
@@ -306,7 +306,7 @@ def test_the_collectors_export_has_the_club_every_player_with_name_and_number_th
     assert r.status_code == 200
     root = ET.fromstring(r.text.split("\n", 2)[2])
     assert (root.findtext("CLUB/CLUB_NAME"), root.findtext("CLUB/CLUB_ID_NUMBER")) == ("Bidwire BC", "1234")
-    assert (root.findtext("EVENT/MASTER_POINT_SCALE"), root.findtext("EVENT/P2P_CHARGE_RATE")) == ("Club", "1")
+    assert (root.findtext("EVENT/MASTER_POINT_SCALE"), root.findtext("EVENT/P2P_CHARGE_RATE")) == ("Club", "10")
     section = root.find("EVENT/SESSION/SECTION")
     assert root.find("EVENT/SESSION").get("SESSION_ID") == "1" and section.get("SECTION_ID") == "A"
     line = section.find("BOARD/TRAVELLER_LINE")
