@@ -113,11 +113,29 @@ class Session:
 
 
 @dataclass
+class Club:
+    """The club that runs the event, as its national body knows it (USEBIO CLUB)."""
+    __pydantic_config__ = _FORBID
+    name: StrictStr
+    id: StrictStr | StrictInt | None = None  # the club's number with its national body (the EBU's club id)
+
+
+@dataclass
+class Ebu:
+    """What an EBU pay-to-play upload needs (USEBIO P2P_CHARGE_RATE, MASTER_POINT_SCALE), when the event sets it."""
+    __pydantic_config__ = _FORBID
+    charge_code: StrictStr | None = None
+    master_point_scale: StrictStr | None = None
+
+
+@dataclass
 class Event:
     __pydantic_config__ = _FORBID
     name: StrictStr
     sessions: list[Session]
     bidwire_event: StrictInt = FORMAT
+    club: Club | None = None
+    ebu: Ebu | None = None
     register: StrictStr | None = None  # the player register, a CSV file (players.py); relative: beside the event
     directory: Path | None = field(default=None, init=False, repr=False)  # where the file is (not saved)
 

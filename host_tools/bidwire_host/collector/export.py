@@ -12,6 +12,7 @@ One section per export: a multi-section event is exported with `section`. CSV is
 (results_csv): `table` names one (ranking, travellers, scorecards); without it the three come in one zip.
 """
 import json
+from dataclasses import asdict
 
 from bidwire_host import event as event_mod
 from bidwire_host import pbn_export, results_csv, usebio
@@ -62,6 +63,7 @@ def publication(conn, standings, section=None):
     ses = s.event.session(s.session)
     info = EventInfo(event=s.event.name + (f", {ses.name}" if ses.name else ""),
                      date=(ses.date or "").replace("-", ".") or None, method=standings.method)
+    _usebio_identity(info, s.event, ses, section)
     found = roster.players(conn, s, section)
     seated = {}  # (ns, ew) -> the four seats' names, worked out once per pairing
     boards = []
@@ -84,9 +86,22 @@ def publication(conn, standings, section=None):
                 calls = _auction(conn, sources.get((section, int(r.table), number)))
                 if calls:
                     record.auctions[i] = calls
+                lead = (sources.get((section, int(r.table), number)) or {}).get("lead")
+                if lead:
+                    record.leads[i] = lead
         boards.append(record)
     return Publication(info, boards, sess.totals, ranks, sess.two_fields, roster.names(conn, s, section, found),
                        found)
+
+
+def _usebio_identity(info, event, session, section):
+    """What USEBIO names besides the results: the club, the session's number and the section, the EBU fields."""
+    if event.club is not None:
+        info.club = event.club.name
+        info.club_id = "" if event.club.id is None else str(event.club.id)
+    info.session, info.section = str(event.sessions.index(session) + 1), section
+    if event.ebu is not None:
+        info.ebu = {k: v for k, v in asdict(event.ebu).items() if v}
 
 
 def render(conn, standings, fmt, section=None, table=None):
