@@ -135,8 +135,8 @@ def test_a_boards_traveller_has_ns_and_ew_scores_the_result_and_the_lead(club):
     assert r.status_code == 200
     assert "Board 1: dealer N, nobody vulnerable." in r.text
     head = re.search(r'<table class="traveller".*?</thead>', r.text, re.S).group(0)
-    assert _cells(head)[:11] == ["Table", "NS", "EW", "Contract", "By", "Result", "Lead", "Score NS", "Score EW",
-                                 "MP NS", "MP EW"]
+    # two header rows: the groups (pairs, scores, matchpoints, percentages), then NS and EW under each
+    assert _cells(head) == ["Table", "Pair", "Contract", "By", "Result", "Lead", "Score", "MP", "%"] + ["NS", "EW"] * 4
     rows = _rows(r.text, "traveller")
     # table, NS, EW, contract, by, result, lead (East leads a club), NS score, EW score, MP NS, MP EW: 2 MP for
     # each score beaten, so a top of 4 on three tables
