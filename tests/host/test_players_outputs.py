@@ -138,27 +138,28 @@ def test_each_csv_file_carries_the_names(played):
 
 
 def test_the_scorer_pages_and_the_published_results_show_the_names(played, app):
+    on_page = {who: " &amp; ".join(name for name, _ in pl) for who, pl in PLAYERS.items()}  # the pages: "A & B"
     log_in(played)
     page = played.get("/scorer").text
-    for who, name in NAMES.items():
+    for who, name in on_page.items():
         row = re.search(rf'<tr data-direction="{who[0]}" data-pair="{who[1]}">(.*?)</tr>', page, re.S).group(1)
         assert f'<span class="names">{name}</span>' in row, (who, row)
     traveller = re.search(r'<table class="traveller" data-board="1">(.*?)</table>', page, re.S).group(1)
-    cells = re.findall(r'<td>(\d) <span class="names">([^<]*)</span></td>', traveller)
-    assert len(cells) == 6 and all(name in NAMES.values() for _, name in cells)
-    assert [name for _, name in cells][0::2] == [NAMES["NS", pair] for pair, _ in cells[0::2]]
-    assert [name for _, name in cells][1::2] == [NAMES["EW", pair] for pair, _ in cells[1::2]]
+    cells = re.findall(r'<td title="[^"]*">(\d) <span class="names opt">([^<]*)</span></td>', traveller)
+    assert len(cells) == 6 and all(name in on_page.values() for _, name in cells)
+    assert [name for _, name in cells][0::2] == [on_page["NS", pair] for pair, _ in cells[0::2]]
+    assert [name for _, name in cells][1::2] == [on_page["EW", pair] for pair, _ in cells[1::2]]
     card = played.get("/scorer/pairs/EW/1?section=A").text
-    assert f'<span class="names">{NAMES["EW", "1"]}</span>' in card
-    opponents = re.findall(r'<td>(\d) <span class="names">([^<]*)</span></td>', card)
-    assert len(opponents) == 6 and all(name == NAMES["NS", pair] for pair, name in opponents)
+    assert on_page["EW", "1"] in card
+    opponents = re.findall(r'<span class="pair-no">NS (\d)</span> — <span class="names">([^<]*)</span>', card)
+    assert len(opponents) == 6 and all(name == on_page["NS", pair] for pair, name in opponents)
     assert "Zoë Ørsted" not in played.get("/results").text  # not published yet
     csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
     assert played.post("/scorer/publish", data={"csrf": csrf, "minutes": "30"},
                        follow_redirects=False).status_code == 303
     with TestClient(app, base_url="https://testserver") as public:
         results = public.get("/results").text
-    for name in NAMES.values():
+    for name in on_page.values():
         assert f'<span class="names">{name}</span>' in results
 
 
