@@ -423,6 +423,53 @@ def _deal(out, name, movement, boards_per_round, boards, pairs, section, seed):
     return path
 
 
+@main.group()
+def players():
+    """The player register: members' numbers and names, for the event file to refer to (docs/movements.md)."""
+
+
+@players.command("import")
+@click.argument("register", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--event", "event_file", required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="The event file whose register it becomes (its `register` field, a path relative to it).")
+def players_import(register, event_file):
+    """Check the register REGISTER (CSV: number and name columns) and record it as the event's register: every
+    player the event names by number or by name must then agree with it. Nothing is written if one does not."""
+    import json
+    import os
+
+    from bidwire_host import event as event_mod
+    from bidwire_host import players as players_mod
+
+    try:
+        members = players_mod.read(register)
+        data = json.loads(event_file.read_text(encoding="utf-8"))
+    except players_mod.RegisterError as e:
+        raise click.ClickException(str(e)) from None
+    except (OSError, ValueError) as e:
+        raise click.ClickException(f"{event_file}: cannot read the event file ({e})") from None
+    if not isinstance(data, dict):
+        raise click.ClickException(f"{event_file}: not an event file (one JSON object)")
+    try:
+        rel = os.path.relpath(register.resolve(), event_file.resolve().parent)
+    except ValueError:  # another drive (Windows)
+        rel = str(register.resolve())
+    data["register"] = rel
+    try:
+        ev = event_mod.from_dict(data, directory=event_file.resolve().parent)
+    except event_mod.EventError as e:
+        raise click.ClickException(f"{event_file}: {e}") from None
+    tmp = event_file.with_name(event_file.name + ".tmp")  # the file as the user wrote it, with its register
+    try:
+        tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        os.replace(tmp, event_file)
+    except OSError as e:
+        raise click.ClickException(f"cannot write {event_file}: {e.strerror}") from None
+    named = sum(1 for _, pl in event_mod.players_of(ev) if pl.id is not None)
+    click.echo(f"{register}: {len(members)} members; {event_file} now refers to it (\"register\": \"{rel}\"); "
+               f"{named} of the event's {sum(1 for _ in event_mod.players_of(ev))} players have a number")
+
+
 def _write(text):
     sys.stdout.write(text)
     sys.stdout.flush()

@@ -16,6 +16,7 @@ from pathlib import Path
 from pydantic import ConfigDict, StrictInt, StrictStr, TypeAdapter, ValidationError
 
 from bidwire_host import movements
+from bidwire_host import players as players_mod
 from bidwire_host.event_checks import FORMAT, check
 from bidwire_host.movecards import guide, move_text, sit_out_text
 from bidwire_host.movements import MovementError, PairId
@@ -24,8 +25,8 @@ from bidwire_host.pbn_import import load as load_pbn
 from bidwire_host.score_pbn import decode
 
 __all__ = ["Event", "EventError", "MovementChoice", "Pair", "Player", "Section", "Session", "Team", "assignments",
-           "check_board_start", "describe", "from_dict", "hand_record", "load", "new_event", "save", "sit_outs",
-           "to_dict"]
+           "check_board_start", "describe", "from_dict", "hand_record", "load", "new_event", "players_of",
+           "register_path", "save", "sit_outs", "to_dict"]
 
 _FORBID = ConfigDict(extra="forbid")
 
@@ -36,8 +37,9 @@ class EventError(ValueError):
 
 @dataclass
 class Player:
+    """A player: by name, by membership number (the name from the event's register), or both."""
     __pydantic_config__ = _FORBID
-    name: StrictStr
+    name: StrictStr | None = None
     id: StrictStr | StrictInt | None = None  # a national or club membership number
 
 
@@ -111,11 +113,30 @@ class Session:
 
 
 @dataclass
+class Club:
+    """The club that runs the event, as its national body knows it (USEBIO CLUB)."""
+    __pydantic_config__ = _FORBID
+    name: StrictStr
+    id: StrictStr | StrictInt | None = None  # the club's number with its national body (the EBU's club id)
+
+
+@dataclass
+class Ebu:
+    """What an EBU pay-to-play upload needs (USEBIO P2P_CHARGE_RATE, MASTER_POINT_SCALE), when the event sets it."""
+    __pydantic_config__ = _FORBID
+    charge_code: StrictStr | None = None
+    master_point_scale: StrictStr | None = None
+
+
+@dataclass
 class Event:
     __pydantic_config__ = _FORBID
     name: StrictStr
     sessions: list[Session]
     bidwire_event: StrictInt = FORMAT
+    club: Club | None = None
+    ebu: Ebu | None = None
+    register: StrictStr | None = None  # the player register, a CSV file (players.py); relative: beside the event
     directory: Path | None = field(default=None, init=False, repr=False)  # where the file is (not saved)
 
     def session(self, name=None):
@@ -146,6 +167,8 @@ def from_dict(data, directory=None):
     except ValidationError as e:
         raise EventError(_explain(e.errors())) from None
     event.directory = Path(directory) if directory is not None else None
+    if event.register is not None:
+        _resolve_players(event)
     problems = check(event)
     if problems:
         raise EventError("; ".join(problems))
@@ -321,6 +344,54 @@ def _hands(path, stamp, where):
         raise EventError(f"{where}: {path}: {e}") from None
 
 
+def register_path(event):
+    """The event's register file as a Path (relative: from the event file's directory), or None."""
+    if event.register is None:
+        return None
+    path = Path(event.register)
+    return path if path.is_absolute() else (event.directory or Path.cwd()) / path
+
+
+def _resolve_players(event):
+    """Every player the event names by number or by name completed from the register (players.py)."""
+    if not event.register.strip():
+        raise EventError("register: give the player register's CSV file, or leave the field out")
+    path = register_path(event)
+    try:
+        register = _register(str(path), path.stat().st_mtime_ns)
+    except OSError:
+        raise EventError(f"register: the player register {path} does not exist") from None
+    except players_mod.RegisterError as e:
+        raise EventError(f"register: {e}") from None
+    problems = []
+    for where, pl in players_of(event):
+        try:
+            pl.name, pl.id = register.resolve(pl.name, pl.id, where)
+        except players_mod.RegisterError as e:
+            problems.append(str(e))
+    if problems:
+        raise EventError("; ".join(problems[:5]))
+
+
+@lru_cache(maxsize=4)
+def _register(path, stamp):
+    return players_mod.read(path)
+
+
+def players_of(event):
+    """(field, Player) of every player in the event file, in file order."""
+    for i, s in enumerate(event.sessions):
+        for j, sec in enumerate(s.sections):
+            at = f"sessions[{i}].sections[{j}]"
+            for k, p in enumerate(sec.pairs):
+                for n, pl in enumerate(p.players):
+                    yield f"{at}.pairs[{k}].players[{n}]", pl
+            for k, t in enumerate(sec.teams):
+                for part in ("ns", "ew", "reserves"):
+                    for n, pl in enumerate(getattr(t, part)):
+                        yield f"{at}.teams[{k}].{part}[{n}]", pl
+
+
 def _sections_in_round(event, round_no, session):
     secs = [c for c in event.session(session).sections if 1 <= round_no <= c.movement_plan().rounds]
     if not secs:
@@ -383,7 +454,7 @@ def _where(loc):
 
 
 _DEFAULTS = {"first_board": 1, "pairs": [], "teams": [], "reserves": [], "players": [], "ns": [], "ew": []}
-_FIRST = ("bidwire_event", "name", "date", "hand_records")  # then the fields in their dataclass order
+_FIRST = ("bidwire_event", "name", "register", "date", "hand_records")  # then the fields in their dataclass order
 
 
 def _prune(value):

@@ -8,6 +8,7 @@ from bidwire_host import movements
 from bidwire_host.movements import MovementError, PairId
 
 FORMAT = 1  # the "bidwire_event" value of the files bidwire writes
+MAX_TEXT = 100  # the longest club name, club id, charge code or masterpoint scale an event file may give
 SECTION_NAME_CHARS = 8  # an assign command's section is 1-8 characters (collector/commands.py)
 
 
@@ -21,6 +22,7 @@ def check(event):
         problems.append("name: the event needs a name")
     if not event.sessions:
         problems.append("sessions: the event needs at least one session")
+    _check_club(problems, event)
     _unique(problems, "sessions", [s.name for s in event.sessions], "session")
     for i, s in enumerate(event.sessions):
         where = f"sessions[{i}]"
@@ -115,7 +117,11 @@ def _players(problems, at, players, ids, pair=True):
     if pair and len(players) not in (0, 2):
         problems.append(f"{at}: a pair is two players (or none while the names are not known), not {len(players)}")
     for k, pl in enumerate(players):
-        if not pl.name.strip():
+        if pl.name is None:
+            problems.append(f"{at}[{k}]: the player needs a name" + (" (a number alone needs the event's "
+                                                                      "register: bidwire players import)"
+                                                                      if pl.id is not None else ""))
+        elif not pl.name.strip():
             problems.append(f"{at}[{k}].name: the player needs a name")
         if pl.id is not None:
             key = str(pl.id)
@@ -123,6 +129,32 @@ def _players(problems, at, players, ids, pair=True):
                 problems.append(f"{at}[{k}].id: player {key} also plays as {ids[key]}; a player plays in one "
                                 f"pair a session")
             ids.setdefault(key, f"{at}[{k}]")
+
+
+def _check_club(problems, event):
+    """club {name, id} and ebu {charge_code, master_point_scale}: text a results file can carry; an EBU upload
+    names its club by the EBU's number."""
+    club, ebu = event.club, event.ebu
+    fields = [("club.name", club.name), ("club.id", club.id)] if club else []
+    fields += [("ebu.charge_code", ebu.charge_code), ("ebu.master_point_scale", ebu.master_point_scale)] if ebu else []
+    for where, value in fields:
+        if value is None:
+            continue
+        text = str(value)
+        if not text.strip():
+            problems.append(f"{where}: is empty: give it, or leave the field out")
+        elif text != text.strip():
+            problems.append(f"{where}: give it without spaces around it, not {text!r}")
+        elif any(ord(ch) < 32 or ord(ch) == 127 for ch in text):
+            problems.append(f"{where}: a control character (a line break, a tab) cannot go in a results file")
+        elif len(text) > MAX_TEXT:
+            problems.append(f"{where}: at most {MAX_TEXT} characters, not {len(text)}")
+    if ebu and ebu.charge_code and ebu.charge_code.strip() and not ebu.charge_code.isdecimal():
+        problems.append(f"ebu.charge_code: the EBU's charge code is a number such as 10 (a club session), not "
+                        f"{ebu.charge_code!r}")
+    if ebu and (ebu.charge_code or ebu.master_point_scale) and (club is None or club.id is None):
+        problems.append("ebu: an EBU upload names the club by its EBU number: give club with its id "
+                        '(\"club\": {\"name\": ..., \"id\": ...})')
 
 
 def _unique(problems, where, names, what):

@@ -26,6 +26,7 @@ import re
 from bidwire.core.calls import SEATS, CallError, is_bid, lho, parse_call
 from bidwire_host.publish import SCORING_TAGS, BoardRecord, EventInfo, Publication
 from bidwire_host.scoring.model import Artificial, Assigned, format_number
+from bidwire_host.scoring.ranking import contestants
 
 MANDATORY = ("Event", "Site", "Date", "Board", "West", "North", "East", "South", "Dealer", "Vulnerable", "Deal",
              "Scoring", "Declarer", "Contract", "Result")
@@ -79,7 +80,7 @@ def _pct_cells(row):
     return [row.pct_ns, row.pct_ew]
 
 
-def score_table(record, method, names=None):
+def score_table(record, method, names=None, two_fields=False):
     imp = method not in ("mp", "neuberg")
     rows = record.rows
     has_table = any(r.result.table for r in rows)
@@ -107,7 +108,7 @@ def score_table(record, method, names=None):
         if has_pct:
             cells += _pct_cells(row)
         if names:
-            cells += [names.get(r.ns), names.get(r.ew)]
+            cells += [names.get(who) for who in contestants(r, two_fields)]
         out.append(cells)
     return table_lines("ScoreTable", columns, out)
 
@@ -126,7 +127,7 @@ def total_score_table(pub):
         t = pub.totals[who]
         cells = [s.rank] + ([direction] if pub.two_fields else []) + [pair]
         if pub.names:
-            cells.append(pub.names.get(pair))
+            cells.append(pub.names.get(who))
         cells += [t.imps] if imp else [t.mp, t.pct]
         rows.append(cells + [t.boards])
     return table_lines("TotalScoreTable", columns, rows)
@@ -247,7 +248,7 @@ def dumps(pub, *, crlf=True):
     """The publication as PBN 2.1 export-format text."""
     games = []
     for k, record in enumerate(pub.boards):
-        tables = {"ScoreTable": score_table(record, pub.method, pub.names)}
+        tables = {"ScoreTable": score_table(record, pub.method, pub.names, pub.two_fields)}
         if record.analysis:
             tables["OptimumResultTable"] = analysis_lines(record.analysis)
         if k == 0 and pub.standings:

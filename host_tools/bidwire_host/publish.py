@@ -21,6 +21,9 @@ class EventInfo:
     method: str = "neuberg"
     club: str = ""
     club_id: str = ""
+    session: str = "1"  # the session's number in the event and the section's name (USEBIO SESSION_ID, SECTION_ID)
+    section: str = "A"
+    ebu: dict = field(default_factory=dict)  # the event file's `ebu` (charge_code, master_point_scale), if set
 
     def pbn_date(self):
         """PBN's YYYY.MM.DD (§3.4.3); '?' digits when unknown."""
@@ -49,6 +52,7 @@ class BoardRecord:
     vulnerable: int | None = None  # the vulnerability actually used (laws.md §2.2); default Law 2
     auctions: dict = field(default_factory=dict)  # row index -> [AuctionCall], dealer's call first
     players: dict = field(default_factory=dict)  # row index -> {"N": name, ...}
+    leads: dict = field(default_factory=dict)  # row index -> the opening lead as recorded: a suit "S" or a card "SK"
     analysis: dict | None = None  # the deal's double-dummy analysis (bidwire_host/analysis.py), if made
 
     @property
@@ -68,16 +72,19 @@ class Publication:
     standings: list
     two_fields: bool = False
     names: dict = field(default_factory=dict)  # contestant id -> "Name - Name"
+    players: dict = field(default_factory=dict)  # contestant id -> [event.Player] (name and number)
 
     @property
     def method(self):
         return self.event.method
 
 
-def publication(results, event=None, *, hands=None, auctions=None, names=None, two_fields=None, **options):
+def publication(results, event=None, *, hands=None, auctions=None, names=None, players=None, two_fields=None,
+                **options):
     """Score `results` with event.method and wrap everything an export needs.
 
-    `hands`: {board: HandRecord or Deal}; `auctions`: {(board, row index): [AuctionCall]}.
+    `hands`: {board: HandRecord or Deal}; `auctions`: {(board, row index): [AuctionCall]}; `players`: {contestant
+    id: [event.Player]}.
     """
     event = event or EventInfo()
     rows, totals, standings, two = score_field(results, event.method, two_fields=two_fields, **options)
@@ -90,4 +97,4 @@ def publication(results, event=None, *, hands=None, auctions=None, names=None, t
             if b == number:
                 record.auctions[i] = calls
         boards.append(record)
-    return Publication(event, boards, totals, standings, two, dict(names or {}))
+    return Publication(event, boards, totals, standings, two, dict(names or {}), dict(players or {}))

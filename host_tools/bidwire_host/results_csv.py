@@ -19,10 +19,10 @@ from bidwire_host.scoring.model import Artificial, Assigned, Weighted, format_nu
 from bidwire_host.scoring.ranking import contestants
 
 TRAVELLER_FIELDS = ("board", "table", "ns", "ew", "contract", "declarer", "tricks", "score_ns", "adjusted",
-                    "mp_ns", "mp_ew", "top", "pct_ns", "pct_ew", "imp_ns", "imp_ew", "problem")
+                    "mp_ns", "mp_ew", "top", "pct_ns", "pct_ew", "imp_ns", "imp_ew", "problem", "ns_names", "ew_names")
 RANKING_FIELDS = ("rank", "display", "direction", "pair", "name", "total_mp", "pct", "total_imps", "boards")
 SCORECARD_FIELDS = ("direction", "pair", "board", "table", "opponents_direction", "opponents", "contract",
-                    "declarer", "tricks", "score", "adjusted", "mp", "top", "pct", "imps")
+                    "declarer", "tricks", "score", "adjusted", "mp", "top", "pct", "imps", "names", "opponents_names")
 TABLES = ("ranking", "travellers", "scorecards")
 BOM = "\ufeff"
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -66,9 +66,10 @@ def travellers(pub):
     for record in pub.boards:
         for row in record.rows:
             r = row.result
+            ns, ew = contestants(r, pub.two_fields)
             rows.append((record.board, r.table, r.ns, r.ew, r.contract, r.declarer, r.tricks, r.shown_score(),
                          _adjusted(r), row.mp_ns, row.mp_ew, row.top, row.pct_ns, row.pct_ew, row.imp_ns,
-                         row.imp_ew, row.problem))
+                         row.imp_ew, row.problem, pub.names.get(ns), pub.names.get(ew)))
     return _text(rows, TRAVELLER_FIELDS)
 
 
@@ -78,7 +79,7 @@ def ranking(pub):
         who = s.contestant
         direction, pair = who if isinstance(who, tuple) else (None, who)
         t = pub.totals[who]
-        rows.append((s.rank, s.display, direction, pair, pub.names.get(pair), t.mp if t.scored_mp else None,
+        rows.append((s.rank, s.display, direction, pair, pub.names.get(who), t.mp if t.scored_mp else None,
                      t.pct, None if t.scored_mp else t.imps, t.boards))
     return _text(rows, RANKING_FIELDS)
 
@@ -93,15 +94,16 @@ def scorecards(pub):
                 continue
             ns, ew = contestants(r, pub.two_fields)
             shown = r.shown_score()
-            for who, side, other, other_side, mp, pct, imps, sign in (
-                    (ns, "NS", r.ew, "EW", row.mp_ns, row.pct_ns, row.imp_ns, 1),
-                    (ew, "EW", r.ns, "NS", row.mp_ew, row.pct_ew, row.imp_ew, -1)):
+            for who, side, other, other_side, them, mp, pct, imps, sign in (
+                    (ns, "NS", r.ew, "EW", ew, row.mp_ns, row.pct_ns, row.imp_ns, 1),
+                    (ew, "EW", r.ns, "NS", ns, row.mp_ew, row.pct_ew, row.imp_ew, -1)):
                 if who not in cards:
                     continue
                 pair = who[1] if isinstance(who, tuple) else who
                 cards[who].append((side, pair, record.board, r.table, other_side, other, r.contract, r.declarer,
                                    r.tricks, None if shown is None else sign * shown, _adjusted(r), mp,
-                                   row.top if mp is not None else None, pct, imps))
+                                   row.top if mp is not None else None, pct, imps, pub.names.get(who),
+                                   pub.names.get(them)))
     return _text([line for card in cards.values() for line in card], SCORECARD_FIELDS)
 
 

@@ -123,6 +123,7 @@ def load_event_file(path):
     except event_mod.EventError as e:
         raise setup.SetupError(str(e)) from None
     data = event_mod.to_dict(ev)
+    data.pop("register", None)  # its players' names and numbers are filled in: the stored event needs no file
     for s in data.get("sessions", []):  # hand records: an absolute path, the event is kept in the store
         if s.get("hand_records") and not Path(s["hand_records"]).is_absolute():
             s["hand_records"] = str(ev.directory / s["hand_records"])

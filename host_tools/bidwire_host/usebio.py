@@ -1,32 +1,59 @@
 """USEBIO 1.2 XML export (the EBU's Universal Scoring Exchange for Bridge, www.usebio.org).
 
-Layout, following published USEBIO 1.2 files: USEBIO(Version) > CLUB, EVENT(EVENT_TYPE) > header elements,
-PARTICIPANTS > PAIR (or TEAM) with its total, PERCENTAGE and PLACE, then one BOARD per board with a
-TRAVELLER_LINE per result: NS/EW_PAIR_NUMBER, CONTRACT, PLAYED_BY, TRICKS, SCORE (NS's points) and
-NS/EW_MATCH_POINTS or NS/EW_CROSS_IMP_POINTS. An artificial score is written SCORE "A6040" (A, then NS's
-and EW's percentages). The DTD itself was not at hand: element names were checked against public files.
+The layout (docs/scorer.md "USEBIO" says what it was checked against):
+
+    USEBIO Version="1.2"
+      CLUB: CLUB_NAME, CLUB_ID_NUMBER
+      EVENT EVENT_TYPE="PAIRS"|"TEAMS": PROGRAM_NAME, PROGRAM_VERSION, EVENT_DESCRIPTION, DATE (DD/MM/YYYY),
+            WINNER_TYPE, BOARD_SCORING_METHOD, BOARDS_PLAYED, SESSION_COUNT, SECTION_COUNT, and when the event
+            sets them the EBU's MPS_AWARDED_FLAG, MASTER_POINT_SCALE, P2P_CHARGE_RATE
+        SESSION SESSION_ID
+          SECTION SECTION_ID
+            PARTICIPANTS: PAIR (PAIR_NUMBER, DIRECTION, BOARDS_PLAYED, PLAYER (PLAYER_NAME, NATIONAL_ID_NUMBER) x 2,
+                          PLACE, TOTAL_SCORE, PERCENTAGE) or TEAM TEAM_ID TEAM_NAME (BOARDS_PLAYED, PLAYER..., PLACE,
+                          TOTAL_SCORE)
+            BOARD: BOARD_NUMBER, then a TRAVELLER_LINE per result: NS/EW_PAIR_NUMBER, CONTRACT, PLAYED_BY, LEAD,
+                   TRICKS, SCORE (NS's points), NS/EW_MATCH_POINTS or NS/EW_CROSS_IMP_POINTS, LIN_DATA
+        HANDSET: a BOARD per hand record: BOARD_NUMBER, DEALER, VULNERABILITY (Love, North-South, East-West, All),
+                 HAND x 4 (DIRECTION, SPADES, HEARTS, DIAMONDS, CLUBS)
+
+PLACE is the rank as a whole number; contestants that tie share it (1, 2, 2, 4). An artificial score is SCORE
+"A6040" (A, then NS's and EW's percentages). LIN_DATA is the auction as BBO's LIN writes it (`pn` players from
+South, `md` the deal, `sv`, `ah|Board n|`, then `mb|call|` per call, an alerted call marked `!` and followed by
+`an|explanation|`): the calls as they were made, an accepted insufficient bid as the bid made; LIN has no mark for
+the seat of a call out of rotation (the PBN export carries PBN §3.9's).
 """
 from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from importlib import metadata
 
+from bidwire.core.calls import SEATS
 from bidwire_host.scoring.model import Artificial, Assigned, format_number
 
 BOARD_SCORING = {"mp": "MATCH_POINTS", "neuberg": "MATCH_POINTS", "cross-imps": "CROSS_IMPS",
                  "butler": "BUTLER_IMPS", "teams": "IMPS"}
 DOCTYPE = '<!DOCTYPE USEBIO SYSTEM "http://www.usebio.org/files/usebio_v1_2.dtd">'
-
+VULNERABILITY = ("Love", "North-South", "East-West", "All")  # by vulnerability code 0-3 (docs/scorer.md "USEBIO")
+SUITS = ("SPADES", "HEARTS", "DIAMONDS", "CLUBS")
+LIN_SEATS = "SWNE"  # LIN's order of the hands and players; its dealer digit is 1 + the index here
+LIN_VUL = "oneb"  # sv|: none, NS, EW, both, by vulnerability code
 
 # Characters XML 1.0 cannot hold even escaped (§2.2): a pair id or a name typed with one would make the whole
 # file unreadable, so each becomes a space. ElementTree escapes <, & and quotes itself.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+_NOT_LIN = re.compile(r"[|\x00-\x1f\x7f]")  # a LIN value ends at "|"; a line break ends the record
 
 
-def _el(parent, name, value=None):
-    e = ET.SubElement(parent, name)
+def _text(value):
+    return _NOT_XML.sub(" ", str(format_number(value)))
+
+
+def _el(parent, name, value=None, **attributes):
+    e = ET.SubElement(parent, name, {k: _text(v) for k, v in attributes.items()})
     if value is not None:
-        e.text = _NOT_XML.sub(" ", str(format_number(value)))
+        e.text = _text(value)
     return e
 
 
@@ -48,63 +75,187 @@ def _date(event):
     return "/".join(reversed(parts)) if len(parts) == 3 and len(parts[0]) == 4 else d
 
 
-def tree(pub):
-    """The publication as an ElementTree rooted at USEBIO."""
-    root = ET.Element("USEBIO", Version="1.2")
-    club = _el(root, "CLUB")
-    _el(club, "CLUB_NAME", pub.event.club)
-    if pub.event.club_id:
-        _el(club, "CLUB_ID_NUMBER", pub.event.club_id)
+def players_of(pub, contestant):
+    """The contestant's [event.Player]: by the standings' key (("NS", "3") in a Mitchell), else by its number."""
+    found = pub.players.get(contestant)
+    if found is None and isinstance(contestant, tuple):
+        found = pub.players.get(contestant[1])
+    return list(found or [])
+
+
+def _player(parent, player):
+    e = _el(parent, "PLAYER")
+    _el(e, "PLAYER_NAME", player.name or "")
+    if player.id is not None and str(player.id).strip():
+        _el(e, "NATIONAL_ID_NUMBER", player.id)
+
+
+def _participants(parent, pub):
     teams = pub.method == "teams"
-    event = _el(root, "EVENT")
-    event.set("EVENT_TYPE", "TEAMS" if teams else "PAIRS")
-    _el(event, "PROGRAM_NAME", "bidwire")
-    _el(event, "EVENT_DESCRIPTION", pub.event.event)
-    if pub.event.date:
-        _el(event, "DATE", _date(pub.event))
-    _el(event, "WINNER_TYPE", 2 if pub.two_fields else 1)
-    _el(event, "BOARD_SCORING_METHOD", BOARD_SCORING[pub.method])
-    _el(event, "BOARDS_PLAYED", len(pub.boards))
     imp = pub.method not in ("mp", "neuberg")
-    participants = _el(event, "PARTICIPANTS")
+    out = _el(parent, "PARTICIPANTS")
     for s in pub.standings:
         who = s.contestant
         direction, number = who if isinstance(who, tuple) else (None, who)
         t = pub.totals[who]
-        entry = _el(participants, "TEAM" if teams else "PAIR")
-        _el(entry, "TEAM_NUMBER" if teams else "PAIR_NUMBER", number)
-        if direction:
-            _el(entry, "DIRECTION", direction)
+        if teams:
+            entry = _el(out, "TEAM", TEAM_ID=number, TEAM_NAME=pub.names.get(who) or number)
+        else:
+            entry = _el(out, "PAIR")
+            _el(entry, "PAIR_NUMBER", number)
+            if direction:
+                _el(entry, "DIRECTION", direction)
         _el(entry, "BOARDS_PLAYED", t.boards)
-        name = pub.names.get(number)
-        if name:
-            for player in name.replace(" & ", " - ").split(" - "):
-                _el(_el(entry, "PLAYER"), "PLAYER_NAME", player.strip())
+        players = players_of(pub, who)
+        for player in players:
+            _player(entry, player)
+        name = pub.names.get(who) or pub.names.get(number)
+        if not players and name and not teams:  # names without numbers: the names alone
+            for part in name.replace(" & ", " - ").split(" - "):
+                _el(_el(entry, "PLAYER"), "PLAYER_NAME", part.strip())
+        _el(entry, "PLACE", s.rank)
         _el(entry, "TOTAL_SCORE", t.imps if imp else t.mp)
         if not imp:
             _el(entry, "PERCENTAGE", t.pct)
-        _el(entry, "PLACE", s.display)
-    for record in pub.boards:
-        board = _el(event, "BOARD")
+
+
+def _lead(text):
+    """LEAD as suit then rank ("SK"), or the suit alone when only the suit was recorded (a unit records the suit)."""
+    t = str(text or "").strip().upper().replace("10", "T")
+    if len(t) == 2 and t[1] in "SHDC" and t[0] not in "SHDC":
+        t = t[1] + t[0]  # "KS" -> "SK"
+    return t if t and t[0] in "SHDC" and len(t) <= 2 else None
+
+
+def _lin_call(name):
+    n = name.strip().upper()
+    if n in ("P", "PASS"):
+        return "p"
+    if n in ("X", "XX"):
+        return "d" if n == "X" else "r"
+    return n.replace("NT", "N")
+
+
+def _lin_text(value):
+    return _NOT_LIN.sub(" ", str(value)).strip()
+
+
+def _seat_names(pub, record, row_index):
+    """{seat: name} of the players at the table, from the board's players or the pairs' (NS: N, S; EW: E, W)."""
+    named = dict(record.players.get(row_index, {}))
+    if named or pub.method == "teams":
+        return named
+    r = record.rows[row_index].result
+    for line, seats, pid in (("NS", "NS", r.ns), ("EW", "EW", r.ew)):
+        players = players_of(pub, (line, pid) if pub.two_fields else pid)
+        for seat, player in zip(seats, players, strict=False):
+            named[seat] = player.name
+    return named
+
+
+def lin(pub, record, row_index):
+    """LIN_DATA of the auction behind one traveller row ('' when the row has no auction)."""
+    calls = record.auctions.get(row_index)
+    if not calls:
+        return ""
+    names = _seat_names(pub, record, row_index)
+    parts = ["pn", ",".join(_lin_text(names.get(s, "")) for s in LIN_SEATS), "st", ""]
+    deal = record.deal
+    if deal is not None and all(deal.hands.get(s) for s in SEATS):
+        hands = ",".join("".join(suit + cards for suit, cards in zip("SHDC", deal.hands[s], strict=True))
+                         for s in LIN_SEATS)
+        parts += ["md", f"{LIN_SEATS.index(record.dealer_seat) + 1}{hands}", "rh", ""]
+    parts += ["ah", f"Board {record.board}", "sv", LIN_VUL[record.vul]]
+    for c in calls:
+        parts += ["mb", _lin_call(c.call) + ("!" if c.alert or c.explanation else "")]
+        if c.explanation:
+            parts += ["an", _lin_text(c.explanation)]
+    parts += ["pg", ""]
+    return "|".join(parts) + "|"
+
+
+def _traveller(parent, pub, record, imp):
+    board = _el(parent, "BOARD")
+    _el(board, "BOARD_NUMBER", record.board)
+    for i, row in enumerate(record.rows):
+        r = row.result
+        line = _el(board, "TRAVELLER_LINE")
+        _el(line, "NS_PAIR_NUMBER", r.ns)
+        _el(line, "EW_PAIR_NUMBER", r.ew)
+        if r.adjusted is None:
+            _el(line, "CONTRACT", "PASS" if (r.contract or "").upper() in ("PASS", "P", "") else r.contract)
+            if r.declarer:
+                _el(line, "PLAYED_BY", r.declarer)
+            lead = _lead(record.leads.get(i))
+            if lead:
+                _el(line, "LEAD", lead)
+            if r.tricks is not None:
+                _el(line, "TRICKS", r.tricks)
+        _el(line, "SCORE", _score(r))
+        if imp:
+            _el(line, "NS_CROSS_IMP_POINTS", row.imp_ns)
+            _el(line, "EW_CROSS_IMP_POINTS", row.imp_ew)
+        else:
+            _el(line, "NS_MATCH_POINTS", row.mp_ns)
+            _el(line, "EW_MATCH_POINTS", row.mp_ew)
+        data = lin(pub, record, i) if r.adjusted is None else ""
+        if data:
+            _el(line, "LIN_DATA", data)
+
+
+def _handset(parent, pub):
+    """HANDSET: each board's hand record (the boards with a deal)."""
+    records = [b for b in pub.boards if b.deal is not None]
+    if not records:
+        return
+    handset = _el(parent, "HANDSET")
+    for record in records:
+        board = _el(handset, "BOARD")
         _el(board, "BOARD_NUMBER", record.board)
-        for row in record.rows:
-            r = row.result
-            line = _el(board, "TRAVELLER_LINE")
-            _el(line, "NS_PAIR_NUMBER", r.ns)
-            _el(line, "EW_PAIR_NUMBER", r.ew)
-            if r.adjusted is None:
-                _el(line, "CONTRACT", "PASS" if r.contract in (None, "Pass") else r.contract)
-                if r.declarer:
-                    _el(line, "PLAYED_BY", r.declarer)
-                if r.tricks is not None:
-                    _el(line, "TRICKS", r.tricks)
-            _el(line, "SCORE", _score(r))
-            if imp:
-                _el(line, "NS_CROSS_IMP_POINTS", row.imp_ns)
-                _el(line, "EW_CROSS_IMP_POINTS", row.imp_ew)
-            else:
-                _el(line, "NS_MATCH_POINTS", row.mp_ns)
-                _el(line, "EW_MATCH_POINTS", row.mp_ew)
+        _el(board, "DEALER", record.dealer_seat)
+        _el(board, "VULNERABILITY", VULNERABILITY[record.vul])
+        for seat in SEATS:
+            cards = record.deal.hands.get(seat)
+            if cards is None:
+                continue
+            hand = _el(board, "HAND")
+            _el(hand, "DIRECTION", seat)
+            for suit, held in zip(SUITS, cards, strict=True):
+                _el(hand, suit, held)
+
+
+def tree(pub):
+    """The publication as an ElementTree rooted at USEBIO."""
+    ev = pub.event
+    root = ET.Element("USEBIO", Version="1.2")
+    club = _el(root, "CLUB")
+    _el(club, "CLUB_NAME", ev.club or "?")
+    if ev.club_id:
+        _el(club, "CLUB_ID_NUMBER", ev.club_id)
+    teams = pub.method == "teams"
+    event = _el(root, "EVENT", EVENT_TYPE="TEAMS" if teams else "PAIRS")
+    _el(event, "PROGRAM_NAME", "bidwire")
+    _el(event, "PROGRAM_VERSION", metadata.version("bidwire"))
+    _el(event, "EVENT_DESCRIPTION", ev.event)
+    if ev.date:
+        _el(event, "DATE", _date(ev))
+    _el(event, "WINNER_TYPE", 2 if pub.two_fields else 1)
+    _el(event, "BOARD_SCORING_METHOD", BOARD_SCORING[pub.method])
+    _el(event, "BOARDS_PLAYED", len(pub.boards))
+    _el(event, "SESSION_COUNT", 1)
+    _el(event, "SECTION_COUNT", 1)
+    ebu = ev.ebu or {}
+    if ebu.get("master_point_scale"):
+        _el(event, "MPS_AWARDED_FLAG", "Y")
+        _el(event, "MASTER_POINT_SCALE", ebu["master_point_scale"])
+    if ebu.get("charge_code"):
+        _el(event, "P2P_CHARGE_RATE", ebu["charge_code"])
+    section = _el(_el(event, "SESSION", SESSION_ID=ev.session), "SECTION", SECTION_ID=ev.section)
+    _participants(section, pub)
+    imp = pub.method not in ("mp", "neuberg")
+    for record in pub.boards:
+        _traveller(section, pub, record, imp)
+    _handset(event, pub)
     return ET.ElementTree(root)
 
 

@@ -109,11 +109,12 @@ def test_the_scorer_publishes_and_the_pbn_scores_back_to_the_pages_ranking(tmp_p
     page.goto(mitchell.url + "/scorer")
     assert "Not published yet" in page.locator("#publication").inner_text()
 
-    # board 1's traveller: T1 NS1-EW1 1NT by N 7 tricks +90, T2 +120 and T3 +120 (a tie for the top)
+    # board 1's traveller: T1 NS1-EW1 1NT by N 7 tricks (made exactly: "="), East led a club, +90 in the NS
+    # column and none in the EW one, 0 MP; T2 +120 and T3 +120 (a tie for the top)
     trav = page.locator("table.traveller[data-board='1'] tbody tr")
     assert trav.count() == 3
     cells = [c.strip() for c in trav.nth(0).locator("th, td").all_inner_texts()]
-    assert cells[:8] == ["1", "1", "1", "1NT", "N", "7", "90", "0"], cells
+    assert cells[:10] == ["1", "1", "1", "1NT", "N", "=", "♣", "90", "", "0"], cells
     assert trav.nth(1).locator(".mp").inner_text() == "3" and trav.nth(2).locator(".score").inner_text() == "120"
 
     ranking = page_ranking(page)
@@ -128,7 +129,7 @@ def test_the_scorer_publishes_and_the_pbn_scores_back_to_the_pages_ranking(tmp_p
     card = page.locator("table.scorecard tbody tr")
     assert card.count() == 6
     first = [c.strip() for c in card.nth(0).locator("th, td").all_inner_texts()]
-    assert first[:9] == ["1", "1", "EW", "1", "1NT", "N", "7", "-90", "4"], first
+    assert first[:10] == ["1", "1", "EW", "NS 1", "1NT", "N", "=", "♣", "-90", "4"], first  # the opponents' line
     assert "1=" in page.locator("#summary").inner_text() and "54.17" in page.locator("#summary").inner_text()
     page.screenshot(path=str(SHOTS / "scorer-score-card.png"), full_page=True)
     page.get_by_role("link", name="Back to the scorer's page").click()
@@ -141,7 +142,9 @@ def test_the_scorer_publishes_and_the_pbn_scores_back_to_the_pages_ranking(tmp_p
     publication = page.locator("#publication").inner_text()
     assert "Published at" in publication and "correction period (Law 79 C) ends at" in publication
     state = mitchell.api.get("/api/v1/publish").json()
-    assert state["minutes"] == 20 and state["open"] and state["ends_at"] in publication
+    assert state["minutes"] == 20 and state["open"]
+    times = page.locator("#publication time")  # local and human-readable, the instant in the datetime attribute
+    assert times.nth(1).get_attribute("datetime") == state["ends_at"] and state["ends_at"] not in publication
     page.screenshot(path=str(SHOTS / "scorer-published.png"), full_page=True)
 
     # the PBN through the page's link, scored again by `bidwire score-pbn`: the page's ranking

@@ -102,7 +102,8 @@ def test_usebio_and_csv(client):
     assert r.status_code == 200
     root = ET.fromstring(r.text.split("\n", 2)[2])
     assert root.tag == "USEBIO" and root.find("EVENT/BOARD_SCORING_METHOD").text == "MATCH_POINTS"
-    assert len(root.findall("EVENT/BOARD")) == 6 and len(root.findall("EVENT/PARTICIPANTS/PAIR")) == 6
+    section = root.find("EVENT/SESSION/SECTION")
+    assert len(section.findall("BOARD")) == 6 and len(section.findall("PARTICIPANTS/PAIR")) == 6
     assert "A6040" in [x.text for x in root.iter("SCORE")]
     tables = {}
     for name in ("travellers", "ranking", "scorecards"):

@@ -1,16 +1,16 @@
-"""PBN export (and USEBIO, CSV), and the round trip PBN export -> `bidwire score-pbn` -> the same figures."""
+"""PBN export (and CSV; USEBIO: test_usebio.py), and the round trip PBN export -> `bidwire score-pbn` -> the
+same figures."""
 import csv
 import io
 import json
 import os
 import subprocess
 import sys
-import xml.etree.ElementTree as ET
 
 import pytest
 from endplay.parsers import pbn as endplay_pbn
 
-from bidwire_host import pbn_export, results_csv, usebio
+from bidwire_host import pbn_export, results_csv
 from bidwire_host.pbn import parse, parse_deal
 from bidwire_host.pbn_import import HandRecord, load
 from bidwire_host.publish import AuctionCall, EventInfo, publication
@@ -141,27 +141,6 @@ def test_hand_records_round_trip():
     assert not got.results
     assert {b: (h.dealer, h.vulnerable, h.deal) for b, h in got.hands.items()} == {
         b: (h.dealer, h.vulnerable, h.deal) for b, h in hands().items()}
-
-
-def test_usebio_xml():
-    pub = publish("neuberg")
-    root = ET.fromstring(usebio.dumps(pub).split("\n", 2)[2])
-    assert root.tag == "USEBIO" and root.get("Version") == "1.2"
-    event = root.find("EVENT")
-    assert event.get("EVENT_TYPE") == "PAIRS" and event.findtext("BOARD_SCORING_METHOD") == "MATCH_POINTS"
-    assert event.findtext("DATE") == "01/05/2024" and event.findtext("WINNER_TYPE") == "2"
-    boards = event.findall("BOARD")
-    assert [b.findtext("BOARD_NUMBER") for b in boards] == ["1", "2", "3"]
-    lines = boards[0].findall("TRAVELLER_LINE")
-    assert len(lines) == len(pub.boards[0].rows)
-    assert lines[0].findtext("CONTRACT") == "4S" and lines[0].findtext("PLAYED_BY") == "N"
-    assert lines[0].findtext("SCORE") == "420"
-    assert [x.findtext("NS_MATCH_POINTS") for x in lines] == [str(format_number(r.mp_ns)) for r in pub.boards[0].rows]
-    assert lines[-1].findtext("SCORE") == "A6040"
-    places = [p.findtext("PLACE") for p in event.find("PARTICIPANTS")]
-    assert places == [s.display for s in pub.standings]
-    imps = ET.fromstring(usebio.dumps(publish("cross-imps")).split("\n", 2)[2])
-    assert imps.find("EVENT/BOARD/TRAVELLER_LINE/NS_CROSS_IMP_POINTS") is not None
 
 
 def test_csv_exports():

@@ -14,7 +14,7 @@ from fastapi import Path as FastPath
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from bidwire_host.collector import apiauth, commands, director, export, setup
+from bidwire_host.collector import apiauth, commands, director, export, roster, setup
 from bidwire_host.collector import queue as queue_mod
 from bidwire_host.collector.store import SCHEMA_VERSION
 
@@ -230,16 +230,28 @@ async def start_round(request: Request, round_no: int, section: str | None = Non
 @router.get("/api/v1/travellers/{board}", tags=["director"])
 def traveller(request: Request, board: int):
     """A board's results, scored: NS score, matchpoints (2 per result beaten, 1 per tie) and percentages, or IMPs;
-    adjusted and assigned scores marked."""
-    return {"board": board, "method": request.app.state.service.standings.method,
-            "rows": request.app.state.service.standings.traveller(board)}
+    adjusted and assigned scores marked; the pairs' names (`ns_names`, `ew_names`)."""
+    service = request.app.state.service
+    rows = service.standings.traveller(board)
+    named = roster.by_line(service.store.reader(), service.standings.setup)
+    for r in rows:
+        for line in ("ns", "ew"):
+            r[f"{line}_names"] = named.get((r["section"], line.upper(), str(r[line])), ("", []))[0] or None
+    return {"board": board, "method": service.standings.method, "rows": rows}
 
 
 @router.get("/api/v1/ranking", tags=["director"])
 def ranking_(request: Request):
-    """The standings per section (NS and EW apart in a Mitchell): totals, percentages, ranks with ties."""
-    st = request.app.state.service.standings
-    return {"method": st.method, "ranking": st.ranking(), "problems": list(st.problems)}
+    """The standings per section (NS and EW apart in a Mitchell): totals, percentages, ranks with ties; each pair's
+    or team's `names` and `players` (name and number: the event's, with the director's fixes)."""
+    service = request.app.state.service
+    st = service.standings
+    rows = st.ranking()
+    named = roster.by_line(service.store.reader(), st.setup)
+    for r in rows:
+        said, found = named.get((r["section"], r["direction"] or "NS", str(r["pair"])), ("", []))
+        r["names"], r["players"] = said or None, roster.as_json(found)
+    return {"method": st.method, "ranking": rows, "problems": list(st.problems)}
 
 
 # ---- the director's decisions: adjusted scores, penalties, publication (director.py) -------------------------
@@ -319,6 +331,50 @@ def get_penalties(request: Request):
 async def post_publish(request: Request, body: Publish | None = None, key: IdempotencyKey = None):
     """Publish the results: the correction period (Law 79 C) starts again."""
     return await _decide(request, "publish", body or Publish(), key)
+
+
+class PlayerIn(BaseModel):
+    """A player: the name, and the membership number if known."""
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(..., max_length=100)
+    id: Annotated[str, Field(max_length=40)] | Annotated[int, Field(ge=0, le=2**53)] | None = None
+
+
+class PlayersFix(BaseModel):
+    """The two players who really played for a pair (the director's fix; the latest one of a pair stands)."""
+    model_config = ConfigDict(extra="forbid")
+    section: str | None = Field(None, max_length=8)
+    direction: Literal["NS", "EW"] | None = None
+    pair: str | int
+    players: list[PlayerIn] = Field(..., min_length=2, max_length=2)
+    reason: str = Field("", max_length=500)
+    by: str | None = Field(None, max_length=100)
+    override: bool = False
+
+
+@router.post("/api/v1/players", tags=["director"], status_code=201)
+async def post_players(request: Request, body: PlayersFix, key: IdempotencyKey = None):
+    """Fix a pair's players (director.players): recorded with the players before; every output names the new ones.
+    After the correction period only with `override` and `by` (Law 79 C)."""
+    return await _decide(request, "players", body, key)
+
+
+@router.get("/api/v1/players", tags=["director"])
+def get_players(request: Request):
+    """Each pair's (or team's) effective players, section by section (collector/roster.py), and every fix in order."""
+    service = request.app.state.service
+    conn = service.store.reader()
+    s = service.standings.setup
+    fixed = roster.fixes(conn)
+    sections = {}
+    for sec in (s.event.session(s.session).sections if s is not None else []):
+        found = roster.players(conn, s, sec.name, fixed)
+        said = roster.names(conn, s, sec.name, found)
+        sections[sec.name] = [{"direction": who[0] if isinstance(who, tuple) else None,
+                               "pair": who[1] if isinstance(who, tuple) else who, "names": said.get(who),
+                               "players": roster.as_json(pl), "fix": (fixed.get((sec.name, who)) or {}).get("id")}
+                              for who, pl in found.items()]
+    return {"sections": sections, "fixes": [a for a in director.fold(conn).actions if a["kind"] == "players"]}
 
 
 class Resolution(BaseModel):

@@ -21,6 +21,9 @@ an event reload or `bidwire rebuild` followed by a restart gives the same standi
   really were; the score is Law 77's on the corrected result, and the traveller marks it corrected. Assigned
   and artificial scores stay `adjust`.
 * `close`: the director closes an alert (an irregularity, a director call, a validator finding) with a note.
+* `players`: the director fixes a pair's players (the two who really played, names and numbers) for the
+  session; the body keeps the players before the fix. Every output names the pair's players from
+  roster.players, which applies the latest fix of each pair.
 """
 import json
 from datetime import datetime, timezone
@@ -30,6 +33,7 @@ from bidwire.core import board as boards
 from bidwire.core.calls import CallError, parse_seat
 from bidwire.core.score import parse_contract, score_ns
 from bidwire_host import event as event_mod
+from bidwire_host.collector import roster
 from bidwire_host.scoring.ledger import DEFAULT_CORRECTION_MINUTES, KINDS, CorrectionPeriod
 from bidwire_host.scoring.model import Artificial, Assigned, ScoringError, artificial_code
 
@@ -420,8 +424,52 @@ def close(conn, s, body, at):
                    False)
 
 
+def _player(value, where):
+    if not isinstance(value, dict):
+        raise ActionError(f"{where}: a player: {{\"name\": ..., \"id\": ...}}")
+    name = " ".join(str(value.get("name") or "").split())
+    number = value.get("id")
+    number = " ".join(str(number).split()) if number is not None else ""
+    if not name:
+        raise ActionError(f"{where}.name: the player needs a name")
+    if len(name) > 100 or len(number) > 40:
+        raise ActionError(f"{where}: a name of at most 100 characters and a number of at most 40")
+    return {"name": name, "id": number or None}
+
+
+def players(conn, s, body, at):
+    """The director fixes a pair's players (the two who played, for the whole session); the stored action."""
+    if s is None:
+        raise ActionError("no event loaded: a pair's players are fixed in the event's pairs", 409)
+    sec = _section(s, body.get("section"))
+    if sec.movement.type == "teams":
+        raise ActionError("a team's players are in the event file (ns, ew, reserves); the director fixes a "
+                          "pair's players")
+    pairs, two = contestants(s, sec)
+    pair = str(body.get("pair") or "").strip()
+    direction = body.get("direction") or None
+    if two and direction not in ("NS", "EW"):
+        raise ActionError(f"direction: NS or EW (section {sec.name} has NS and EW pairs)")
+    who = (direction, pair) if two else pair
+    if who not in pairs:
+        raise ActionError(f"pair: no {' '.join(who) if two else 'pair ' + pair} in section {sec.name}", 404)
+    given = body.get("players")
+    if not isinstance(given, list) or len(given) != 2:
+        raise ActionError("players: a pair is two players")
+    after = [_player(p, f"players[{k}]") for k, p in enumerate(given)]
+    before = roster.as_json(roster.players(conn, s, sec.name).get(who, []))
+    if [(p["name"], "" if p["id"] is None else str(p["id"])) for p in before] == \
+            [(p["name"], p["id"] or "") for p in after]:
+        raise ActionError(f"{' '.join(who) if two else 'pair ' + pair} already has these players", 409)
+    state = fold(conn)
+    post = _period_check(state, at, body)
+    out = {"section": sec.name, "direction": direction if two else None, "pair": pair, "players": after,
+           "before": before, "reason": str(body.get("reason") or "").strip()[:500]}
+    return _insert(conn, "players", out, body.get("by"), at, post)
+
+
 ACTIONS = {"adjust": adjust, "penalty": penalty, "publish": publish, "resolve": resolve, "correct": correct,
-           "close": close}
+           "close": close, "players": players}
 ADVANCING = ("resolve",)  # decisions after which a round may be complete
 
 

@@ -4,17 +4,19 @@ The figures are the live standings' own (each section's scoring.Session, the dir
 penalties applied), wrapped in a publish.Publication for the existing writers: boards in order with their
 travellers, the auction of each played row from its `auction_end` event with the seat of each call (alerts as PBN
 notes; an accepted call out of rotation or insufficient bid as PBN §3.9 writes it, see pbn_export), hand records
-from the event's hand-record file when it has one, and the ranking after penalties (the TotalScoreTable's
-totals are the boards' own; a penalty shows in the rank, and in the collector's ranking).
+from the event's hand-record file when it has one, the players of each pair and at each table (collector/roster.py:
+the event's, with the director's fixes: `names`, `players`, each row's seats), and the ranking after penalties
+(the TotalScoreTable's totals are the boards' own; a penalty shows in the rank, and in the collector's ranking).
 
 One section per export: a multi-section event is exported with `section`. CSV is one table per file
 (results_csv): `table` names one (ranking, travellers, scorecards); without it the three come in one zip.
 """
 import json
+from dataclasses import asdict
 
 from bidwire_host import event as event_mod
 from bidwire_host import pbn_export, results_csv, usebio
-from bidwire_host.collector import validator
+from bidwire_host.collector import roster, validator
 from bidwire_host.publish import AuctionCall, BoardRecord, EventInfo, Publication
 
 FORMATS = {"pbn": "application/x-pbn; charset=utf-8", "usebio": "application/xml; charset=utf-8",
@@ -61,6 +63,9 @@ def publication(conn, standings, section=None):
     ses = s.event.session(s.session)
     info = EventInfo(event=s.event.name + (f", {ses.name}" if ses.name else ""),
                      date=(ses.date or "").replace("-", ".") or None, method=standings.method)
+    _usebio_identity(info, s.event, ses, section)
+    found = roster.players(conn, s, section)
+    seated = {}  # (ns, ew) -> the four seats' names, worked out once per pairing
     boards = []
     for number in sorted(sess.travellers):
         rows = sess.travellers[number].rows
@@ -73,12 +78,30 @@ def publication(conn, standings, section=None):
                              analysis=validator.stored_analysis(conn, number) if hand is not None else None)
         for i, row in enumerate(rows):
             r = row.result
+            if (r.ns, r.ew) not in seated:
+                seated[r.ns, r.ew] = roster.seats(s, section, found, r.ns, r.ew)
+            if seated[r.ns, r.ew]:
+                record.players[i] = seated[r.ns, r.ew]
             if r.adjusted is None and r.table is not None:
                 calls = _auction(conn, sources.get((section, int(r.table), number)))
                 if calls:
                     record.auctions[i] = calls
+                lead = (sources.get((section, int(r.table), number)) or {}).get("lead")
+                if lead:
+                    record.leads[i] = lead
         boards.append(record)
-    return Publication(info, boards, sess.totals, ranks, sess.two_fields, {})
+    return Publication(info, boards, sess.totals, ranks, sess.two_fields, roster.names(conn, s, section, found),
+                       found)
+
+
+def _usebio_identity(info, event, session, section):
+    """What USEBIO names besides the results: the club, the session's number and the section, the EBU fields."""
+    if event.club is not None:
+        info.club = event.club.name
+        info.club_id = "" if event.club.id is None else str(event.club.id)
+    info.session, info.section = str(event.sessions.index(session) + 1), section
+    if event.ebu is not None:
+        info.ebu = {k: v for k, v in asdict(event.ebu).items() if v}
 
 
 def render(conn, standings, fmt, section=None, table=None):

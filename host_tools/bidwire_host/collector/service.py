@@ -249,7 +249,8 @@ class Service:
     # ---- decisions (director.py) -----------------------------------------------------------------------
     async def decide(self, kind, body, key=None):
         """A director's or scorer's decision: kind adjust, penalty, publish, resolve (a held result), close (an
-        alert), correct (a result's contract, declarer, tricks, lead or pairs). The stored action."""
+        alert), correct (a result's contract, declarer, tricks, lead or pairs), players (a pair's players). The stored
+        action."""
         action = director.ACTIONS.get(kind)
         if action is None:
             raise Refused(400, f"no such decision {kind!r}")

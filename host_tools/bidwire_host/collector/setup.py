@@ -125,6 +125,8 @@ def save(conn, data, tables, method="mp", session=None, start=True):
         event.session(session)
     except event_mod.EventError as e:
         raise SetupError(f"event: {e}") from None
+    if event.register is not None:  # kept with the register's names and numbers filled in: no file needed later
+        data = {k: v for k, v in event_mod.to_dict(event).items() if k != "register"}
     for sec in event.session(session).sections:
         teams = sec.movement_plan().kind == "teams"
         if teams != (method in TEAM_METHODS):

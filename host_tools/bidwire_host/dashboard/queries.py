@@ -208,6 +208,11 @@ def audit(conn):
         elif a["kind"] == "close":
             kind = "alert closed"
             summary = f"{a['alert']}" + (f": {a['note']}" if a.get("note") else "")
+        elif a["kind"] == "players":
+            kind = "players"
+            who = f"{a['direction']} {a['pair']}" if a.get("direction") else f"pair {a['pair']}"
+            summary = (f"{who} ({section.rstrip(', ')}): {' - '.join(p['name'] for p in a['before']) or 'no names'}"
+                       f" -> {' - '.join(p['name'] for p in a['players'])}")
         elif a["kind"] == "adjust":
             kind = "adjusted score"
             what = "cleared" if a.get("clear") else director.label(a)

@@ -9,20 +9,29 @@ standings, director actions and exports; nothing is scored here.
   the audit log of every decision, the download links (the JSON API's exports) and the printable page
   /scorer/print. Every change goes through the collector service; every form carries an idempotency key;
 - /scorer/pairs/{direction}/{pair}: a pair's score card (direction NS, EW, or `-` in a Howell or a team match);
-- /results (no login): the ranking and the travellers once the results are published, "not published yet" before.
+- /results (no login): the event, its sections and movements, the ranking with the players' names and the
+  travellers once the results are published, "not published yet" before; /results/boards/{board} a board's
+  frequency traveller with its hand diagram and double-dummy analysis; /results/pairs/{direction}/{pair} a pair's
+  score card. Times are the collector's local time, as people read them.
 """
 import secrets
+from datetime import date, datetime, timezone
 from pathlib import Path
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
+from markupsafe import Markup, escape
 from starlette.concurrency import run_in_threadpool
 
+from bidwire.core.board import VUL_NAMES, dealer, vulnerability
+from bidwire.core.calls import seat_name
+from bidwire.core.score import parse_contract
 from bidwire_host.auth import form_refused, same_token
-from bidwire_host.collector import director, hands
+from bidwire_host.collector import director, hands, roster
 from bidwire_host.collector.service import Refused
 from bidwire_host.dashboard import queries
+from bidwire_host.event import EventError
 
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=str(Path(__file__).with_name("templates")))
@@ -38,7 +47,93 @@ def _num(value, places=None):
     return str(value)
 
 
-templates.env.filters["num"] = _num
+MINUS = "\u2212"  # a real minus sign: "−2" reads as two down, not as a hyphen
+SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+VUL_TEXT = {"None": "nobody vulnerable", "NS": "NS vulnerable", "EW": "EW vulnerable", "Both": "both vulnerable"}
+
+
+def when(iso):
+    """`<time datetime=ISO>Tue 1 Dec 2026, 20:14</time>`: a stored instant in the collector's local time zone."""
+    try:
+        at = datetime.fromisoformat(iso)
+    except (TypeError, ValueError):
+        return iso or ""
+    local = (at if at.tzinfo else at.replace(tzinfo=timezone.utc)).astimezone()
+    return Markup(f'<time datetime="{escape(iso)}">{local:%a} {local.day} {local:%b %Y, %H:%M}</time>')
+
+
+def day(text):
+    """A session's date (`2026-12-01`) as `<time>` reading "Tue 1 Dec 2026"; other text as it is."""
+    try:
+        d = date.fromisoformat(text)
+    except (TypeError, ValueError):
+        return text or ""
+    return Markup(f'<time datetime="{d.isoformat()}">{d:%a} {d.day} {d:%b %Y}</time>')
+
+
+def result_text(contract, tricks):
+    """The tricks against the contract as travellers print them: "=" made exactly, "+1" one over, "−2" two down;
+    blank for a pass-out, an adjusted score or a contract that cannot be read."""
+    try:
+        parsed = parse_contract(contract)
+    except ValueError:
+        return ""
+    if parsed is None or not isinstance(tricks, int):
+        return ""
+    over = tricks - 6 - parsed[0]
+    return "=" if over == 0 else f"+{over}" if over > 0 else f"{MINUS}{-over}"
+
+
+def lead_text(lead):
+    """The opening lead as stored (a suit, or a card such as `SK`) with the suit's symbol, red for hearts and
+    diamonds."""
+    if not lead:
+        return ""
+    suit, rest = str(lead)[0].upper(), str(lead)[1:]
+    if suit not in SUITS:
+        return lead
+    colour = ' class="red"' if suit in "HD" else ""
+    return Markup(f'<span{colour}>{SUITS[suit]}</span>{escape(rest)}')
+
+
+def pair_names(collector):
+    """{(section, line, number): "Ann Smith & Bob Jones"}: who sits as each pair of the session (a team's name in a
+    team match): the effective players (collector/roster.py, the event's with the director's fixes). The one place
+    the pages take players' names from."""
+    setup = collector.standings.setup
+    found = roster.by_line(collector.store.reader(), setup)
+    teams = setup is not None and setup.method == "teams"
+    out = {k: (" & ".join(p.name for p in pl if p.name) if pl and not teams else "") or said
+           for k, (said, pl) in found.items()}
+    return {k: text for k, text in out.items() if text}
+
+
+def name_of(names, section, line, number):
+    """The players' names of pair `number` sitting `line` (NS/EW) in `section`; a Howell's pair (no line) is under
+    both lines (roster.by_line)."""
+    return names.get((section, line or "NS", str(number))) or ""
+
+
+def _movement_text(sec):
+    plan = sec.movement_plan()
+    kind = "Team match" if plan.kind == "teams" else plan.kind.capitalize().replace("mitchell", "Mitchell")
+    return f"{kind}, {plan.tables} tables, {len(plan.boards())} boards"
+
+
+def _event(setup):
+    """The event as the pages head it: name, session, date, and each section with its movement."""
+    if setup is None:
+        return None
+    try:
+        s = setup.event.session(setup.session)
+    except EventError:
+        return None
+    return {"name": setup.event.name, "session": s.name, "date": s.date,
+            "sections": [(sec.name, _movement_text(sec)) for sec in s.sections]}
+
+
+templates.env.filters.update(num=_num, when=when, day=day, lead=lead_text)
+templates.env.globals["name_of"] = name_of
 
 
 def _session(request):
@@ -64,6 +159,20 @@ def _groups(ranking):
     return list(groups.items())
 
 
+def traveller(st, board):
+    """A board's traveller rows with what players read on it: the NS and the EW score apart (the side that scored
+    it), the result against the contract (=, +1, −2) and the opening lead."""
+    rows = st.traveller(board)
+    for r in rows:
+        src = st.source.get((r["section"], r["table"], board)) or {}
+        score = r["score_ns"]
+        r.update(result="" if r["adjusted"] else result_text(r["contract"], r["tricks"]),
+                 lead=src.get("lead") if not r["adjusted"] else None,
+                 ns_score=score if score is not None and score >= 0 else None,
+                 ew_score=-score if score is not None and score <= 0 else None)
+    return rows
+
+
 def _context(request):
     collector = _collector(request)
     st = collector.standings
@@ -71,8 +180,9 @@ def _context(request):
     boards = _boards(st)
     return {"method": st.method, "imps": st.method not in director.MP_METHODS,
             "groups": _groups(st.ranking()), "problems": list(st.problems),
-            "travellers": [(b, st.traveller(b)) for b in boards], "publication": publication,
-            "exports": EXPORTS, "hands": hands.boards(collector.store.reader())}
+            "travellers": [(b, traveller(st, b)) for b in boards], "publication": publication,
+            "exports": EXPORTS, "hands": hands.boards(collector.store.reader()),
+            "names": pair_names(collector), "event": _event(st.setup)}
 
 
 def _staff_context(request, session):
@@ -157,23 +267,19 @@ def scorer_print(request: Request):
     return _staff_page(request, "scorer_print.html")
 
 
-@router.get("/scorer/pairs/{direction}/{pair}", response_class=HTMLResponse)
-def score_card(request: Request, direction: str, pair: str, section: str | None = None):
-    session = _session(request)
-    if session is None:
-        return RedirectResponse("/login", status_code=303)
+def score_card(st, direction, pair, section=None):
+    """(ranking entry, rows) of a pair's score card: each board it played, the opponents with the line they sat,
+    its score, matchpoints (or IMPs); (None, why) for a direction or pair not in the ranking."""
     direction = direction.upper()
     if direction not in ("NS", "EW", "-"):
-        return Response("direction: NS, EW or - (a Howell)", status_code=404)
-    st = _collector(request).standings
+        return None, "direction: NS, EW or - (a Howell)"
     entry = [r for r in st.ranking() if str(r["pair"]) == pair and (r["direction"] or "-") == direction
              and (section is None or r["section"] == section)]
     if not entry:
-        return Response(f"no pair {direction} {pair} in the ranking", status_code=404)
-    entry = entry[0]
-    rows = []
+        return None, f"no pair {direction} {pair} in the ranking"
+    entry, rows = entry[0], []
     for board in _boards(st):
-        for r in st.traveller(board):
+        for r in traveller(st, board):
             if r["section"] != entry["section"]:
                 continue
             side = ("NS" if str(r["ns"]) == pair and direction in ("NS", "-") else
@@ -183,12 +289,31 @@ def score_card(request: Request, direction: str, pair: str, section: str | None 
             mine, theirs = side.lower(), "ew" if side == "NS" else "ns"
             score = r["score_ns"] if side == "NS" or r["score_ns"] is None else -r["score_ns"]
             rows.append({"board": board, "table": r["table"], "side": side, "opponents": r[theirs],
-                         "contract": r["contract"], "declarer": r["declarer"], "tricks": r["tricks"],
+                         "opponents_line": theirs.upper(), "contract": r["contract"], "declarer": r["declarer"],
+                         "tricks": r["tricks"], "result": r["result"], "lead": r["lead"],
                          "adjusted": r["adjusted"], "score": score, "mp": r[f"mp_{mine}"], "top": r["top"],
                          "pct": r[f"pct_{mine}"], "imp": r[f"imp_{mine}"]})
-    return templates.TemplateResponse(request, "scorer_pair.html", {
-        "entry": entry, "rows": rows, "direction": direction, "pair": pair, "csrf": session["csrf"],
-        "imps": st.method not in director.MP_METHODS, "method": st.method})
+    return entry, rows
+
+
+def _card_page(request, direction, pair, section, extra):
+    collector = _collector(request)
+    st = collector.standings
+    entry, rows = score_card(st, direction, pair, section)
+    if entry is None:
+        return Response(rows, status_code=404)
+    return templates.TemplateResponse(request, "scorer_pair.html", dict(extra, **{
+        "entry": entry, "rows": rows, "direction": direction.upper(), "pair": pair,
+        "imps": st.method not in director.MP_METHODS, "method": st.method, "names": pair_names(collector),
+        "event": _event(st.setup)}))
+
+
+@router.get("/scorer/pairs/{direction}/{pair}", response_class=HTMLResponse)
+def scorer_card(request: Request, direction: str, pair: str, section: str | None = None):
+    session = _session(request)
+    if session is None:
+        return RedirectResponse("/login", status_code=303)
+    return _card_page(request, direction, pair, section, {"csrf": session["csrf"], "public": False})
 
 
 @router.post("/scorer/publish")
@@ -211,12 +336,47 @@ async def publish(request: Request):
     return RedirectResponse("/scorer?published=1", status_code=303)
 
 
+def _publication(request):
+    collector = _collector(request)
+    return director.fold(collector.store.reader()).publication(collector.clock())
+
+
+def _not_published(request):
+    """What every public page says before publication (Law 79 C: nothing is official yet), with a 404."""
+    return templates.TemplateResponse(request, "results.html", {"published": False}, status_code=404)
+
+
 @router.get("/results", response_class=HTMLResponse)
 def public_results(request: Request):
     """Read-only; nothing is shown before the results are published."""
-    collector = _collector(request)
-    publication = director.fold(collector.store.reader()).publication(collector.clock())
+    publication = _publication(request)
     ctx = {"publication": publication, "published": publication["published_at"] is not None}
     if ctx["published"]:
         ctx.update(_context(request))
     return templates.TemplateResponse(request, "results.html", ctx)
+
+
+@router.get("/results/boards/{board}", response_class=HTMLResponse)
+def public_board(request: Request, board: int):
+    """A board's frequency traveller with its hand diagram, double-dummy table and par, once published."""
+    if _publication(request)["published_at"] is None:
+        return _not_published(request)
+    collector = _collector(request)
+    st = collector.standings
+    boards = _boards(st)
+    if board not in boards:
+        return Response(f"no results for board {board}", status_code=404)
+    at = boards.index(board)
+    return templates.TemplateResponse(request, "results_board.html", {
+        "board": board, "rows": traveller(st, board), "hand": hands.boards(collector.store.reader()).get(board),
+        "dealer": seat_name(dealer(board)), "vul": VUL_TEXT[VUL_NAMES[vulnerability(board)]],
+        "previous": boards[at - 1] if at else None, "next": boards[at + 1] if at + 1 < len(boards) else None,
+        "imps": st.method not in director.MP_METHODS, "names": pair_names(collector), "event": _event(st.setup)})
+
+
+@router.get("/results/pairs/{direction}/{pair}", response_class=HTMLResponse)
+def public_card(request: Request, direction: str, pair: str, section: str | None = None):
+    """A pair's personal score card, for the players, once published."""
+    if _publication(request)["published_at"] is None:
+        return _not_published(request)
+    return _card_page(request, direction, pair, section, {"public": True})

@@ -1,19 +1,21 @@
 """The dashboard's routes: login and logout, the director's page, the live auctions (/director/live), the closed
 alerts and a board's whole auction, rulings, held results and closing alerts from the page, and the director's
-adjusted scores (artificial or assigned) and procedural penalties. Every change goes through the collector
+adjusted scores (artificial or assigned) and procedural penalties; the pairs page (/director/pairs), where the
+director fixes a pair's players. Every change goes through the collector
 service (collector/service.py); these routes parse the form, call it and render. Every form carries an
 idempotency key (`idem`), so a form sent twice (a retry after a lost answer) records one decision. Every
 /director route needs the director's session: the scorer's login gets 403 there (auth.py, roles). The pages'
 live updates: stream.py."""
 import logging
 import secrets
+from urllib.parse import quote
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from bidwire_host.auth import LOGIN_COOKIE, SESSION_COOKIE, form_refused, same_token
-from bidwire_host.collector import director
+from bidwire_host.collector import director, roster
 from bidwire_host.collector.apiauth import client_of
 from bidwire_host.collector.service import Refused
 from bidwire_host.dashboard import fragments as frag
@@ -282,3 +284,57 @@ async def close(request: Request):
     return await _form_decision(request, "close", lambda form: {
         "alert": str(form.get("alert") or ""), "note": str(form.get("note") or "").strip()[:500], "by": "director"},
         "/director?done=close#alerts-h")
+
+
+def _pairs(request, session, error="", status=200, done=""):
+    """The pairs page: each pair's effective players (roster.py) and a form to fix them."""
+    service = request.app.state.service
+    conn = service.store.reader()
+    s = service.standings.setup
+    fixed = roster.fixes(conn)
+    sections = []
+    for sec in (s.event.session(s.session).sections if s is not None else []):
+        found = roster.players(conn, s, sec.name, fixed)
+        rows = []
+        for who, pl in found.items():
+            direction, pair = who if isinstance(who, tuple) else (None, who)
+            rows.append({"label": f"{direction} {pair}" if direction else f"pair {pair}", "direction": direction,
+                         "pair": pair, "players": pl, "fixed": fixed.get((sec.name, who)),
+                         "fixable": sec.movement.type != "teams", "idem": secrets.token_urlsafe(16)})
+        sections.append((sec.name, rows))
+    return templates.TemplateResponse(request, "pairs.html", {"csrf": session["csrf"], "sections": sections,
+                                                              "error": error, "done": done}, status_code=status)
+
+
+@router.get("/director/pairs", response_class=HTMLResponse)
+def pairs_page(request: Request):
+    session = _auth(request).director(request)
+    if session is None:
+        return _forbidden_or_login(request)
+    return _pairs(request, session, done=str(request.query_params.get("done") or "")[:40])
+
+
+def players_body(form):
+    """The body of director.players from the pairs page's form: two players, each a name and an optional number."""
+    return {"section": str(form.get("section") or "").strip() or None,
+            "direction": str(form.get("direction") or "").strip() or None, "pair": str(form.get("pair") or "").strip(),
+            "players": [{"name": str(form.get(f"name{k}") or "").strip(),
+                         "id": str(form.get(f"id{k}") or "").strip() or None} for k in (0, 1)],
+            "reason": str(form.get("reason") or "").strip()[:500], "by": "director",
+            "override": form.get("override") == "on"}
+
+
+@router.post("/director/players")
+async def fix_players(request: Request):
+    """The director fixes a pair's players (director.players): recorded with the players it replaces."""
+    form = await request.form()
+    session = _checked_form(request, form)
+    if session is None:
+        return form_refused(request)
+    body = players_body(form)
+    try:
+        await request.app.state.service.decide("players", body, str(form.get("idem") or "") or None)
+    except Refused as e:
+        return await run_in_threadpool(_pairs, request, session, e.reason, e.status)
+    who = f"{body['direction']} {body['pair']}" if body["direction"] else f"pair {body['pair']}"
+    return RedirectResponse(f"/director/pairs?done={quote(who)}", status_code=303)
