@@ -41,7 +41,7 @@ from bidwire_host import event as event_mod
 from bidwire_host import provision as provision_mod
 from bidwire_host.analysis import tricks_for
 from bidwire_host.collector.store import DB_NAME
-from bidwire_host.demo_play import HANDS, TD_CALL, Deals, _table_play, demo_event, pair_names, write_event
+from bidwire_host.demo_play import HANDS, TD_CALL, Deals, _table_play, demo_event, write_event
 from bidwire_host.simulator import UnitError, VirtualUnit, unit_runtime
 
 __all__ = ["TD_CALL", "Deals", "_table_play", "demo_event", "main", "write_event"]  # the chaos test plays the book
@@ -220,14 +220,15 @@ def _table_talk(data):
     return kinds, calls
 
 
-def _print_results(collector, ev, deals, echo):
-    names = pair_names(ev)
+def _print_results(collector, deals, echo):
+    """The ranking and board 1's traveller with the pairs' names as the collector gives them (the event's players,
+    with any fix of the director's), then the director's queue."""
     ranking = collector.get("/api/v1/ranking")
     echo(f"\nranking ({ranking['method']}):")
     for r in ranking["ranking"]:
         rank = f"{r['rank']}{'=' if r['tied'] else ''}"
         echo(f"  {r['direction']} {rank:>3}  pair {r['pair']:>3}  {r['mp']:>5} of {r['top']}  {r['pct']:6.2f} %  "
-             f"{names.get((r['direction'], int(r['pair'])), '')}")
+             f"{r['names'] or ''}")
     trav = collector.get("/api/v1/travellers/1")["rows"]
     echo("\ntraveller, board 1 (dd: double dummy's tricks for the contract):")
     for r in trav:
@@ -235,7 +236,7 @@ def _print_results(collector, ev, deals, echo):
         echo(f"  table {r['table']}  NS {r['ns']:>2} EW {r['ew']:>2}  {r['contract'] or 'Pass':<5} "
              f"{r['declarer'] or '':<2} {r['tricks'] if r['tricks'] is not None else '':>2} "
              f"{'' if dd is None else f'dd {dd}':<5} {r['score_ns']:>6}  {r['mp_ns']} mp  "
-             f"{names.get(('NS', int(r['ns'])), '')} v {names.get(('EW', int(r['ew'])), '')}")
+             f"{r['ns_names'] or ''} v {r['ew_names'] or ''}")
     still = collector.get("/api/v1/queue?state=open")
     done = collector.get("/api/v1/queue?state=closed")
     echo(f"\ndirector alerts: {still['total']} open, {done['total']} closed (settled at the table or dealt with)")
@@ -394,7 +395,7 @@ def _session(started, tables, boards, boards_per_round, port, heap, seed, exit_w
         raise click.ClickException(f"the session stopped: {errors[0]}")
     for vu in vus.values():
         vu.finish()
-    _print_results(collector, ev, deals, echo)
+    _print_results(collector, deals, echo)
     _exports(collector, workdir, echo)
     kinds, calls = _table_talk(workdir / "data")
     echo(f"director calls from the tables: {calls}; irregularities: "

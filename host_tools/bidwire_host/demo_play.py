@@ -1,6 +1,7 @@
-"""`make demo`'s event and its scripted players: a club's Tuesday pairs with every pair named (two members with
-membership numbers), hand records dealt for the session and analysed double dummy, and what each table plays with
-them (`Deals.play`: the key lines for a virtual unit).
+"""`make demo`'s event and its scripted players: a club's Tuesday pairs with every pair named (two members of the
+club's register, members.csv, which the event file refers to by membership number), hand records dealt for the
+session and analysed double dummy, and what each table plays with them (`Deals.play`: the key lines for a virtual
+unit).
 
 The players bid from a small book — at each table one of the two auctions nearest par for the cards, or one of the
 book's irregular auctions where they fall — lead from their longest suit, and take tricks near double dummy's; one
@@ -8,6 +9,9 @@ result is entered five tricks off (`Deals.staged`), the only alert the director'
 are seeded: the same seed, the same session. Without hand records (the chaos test's session) `_table_play` plays
 the book's auctions with tricks near the contract.
 """
+import csv
+import json
+import os
 import random
 import time
 from pathlib import Path
@@ -46,35 +50,55 @@ LAST = ["Ó Briain", "Ní Dhomhnaill", "O'Sullivan", "Mac Cárthaigh", "Kennedy"
         "Dubois", "Lefèvre", "Nowak", "Kowalczyk", "Andersen", "Brennan", "Ó Dálaigh", "Byrne", "Nyström", "Walsh",
         "Moreau", "Ramírez"]
 CLUB = "Dún Laoghaire Bridge Club"
+CLUB_ID = 4216  # its number with the national body (USEBIO CLUB)
+REGISTER = "members.csv"  # the club's members: number, first name, last name
 HANDS = "event-hands.pbn"  # the session's hand records, dealt afresh (bidwire event create --deal's library)
 
 
-def _named(ev, seed):
-    """The event with two members named in every pair (a seeded draw: the same seed, the same names)."""
+def _members(seed, playing):
+    """The club's register: (number, first name, last name) of `playing` members who play tonight, first, and twenty
+    who do not (a seeded draw: the same seed, the same members)."""
     rng = random.Random(f"{seed}:players")
-    data = event_mod.to_dict(ev)
-    pairs = [p for sec in data["sessions"][0]["sections"] for p in sec["pairs"]]
-    names = rng.sample([f"{f} {la}" for f in FIRST for la in LAST], 2 * len(pairs))
-    numbers = rng.sample(range(10001, 40000), 2 * len(pairs))
-    for k, p in enumerate(pairs):
-        p["players"] = [{"name": names[2 * k + i], "id": numbers[2 * k + i]} for i in (0, 1)]
-    return event_mod.from_dict(data)
+    names = rng.sample([(f, la) for f in FIRST for la in LAST], playing + 20)
+    numbers = rng.sample(range(10001, 40000), playing + 20)
+    return [(n, f, la) for n, (f, la) in zip(numbers, names, strict=True)]
 
 
 def demo_event(movement, boards_per_round, seed):
-    """The demo's event: the club's Tuesday pairs, dated today, every pair named, hand records in HANDS."""
-    return _named(event_mod.new_event(f"{CLUB}: Tuesday pairs", movement, boards_per_round=boards_per_round,
-                                      session="Evening", date=time.strftime("%Y-%m-%d"), hand_records=HANDS), seed)
+    """The demo's event: the club's Tuesday pairs, dated today, two members named in every pair, hand records in
+    HANDS."""
+    ev = event_mod.new_event(f"{CLUB}: Tuesday pairs", movement, boards_per_round=boards_per_round,
+                             session="Evening", date=time.strftime("%Y-%m-%d"), hand_records=HANDS)
+    data = event_mod.to_dict(ev)
+    data["club"] = {"name": CLUB, "id": CLUB_ID}
+    pairs = [p for sec in data["sessions"][0]["sections"] for p in sec["pairs"]]
+    members = _members(seed, 2 * len(pairs))
+    for k, p in enumerate(pairs):
+        p["players"] = [{"name": f"{f} {la}", "id": n} for n, f, la in members[2 * k:2 * k + 2]]
+    return event_mod.from_dict(data)
 
 
 def write_event(ev, path, seed):
-    """Deal the boards the event plays into HANDS beside `path` (`bidwire event create --deal`'s dealer, seeded),
-    save the event file at `path`; the session's Deals, analysed."""
+    """Write the event beside its files: the club's register (REGISTER, `bidwire players import`'s CSV) and the
+    boards it plays dealt into HANDS (`bidwire event create --deal`'s dealer, seeded); the event file at `path`
+    names each player by membership number only, the register giving the name. The session's Deals, analysed."""
+    path = Path(path)
     plan = ev.sessions[0].sections[0].movement_plan()
     played = sorted({b for r in range(1, plan.rounds + 1) for t in plan.in_round(r) for b in t.boards})
-    Path(path).with_name(HANDS).write_text(analysis.deal_session(played, seed), encoding="utf-8")
-    event_mod.save(ev, path)
-    return Deals(ev, seed)
+    path.with_name(HANDS).write_text(analysis.deal_session(played, seed), encoding="utf-8")
+    data = event_mod.to_dict(ev)
+    pairs = [p for sec in data["sessions"][0]["sections"] for p in sec["pairs"]]
+    with open(path.with_name(REGISTER), "w", encoding="utf-8", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["Number", "First name", "Last name"])
+        w.writerows(_members(seed, 2 * len(pairs)))
+    for p in pairs:
+        p["players"] = [{"id": pl["id"]} for pl in p["players"]]
+    data["register"] = REGISTER
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+    return Deals(event_mod.load(path), seed)  # the names from the register
 
 
 def _table_play(board, table, seed, deal=None):
@@ -120,12 +144,6 @@ def _lead(hand, leader):
         return "C"
     held = hand.deal.hands[leader]  # spades, hearts, diamonds, clubs
     return "SHDC"[max(range(4), key=lambda i: (len(held[i]), -i))]
-
-
-def pair_names(ev):
-    """{(line, pair number): "Zoë Ó Briain & Seán Walsh"} of the event's only section."""
-    sec = ev.sessions[0].sections[0]
-    return {(p.line, p.number): " & ".join(pl.name for pl in p.players) for p in sec.pairs}
 
 
 class Deals:

@@ -1,4 +1,5 @@
 """`make demo`'s engine: a Mitchell played by virtual units against the real collector, ranked at the end."""
+import csv
 import json
 import os
 import re
@@ -53,18 +54,21 @@ def test_the_demo_plays_a_three_table_mitchell_to_a_ranking(tmp_path):
 
 
 def _check_names_hands_and_leads(workdir, out):
-    """The event file names every pair's players, the ranking and traveller printed show them, its hand records
+    """The event file names every pair's players by number from the club's register, the ranking and traveller
+    printed show their names, its hand records
     (read by endplay) cover every board played, and every opening lead the units sent is a suit the leader
     (declarer's left-hand opponent) holds there."""
     event = json.loads((workdir / "event.json").read_text(encoding="utf-8"))
     session = event["sessions"][0]
     pairs = session["sections"][0]["pairs"]
-    assert all(len(p["players"]) == 2 and all(pl["name"] and pl["id"] for pl in p["players"]) for p in pairs)
-    for p in pairs:  # the ranking line of each pair carries its players' names
-        names = " & ".join(pl["name"] for pl in p["players"])
-        assert re.search(rf"^  {p['line']} +\d+=? +pair +{p['number']} .*{re.escape(names)}$", out, re.M), names
-    traveller = out[out.index("traveller, board 1"):out.index("director alerts")]
-    assert len(re.findall(r" & .* v .* & ", traveller)) == 3  # each row names both pairs
+    with open(workdir / event["register"], encoding="utf-8", newline="") as f:  # the players by number only
+        members = {r["Number"]: f"{r['First name']} {r['Last name']}" for r in csv.DictReader(f)}
+    assert all(len(p["players"]) == 2 and all(str(pl["id"]) in members for pl in p["players"]) for p in pairs)
+    for p in pairs:  # the ranking line of each pair carries its players' names, the register's
+        a, b = (re.escape(members[str(pl["id"])]) for pl in p["players"])
+        assert re.search(rf"^  {p['line']} +\d+=? +pair +{p['number']} .*{a}.*{b}$", out, re.M), (a, b)
+    traveller = out[out.index("traveller, board 1"):out.index("director alerts")].splitlines()[1:4]
+    assert all(sum(name in row for name in members.values()) == 4 for row in traveller), traveller  # both pairs
     deals = {b.board_num: b.deal for b in pbn.load(open(workdir / session["hand_records"], encoding="utf-8"))}
     db = sqlite3.connect(workdir / "data" / "bidwire.sqlite3")
     try:
@@ -92,6 +96,11 @@ def _check_exports(workdir, out):
     assert len(exported.results) == 18 and not exported.problems
     assert {b: h.deal.pbn("N") for b, h in exported.hands.items()} == dealt
     assert ElementTree.parse(exports / "bidwire.xml").getroot().tag == "USEBIO"
+    event = json.loads((workdir / "event.json").read_text(encoding="utf-8"))
+    with open(workdir / event["register"], encoding="utf-8", newline="") as f:
+        players = {f"{r['First name']} {r['Last name']}" for r in csv.DictReader(f)}
+    seats = re.findall(r'^\[(?:North|East|South|West) "(.*)"\]$', (exports / "bidwire.pbn").read_text("utf-8"), re.M)
+    assert len(seats) == 4 * 18 and set(seats) <= players  # every seat of every result named
     with zipfile.ZipFile(exports / "bidwire.zip") as z:
         assert len([n for n in z.namelist() if n.endswith(".csv")]) == 3
 

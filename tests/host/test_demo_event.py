@@ -2,6 +2,9 @@
 dealt for the session, and play that agrees with the deals — each opening lead a suit the leader holds, tricks
 near double dummy — so the collector's fouled-board and suspicious-result checks flag only what the demo stages.
 The deals are read and solved here with endplay directly (its PBN reader and DDS), not through bidwire's analysis."""
+import csv
+import json
+
 import pytest
 from endplay.dds import calc_dd_table
 from endplay.parsers import pbn
@@ -32,7 +35,19 @@ def test_every_pair_has_two_named_players_with_membership_numbers(demo):
     assert all(p.name.strip() and isinstance(p.id, int) for p in players)
     assert len({p.id for p in players}) == len(players)  # a membership number is one member's
     assert any(not p.name.isascii() for p in players)  # accents, as a club's list has them
-    assert ev.name and ev.sessions[0].date
+    assert ev.name and ev.sessions[0].date and ev.club.name
+
+
+def test_the_event_file_names_its_players_by_number_from_the_clubs_register(demo):
+    ev, _, path = demo
+    data = json.loads(path.read_text(encoding="utf-8"))
+    written = [pl for p in data["sessions"][0]["sections"][0]["pairs"] for pl in p["players"]]
+    assert all(set(pl) == {"id"} for pl in written)  # the name is the register's
+    with open(path.with_name(data["register"]), encoding="utf-8", newline="") as f:
+        members = {int(r["Number"]): f"{r['First name']} {r['Last name']}" for r in csv.DictReader(f)}
+    assert len(members) == len(written) + 20  # members who do not play tonight too
+    loaded = [pl for p in ev.sessions[0].sections[0].pairs for pl in p.players]
+    assert [(pl.id, pl.name) for pl in loaded] == [(pl["id"], members[pl["id"]]) for pl in written]
 
 
 def test_the_session_has_a_hand_record_for_every_board_it_plays(demo):
