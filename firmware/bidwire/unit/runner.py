@@ -1,5 +1,5 @@
 """The unit's main loop: keys from the HAL's key source through the store (journal + app) to the display, and
-the sync client beside it. `run(hal, cfg)` is what main.py calls on every board.
+the sync client beside it. main.py builds a `Unit(hal, cfg)` on every board, lets the config go, and `run`s it.
 """
 import gc
 import time
@@ -17,8 +17,7 @@ FIRMWARE = "bidwire-unit 0.4"  # 0.4: irregularity identities and settlements, t
 
 class Unit:
     def __init__(self, hal, cfg):
-        self.hal = hal
-        self.cfg = cfg
+        self.hal = hal  # the config is not kept: what the app, the journal and the sync need is taken from it
         self.app = App(cfg["unit"], cfg["mode"], cfg["td_pin"])
         self.store = Store(Journal(cfg["state_dir"] if hal.storage is None else hal.storage), self.app, hal.clock)
         self.store.on_halt = self.halt
@@ -148,8 +147,7 @@ class Unit:
         self.store.journal.close()
 
 
-def run(hal, cfg):
-    unit = Unit(hal, cfg)
+def run(unit):
     try:
         asyncio.run(unit.main())
     finally:
