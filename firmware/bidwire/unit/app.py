@@ -34,6 +34,8 @@ _WHY = const(("", "", "too low", "bad X", "bad XX", "must pass", "", "ended", "a
 
 
 class App:
+    auction: Auction  # the board's; None before the first board (SETUP): its 768-byte input log comes with a board
+
     def __init__(self, unit="", mode="record", td_pin="1234"):
         self.unit = unit
         self.mode = codes.ENFORCE if mode == "enforce" else codes.RECORD
@@ -46,7 +48,7 @@ class App:
         self.board_idx = -1  # index in assignment["boards"]
         self.board = 0
         self.dealer = self.vul = 0
-        self.auction = Auction(0, self.mode)  # board 0: nothing to bid until a board starts
+        self.auction = None  # pyright: ignore[reportAttributeAccessIssue] - board 0: nothing to bid yet
         self.level = bytearray(4)  # a level key pressed at each seat, waiting for its strain (0: none)
         self.undo_seat = -1  # the seat that pressed UNDO: its next call is a change of call (Law 25)
         self.tricks = self.entered_by = -1

@@ -53,9 +53,11 @@ def settled(app, seat):
 
 def menu(app):
     """The director's menu, numbered from 1 on the level keys: rulings, pass next turn, end call."""
-    m = list(codes.rulings(app.auction.p_kind))
-    if app.board and app.auction.phase == codes.AUCTION:
-        m.append(codes.RULE_PASS_NEXT_TURN)
+    m = []
+    if app.board:  # before the first board there is no auction to rule on
+        m = list(codes.rulings(app.auction.p_kind))
+        if app.auction.phase == codes.AUCTION:
+            m.append(codes.RULE_PASS_NEXT_TURN)
     m.append(_END_CALL)
     return m
 

@@ -143,7 +143,7 @@ def _director(app, rows):
         rows[4] = "(Law 24 etc.)"
         return
     a = app.auction
-    rows[0] = "DIRECTOR" + (" L" + str(a.p_law) if a.p_kind else "")
+    rows[0] = "DIRECTOR" + (" L" + str(a.p_law) if app.board and a.p_kind else "")
     for i, r in enumerate(app.menu()[:6]):
         rows[1 + i] = str(i + 1) + " " + _RULE_TEXT[r]
 
