@@ -36,16 +36,19 @@ class Unit:
 
     def status(self):
         net = self.hal.network
-        s = ("W" if net.connected() else "-") if self.sync else " "
+        s = ("W" if net is None or net.connected() else "-") if self.sync else " "
         if self.sync is not None and not self.sync.ok:
             s = "x"
         s += " q" + str(self.store.backlog())
-        bat = self.hal.power.battery()
+        bat = self.battery()
         if bat is not None:
             s += " " + str(bat) + "%"
         if self.store.status:
             s = self.store.status
         return s
+
+    def battery(self):
+        return None if self.hal.power is None else self.hal.power.battery()
 
     def refresh(self):
         rows = screens.lines(self.app, self.status())
@@ -63,9 +66,9 @@ class Unit:
             self.hal.leds.turn(a.in_turn() if self.app.screen == 2 and not a.p_kind else -1)
 
     def boot(self):
-        net, power = self.hal.network, self.hal.power
-        self.store.open({"firmware": FIRMWARE, "board": self.hal.name, "battery": power.battery(),
-                         "rssi": net.rssi()})
+        net = self.hal.network
+        self.store.open({"firmware": FIRMWARE, "board": self.hal.name, "battery": self.battery(),
+                         "rssi": None if net is None else net.rssi()})
         self.refresh()
 
     def press(self, code):
@@ -116,7 +119,8 @@ class Unit:
     async def main(self):
         self._task = asyncio.current_task()
         self.boot()
-        self.hal.network.start()
+        if self.hal.network is not None:
+            self.hal.network.start()
         keys = self.hal.keys
         keys.start(self.queue)
         attach = getattr(keys, "attach", None)
@@ -143,7 +147,8 @@ class Unit:
         self.hal.keys.deinit()
         if self.sync is not None:
             self.sync.deinit()
-        self.hal.network.deinit()
+        if self.hal.network is not None:
+            self.hal.network.deinit()
         self.store.journal.close()
 
 
