@@ -6,7 +6,6 @@ is allocated once at its full size, MAX_INPUTS: a press it has no room for is re
 Classification lives in classify.py (§4.1), rectification in rectify.py (§4.3-§4.17).
 """
 from bidwire.core import calls, classify, codes, rectify
-from bidwire.core.calls import lho, partner, side, strain_of
 from bidwire.core.compat import const
 
 IN_CALL = const(0)
@@ -80,7 +79,7 @@ class Auction:
 
     def in_turn(self):
         """The seat entitled to call next (Law 17 B, C): dealer, then LHO of the last effective call."""
-        return lho(self.eff[-1] & 3) if self.eff else self.dealer
+        return calls.lho(self.eff[-1] & 3) if self.eff else self.dealer
 
     def last_bid_index(self):
         i = len(self.eff) - 1
@@ -95,7 +94,7 @@ class Auction:
     def double_ok(self, seat):
         """Law 19 A1: only the last bid, made by an opponent, with only passes since."""
         i = self.last_bid_index()
-        if i < 0 or side(self.eff[i] & 3) == side(seat):
+        if i < 0 or calls.side(self.eff[i] & 3) == calls.side(seat):
             return False
         for j in range(i + 1, len(self.eff)):
             if self.eff[j] >> 2 != calls.PASS:
@@ -114,7 +113,7 @@ class Auction:
                 found = j
             elif c != calls.PASS:
                 return False
-        return found >= 0 and side(self.eff[found] & 3) != side(seat)
+        return found >= 0 and calls.side(self.eff[found] & 3) != calls.side(seat)
 
     def sufficient(self, call):
         """Law 18: a bid supersedes the last bid if it ranks higher."""
@@ -152,9 +151,9 @@ class Auction:
         if self.phase != codes.ENDED and self.phase != codes.PLAY:
             return -1
         i = self.last_bid_index()
-        s, strain = side(self.eff[i] & 3), strain_of(self.eff[i] >> 2)
+        s, strain = calls.side(self.eff[i] & 3), calls.strain_of(self.eff[i] >> 2)
         for c in self.eff:
-            if c >> 2 >= calls.FIRST_BID and strain_of(c >> 2) == strain and side(c & 3) == s:
+            if c >> 2 >= calls.FIRST_BID and calls.strain_of(c >> 2) == strain and calls.side(c & 3) == s:
                 return c & 3
         return -1
 
@@ -213,7 +212,7 @@ class Auction:
         """`seat` marks its partner's last call as alerted. False, and no input, when partner has not called (or
         the log has no room): the unit journals only inputs that changed something, so the log stays what a replay
         rebuilds."""
-        p = partner(seat)
+        p = calls.partner(seat)
         for i in range(len(self.eff) - 1, -1, -1):
             if self.eff[i] & 3 == p:
                 if not self.room(IN_ALERT):

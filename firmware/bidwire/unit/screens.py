@@ -3,10 +3,9 @@
 with the 8 x 8 font, suits as glyphs (chr 1-4). The virtual unit prints the same rows as text, suits as
 letters (`text()`).
 """
+from bidwire.core import calls, codes
 from bidwire.core.board import VUL_NAMES
-from bidwire.core import calls
-from bidwire.core.calls import SEATS, level_of, strain_of
-from bidwire.core import codes
+from bidwire.core.calls import SEATS
 from bidwire.core.compat import const
 from bidwire.unit import app as A
 
@@ -33,8 +32,8 @@ _DIRECTOR_CALLED = const("director called")
 def call_text(call):
     if call < calls.FIRST_BID:
         return ("P", "X", "XX")[call]
-    s = strain_of(call)
-    return str(level_of(call)) + ("NT" if s == 4 else SUITS[s])
+    s = calls.strain_of(call)
+    return str(calls.level_of(call)) + ("NT" if s == 4 else SUITS[s])
 
 
 def _header(app):
@@ -157,7 +156,7 @@ def _contract(app):
 def _over(app):
     """The tricks against the contract: '=', '+1', '-2'."""
     c = app.auction.contract() or (3, 0)
-    over = app.tricks - level_of(c[0]) - 6
+    over = app.tricks - calls.level_of(c[0]) - 6
     return "=" if over == 0 else ("+" if over > 0 else "") + str(over)
 
 
