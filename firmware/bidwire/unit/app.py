@@ -32,6 +32,17 @@ _CALL_KEYS = const((0, 1, 2))  # K_PASS, K_X, K_XX -> call codes P, X, XX
 # Why a press was refused (enforce mode; an unmet obligation), by verdict code; out of turn names whose turn
 _WHY = const(("", "", "too low", "bad X", "bad XX", "must pass", "", "ended", "above 7", "wait TD", "not legal"))
 
+_DIRECTOR = const("bidwire.unit.director")
+
+
+def _director():
+    """The director's module: loaded for an irregularity, a TD press, a ruling or a full input log, and dropped once
+    an input leaves no director call open (App.key, App.command), so that between irregularities it is not in the heap.
+    """
+    from bidwire.unit import director
+
+    return director
+
 
 class App:
     auction: Auction  # the board's; None before the first board (SETUP): its 768-byte input log comes with a board
@@ -127,12 +138,13 @@ class App:
     def key(self, seat, key):
         """One key press at a seat panel. True if anything changed (the press must then be journaled)."""
         changed = self._key(seat, key)
-        self._director_done()
+        if not self.td:
+            drop(_DIRECTOR)
         return changed
 
     def _key(self, seat, key):
         if key == keys.K_TD or self.td >= TD_PIN:
-            return self._director().key(self, seat, key)
+            return _director().key(self, seat, key)
         s = self.screen
         if s == SETUP:
             if key != keys.K_PASS:
@@ -174,7 +186,7 @@ class App:
             return self._call(seat, _CALL_KEYS[key - keys.K_PASS])
         if key == keys.K_ALERT:
             if not a.room(auction.IN_ALERT):
-                return self._director().full(self, seat)
+                return _director().full(self, seat)
             if not a.alert(seat):
                 return False
             self._call_event(seat, "alert")
@@ -199,7 +211,7 @@ class App:
         else:
             verdict = a.call(seat, call)
         if verdict == codes.FULL:
-            return self._director().full(self, seat)
+            return _director().full(self, seat)
         self.message = self.held = ""
         self._call_event(seat, codes.VERDICT_NAMES[verdict])
         if verdict == codes.HELD:
@@ -210,7 +222,7 @@ class App:
             why = seat_name(a.in_turn()) + "'s turn" if turn else _WHY[why]
             self.message = seat_name(seat) + ": " + why + (" L" + str(a.law) if a.law else "")
         if verdict != codes.LEGAL or a.p_at != before:  # an irregularity made or settled: the director hears of it
-            director = self._director()
+            director = _director()
             if before >= 0 and a.p_at != before:  # this call settled the pending irregularity (rectify.while_pending)
                 director.settled(self, seat)
             director.report(self, before, verdict, seat, call)
@@ -311,19 +323,8 @@ class App:
         return self._score[1]
 
     # ---- the director (director.py) -------------------------------------------------------------------
-    # Its module is loaded for an irregularity, a TD press, a ruling or a full input log, and dropped once an input
-    # leaves no director call open: between irregularities its code is not in the heap.
-    def _director(self):
-        from bidwire.unit import director
-
-        return director
-
-    def _director_done(self):
-        if not self.td:
-            drop("bidwire.unit.director")
-
     def menu(self):
-        return self._director().menu(self)
+        return _director().menu(self)
 
     # ---- collector commands -----------------------------------------------------------------------------
     def command(self, cmd, now=0):
@@ -345,8 +346,9 @@ class App:
             else:
                 self.next_assignment = cmd
         elif kind == "ruling":
-            self._director().command(self, cmd)
-            self._director_done()
+            _director().command(self, cmd)
+            if not self.td:
+                drop(_DIRECTOR)
         elif kind == "traveller":
             if cmd.get("board") == self.board:
                 self.traveller = cmd.get("rows")
