@@ -59,7 +59,7 @@ class Store:
         self.boot += 1
         hello["type"], hello["boot"], hello["backlog"] = "hello", self.boot, self.backlog()
         self.app.out.append(hello)
-        self._commit(_R_BOOT, struct.pack("<I", self.boot), self.now())
+        self._commit(_R_BOOT, struct.pack("<I", self.boot), self.clock.time())
 
     def _load(self):
         """The snapshot, then the journal replayed over it: the app, seq, keys, boot and acked as the flash holds
@@ -152,16 +152,13 @@ class Store:
         self.status = status
 
     # ---- inputs -----------------------------------------------------------------------------------------
-    def now(self):
-        return self.clock.time()
-
     def key(self, seat, key):
         """A key press: applied, and journaled with its events if it changed anything. False if ignored.
 
         An exception half-way (the heap, a bug) may leave the app ahead of the journal: it is rebuilt from the flash
         before the exception goes on (and halts if it cannot be); likewise for a command."""
         self.app.out = []
-        t = self.now()
+        t = self.clock.time()
         try:
             if not self.app.key(seat, key):
                 self.app.out = []
@@ -179,7 +176,7 @@ class Store:
     def command(self, cmd):
         """A collector command (already parsed); journaled with its events if new."""
         self.app.out = []
-        t = self.now()
+        t = self.clock.time()
         try:
             if not self.app.command(cmd, t):
                 return False
@@ -199,7 +196,7 @@ class Store:
             return
         self.acked = seq
         self.app.out = []
-        self._commit(_R_ACK, struct.pack("<I", seq), self.now())
+        self._commit(_R_ACK, struct.pack("<I", seq), self.clock.time())
         self.compact()
 
     def _renumber(self, top):
@@ -214,7 +211,7 @@ class Store:
         self.acked = top
         self.app.out.append({"type": "note", "text": f"collector was at seq {top}, unit at {old}: "
                              "unacknowledged events sent again after it"})
-        self._commit(_R_ACK, struct.pack("<I", top), self.now())
+        self._commit(_R_ACK, struct.pack("<I", top), self.clock.time())
 
     def _commit(self, kind, body, t):
         if self.halted:
