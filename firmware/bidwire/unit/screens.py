@@ -12,12 +12,13 @@ from bidwire.unit import app as A
 COLS = const(16)
 _ROWS = const(8)
 SUITS = "\x01\x02\x03\x04"  # C D H S glyphs
-# 8 x 8 suit glyphs, one byte per row, leftmost pixel the high bit (MONO_HLSB)
+# 8 x 8 suit glyphs, one byte per row, leftmost pixel the high bit (framebuf.MONO_HLSB = 3): blit sources as
+# (buffer, width, height, format), drawn straight from flash with no FrameBuffer of their own
 _GLYPHS = const((
-    b"\x18\x3c\x18\x66\xff\x66\x18\x3c",  # club
-    b"\x08\x1c\x3e\x7f\x3e\x1c\x08\x00",  # diamond
-    b"\x66\xff\xff\xff\x7e\x3c\x18\x00",  # heart
-    b"\x18\x3c\x7e\xff\xff\x5a\x18\x3c",  # spade
+    (b"\x18\x3c\x18\x66\xff\x66\x18\x3c", 8, 8, 3),  # club
+    (b"\x08\x1c\x3e\x7f\x3e\x1c\x08\x00", 8, 8, 3),  # diamond
+    (b"\x66\xff\xff\xff\x7e\x3c\x18\x00", 8, 8, 3),  # heart
+    (b"\x18\x3c\x7e\xff\xff\x5a\x18\x3c", 8, 8, 3),  # spade
 ))
 _VUL_SHORT = const(("-", "NS", "EW", "All"))
 # What the pending irregularity is, by verdict code (laws.md §4.1), on a row of its own
@@ -288,16 +289,8 @@ def text(rows):
     return out
 
 
-_glyph_fbs = []
-
-
 def draw(fb, rows):
     """Render the rows into a 128 x 64 FrameBuffer (the caller calls show())."""
-    if not _glyph_fbs:
-        import framebuf  # MicroPython's; on CPython only lines() and text() are used
-
-        for g in _GLYPHS:
-            _glyph_fbs.append(framebuf.FrameBuffer(bytearray(g), 8, 8, framebuf.MONO_HLSB))
     fb.fill(0)
     for y in range(_ROWS):
         row = rows[y]
@@ -306,4 +299,4 @@ def draw(fb, rows):
             c = ord(row[x])
             if 0 < c < 5:
                 fb.fill_rect(x * 8, y * 8, 8, 8, 0)
-                fb.blit(_glyph_fbs[c - 1], x * 8, y * 8)
+                fb.blit(_GLYPHS[c - 1], x * 8, y * 8)
