@@ -13,7 +13,7 @@ import time
 
 import framebuf
 
-from bidwire.unit.hal import Hal, NoBattery, NoNetwork
+from bidwire.unit.hal import Hal
 from bidwire.unit.keys import key_code, parse_key
 from bidwire.unit.screens import text
 
@@ -151,5 +151,5 @@ class StdinKeys:
 
 
 def build(config):
-    return Hal(keys=StdinKeys(), display=Display(), storage=config["state_dir"], clock=Clock(),
-               network=NoNetwork(), power=NoBattery(), name="unix_sim", console=console)
+    return Hal(keys=StdinKeys(), display=Display(), storage=config["state_dir"], clock=Clock(), network=None,
+               power=None, name="unix_sim", console=console)

@@ -1,5 +1,5 @@
 """The unit's main loop: keys from the HAL's key source through the store (journal + app) to the display, and
-the sync client beside it. `run(hal, cfg)` is what main.py calls on every board.
+the sync client beside it. main.py builds a `Unit(hal, cfg)` on every board, lets the config go, and `run`s it.
 """
 import gc
 import time
@@ -17,8 +17,7 @@ FIRMWARE = "bidwire-unit 0.4"  # 0.4: irregularity identities and settlements, t
 
 class Unit:
     def __init__(self, hal, cfg):
-        self.hal = hal
-        self.cfg = cfg
+        self.hal = hal  # the config is not kept: what the app, the journal and the sync need is taken from it
         self.app = App(cfg["unit"], cfg["mode"], cfg["td_pin"])
         self.store = Store(Journal(cfg["state_dir"] if hal.storage is None else hal.storage), self.app, hal.clock)
         self.store.on_halt = self.halt
@@ -37,16 +36,19 @@ class Unit:
 
     def status(self):
         net = self.hal.network
-        s = ("W" if net.connected() else "-") if self.sync else " "
+        s = ("W" if net is None or net.connected() else "-") if self.sync else " "
         if self.sync is not None and not self.sync.ok:
             s = "x"
         s += " q" + str(self.store.backlog())
-        bat = self.hal.power.battery()
+        bat = self.battery()
         if bat is not None:
             s += " " + str(bat) + "%"
         if self.store.status:
             s = self.store.status
         return s
+
+    def battery(self):
+        return None if self.hal.power is None else self.hal.power.battery()
 
     def refresh(self):
         rows = screens.lines(self.app, self.status())
@@ -64,9 +66,9 @@ class Unit:
             self.hal.leds.turn(a.in_turn() if self.app.screen == 2 and not a.p_kind else -1)
 
     def boot(self):
-        net, power = self.hal.network, self.hal.power
-        self.store.open({"firmware": FIRMWARE, "board": self.hal.name, "battery": power.battery(),
-                         "rssi": net.rssi()})
+        net = self.hal.network
+        self.store.open({"firmware": FIRMWARE, "board": self.hal.name, "battery": self.battery(),
+                         "rssi": None if net is None else net.rssi()})
         self.refresh()
 
     def press(self, code):
@@ -117,7 +119,8 @@ class Unit:
     async def main(self):
         self._task = asyncio.current_task()
         self.boot()
-        self.hal.network.start()
+        if self.hal.network is not None:
+            self.hal.network.start()
         keys = self.hal.keys
         keys.start(self.queue)
         attach = getattr(keys, "attach", None)
@@ -144,12 +147,12 @@ class Unit:
         self.hal.keys.deinit()
         if self.sync is not None:
             self.sync.deinit()
-        self.hal.network.deinit()
+        if self.hal.network is not None:
+            self.hal.network.deinit()
         self.store.journal.close()
 
 
-def run(hal, cfg):
-    unit = Unit(hal, cfg)
+def run(unit):
     try:
         asyncio.run(unit.main())
     finally:

@@ -105,7 +105,7 @@ class Sync:
 
     async def run(self):
         while True:
-            if not self.network.connected():
+            if self.network is not None and not self.network.connected():  # None: the host's network (hal.py)
                 await asyncio.sleep_ms(500)
                 continue
             try:
