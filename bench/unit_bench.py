@@ -234,3 +234,27 @@ def figures(tmp, core, on):
         {"name": "virtual unit: journal bytes per board", "value": (last["written"] - first["written"]) / boards,
          "unit": "B", "method": f"bytes appended to the journal per played board, boards {span}; no baseline"},
     ]
+
+
+def main():
+    """`.venv/bin/python bench/unit_bench.py [--build KEY] [--tries N]`: one build's smallest heap and heap once
+    booted alone (a few minutes; bench/run.py runs everything), for measuring a change before and after."""
+    import argparse
+    import tempfile
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--build", default="32-bit frozen", help="32-bit frozen | 32-bit .mpy | 64-bit .mpy")
+    parser.add_argument("--mp32-mpy", default=str(ROOT / "build" / "mp32-mpy" / "micropython"))
+    parser.add_argument("--tries", type=int, default=2, help="clean sessions in a row for a heap to count")
+    args = parser.parse_args()
+    on = {b.key: b for b in builds(args.mp32_mpy)}[args.build]
+    lines, _ = session(32)
+    with tempfile.TemporaryDirectory() as tmp, Collector.with_units(Path(tmp), {}) as collector:
+        peak = smallest_heap(collector, Path(tmp), lines, on, args.tries)
+        ok, unit = run_session(collector, Path(tmp), "512K", lines, on, measure=True)
+        mems = [int(re.search(r"alloc=(\d+)", x)[1]) for x in unit.out if x.startswith("mem ")] if ok else []
+    print(f"{on.name}: smallest heap {peak:,} B ({peak // 1024} KiB); mem at once, once synced, after: {mems}")
+
+
+if __name__ == "__main__":
+    main()
