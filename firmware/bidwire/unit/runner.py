@@ -6,13 +6,10 @@ import time
 
 import asyncio
 
-from bidwire.unit import screens
+from bidwire.unit import keys, screens
 from bidwire.unit.app import App
 from bidwire.unit.journal import Journal
-from bidwire.unit.keys import KEYS_PER_SEAT, KeyQueue
 from bidwire.unit.store import Store
-
-FIRMWARE = "bidwire-unit 0.4"  # 0.4: irregularity identities and settlements, the sync count (beat)
 
 
 class Unit:
@@ -21,7 +18,7 @@ class Unit:
         self.app = App(cfg["unit"], cfg["mode"], cfg["td_pin"])
         self.store = Store(Journal(cfg["state_dir"] if hal.storage is None else hal.storage), self.app, hal.clock)
         self.store.on_halt = self.halt
-        self.queue = KeyQueue()
+        self.queue = keys.KeyQueue()
         self.sync = None
         if cfg["collector"]:
             from bidwire.unit.sync import Sync
@@ -67,14 +64,15 @@ class Unit:
 
     def boot(self):
         net = self.hal.network
-        self.store.open({"firmware": FIRMWARE, "board": self.hal.name, "battery": self.battery(),
+        # the firmware version in the hello event (0.4: irregularity identities and settlements, the sync count)
+        self.store.open({"firmware": "bidwire-unit 0.4", "board": self.hal.name, "battery": self.battery(),
                          "rssi": None if net is None else net.rssi()})
         self.refresh()
 
     def press(self, code):
         self.keys += 1
         if self.measure is None:
-            self.changed = self.store.key(code // KEYS_PER_SEAT, code % KEYS_PER_SEAT)
+            self.changed = self.store.key(code // keys.KEYS_PER_SEAT, code % keys.KEYS_PER_SEAT)
             self.refresh()
             return
         # `make bench`: bytes allocated and time from the press to the frame on the display (console excluded)
@@ -82,7 +80,7 @@ class Unit:
         gc.disable()
         console, self.hal.console = self.hal.console, None
         a0, t0 = gc.mem_alloc(), time.ticks_us()
-        self.changed = self.store.key(code // KEYS_PER_SEAT, code % KEYS_PER_SEAT)
+        self.changed = self.store.key(code // keys.KEYS_PER_SEAT, code % keys.KEYS_PER_SEAT)
         self.refresh()
         self.measure = (gc.mem_alloc() - a0, time.ticks_diff(time.ticks_us(), t0))
         gc.enable()
@@ -121,9 +119,9 @@ class Unit:
         self.boot()
         if self.hal.network is not None:
             self.hal.network.start()
-        keys = self.hal.keys
-        keys.start(self.queue)
-        attach = getattr(keys, "attach", None)
+        source = self.hal.keys
+        source.start(self.queue)
+        attach = getattr(source, "attach", None)
         if attach is not None:
             attach(self)  # the virtual unit's script reader: sync / shot / quit lines
         if self.sync is not None:
