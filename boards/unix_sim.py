@@ -61,13 +61,6 @@ def console(rows):
     out.write(RULE + "\n")
 
 
-def _seat(name):
-    i = "NESW".find(name.upper())
-    if len(name) != 1 or i < 0:
-        raise ValueError(f"unknown seat {name}: use N, E, S or W")
-    return i
-
-
 class StdinKeys:
     """Reads the script from stdin; key lines go into the key queue one at a time, in order."""
 
@@ -129,7 +122,7 @@ class StdinKeys:
                 import micropython
                 micropython.mem_info(1)
         elif len(words) == 2:
-            self.queue.put(key_code(_seat(words[0]), parse_key(words[1])))
+            self.queue.put(key_code(self._seat(words[0]), parse_key(words[1])))
             while len(self.queue):
                 await asyncio.sleep_ms(0)  # let the app take it before the next line
             unit = self.unit
@@ -139,6 +132,12 @@ class StdinKeys:
         else:
             raise ValueError(f"cannot read script line: {line}")
         return False
+
+    def _seat(self, name):
+        i = "NESW".find(name.upper())
+        if len(name) != 1 or i < 0:
+            raise ValueError(f"unknown seat {name}: use N, E, S or W")
+        return i
 
     async def _sync(self, limit_ms):
         unit = self.unit
