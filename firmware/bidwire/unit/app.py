@@ -36,9 +36,7 @@ _DIRECTOR = const("bidwire.unit.director")
 
 
 def _director():
-    """The director's module: loaded for an irregularity, a TD press, a ruling or a full input log, and dropped once
-    an input leaves no director call open (App.key, App.command), so that between irregularities it is not in the heap.
-    """
+    """director.py, loaded for an irregularity, a TD press, a ruling or a full log; dropped once no call is open."""
     from bidwire.unit import director
 
     return director
