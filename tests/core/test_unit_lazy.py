@@ -54,3 +54,10 @@ def test_no_auction_before_the_first_board_and_the_director_called_there():
     ev = press(app, "N PASS")  # the set-up screen: board 1 starts, with its auction
     assert ev[0]["type"] == "board_start" and app.board == 1 and app.auction.n_inputs == 0
     assert app.auction.dealer == 0 and app.screen == A.START
+
+
+def test_a_collector_ruling_before_the_first_board_is_refused():
+    app = App("T01", "record", "1234")
+    assert app.command({"seq": 1, "type": "ruling", "ruling": "reject", "at": 0, "board": 1})
+    assert app.out == [{"type": "ruling_refused", "board": 1, "at": 0, "ruling": "reject", "reason": "other_board"}]
+    assert app.auction is None and app.td == 0 and not loaded()
