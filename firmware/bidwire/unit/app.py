@@ -99,6 +99,7 @@ class App:
     def _set_board(self, number):
         self.board = number
         self.dealer, self.vul = boards.dealer(number), boards.vulnerability(number)
+        self.auction = None  # pyright: ignore[reportAttributeAccessIssue] - the last board's input log free first
         self.auction = Auction(self.dealer, self.mode)
         self.level[:] = b"\x00\x00\x00\x00"
         self.undo_seat = self.tricks = self.entered_by = self.leader = self.lead = -1
