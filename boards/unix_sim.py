@@ -13,7 +13,7 @@ import time
 
 import framebuf
 
-from bidwire.unit.hal import Hal, NoBattery, NoNetwork
+from bidwire.unit.hal import Hal
 from bidwire.unit.keys import key_code, parse_key
 from bidwire.unit.screens import text
 
@@ -59,13 +59,6 @@ def console(rows):
     for r in text(rows):
         out.write("|" + r + " " * (16 - len(r)) + "|\n")
     out.write(RULE + "\n")
-
-
-def _seat(name):
-    i = "NESW".find(name.upper())
-    if len(name) != 1 or i < 0:
-        raise ValueError(f"unknown seat {name}: use N, E, S or W")
-    return i
 
 
 class StdinKeys:
@@ -129,7 +122,7 @@ class StdinKeys:
                 import micropython
                 micropython.mem_info(1)
         elif len(words) == 2:
-            self.queue.put(key_code(_seat(words[0]), parse_key(words[1])))
+            self.queue.put(key_code(self._seat(words[0]), parse_key(words[1])))
             while len(self.queue):
                 await asyncio.sleep_ms(0)  # let the app take it before the next line
             unit = self.unit
@@ -139,6 +132,12 @@ class StdinKeys:
         else:
             raise ValueError(f"cannot read script line: {line}")
         return False
+
+    def _seat(self, name):
+        i = "NESW".find(name.upper())
+        if len(name) != 1 or i < 0:
+            raise ValueError(f"unknown seat {name}: use N, E, S or W")
+        return i
 
     async def _sync(self, limit_ms):
         unit = self.unit
@@ -151,5 +150,5 @@ class StdinKeys:
 
 
 def build(config):
-    return Hal(keys=StdinKeys(), display=Display(), storage=config["state_dir"], clock=Clock(),
-               network=NoNetwork(), power=NoBattery(), name="unix_sim", console=console)
+    return Hal(keys=StdinKeys(), display=Display(), storage=config["state_dir"], clock=Clock(), network=None,
+               power=None, name="unix_sim", console=console)

@@ -33,14 +33,16 @@ def main():
     drop("bidwire.unit.config")  # read once at boot
     gc.collect()
     # All the code first, while the heap is in one piece (on the unix port .mpy code lives in the heap)
-    from bidwire.unit.runner import run
+    from bidwire.unit.runner import Unit, run
 
     if cfg["collector"]:
         import bidwire.unit.sync  # noqa: F401 - code first, while the heap is in one piece
     name = cfg["board"]
     board = getattr(__import__("boards." + name), name)
+    unit = Unit(board.build(cfg), cfg)
+    cfg = board = None  # the unit took what it needs: the config's text (the secret, the URL) is freed
     gc.collect()
-    run(board.build(cfg), cfg)
+    run(unit)
 
 
 main()

@@ -8,6 +8,8 @@ directory first on sys.path), with a config whose collector is set (it is not co
 
 Each line: gc.collect(); gc.mem_alloc() after the step minus before it, and the total. docs/benchmarks.md has a
 run's output and what it means. (On a build without the firmware frozen, the imports load .mpy code into the heap.)
+The modules the unit loads only when needed (the director's, the auction summary, Law 77) are measured on their own
+and dropped again, as the unit drops them.
 """
 import gc
 import sys
@@ -21,6 +23,7 @@ MODULES = (
     "bidwire.unit.screens", "bidwire.unit.journal", "bidwire.unit.store", "bidwire.unit.runner",
     "bidwire.unit.hmac256", "bidwire.unit.http", "bidwire.unit.sync", "bidwire.unit.hal", "boards.unix_sim",
 )
+LAZY = ("bidwire.unit.director", "bidwire.core.record", "bidwire.core.score")
 _last = 0
 
 
@@ -37,8 +40,17 @@ def main(path):
     for name in MODULES:
         __import__(name)
         step("import " + name)
-    from bidwire.unit import config
     from bidwire.unit.lazy import drop
+
+    for name in LAZY:
+        gc.collect()
+        before = gc.mem_alloc()
+        __import__(name)
+        gc.collect()
+        print(f"  (loaded when needed: {name}, {gc.mem_alloc() - before} B)")
+        drop(name)
+    step("the lazy modules dropped again")
+    from bidwire.unit import config
 
     cfg = config.load(path)
     config = None
@@ -53,7 +65,10 @@ def main(path):
     step("board: Hal, frame buffer, stdin keys")
     app = App(cfg["unit"], cfg["mode"], cfg["td_pin"])
     gc.collect()
-    print("  (an App with its Auction, alone:", gc.mem_alloc() - _last, "B)")
+    print("  (an App before its first board, alone:", gc.mem_alloc() - _last, "B)")
+    app._set_board(1)
+    gc.collect()
+    print("  (the same with board 1's Auction:", gc.mem_alloc() - _last, "B)")
     del app
     unit = Unit(hal, cfg)
     step("Unit: App, Store, Journal, KeyQueue, Sync")

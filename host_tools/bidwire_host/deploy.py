@@ -24,7 +24,7 @@ from pathlib import Path
 
 from bidwire.unit import config as unit_config
 from bidwire_host import esp32
-from bidwire_host.mpy import CompileError, compile_tree
+from bidwire_host.mpy import UNIT_FLAGS, CompileError, compile_tree
 
 ROOT = Path(__file__).resolve().parents[2]  # the checkout (the package is installed editable by `make setup`)
 ENTRY_POINTS = ("main.py", "boot.py")
@@ -95,8 +95,9 @@ def build(root, board, mpy_cross):
         # firmware/ is the module root (as on the unit's sys.path); its entry points compile too, which checks
         # their syntax before a unit is touched, and their .mpy are then dropped. No -march: bytecode .mpy files
         # are the same bytes for every port; native code (@micropython.native) would need -march=xtensawin and
-        # mpy-cross refuses it without one ("invalid arch"), so that cannot reach a unit unnoticed.
-        modules = compile_tree(mpy_cross, image / "lib", [firmware, stage])
+        # mpy-cross refuses it without one ("invalid arch"), so that cannot reach a unit unnoticed. UNIT_FLAGS: -O3,
+        # no line-number tables (mpy.py).
+        modules = compile_tree(mpy_cross, image / "lib", [firmware, stage], flags=UNIT_FLAGS)
     except CompileError as e:
         raise DeployError(str(e).replace(str(stage), str(root))) from None
     dropped = [(image / "lib" / name).with_suffix(".mpy") for name in ENTRY_POINTS]

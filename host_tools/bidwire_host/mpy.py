@@ -6,6 +6,10 @@ from pathlib import Path
 import click
 
 CORE = Path("bidwire/core")  # reported apart: the core's flash footprint is a budget of its own
+# What goes on a unit (deploy.build, and the bench's .mpy builds, which measure it): -O3 leaves out the line-number
+# tables, so a traceback names each file and function but gives every line as 1. About 7 % of the bytecode, which on
+# stock firmware is loaded into the heap (docs/benchmarks.md). The tests compile without it, for their tracebacks.
+UNIT_FLAGS = ("-O3",)
 
 
 class CompileError(Exception):
@@ -29,8 +33,9 @@ def _sources(dirs, packages=()):
                 yield pkg.parent, src
 
 
-def compile_tree(mpy_cross, out, dirs, packages=()):
-    """Compile every .py under dirs to out/<path within its dir>.mpy; return [(src, dst, size)].
+def compile_tree(mpy_cross, out, dirs, packages=(), flags=()):
+    """Compile every .py under dirs to out/<path within its dir>.mpy; return [(src, dst, size)]. flags: more
+    mpy-cross options (UNIT_FLAGS for what a unit runs).
 
     Each dir is a module root (firmware/ is on the unit's sys.path), so firmware/bidwire/core/calls.py
     becomes out/bidwire/core/calls.mpy and its tracebacks name "bidwire/core/calls.py".
@@ -47,7 +52,7 @@ def compile_tree(mpy_cross, out, dirs, packages=()):
         # written beside and renamed into place: a virtual unit importing from out meanwhile sees the old file or
         # the new one, never a half-written one (a truncated .mpy can hang the MicroPython unix port)
         tmp = dst.with_name(f".{dst.name}.{os.getpid()}.tmp")
-        cmd = [str(mpy_cross), "-s", rel.as_posix(), "-o", str(tmp), str(src)]
+        cmd = [str(mpy_cross), *flags, "-s", rel.as_posix(), "-o", str(tmp), str(src)]
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:
             tmp.unlink(missing_ok=True)

@@ -7,7 +7,6 @@ import asyncio
 
 from scratch import remove_tree, scratch
 
-from bidwire.unit.hal import NoNetwork
 from bidwire.unit.keys import K_PASS, NO_KEY, key_code, parse_key
 from bidwire.unit.runner import Unit
 from bidwire.unit.scan import Scanner
@@ -160,7 +159,7 @@ def test_deinit_stops_the_main_loop_and_the_key_scanner_and_closes_the_journal()
     try:
         hal = Hal(path)
         hal.keys = Scanner(read_into, 1, bytes([key_code(0, K_PASS)] + [NO_KEY] * 7))
-        hal.network = NoNetwork()
+        hal.network = None  # nothing to supervise, as on the unix port
         unit = Unit(hal, CFG)
         asyncio.run(scenario(unit, hal))
     finally:

@@ -4,16 +4,12 @@ Pure: no I/O and no clock. `key()` and `command()` return True when the state ch
 journaled, bidwire.unit.store); the events each input produced are left in `out` for the store to number and
 write in the same journal record. Screens (screens.py) only read this state.
 """
+from bidwire.core import auction, codes
 from bidwire.core import board as boards
-from bidwire.core.auction import IN_ALERT, IN_CHANGE, Auction
-from bidwire.core.calls import PASS, bid, call_name, lho, seat_name, side
-from bidwire.core.codes import (
-    AUCTION, CHANGE_OF_CALL, ENDED, ENFORCE, FULL, HELD, OUT_OF_ROTATION, PASSED_OUT, RECORD, REFUSED, VERDICT_NAMES,
-)
+from bidwire.core.auction import Auction
+from bidwire.core.calls import bid, call_name, lho, seat_name, side
 from bidwire.core.compat import const
-from bidwire.unit import director
-from bidwire.unit.director import END_CALL, TD_CALLED, TD_MENU, TD_PIN, TD_SEAT  # noqa: F401 - screens read them here
-from bidwire.unit.keys import K_ALERT, K_C, K_NT, K_PASS, K_TD, K_UNDO, K_X, K_XX
+from bidwire.unit import keys
 from bidwire.unit.lazy import drop
 
 # Screens (architecture.md §3)
@@ -26,15 +22,32 @@ CONFIRM = const(5)
 SCORE = const(6)
 MOVE = const(7)
 
-_CALL_KEYS = (PASS, 1, 2)  # K_PASS, K_X, K_XX -> call codes P, X, XX
+# app.td, the director's call (director.py): called, entering the PIN, in the ruling menu, choosing a seat; 0: none
+TD_CALLED = const(1)
+TD_PIN = const(2)
+TD_MENU = const(3)
+TD_SEAT = const(4)
+
+_CALL_KEYS = const((0, 1, 2))  # K_PASS, K_X, K_XX -> call codes P, X, XX
 # Why a press was refused (enforce mode; an unmet obligation), by verdict code; out of turn names whose turn
-_WHY = ("", "", "too low", "bad X", "bad XX", "must pass", "", "ended", "above 7", "wait TD", "not legal")
+_WHY = const(("", "", "too low", "bad X", "bad XX", "must pass", "", "ended", "above 7", "wait TD", "not legal"))
+
+_DIRECTOR = const("bidwire.unit.director")
+
+
+def _director():
+    """director.py, loaded for an irregularity, a TD press, a ruling or a full log; dropped once no call is open."""
+    from bidwire.unit import director
+
+    return director
 
 
 class App:
+    auction: Auction  # the board's; None before the first board (SETUP): its 768-byte input log comes with a board
+
     def __init__(self, unit="", mode="record", td_pin="1234"):
         self.unit = unit
-        self.mode = ENFORCE if mode == "enforce" else RECORD
+        self.mode = codes.ENFORCE if mode == "enforce" else codes.RECORD
         self.td_pin = td_pin
         self.out = []  # events of the current input: dicts without seq
         self.replaying = False  # boot replays the journal: its events were stored with it, none are made
@@ -44,7 +57,7 @@ class App:
         self.board_idx = -1  # index in assignment["boards"]
         self.board = 0
         self.dealer = self.vul = 0
-        self.auction = Auction(0, self.mode)  # board 0: nothing to bid until a board starts
+        self.auction = None  # pyright: ignore[reportAttributeAccessIssue] - board 0: nothing to bid yet
         self.level = bytearray(4)  # a level key pressed at each seat, waiting for its strain (0: none)
         self.undo_seat = -1  # the seat that pressed UNDO: its next call is a change of call (Law 25)
         self.tricks = self.entered_by = -1
@@ -86,6 +99,7 @@ class App:
     def _set_board(self, number):
         self.board = number
         self.dealer, self.vul = boards.dealer(number), boards.vulnerability(number)
+        self.auction = None  # pyright: ignore[reportAttributeAccessIssue] - the last board's input log free first
         self.auction = Auction(self.dealer, self.mode)
         self.level[:] = b"\x00\x00\x00\x00"
         self.undo_seat = self.tricks = self.entered_by = self.leader = self.lead = -1
@@ -98,7 +112,7 @@ class App:
         self.screen = START
         a = self.assignment or {}
         self.emit({"type": "board_start", "board": number, "dealer": seat_name(self.dealer),
-                   "vul": boards.VUL_NAMES[self.vul], "mode": "enforce" if self.mode == ENFORCE else "record",
+                   "vul": boards.VUL_NAMES[self.vul], "mode": "enforce" if self.mode == codes.ENFORCE else "record",
                    "section": a.get("section"), "table": a.get("table"), "round": a.get("round"),
                    "ns": a.get("ns"), "ew": a.get("ew")})
 
@@ -122,11 +136,17 @@ class App:
 
     def key(self, seat, key):
         """One key press at a seat panel. True if anything changed (the press must then be journaled)."""
-        if key == K_TD or self.td >= TD_PIN:
-            return director.key(self, seat, key)
+        changed = self._key(seat, key)
+        if not self.td:
+            drop(_DIRECTOR)
+        return changed
+
+    def _key(self, seat, key):
+        if key == keys.K_TD or self.td >= TD_PIN:
+            return _director().key(self, seat, key)
         s = self.screen
         if s == SETUP:
-            if key != K_PASS:
+            if key != keys.K_PASS:
                 return False
             self.message = ""
             self._next_board()
@@ -141,7 +161,7 @@ class App:
             return self._result(seat, key)
         if s == CONFIRM:
             return self._confirm(seat, key)
-        if s == SCORE and key == K_PASS:
+        if s == SCORE and key == keys.K_PASS:
             self.boards_played += 1
             self._next_board()
             return True
@@ -149,28 +169,28 @@ class App:
 
     def _bidding(self, seat, key):
         a = self.auction
-        if key < K_C:  # level key: wait for the strain
+        if key < keys.K_C:  # level key: wait for the strain
             self.level[seat] = key + 1
             return True
-        if key <= K_NT:
+        if key <= keys.K_NT:
             if self.level[seat]:
-                call = bid(self.level[seat], key - K_C)
+                call = bid(self.level[seat], key - keys.K_C)
                 self.level[seat] = 0
                 return self._call(seat, call)
-            if a.phase == ENDED and key < K_NT and seat == self.leader:
-                return self._lead(seat, key - K_C)
+            if a.phase == codes.ENDED and key < keys.K_NT and seat == self.leader:
+                return self._lead(seat, key - keys.K_C)
             return False
-        if key == K_PASS or key == K_X or key == K_XX:
+        if key == keys.K_PASS or key == keys.K_X or key == keys.K_XX:
             self.level[seat] = 0
-            return self._call(seat, _CALL_KEYS[key - K_PASS])
-        if key == K_ALERT:
-            if not a.room(IN_ALERT):
-                return director.full(self, seat)
+            return self._call(seat, _CALL_KEYS[key - keys.K_PASS])
+        if key == keys.K_ALERT:
+            if not a.room(auction.IN_ALERT):
+                return _director().full(self, seat)
             if not a.alert(seat):
                 return False
             self._call_event(seat, "alert")
             return True
-        if key == K_UNDO:  # Law 25 A: only the last caller, only until LHO calls (1987)
+        if key == keys.K_UNDO:  # Law 25 A: only the last caller, only until LHO calls (1987)
             if self.undo_seat == seat:
                 self.undo_seat = -1
                 return True
@@ -189,19 +209,22 @@ class App:
             verdict = a.change(seat, call)
         else:
             verdict = a.call(seat, call)
-        if verdict == FULL:
-            return director.full(self, seat)
+        if verdict == codes.FULL:
+            return _director().full(self, seat)
         self.message = self.held = ""
-        self._call_event(seat, VERDICT_NAMES[verdict])
-        if verdict == HELD:
+        self._call_event(seat, codes.VERDICT_NAMES[verdict])
+        if verdict == codes.HELD:
             self.held, self.held_at = seat_name(seat) + " " + call_name(call) + " not taken", 2 * a.n_inputs
-        elif verdict == REFUSED:  # why, in at most 9 columns, and the law: "E: N's turn L31"
+        elif verdict == codes.REFUSED:  # why, in at most 9 columns, and the law: "E: N's turn L31"
             why = a.why
-            why = seat_name(a.in_turn()) + "'s turn" if why == OUT_OF_ROTATION or why == CHANGE_OF_CALL else _WHY[why]
+            turn = why == codes.OUT_OF_ROTATION or why == codes.CHANGE_OF_CALL
+            why = seat_name(a.in_turn()) + "'s turn" if turn else _WHY[why]
             self.message = seat_name(seat) + ": " + why + (" L" + str(a.law) if a.law else "")
-        if before >= 0 and a.p_at != before:  # this call settled the pending irregularity (rectify.while_pending)
-            director.settled(self, seat)
-        director.report(self, before, verdict, seat, call)
+        if verdict != codes.LEGAL or a.p_at != before:  # an irregularity made or settled: the director hears of it
+            director = _director()
+            if before >= 0 and a.p_at != before:  # this call settled the pending irregularity (rectify.while_pending)
+                director.settled(self, seat)
+            director.report(self, before, verdict, seat, call)
         self.after(before_phase)
         return True
 
@@ -209,7 +232,8 @@ class App:
         a = self.auction
         alert = verdict == "alert"
         b = a.inputs
-        token = seat_name(seat) + ("@" if alert else ("~" if b[-2] >> 2 == IN_CHANGE else ":") + call_name(b[-1]))
+        how = "~" if b[-2] >> 2 == auction.IN_CHANGE else ":"
+        token = seat_name(seat) + ("@" if alert else how + call_name(b[-1]))
         self.emit({"type": "call", "input": token, "seat": seat_name(seat), "verdict": verdict, "law": a.law,
                    "alert": alert})
 
@@ -217,8 +241,8 @@ class App:
         a = self.auction
         if a.phase == before_phase:
             return
-        if a.phase == ENDED or a.phase == PASSED_OUT:
-            if a.phase == PASSED_OUT:
+        if a.phase == codes.ENDED or a.phase == codes.PASSED_OUT:
+            if a.phase == codes.PASSED_OUT:
                 self.contract = "Pass"
             else:
                 c = a.contract() or (0, 0)
@@ -231,14 +255,14 @@ class App:
                            "lead_restrictions": s["lead_restrictions"], "log": s["log"]})
                 s = record = None
                 drop("bidwire.core.record")
-        if a.phase == ENDED:
+        if a.phase == codes.ENDED:
             self.leader = lho(a.declarer())
             self.screen = LEAD
-        elif a.phase == PASSED_OUT:
+        elif a.phase == codes.PASSED_OUT:
             self.screen = SCORE
             self.emit({"type": "result", "contract": "Pass", "declarer": None, "tricks": None, "score_ns": 0,
                        "entered_by": None, "confirmed_by": None})
-        elif a.phase == AUCTION:
+        elif a.phase == codes.AUCTION:
             self.screen = BIDDING  # Law 39 reopened an ended auction
 
     def _lead(self, seat, suit):
@@ -252,17 +276,17 @@ class App:
 
     def _result(self, seat, key):
         t = self.tricks
-        if key < K_C:
+        if key < keys.K_C:
             t = key + 7  # level key N: made at level N
-        elif key == K_X:
+        elif key == keys.K_X:
             t -= 1
-        elif key == K_XX:
+        elif key == keys.K_XX:
             t += 1
-        elif key == K_PASS:
+        elif key == keys.K_PASS:
             self.entered_by = seat
             self.screen = CONFIRM
             return True
-        if key == K_UNDO or t == self.tricks or not 0 <= t <= 13:
+        if key == keys.K_UNDO or t == self.tricks or not 0 <= t <= 13:
             return False
         self.tricks = t
         return True
@@ -271,11 +295,11 @@ class App:
         if side(seat) == side(self.entered_by):
             self.message = ("NS" if self.entered_by & 1 else "EW") + " to confirm"
             return False
-        if key == K_UNDO:  # disputed: back to entry
+        if key == keys.K_UNDO:  # disputed: back to entry
             self.screen = RESULT
             self.emit({"type": "note", "text": "result disputed by " + seat_name(seat)})
             return True
-        if key != K_PASS:
+        if key != keys.K_PASS:
             return False
         self.screen = SCORE
         self.emit({"type": "result", "contract": self.contract, "declarer": seat_name(self.auction.declarer()),
@@ -286,9 +310,9 @@ class App:
     def score_ns(self):
         """Law 77 from North-South's side for the tricks entered (computed once per entry: the display asks often)."""
         a = self.auction
-        if a.phase == AUCTION:
+        if a.phase == codes.AUCTION:
             return None
-        if a.phase == PASSED_OUT:
+        if a.phase == codes.PASSED_OUT:
             return 0
         if self._score[0] != self.tricks:
             from bidwire.core.score import score_ns
@@ -299,7 +323,7 @@ class App:
 
     # ---- the director (director.py) -------------------------------------------------------------------
     def menu(self):
-        return director.menu(self)
+        return _director().menu(self)
 
     # ---- collector commands -----------------------------------------------------------------------------
     def command(self, cmd, now=0):
@@ -321,7 +345,9 @@ class App:
             else:
                 self.next_assignment = cmd
         elif kind == "ruling":
-            director.command(self, cmd)
+            _director().command(self, cmd)
+            if not self.td:
+                drop(_DIRECTOR)
         elif kind == "traveller":
             if cmd.get("board") == self.board:
                 self.traveller = cmd.get("rows")
@@ -329,7 +355,7 @@ class App:
             self.message = str(cmd.get("text", ""))[:48]
         elif kind == "config":
             if cmd.get("mode") in ("record", "enforce"):
-                self.mode = ENFORCE if cmd["mode"] == "enforce" else RECORD  # from the next board on
+                self.mode = codes.ENFORCE if cmd["mode"] == "enforce" else codes.RECORD  # from the next board on
         elif kind == "time":
             if isinstance(cmd.get("now"), int):
                 self.clock_offset = cmd["now"] - now

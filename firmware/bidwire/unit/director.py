@@ -6,20 +6,13 @@ the state; events go out through `app.emit`.
 A ruling answers one irregularity, named by its input index (`at`, docs/unit.md "Irregularities"): a collector
 ruling is applied only while that irregularity is the one pending on that board, otherwise refused with a reason.
 """
-from bidwire.core.auction import IN_RULE, MAX_INPUTS
+from bidwire.core import auction, codes
 from bidwire.core.calls import call_name, lho, seat_name
-from bidwire.core.codes import (
-    ABOVE_SEVEN, AUCTION, FULL, LEGAL, RULE_NAMES, RULE_PASS_NEXT_TURN, VERDICT_NAMES, rulings,
-)
 from bidwire.core.compat import const
-from bidwire.unit.keys import K_C, K_TD, K_UNDO
+from bidwire.unit import app as A
+from bidwire.unit import keys
 
-# app.td: called, entering the PIN, in the ruling menu, choosing a seat (0: no director call)
-TD_CALLED = const(1)
-TD_PIN = const(2)
-TD_MENU = const(3)
-TD_SEAT = const(4)
-END_CALL = const(0)  # menu entry: end the director call
+_END_CALL = const(0)  # menu entry: end the director call
 
 
 def report(app, before, verdict, seat, call):
@@ -27,11 +20,11 @@ def report(app, before, verdict, seat, call):
     settled, or settled by the law at once (Law 39: a call after the close is cancelled)."""
     a = app.auction
     if a.p_kind and a.p_at != before:
-        app.emit({"type": "irregularity", "kind": VERDICT_NAMES[a.p_kind], "law": a.p_law, "at": a.p_at,
+        app.emit({"type": "irregularity", "kind": codes.VERDICT_NAMES[a.p_kind], "law": a.p_law, "at": a.p_at,
                   "offender": seat_name(a.p_seat), "call": call_name(a.p_call), "entitled": seat_name(lho(a.p_seat)),
-                  "options": [RULE_NAMES[r] for r in rulings(a.p_kind)]})
-    elif LEGAL < verdict <= ABOVE_SEVEN and not a.p_kind:
-        app.emit({"type": "irregularity", "kind": VERDICT_NAMES[verdict], "law": a.law, "at": a.n_inputs - 1,
+                  "options": [codes.RULE_NAMES[r] for r in codes.rulings(a.p_kind)]})
+    elif codes.LEGAL < verdict <= codes.ABOVE_SEVEN and not a.p_kind:
+        app.emit({"type": "irregularity", "kind": codes.VERDICT_NAMES[verdict], "law": a.law, "at": a.n_inputs - 1,
                   "settled": "law", "offender": seat_name(seat), "call": call_name(call), "entitled": None,
                   "options": []})
         app.message = seat_name(seat) + " " + call_name(call) + " L" + str(a.law)
@@ -44,10 +37,10 @@ def full(app, seat):
     app.message = "auction full: TD"
     if not app.log_full:
         app.log_full = True
-        app.emit({"type": "note", "text": f"board {app.board}: the input log is full ({MAX_INPUTS} inputs): "
+        app.emit({"type": "note", "text": f"board {app.board}: the input log is full ({auction.MAX_INPUTS} inputs): "
                   f"{seat_name(seat)}'s press refused, only a ruling, a legal call or the lead is taken"})
         if not app.td:
-            app.td = TD_CALLED
+            app.td = A.TD_CALLED
             app.emit({"type": "td_call", "seat": seat_name(seat)})
     return True
 
@@ -60,49 +53,51 @@ def settled(app, seat):
 
 def menu(app):
     """The director's menu, numbered from 1 on the level keys: rulings, pass next turn, end call."""
-    m = list(rulings(app.auction.p_kind))
-    if app.board and app.auction.phase == AUCTION:
-        m.append(RULE_PASS_NEXT_TURN)
-    m.append(END_CALL)
+    m = []
+    if app.board:  # before the first board there is no auction to rule on
+        m = list(codes.rulings(app.auction.p_kind))
+        if app.auction.phase == codes.AUCTION:
+            m.append(codes.RULE_PASS_NEXT_TURN)
+    m.append(_END_CALL)
     return m
 
 
 def key(app, seat, key):
     """TD at any seat, or any key while the director holds the panel (PIN, menu, seat). True if it changed."""
     td = app.td
-    if key == K_TD:
+    if key == keys.K_TD:
         if td == 0:
-            app.td = TD_CALLED
+            app.td = A.TD_CALLED
             app.emit({"type": "td_call", "seat": seat_name(seat)})
             return True
-        if td == TD_CALLED:
-            app.td, app.pin = TD_PIN, ""
+        if td == A.TD_CALLED:
+            app.td, app.pin = A.TD_PIN, ""
             return True
         return False
-    if key == K_UNDO:  # leave the PIN entry or the menu; the call stays open until ended
-        app.td, app.pin = TD_CALLED, ""
+    if key == keys.K_UNDO:  # leave the PIN entry or the menu; the call stays open until ended
+        app.td, app.pin = A.TD_CALLED, ""
         return True
-    if td == TD_SEAT:
-        return apply_ruling(app, RULE_PASS_NEXT_TURN, seat, "table")
-    if key >= K_C:
+    if td == A.TD_SEAT:
+        return apply_ruling(app, codes.RULE_PASS_NEXT_TURN, seat, "table")
+    if key >= keys.K_C:
         return False
-    if td == TD_PIN:
+    if td == A.TD_PIN:
         app.pin += str(key + 1)
         if len(app.pin) == len(app.td_pin):
             ok = app.pin == app.td_pin
-            app.td, app.pin = (TD_MENU if ok else TD_CALLED), ""
+            app.td, app.pin = (A.TD_MENU if ok else A.TD_CALLED), ""
             app.message = "" if ok else "wrong PIN"
         return True
     m = menu(app)
     if key >= len(m):
         return False
     choice = m[key]
-    if choice == END_CALL:
+    if choice == _END_CALL:
         app.td = 0
         app.message = ""
         app.emit({"type": "td_end", "seat": seat_name(seat)})
-    elif choice == RULE_PASS_NEXT_TURN:
-        app.td = TD_SEAT  # the director presses any key on the panel of the seat to restrict
+    elif choice == codes.RULE_PASS_NEXT_TURN:
+        app.td = A.TD_SEAT  # the director presses any key on the panel of the seat to restrict
     else:
         apply_ruling(app, choice, 0, "table")
     return True
@@ -114,12 +109,12 @@ def apply_ruling(app, ruling, seat, by):
         return False
     before, before_phase = a.p_at, a.phase
     verdict = a.rule(ruling, seat)
-    if verdict == FULL:
+    if verdict == codes.FULL:
         return full(app, seat)
     app.td = 0
-    app.emit({"type": "ruling_applied", "ruling": RULE_NAMES[ruling], "seat": seat_name(seat), "by": by,
-              "verdict": VERDICT_NAMES[verdict], "law": a.law,
-              "at": None if ruling == RULE_PASS_NEXT_TURN or before < 0 else before})
+    app.emit({"type": "ruling_applied", "ruling": codes.RULE_NAMES[ruling], "seat": seat_name(seat), "by": by,
+              "verdict": codes.VERDICT_NAMES[verdict], "law": a.law,
+              "at": None if ruling == codes.RULE_PASS_NEXT_TURN or before < 0 else before})
     report(app, before, verdict, seat, 0)  # a change of call allowed under 25 A may itself be irregular
     app.after(before_phase)
     return True
@@ -128,7 +123,7 @@ def apply_ruling(app, ruling, seat, by):
 def command(app, cmd):
     """A collector `ruling` command: applied only while the irregularity it names (`at`) is pending on its board."""
     name, at, board = cmd.get("ruling"), cmd.get("at"), cmd.get("board")
-    r = RULE_NAMES.index(name) if name in RULE_NAMES and name else 0
+    r = codes.RULE_NAMES.index(name) if name in codes.RULE_NAMES and name else 0
     a = app.auction
     # What the event repeats must be what the collector's schema takes, or the outbox would stick on it.
     if not isinstance(at, int) or isinstance(at, bool) or at < 0:
@@ -140,8 +135,8 @@ def command(app, cmd):
         why = "unknown_ruling"
     elif board != app.board or not app.board:
         why = "other_board"
-    elif r == RULE_PASS_NEXT_TURN:  # a restriction the director imposes, tied to no irregularity
-        if a.phase != AUCTION:
+    elif r == codes.RULE_PASS_NEXT_TURN:  # a restriction the director imposes, tied to no irregularity
+        if a.phase != codes.AUCTION:
             why = "auction_over"
     elif at is None:
         why = "no_at"
@@ -149,9 +144,9 @@ def command(app, cmd):
         why = "not_pending"  # settled already (or never seen on this board)
     elif at != a.p_at:
         why = "other_pending"
-    elif r not in rulings(a.p_kind):
+    elif r not in codes.rulings(a.p_kind):
         why = "not_allowed"
-    if why is None and not a.room(IN_RULE):
+    if why is None and not a.room(auction.IN_RULE):
         why = "log_full"
     if why is None:
         return apply_ruling(app, r, "NESW".find(cmd.get("seat") or "N") & 3, "collector")

@@ -4,8 +4,9 @@ keys     — starts a task that puts key events into a KeyQueue: `start(queue)`,
 display  — a framebuf.FrameBuffer, 128 x 64 MONO_VLSB, with `show()` (SSD1306, or text frames on unix)
 storage  — the directory for the journal and snapshots ("/data" on a device)
 clock    — `time()` epoch seconds, `ticks_ms()`
-network  — `start()` its supervisor task, `connected()`, `rssi()` (dBm or None), `deinit()`
-power    — `battery()`: percent 0..100, or None when unknown
+network  — `start()` its supervisor task, `connected()`, `rssi()` (dBm or None), `deinit()`; or None where there
+           is nothing to supervise (the unix port, a wired bench: the host's network is up)
+power    — `battery()`: percent 0..100, or None when unknown; or None for no battery to read
 leds     — optional: `turn(seat)` lights that seat's "your turn" LED (seat -1: none), or None
 console  — optional: called with the 8 text rows of each new frame (the virtual unit prints them), or None
 reset    — optional: restarts the device (machine.reset), called when the journal cannot be replayed; None: exit
@@ -24,24 +25,3 @@ class Hal:
         self.name = name  # the board module's name, reported in the hello event
         self.console = console
         self.reset = reset
-
-
-class NoNetwork:
-    """The unix port (and a wired bench) has nothing to supervise: the host's network is up."""
-
-    def start(self):
-        pass
-
-    def connected(self):
-        return True
-
-    def rssi(self):
-        return None
-
-    def deinit(self):
-        pass
-
-
-class NoBattery:
-    def battery(self):
-        return None

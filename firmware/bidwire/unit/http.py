@@ -4,6 +4,10 @@ The same code runs on MicroPython's asyncio and on CPython's. A response with an
 (status, body); anything that stops a whole response arriving (refused or reset connection, timeout,
 malformed status line or headers, a body over max_body) raises HttpError, after which a retry is safe.
 
+The head and the body are written one after the other (MicroPython), never joined into a request that would
+hold one more copy of the body (docs/benchmarks.md, "Cuts to the session's peak and the .mpy path"); TCP_NODELAY
+keeps the body from waiting for the head's ACK (Nagle).
+
 getaddrinfo blocks: on a unit it would hold up the whole asyncio loop, key scanning included, for as long as a
 DNS answer takes. So a host is resolved once, at its first POST, and again only after a POST to it failed (the
 collector may have moved); `lookups` counts the resolutions.
@@ -17,6 +21,8 @@ from bidwire.core.compat import const
 MAX_BODY = const(16384)  # bytes; a sync response is an ack and a few commands
 _MAX_HEADERS = const(32)
 _READ = const(512)
+_IPPROTO_TCP = const(6)  # the same numbers on Linux and lwIP; the unix port's socket module has no names for them
+_TCP_NODELAY = const(1)
 _C_OR_T = b"cCtT"  # first letters of Content-Length and Transfer-Encoding
 _TOO_BIG = "response body over the %d-byte limit"
 _MICROPYTHON = sys.implementation.name == "micropython"  # its asyncio streams differ; see _exchange
@@ -41,9 +47,8 @@ async def post(host, port, path, body, headers=(), timeout_ms=5000, max_body=MAX
         if "\n" in line[:-1] or "\r" in line[:-2]:
             raise ValueError("an HTTP header name or value contains a line break")
         head += line
-    # One write: sent as two, the body would wait for the head's ACK (Nagle; up to 200 ms with some stacks).
     try:
-        exchange = _exchange(_address(host, port), (head + "\r\n").encode() + body, max_body)
+        exchange = _exchange(_address(host, port), (head + "\r\n").encode(), body, max_body)
         if _MICROPYTHON:
             return await asyncio.wait_for_ms(exchange, timeout_ms)
         return await asyncio.wait_for(exchange, timeout_ms / 1000)
@@ -67,16 +72,18 @@ def _address(host, port):
     return ai
 
 
-async def _exchange(ai, request, max_body):
+async def _exchange(ai, head, body, max_body):
     if _MICROPYTHON:
         reader = writer = _connecting(ai)
-        # MicroPython's Stream: drain() waits until the socket is writable (connected), then sends out_buf.
-        writer.out_buf = request  # pyright: ignore[reportAttributeAccessIssue]
     else:  # CPython: a timeout while open_connection connects closes its socket
         reader, writer = await asyncio.open_connection(*ai[-1][:2])
-        writer.write(request)
     try:
-        await writer.drain()
+        if _MICROPYTHON:
+            await _send(writer, head, body)
+        else:  # CPython: asyncio sets TCP_NODELAY on its connections, so the body does not wait either
+            writer.write(head)
+            writer.write(body)
+            await writer.drain()
         return await _response(reader, max_body)
     finally:
         writer.close()
@@ -86,12 +93,25 @@ async def _exchange(ai, request, max_body):
             pass  # a reset while closing loses nothing: the response is read or the error is on its way
 
 
+async def _send(stream, head, body):
+    """MicroPython: the head, then the body, each straight from where it is (no request joining the two). The
+    stream's drain() waits until the socket is writable (the first time: connected), then sends its out_buf."""
+    stream.out_buf = head  # pyright: ignore[reportAttributeAccessIssue]
+    await stream.drain()
+    stream.out_buf = body  # pyright: ignore[reportAttributeAccessIssue]
+    await stream.drain()
+
+
 def _connecting(ai):
     """MicroPython: open_connection's steps, but the stream exists before the connect is awaited, so that a
     timeout while connecting closes the socket too (open_connection's would be left to the GC: one socket lost
     per attempt while the collector does not answer, and an ESP32 has about ten)."""
     s = socket.socket(ai[0], ai[1], ai[2])
     s.setblocking(False)
+    try:  # the head and the body leave as two writes (_send): the body must not wait for the head's ACK (Nagle)
+        s.setsockopt(_IPPROTO_TCP, _TCP_NODELAY, 1)
+    except OSError:
+        pass  # a stack without the option: slower by a delayed ACK at worst, not wrong
     try:
         s.connect(ai[-1])
     except OSError as e:

@@ -6,8 +6,10 @@ import sys
 
 
 def drop(name):
-    """Forget module `name` (a dotted name) so the collector can free its code."""
-    sys.modules.pop(name, None)
+    """Forget module `name` (a dotted name) so the collector can free its code. Nothing is allocated when it is
+    not loaded (the app asks after every input)."""
+    if sys.modules.pop(name, None) is None:
+        return
     parent, _, leaf = name.rpartition(".")
     pkg = sys.modules.get(parent)
     if pkg is not None and leaf in pkg.__dict__:

@@ -1,28 +1,24 @@
 """The unit's main loop: keys from the HAL's key source through the store (journal + app) to the display, and
-the sync client beside it. `run(hal, cfg)` is what main.py calls on every board.
+the sync client beside it. main.py builds a `Unit(hal, cfg)` on every board, lets the config go, and `run`s it.
 """
 import gc
 import time
 
 import asyncio
 
-from bidwire.unit import screens
+from bidwire.unit import keys, screens
 from bidwire.unit.app import App
 from bidwire.unit.journal import Journal
-from bidwire.unit.keys import KEYS_PER_SEAT, KeyQueue
 from bidwire.unit.store import Store
-
-FIRMWARE = "bidwire-unit 0.4"  # 0.4: irregularity identities and settlements, the sync count (beat)
 
 
 class Unit:
     def __init__(self, hal, cfg):
-        self.hal = hal
-        self.cfg = cfg
+        self.hal = hal  # the config is not kept: what the app, the journal and the sync need is taken from it
         self.app = App(cfg["unit"], cfg["mode"], cfg["td_pin"])
         self.store = Store(Journal(cfg["state_dir"] if hal.storage is None else hal.storage), self.app, hal.clock)
         self.store.on_halt = self.halt
-        self.queue = KeyQueue()
+        self.queue = keys.KeyQueue()
         self.sync = None
         if cfg["collector"]:
             from bidwire.unit.sync import Sync
@@ -37,16 +33,19 @@ class Unit:
 
     def status(self):
         net = self.hal.network
-        s = ("W" if net.connected() else "-") if self.sync else " "
+        s = ("W" if net is None or net.connected() else "-") if self.sync else " "
         if self.sync is not None and not self.sync.ok:
             s = "x"
         s += " q" + str(self.store.backlog())
-        bat = self.hal.power.battery()
+        bat = self.battery()
         if bat is not None:
             s += " " + str(bat) + "%"
         if self.store.status:
             s = self.store.status
         return s
+
+    def battery(self):
+        return None if self.hal.power is None else self.hal.power.battery()
 
     def refresh(self):
         rows = screens.lines(self.app, self.status())
@@ -64,15 +63,16 @@ class Unit:
             self.hal.leds.turn(a.in_turn() if self.app.screen == 2 and not a.p_kind else -1)
 
     def boot(self):
-        net, power = self.hal.network, self.hal.power
-        self.store.open({"firmware": FIRMWARE, "board": self.hal.name, "battery": power.battery(),
-                         "rssi": net.rssi()})
+        net = self.hal.network
+        # the firmware version in the hello event (0.4: irregularity identities and settlements, the sync count)
+        self.store.open({"firmware": "bidwire-unit 0.4", "board": self.hal.name, "battery": self.battery(),
+                         "rssi": None if net is None else net.rssi()})
         self.refresh()
 
     def press(self, code):
         self.keys += 1
         if self.measure is None:
-            self.changed = self.store.key(code // KEYS_PER_SEAT, code % KEYS_PER_SEAT)
+            self.changed = self.store.key(code // keys.KEYS_PER_SEAT, code % keys.KEYS_PER_SEAT)
             self.refresh()
             return
         # `make bench`: bytes allocated and time from the press to the frame on the display (console excluded)
@@ -80,7 +80,7 @@ class Unit:
         gc.disable()
         console, self.hal.console = self.hal.console, None
         a0, t0 = gc.mem_alloc(), time.ticks_us()
-        self.changed = self.store.key(code // KEYS_PER_SEAT, code % KEYS_PER_SEAT)
+        self.changed = self.store.key(code // keys.KEYS_PER_SEAT, code % keys.KEYS_PER_SEAT)
         self.refresh()
         self.measure = (gc.mem_alloc() - a0, time.ticks_diff(time.ticks_us(), t0))
         gc.enable()
@@ -117,10 +117,11 @@ class Unit:
     async def main(self):
         self._task = asyncio.current_task()
         self.boot()
-        self.hal.network.start()
-        keys = self.hal.keys
-        keys.start(self.queue)
-        attach = getattr(keys, "attach", None)
+        if self.hal.network is not None:
+            self.hal.network.start()
+        source = self.hal.keys
+        source.start(self.queue)
+        attach = getattr(source, "attach", None)
         if attach is not None:
             attach(self)  # the virtual unit's script reader: sync / shot / quit lines
         if self.sync is not None:
@@ -144,12 +145,12 @@ class Unit:
         self.hal.keys.deinit()
         if self.sync is not None:
             self.sync.deinit()
-        self.hal.network.deinit()
+        if self.hal.network is not None:
+            self.hal.network.deinit()
         self.store.journal.close()
 
 
-def run(hal, cfg):
-    unit = Unit(hal, cfg)
+def run(unit):
     try:
         asyncio.run(unit.main())
     finally:

@@ -3,49 +3,48 @@
 with the 8 x 8 font, suits as glyphs (chr 1-4). The virtual unit prints the same rows as text, suits as
 letters (`text()`).
 """
+from bidwire.core import calls, codes
 from bidwire.core.board import VUL_NAMES
-from bidwire.core.calls import FIRST_BID, SEATS, level_of, strain_of
-from bidwire.core.codes import (
-    AUCTION, CHANGE_OF_CALL, ENFORCE, MUST_REPEAT, MUST_REPLACE, PASS_NEXT_TURN, PASS_THROUGHOUT, PASSED_OUT,
-)
+from bidwire.core.calls import SEATS
 from bidwire.core.compat import const
 from bidwire.unit import app as A
 
 COLS = const(16)
-ROWS = const(8)
+_ROWS = const(8)
 SUITS = "\x01\x02\x03\x04"  # C D H S glyphs
-# 8 x 8 suit glyphs, one byte per row, leftmost pixel the high bit (MONO_HLSB)
-GLYPHS = (
-    b"\x18\x3c\x18\x66\xff\x66\x18\x3c",  # club
-    b"\x08\x1c\x3e\x7f\x3e\x1c\x08\x00",  # diamond
-    b"\x66\xff\xff\xff\x7e\x3c\x18\x00",  # heart
-    b"\x18\x3c\x7e\xff\xff\x5a\x18\x3c",  # spade
-)
-VUL_SHORT = ("-", "NS", "EW", "All")
+# 8 x 8 suit glyphs, one byte per row, leftmost pixel the high bit (framebuf.MONO_HLSB = 3): blit sources as
+# (buffer, width, height, format), drawn straight from flash with no FrameBuffer of their own
+_GLYPHS = const((
+    (b"\x18\x3c\x18\x66\xff\x66\x18\x3c", 8, 8, 3),  # club
+    (b"\x08\x1c\x3e\x7f\x3e\x1c\x08\x00", 8, 8, 3),  # diamond
+    (b"\x66\xff\xff\xff\x7e\x3c\x18\x00", 8, 8, 3),  # heart
+    (b"\x18\x3c\x7e\xff\xff\x5a\x18\x3c", 8, 8, 3),  # spade
+))
+_VUL_SHORT = const(("-", "NS", "EW", "All"))
 # What the pending irregularity is, by verdict code (laws.md §4.1), on a row of its own
-KIND_TEXT = ("", "out of turn", "insufficient bid", "illegal double", "illegal redouble", "must have passed",
-             "change of call", "after the end", "bid above 7")
+_KIND_TEXT = const(("", "out of turn", "insufficient bid", "illegal double", "illegal redouble", "must have passed",
+                    "change of call", "after the end", "bid above 7"))
 # The director's menu entries by RULE_* code; 0 is the app's END_CALL
-RULE_TEXT = ("end call", "reject", "reject natural", "25A slip", "25B accept", "25B stand", "25B other",
-             "pass next turn")
-DIRECTOR_CALLED = "director called"
+_RULE_TEXT = const(("end call", "reject", "reject natural", "25A slip", "25B accept", "25B stand", "25B other",
+                    "pass next turn"))
+_DIRECTOR_CALLED = const("director called")
 
 
 def call_text(call):
-    if call < FIRST_BID:
+    if call < calls.FIRST_BID:
         return ("P", "X", "XX")[call]
-    s = strain_of(call)
-    return str(level_of(call)) + ("NT" if s == 4 else SUITS[s])
+    s = calls.strain_of(call)
+    return str(calls.level_of(call)) + ("NT" if s == 4 else SUITS[s])
 
 
 def _header(app):
-    return f"Bd{app.board} Dlr{SEATS[app.dealer]} {VUL_SHORT[app.vul]}"
+    return f"Bd{app.board} Dlr{SEATS[app.dealer]} {_VUL_SHORT[app.vul]}"
 
 
 # The grid's column of each seat N E S W (columns W N E S), and the heading with the turn marked '>'
-_COLUMN = b"\x01\x02\x03\x00"
-_HEADING = (" W  >N   E   S  ", " W   N  >E   S  ", " W   N   E  >S  ", ">W   N   E   S  ", " W   N   E   S  ")
-_BLANK = "                "
+_COLUMN = const(b"\x01\x02\x03\x00")
+_HEADING = const((" W  >N   E   S  ", " W   N  >E   S  ", " W   N   E  >S  ", ">W   N   E   S  ", " W   N   E   S  "))
+_BLANK = const("                ")
 
 
 def _grid(app, rows, top, n):
@@ -54,7 +53,7 @@ def _grid(app, rows, top, n):
     player skipped by an accepted call out of rotation stays blank (Law 29 B: that turn is lost)."""
     a = app.auction
     eff = a.eff
-    rows[top - 1] = _HEADING[a.in_turn() if a.phase == AUCTION and not a.p_kind else 4]
+    rows[top - 1] = _HEADING[a.in_turn() if a.phase == codes.AUCTION and not a.p_kind else 4]
     total = 0
     col = 4
     for c in eff:
@@ -95,37 +94,37 @@ def _prompt(app):
     if app.level_pending():
         return _level(app)
     if app.td == A.TD_CALLED:
-        return DIRECTOR_CALLED
-    if a.phase != AUCTION:
+        return _DIRECTOR_CALLED
+    if a.phase != codes.AUCTION:
         return ""
     t = a.in_turn()
     for r in a.restrictions:
         if r[0] == t:
-            if r[1] == PASS_NEXT_TURN or r[1] == PASS_THROUGHOUT:
+            if r[1] == codes.PASS_NEXT_TURN or r[1] == codes.PASS_THROUGHOUT:
                 return SEATS[t] + ": PASS only"
-            if r[1] == MUST_REPEAT:
+            if r[1] == codes.MUST_REPEAT:
                 return SEATS[t] + ": repeat " + call_text(r[2])
-            if r[1] == MUST_REPLACE:
+            if r[1] == codes.MUST_REPLACE:
                 return SEATS[t] + ": replace call"
-    return SEATS[t] + " to call" + (" (E)" if app.mode == ENFORCE else "")
+    return SEATS[t] + " to call" + (" (E)" if app.mode == codes.ENFORCE else "")
 
 
 def _irregularity(app, rows):
     a = app.auction
     o = SEATS[a.p_seat]
     rows[0] = "IRREGULAR L" + str(a.p_law)
-    if a.p_kind == CHANGE_OF_CALL:
+    if a.p_kind == codes.CHANGE_OF_CALL:
         rows[1] = o + " change to " + call_text(a.p_call)
         rows[2] = "director rules"
         rows[3] = "(Law 25)"
     else:
         rows[1] = o + " " + call_text(a.p_call)
-        rows[2] = KIND_TEXT[a.p_kind]
+        rows[2] = _KIND_TEXT[a.p_kind]
         rows[3] = SEATS[(a.p_seat + 1) & 3] + " may accept:"
         rows[4] = " call over it"
         rows[5] = "or TD: reject"
     if app.td == A.TD_CALLED:
-        rows[5] = DIRECTOR_CALLED
+        rows[5] = _DIRECTOR_CALLED
     if app.held_at == 2 * a.n_inputs:  # the last press was kept out: who pressed what
         rows[6] = app.held
     rows[6] = _level(app) or rows[6]
@@ -144,9 +143,9 @@ def _director(app, rows):
         rows[4] = "(Law 24 etc.)"
         return
     a = app.auction
-    rows[0] = "DIRECTOR" + (" L" + str(a.p_law) if a.p_kind else "")
+    rows[0] = "DIRECTOR" + (" L" + str(a.p_law) if app.board and a.p_kind else "")
     for i, r in enumerate(app.menu()[:6]):
-        rows[1 + i] = str(i + 1) + " " + RULE_TEXT[r]
+        rows[1 + i] = str(i + 1) + " " + _RULE_TEXT[r]
 
 
 def _contract(app):
@@ -158,14 +157,14 @@ def _contract(app):
 def _over(app):
     """The tricks against the contract: '=', '+1', '-2'."""
     c = app.auction.contract() or (3, 0)
-    over = app.tricks - level_of(c[0]) - 6
+    over = app.tricks - calls.level_of(c[0]) - 6
     return "=" if over == 0 else ("+" if over > 0 else "") + str(over)
 
 
 def _result(app):
     """The result line: contract, declarer and tricks against the contract, e.g. '4\x04X S -1' or '3NT N ='."""
     a = app.auction
-    if a.phase == PASSED_OUT:
+    if a.phase == codes.PASSED_OUT:
         return "Passed out"
     return _contract(app) + " " + SEATS[a.declarer()] + " " + _over(app) if a.contract() else "?"
 
@@ -199,7 +198,7 @@ def _message(app, rows):
 
 def compose(app, status=""):
     """The 8 rows for the app's state, each as long as it is (lines() is what the display gets)."""
-    rows = [""] * ROWS
+    rows = [""] * _ROWS
     s = app.screen
     if app.td >= A.TD_PIN:
         _director(app, rows)
@@ -208,7 +207,7 @@ def compose(app, status=""):
     else:
         _screen(app, s, rows)
         if app.td == A.TD_CALLED and s != A.BIDDING:  # on the auction grid, the prompt says so
-            rows[6] = DIRECTOR_CALLED
+            rows[6] = _DIRECTOR_CALLED
     if app.message and app.td < A.TD_PIN:  # the director's PIN and menu keep their rows
         _message(app, rows)
     rows[7] = "journal cut" if status.startswith("journal cut") else status  # its reason: boot line, collector note
@@ -274,7 +273,7 @@ def _screen(app, s, rows):
 def lines(app, status=""):
     """The 8 rows of 16 characters the display shows (a text from the collector longer than a row is cut)."""
     rows = compose(app, status)
-    for i in range(ROWS):
+    for i in range(_ROWS):
         if len(rows[i]) > COLS:
             rows[i] = rows[i][:COLS]
     return rows
@@ -290,22 +289,14 @@ def text(rows):
     return out
 
 
-_glyph_fbs = []
-
-
 def draw(fb, rows):
     """Render the rows into a 128 x 64 FrameBuffer (the caller calls show())."""
-    if not _glyph_fbs:
-        import framebuf  # MicroPython's; on CPython only lines() and text() are used
-
-        for g in GLYPHS:
-            _glyph_fbs.append(framebuf.FrameBuffer(bytearray(g), 8, 8, framebuf.MONO_HLSB))
     fb.fill(0)
-    for y in range(ROWS):
+    for y in range(_ROWS):
         row = rows[y]
         fb.text(row, 0, y * 8, 1)
         for x in range(len(row)):
             c = ord(row[x])
             if 0 < c < 5:
                 fb.fill_rect(x * 8, y * 8, 8, 8, 0)
-                fb.blit(_glyph_fbs[c - 1], x * 8, y * 8)
+                fb.blit(_GLYPHS[c - 1], x * 8, y * 8)

@@ -19,11 +19,11 @@ import struct
 from bidwire.core.compat import const
 from bidwire.unit.journal import JournalFull
 
-R_GEN = const(1)  # first record of a journal: its generation (the snapshot names the one that follows it)
-R_BOOT = const(2)
-R_KEY = const(3)
-R_CMD = const(4)
-R_ACK = const(5)
+_R_GEN = const(1)  # first record of a journal: its generation (the snapshot names the one that follows it)
+_R_BOOT = const(2)
+_R_KEY = const(3)
+_R_CMD = const(4)
+_R_ACK = const(5)
 SNAPSHOT = "state.json"
 
 
@@ -49,7 +49,7 @@ class Store:
         self.notify = None  # called when new events are queued (the sync client wakes up)
         self.on_halt = _no_halt  # called with the reason when a replay cannot complete (runner: fault screen, reset)
         self.halted = ""  # why the store halted; then it journals nothing more
-        self._new_gen = True  # the journal needs its R_GEN record before the next append
+        self._new_gen = True  # the journal needs its _R_GEN record before the next append
 
     # ---- boot ------------------------------------------------------------------------------------------
     def open(self, hello):
@@ -59,7 +59,7 @@ class Store:
         self.boot += 1
         hello["type"], hello["boot"], hello["backlog"] = "hello", self.boot, self.backlog()
         self.app.out.append(hello)
-        self._commit(R_BOOT, struct.pack("<I", self.boot), self.now())
+        self._commit(_R_BOOT, struct.pack("<I", self.boot), self.clock.time())
 
     def _load(self):
         """The snapshot, then the journal replayed over it: the app, seq, keys, boot and acked as the flash holds
@@ -102,7 +102,7 @@ class Store:
                 gc.collect()
             if first:
                 first = False
-                if kind != R_GEN or struct.unpack_from("<I", payload, 4)[0] != self.gen:
+                if kind != _R_GEN or struct.unpack_from("<I", payload, 4)[0] != self.gen:
                     j.reset()  # a journal the snapshot already holds (power cut during compaction)
                     self.status = ""
                     return
@@ -110,17 +110,17 @@ class Store:
                 continue
             t = struct.unpack_from("<I", payload, 0)[0]
             off = 8
-            if kind == R_KEY:
+            if kind == _R_KEY:
                 app.key(payload[4], payload[5])
                 self.keys += 1
                 off = 6
-            elif kind == R_CMD:
+            elif kind == _R_CMD:
                 n = payload[4] | payload[5] << 8
                 app.command(json.loads(payload[6:6 + n]), t)
                 off = 6 + n
-            elif kind == R_BOOT:
+            elif kind == _R_BOOT:
                 self.boot = struct.unpack_from("<I", payload, 4)[0]
-            elif kind == R_ACK:
+            elif kind == _R_ACK:
                 self.acked = max(self.acked, struct.unpack_from("<I", payload, 4)[0])
             app.out = []
             while off + 6 <= len(payload):
@@ -152,21 +152,18 @@ class Store:
         self.status = status
 
     # ---- inputs -----------------------------------------------------------------------------------------
-    def now(self):
-        return self.clock.time()
-
     def key(self, seat, key):
         """A key press: applied, and journaled with its events if it changed anything. False if ignored.
 
         An exception half-way (the heap, a bug) may leave the app ahead of the journal: it is rebuilt from the flash
         before the exception goes on (and halts if it cannot be); likewise for a command."""
         self.app.out = []
-        t = self.now()
+        t = self.clock.time()
         try:
             if not self.app.key(seat, key):
                 self.app.out = []
                 return False
-            if not self._commit(R_KEY, bytes((seat, key)), t):
+            if not self._commit(_R_KEY, bytes((seat, key)), t):
                 return False
         except Halted:
             raise
@@ -179,12 +176,12 @@ class Store:
     def command(self, cmd):
         """A collector command (already parsed); journaled with its events if new."""
         self.app.out = []
-        t = self.now()
+        t = self.clock.time()
         try:
             if not self.app.command(cmd, t):
                 return False
             raw = json.dumps(cmd).encode()
-            return self._commit(R_CMD, struct.pack("<H", len(raw)) + raw, t)
+            return self._commit(_R_CMD, struct.pack("<H", len(raw)) + raw, t)
         except Halted:
             raise
         except Exception:
@@ -199,7 +196,7 @@ class Store:
             return
         self.acked = seq
         self.app.out = []
-        self._commit(R_ACK, struct.pack("<I", seq), self.now())
+        self._commit(_R_ACK, struct.pack("<I", seq), self.clock.time())
         self.compact()
 
     def _renumber(self, top):
@@ -214,7 +211,7 @@ class Store:
         self.acked = top
         self.app.out.append({"type": "note", "text": f"collector was at seq {top}, unit at {old}: "
                              "unacknowledged events sent again after it"})
-        self._commit(R_ACK, struct.pack("<I", top), self.now())
+        self._commit(_R_ACK, struct.pack("<I", top), self.clock.time())
 
     def _commit(self, kind, body, t):
         if self.halted:
@@ -233,7 +230,7 @@ class Store:
         app.out = []
         try:
             if self._new_gen:
-                self.journal.append(R_GEN, struct.pack("<II", t, self.gen))
+                self.journal.append(_R_GEN, struct.pack("<II", t, self.gen))
                 self._new_gen = False
             self.journal.append(kind, *parts)
         except (JournalFull, OSError) as e:  # not stored: the press is not taken, the state goes back
@@ -262,7 +259,7 @@ class Store:
         it = j.records(self.hint)
         first = -1
         for kind, payload in it:
-            off = 6 + (payload[4] | payload[5] << 8) if kind == R_CMD else (6 if kind == R_KEY else 8)
+            off = 6 + (payload[4] | payload[5] << 8) if kind == _R_CMD else (6 if kind == _R_KEY else 8)
             while off + 6 <= len(payload):
                 seq, n = struct.unpack_from("<IH", payload, off)
                 if seq > self.acked:

@@ -81,9 +81,11 @@ class Sync:
         self.posts += 1
         status, reply = await http.post(self.host, self.port, PATH, body,
                                         (("X-Bidwire-Signature", self.signer.hex(body)),), self.timeout_ms)
+        body = None  # sent: its 2 KB are free for what the reply brings (store.ack may write a snapshot)
         if status != 200:
             raise SyncError(f"collector answered {status}: {bytes(reply[:80])}")
         r = json.loads(reply)
+        reply = None
         ack, commands = r.get("ack"), r.get("commands") or []
         if not isinstance(ack, int) or not isinstance(commands, list):
             raise SyncError("collector reply has no ack / commands")
@@ -103,7 +105,7 @@ class Sync:
 
     async def run(self):
         while True:
-            if not self.network.connected():
+            if self.network is not None and not self.network.connected():  # None: the host's network (hal.py)
                 await asyncio.sleep_ms(500)
                 continue
             try:

@@ -1,5 +1,5 @@
 """The Wi-Fi supervisor: one task owns the station link, connecting, checking it stays up and reconnecting with
-backoff, so nothing else ever calls connect(). The board constructs the WLAN; the app sees the NoNetwork interface
+backoff, so nothing else ever calls connect(). The board constructs the WLAN; the app sees the network interface
 (hal.py): start(), connected(), rssi(), deinit().
 """
 import asyncio
