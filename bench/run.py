@@ -17,11 +17,12 @@ from pathlib import Path
 
 import click
 
-from bidwire_host.mpy import compile_tree
+from bidwire_host.mpy import UNIT_FLAGS, compile_tree
 
 ROOT = Path(__file__).resolve().parent.parent
 MP_SIDE = ROOT / "bench" / "mp"  # runs on both interpreters
 OUT = ROOT / "build" / "bench-mpy"
+DEPLOYED = ROOT / "build" / "bench-deploy"  # the firmware as `make deploy` compiles it, for the sizes
 RESULTS = ROOT / "bench" / "results.json"
 NAIVE = "naive engine (bench/mp/naive.py: list of (seat, str), string ops)"
 WORKLOAD = "21 legal auctions of 4-15 calls (184 calls, bench/mp/workload.py), RECORD mode"
@@ -95,12 +96,13 @@ def figures(mp, cp, modules, heap, board):
                cp["us_score"]),
         figure("heap free after importing the core", mp["heap_free_after_import"], "B",
                f"gc.collect(); gc.mem_free() once the core (.mpy) and the bench are imported; {on_mp}; no baseline"),
-        figure("core .mpy size", core, "B", "sum of mpy-cross output for firmware/bidwire/core (compile_tree)",
+        figure("core .mpy size", core, "B",
+               "sum of mpy-cross output for firmware/bidwire/core (compile_tree, mpy.UNIT_FLAGS)",
                24 * 1024, core_py, "the same modules as .py source: what the unit would hold without mpy-cross",
                tag="core .py source"),
         figure("firmware .mpy size", firmware + board, "B",
-               "sum of mpy-cross output for all of firmware/ plus boards/esp32_devkitc.py and "
-               "boards/_expander_unit.py: what `make deploy` copies",
+               "sum of mpy-cross output (mpy.UNIT_FLAGS) for all of firmware/ plus boards/esp32_devkitc.py "
+               "and boards/_expander_unit.py: what `make deploy` copies",
                64 * 1024, core, "core .mpy size", tag="core .mpy"),
     ]
 
@@ -225,14 +227,17 @@ def main(micropython, mpy_cross, mp32_mpy, heap, skip_unit, skip_collector, skip
          skip_export, collector_units, scoring_sizes):
     """Measure the core, the table unit and the collector; print a table and write bench/results.json."""
     started, load_start = time.perf_counter(), os.getloadavg()[0]
-    modules = compile_tree(mpy_cross, OUT, [ROOT / "firmware", MP_SIDE])
+    compile_tree(mpy_cross, OUT, [ROOT / "firmware", MP_SIDE])
+    # the sizes are of what `make deploy` copies: compiled with the unit's mpy-cross options (mpy.UNIT_FLAGS)
+    modules = compile_tree(mpy_cross, DEPLOYED, [ROOT / "firmware"], flags=UNIT_FLAGS)
     mp = run_side([str(Path(micropython).resolve()), "-X", f"heapsize={heap}", "-m", "bench_core"],
                   {"MICROPYPATH": f".frozen:{OUT}"})
     cp = run_side([sys.executable, str(MP_SIDE / "bench_core.py")], {"PYTHONPATH": str(ROOT / "firmware")})
     board_bytes = 0
     for name in ("esp32_devkitc", "_expander_unit"):  # what `make deploy` copies besides firmware/
-        board_mpy = OUT / f"{name}.mpy"
-        subprocess.run([mpy_cross, "-o", str(board_mpy), str(ROOT / "boards" / f"{name}.py")], check=True)
+        board_mpy = DEPLOYED / f"{name}.mpy"
+        subprocess.run([mpy_cross, *UNIT_FLAGS, "-o", str(board_mpy), str(ROOT / "boards" / f"{name}.py")],
+                       check=True)
         board_bytes += board_mpy.stat().st_size
     figs = figures(mp, cp, modules, heap, board_bytes)
     if skip_unit:
