@@ -211,14 +211,14 @@ def check_stored_results(conn, numbers, only=None):
         key = (r["section"], r["table_no"], r["board"])
         if key not in state.adjustments:
             scored[key if r["table_no"] is not None else ("row", n)] = r
+    alerted = {(a[0], a[1]) for a in conn.execute("SELECT unit, seq FROM alerts WHERE kind = 'suspicious_result'")}
+    tables = {b: validator.stored_analysis(conn, b) for b in numbers}
     raised = 0
     for r in scored.values():
-        if only is not None and (r["unit"], r["seq"]) != tuple(only):
+        if only is not None and (r["unit"], r["seq"]) != tuple(only) or (r["unit"], r["seq"]) in alerted:
             continue
-        if conn.execute("SELECT 1 FROM alerts WHERE unit = ? AND seq = ? AND kind = 'suspicious_result'",
-                        (r["unit"], r["seq"])).fetchone() is not None:
-            continue
-        alerts = validator.check_double_dummy(conn, r["board"], r["contract"], r["declarer"], r["tricks"])
+        alerts = validator.check_double_dummy(conn, r["board"], r["contract"], r["declarer"], r["tricks"],
+                                              tables[r["board"]])
         insert_alerts(conn, r["unit"], r["seq"], r, alerts)
         raised += len(alerts)
     return raised
