@@ -38,8 +38,8 @@ def _auctions(conn, sources):
         rows = conn.execute(
             "SELECT r.unit, r.seq, (SELECT e.body FROM events e WHERE e.unit = r.unit AND e.type = 'auction_end' "
             "AND e.board = r.board AND e.seq > b.start_seq AND e.seq < r.seq ORDER BY e.seq DESC LIMIT 1) AS body "
-            f"FROM results r JOIN boards b ON b.id = r.board_id WHERE (r.unit, r.seq) IN "
-            f"(VALUES {', '.join(['(?, ?)'] * len(part))})", [x for k in part for x in k])
+            f"FROM (VALUES {', '.join(['(?, ?)'] * len(part))}) k JOIN results r ON r.unit = k.column1 "
+            "AND r.seq = k.column2 JOIN boards b ON b.id = r.board_id", [x for k in part for x in k])
         for row in rows:
             calls = _calls(row["body"]) if row["body"] is not None else None
             if calls:
