@@ -109,7 +109,7 @@ def test_a_result_stored_before_the_analysis_is_flagged_when_it_lands_once(tmp_p
         assert n == 6 and _suspicious(data) == flagged
 
 
-def test_a_result_replaced_or_adjusted_is_not_flagged_when_the_analysis_lands(tmp_path, data, gate):
+def test_a_result_replaced_held_or_adjusted_is_not_flagged_when_the_analysis_lands(tmp_path, data, gate):
     dd = _dd(1, "N")
     first = _played(1, 1, 1, 1, "N", _off(dd, LIMIT + 2))
     again = [result(4, 1, "3NT", "N", dd, score_ns("3NT", parse_seat("N"), vulnerability(1), dd))]
@@ -120,6 +120,10 @@ def test_a_result_replaced_or_adjusted_is_not_flagged_when_the_analysis_lands(tm
         r = client.post("/api/v1/adjustments", json={"section": "A", "table": 3, "board": 5,
                                                      "ns": "A", "ew": "A", "reason": "fouled"})
         assert r.status_code == 201, r.text
+        # table 1's board 2 claimed by other pairs than the movement's: held for the director, not scored
+        held = _played(5, 2, 1, 3, "E", _off(_dd(2, "E"), LIMIT + 2))
+        assert sync(client, first + again + held, unit="T01").status_code == 200
+        assert [r["seq"] for r in query(data, "SELECT seq FROM results WHERE held IS NOT NULL")] == [7]
         # and one that stands, far off too: the only one flagged
         assert sync(client, _played(1, 3, 2, 2, "S", _off(_dd(3, "S"), LIMIT + 1)), unit="T02").status_code == 200
         gate.set()
