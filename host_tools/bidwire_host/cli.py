@@ -316,7 +316,7 @@ def export_(data, fmt, section, table, out):
     try:
         with derive.open_store(data) as store:
             standings = Standings()
-            standings.load(store.reader())
+            standings.load(store.reader(), section)  # the asked section's results only
             body = export.render(store.reader(), standings, fmt, section, table)
     except (StoreError, export.ExportError) as e:
         raise click.ClickException(str(e)) from None

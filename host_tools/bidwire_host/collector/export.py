@@ -28,24 +28,37 @@ class ExportError(ValueError):
     """Nothing to export, or a section to choose: the message says which."""
 
 
-def _auction(conn, source):
-    """The calls of the auction_end event behind a results row, dealer's first; None if not found."""
-    if not source or source.get("unit") is None:
-        return None
-    row = conn.execute("SELECT e.body FROM events e JOIN boards b ON b.id = ? WHERE e.unit = ? AND "
-                       "e.type = 'auction_end' AND e.board = ? AND e.seq > b.start_seq AND e.seq < ? "
-                       "ORDER BY e.seq DESC LIMIT 1",
-                       (source["board_id"], source["unit"], source["board"], source["seq"])).fetchone()
-    if row is None:
-        return None
+def _auctions(conn, sources):
+    """{(unit, seq): the calls of the auction_end event behind that results row, dealer's first} for the rows
+    `sources`, read in a few queries (not one a row); a row whose auction is not found is left out."""
+    keys = sorted({(r["unit"], r["seq"]) for r in sources if r and r.get("unit") is not None})
+    out = {}
+    for at in range(0, len(keys), CHUNK):
+        part = keys[at:at + CHUNK]
+        rows = conn.execute(
+            "SELECT r.unit, r.seq, (SELECT e.body FROM events e WHERE e.unit = r.unit AND e.type = 'auction_end' "
+            "AND e.board = r.board AND e.seq > b.start_seq AND e.seq < r.seq ORDER BY e.seq DESC LIMIT 1) AS body "
+            f"FROM (VALUES {', '.join(['(?, ?)'] * len(part))}) k JOIN results r ON r.unit = k.column1 "
+            "AND r.seq = k.column2 JOIN boards b ON b.id = r.board_id", [x for k in part for x in k])
+        for row in rows:
+            calls = _calls(row["body"]) if row["body"] is not None else None
+            if calls:
+                out[row["unit"], row["seq"]] = calls
+    return out
+
+
+CHUNK = 400  # results rows a query: 800 parameters, well inside SQLite's limit
+
+
+def _calls(body):
     calls = []
-    for text in json.loads(row["body"]).get("auction") or []:
+    for text in json.loads(body).get("auction") or []:
         seat, colon, call = str(text).partition(":")
         if not colon:
             seat, call = None, seat
         alert = call.endswith("!")
         calls.append(AuctionCall(call.rstrip("!"), alert=alert, seat=seat if seat in ("N", "E", "S", "W") else None))
-    return calls or None
+    return calls
 
 
 def publication(conn, standings, section=None):
@@ -65,6 +78,7 @@ def publication(conn, standings, section=None):
                      date=(ses.date or "").replace("-", ".") or None, method=standings.method)
     _usebio_identity(info, s.event, ses, section)
     found = roster.players(conn, s, section)
+    auctions = _auctions(conn, sources.values())
     seated = {}  # (ns, ew) -> the four seats' names, worked out once per pairing
     boards = []
     for number in sorted(sess.travellers):
@@ -83,10 +97,11 @@ def publication(conn, standings, section=None):
             if seated[r.ns, r.ew]:
                 record.players[i] = seated[r.ns, r.ew]
             if r.adjusted is None and r.table is not None:
-                calls = _auction(conn, sources.get((section, int(r.table), number)))
+                source = sources.get((section, int(r.table), number)) or {}
+                calls = auctions.get((source.get("unit"), source.get("seq")))
                 if calls:
                     record.auctions[i] = calls
-                lead = (sources.get((section, int(r.table), number)) or {}).get("lead")
+                lead = source.get("lead")
                 if lead:
                     record.leads[i] = lead
         boards.append(record)

@@ -18,7 +18,7 @@ import threading
 
 from bidwire_host import analysis
 from bidwire_host import event as event_mod
-from bidwire_host.collector import commands, director, live, setup, sync
+from bidwire_host.collector import commands, derive, director, live, setup, sync
 from bidwire_host.collector.standings import Standings
 from bidwire_host.collector.store import StoreError
 
@@ -224,9 +224,10 @@ class Service:
             for board, t in tables.items():
                 conn.execute("INSERT INTO analysis (board, deal, body, at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
                              (board, hands[board].deal.pbn("N"), json.dumps(t), at))
-            return len(tables)
-        n = await self._commit(job, {"analysis": True})
-        log.info("double-dummy analysis of %d deals stored", n)
+            # the results that arrived before the analysis: checked now, as a result arriving after it is at sync
+            return len(tables), derive.check_stored_results(conn, tables)
+        n, flagged = await self._commit(job, {"analysis": True, "alerts": True})
+        log.info("double-dummy analysis of %d deals stored; %d earlier result(s) flagged against it", n, flagged)
         return n
 
     def _hands_to_analyse(self):
@@ -258,6 +259,8 @@ class Service:
 
         def job(conn):
             item = action(conn, setup.load(conn), body, at)
+            if kind == "correct":  # the corrected result checked against double dummy, as a result at sync
+                derive.check_stored_results(conn, [item["board"]], only=(item["unit"], item["seq"]))
             if kind in director.ADVANCING:
                 setup.advance(conn)  # an accepted result may complete its table's round
             return item

@@ -32,6 +32,7 @@ class Standings:
         self.problems = []
         self.actions = director.State()
         self.last_rowid = 0  # the results row scored last
+        self.only = None  # the one section loaded (load(conn, section)), None for every section
 
     def refresh(self, conn=None, store=None, full=False):
         """Catch up with the store: every result committed since the last refresh, or all of them again."""
@@ -52,18 +53,36 @@ class Standings:
             sess = self.sessions[section] = Session(self.method, two_fields=two)
         return sess
 
-    def load(self, conn):
-        """Score every stored result again (start-up, a new event)."""
+    def load(self, conn, section=None):
+        """Score every stored result again (start-up, a new event); with `section`, that section's alone (an
+        export of one section, `bidwire export --section`: the same figures, the other sections not read)."""
         with self._lock:
             self.reset(setup_mod.load(conn))
             self.actions = director.fold(conn)
-            rows = [dict(r) for r in conn.execute("SELECT rowid AS rowid_, * FROM results ORDER BY rowid")]
+            if section is None:
+                rows = [dict(r) for r in conn.execute("SELECT rowid AS rowid_, * FROM results ORDER BY rowid")]
+            else:
+                rows = self._section_rows(conn, section)
+            self.only = section
             self._load_results(rows)
             self.last_rowid = rows[-1]["rowid_"] if rows else 0
-            for (section, table, board), item in self.actions.adjustments.items():
-                self._put(section, table, board, Result(board, item["ns"], item["ew"], None,
+            for (sec, table, board), item in self.actions.adjustments.items():
+                if section is None or sec == section:
+                    self._put(sec, table, board, Result(board, item["ns"], item["ew"], None,
                                                         adjusted=director.adjusted(item), table=str(table)),
-                          {"unit": None, "seq": None})
+                              {"unit": None, "seq": None})
+
+    def _section_rows(self, conn, section):
+        """The stored results that may score in `section`, in rowid order: its own, and the held results the
+        director accepted (they may be re-attributed to it from anywhere); _load_results keeps those that do."""
+        rows = {r["rowid_"]: dict(r) for r in conn.execute(
+            "SELECT rowid AS rowid_, * FROM results WHERE section = ? ORDER BY rowid", (section,))}
+        for unit, seq in self.actions.resolutions:
+            r = conn.execute("SELECT rowid AS rowid_, * FROM results WHERE unit = ? AND seq = ?",
+                             (unit, seq)).fetchone()
+            if r is not None:
+                rows.setdefault(r["rowid_"], dict(r))
+        return [rows[k] for k in sorted(rows)]
 
     def _load_results(self, rows):
         """Every stored result at once: what `_add` one by one would give (a later result of a table and board
@@ -73,7 +92,7 @@ class Standings:
         sections = {}  # section -> {key: (result, row)}, keyed (section, table, board) or unique for no table
         for n, r in enumerate(rows):
             r = self.actions.effective(r)
-            if r is None or r["section"] is None or r["score_ns"] is None:
+            if r is None or r["section"] is None or r["score_ns"] is None or self.only not in (None, r["section"]):
                 continue
             key = (r["section"], r["table_no"], r["board"])
             if key in self.actions.adjustments:
@@ -105,7 +124,7 @@ class Standings:
 
     def _add(self, r):
         r = self.actions.effective(r)
-        if r is None or r["section"] is None or r["score_ns"] is None:
+        if r is None or r["section"] is None or r["score_ns"] is None or self.only not in (None, r["section"]):
             return
         key = (r["section"], r["table_no"], r["board"])
         if key in self.actions.adjustments:
@@ -200,4 +219,10 @@ class Standings:
         with self._lock:
             sess = self.sessions[section]
             deductions, _ = self.penalties(section)
-            return sess, sess.ranking(deductions), dict(self.source)
+            sources = {}  # the section's rows on its travellers, not a copy of every section's
+            for board, t in sess.travellers.items():
+                for row in t.rows:
+                    key = (section, None if row.result.table is None else int(row.result.table), board)
+                    if key[1] is not None and key in self.source:
+                        sources[key] = self.source[key]
+            return sess, sess.ranking(deductions), sources

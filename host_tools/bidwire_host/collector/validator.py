@@ -251,12 +251,13 @@ def stored_analysis(conn, board):
     return json.loads(row[0]) if row is not None else None
 
 
-def check_double_dummy(conn, board, contract, declarer, tricks):
+def check_double_dummy(conn, board, contract, declarer, tricks, stored=None):
     """A result more than analysis.SUSPICIOUS_TRICKS tricks away from double dummy: flagged for the scorer (a wrong
-    entry is likelier than a great play), as Bridgemate's suspicious contracts."""
+    entry is likelier than a great play), as Bridgemate's suspicious contracts. `stored`: the board's stored
+    analysis when the caller has read it already (derive.check_stored_results, for every result of a board)."""
     if not isinstance(tricks, int) or isinstance(tricks, bool):
         return []
-    dd = analysis.tricks_for(stored_analysis(conn, board), contract, declarer)
+    dd = analysis.tricks_for(stored if stored is not None else stored_analysis(conn, board), contract, declarer)
     if dd is None or abs(tricks - dd) <= analysis.SUSPICIOUS_TRICKS:
         return []
     return [alert("suspicious_result", f"board {board}: {contract} by {declarer} took {tricks} tricks; double dummy "
