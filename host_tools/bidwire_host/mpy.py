@@ -74,11 +74,13 @@ def compile_tree(mpy_cross, out, dirs, packages=(), flags=()):
 @click.option("--out", required=True, type=click.Path(file_okay=False), help="Output tree, e.g. build/mpy.")
 @click.option("--package", "packages", multiple=True, type=click.Path(exists=True, file_okay=False),
               help="A package dir compiled under its own name (boards -> OUT/boards/...).")
+@click.option("--line-numbers", is_flag=True,
+              help="Keep the line-number tables (without UNIT_FLAGS): larger files, tracebacks with lines.")
 @click.argument("dirs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False))
-def main(mpy_cross, out, dirs, packages):
-    """Compile every .py under DIRS to .mpy in OUT and print the flash footprint."""
+def main(mpy_cross, out, dirs, packages, line_numbers):
+    """Compile every .py under DIRS to .mpy in OUT as a unit gets them (UNIT_FLAGS) and print the flash footprint."""
     try:
-        modules = compile_tree(mpy_cross, out, dirs, packages)
+        modules = compile_tree(mpy_cross, out, dirs, packages, flags=() if line_numbers else UNIT_FLAGS)
     except CompileError as e:
         raise click.ClickException(str(e)) from None
     total = sum(size for _, _, size in modules)
