@@ -118,7 +118,7 @@ test-py: setup mp32
 	$(BIN)/pytest
 
 test-mp: setup
-	$(BIN)/python -m bidwire_host.mpy --mpy-cross $(MPYCROSS) --out $(MPTEST) --package boards firmware tests/core >/dev/null
+	$(BIN)/python -m bidwire_host.mpy --mpy-cross $(MPYCROSS) --line-numbers --out $(MPTEST) --package boards firmware tests/core >/dev/null
 	$(BIN)/python tests/vectors_jsonl.py tests/vectors $(MPTEST)/jsonl
 	$(BIN)/python tests/mp_suite.py $(MPY) $(HEAP) $(MPTEST) $(UNIT_HEAP)
 

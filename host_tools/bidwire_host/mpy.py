@@ -8,7 +8,8 @@ import click
 CORE = Path("bidwire/core")  # reported apart: the core's flash footprint is a budget of its own
 # What goes on a unit (deploy.build, and the bench's .mpy builds, which measure it): -O3 leaves out the line-number
 # tables, so a traceback names each file and function but gives every line as 1. About 7 % of the bytecode, which on
-# stock firmware is loaded into the heap (docs/benchmarks.md). The tests compile without it, for their tracebacks.
+# stock firmware is loaded into the heap (docs/benchmarks.md). It also drops `assert` statements (the firmware has
+# none): the tests compile without it (`--line-numbers`, make test-mp), or their asserts would vanish.
 UNIT_FLAGS = ("-O3",)
 
 
@@ -75,7 +76,8 @@ def compile_tree(mpy_cross, out, dirs, packages=(), flags=()):
 @click.option("--package", "packages", multiple=True, type=click.Path(exists=True, file_okay=False),
               help="A package dir compiled under its own name (boards -> OUT/boards/...).")
 @click.option("--line-numbers", is_flag=True,
-              help="Keep the line-number tables (without UNIT_FLAGS): larger files, tracebacks with lines.")
+              help="Compile without UNIT_FLAGS, as the tests need: asserts kept (-O3 drops them) and the "
+                   "line-number tables (tracebacks with lines).")
 @click.argument("dirs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False))
 def main(mpy_cross, out, dirs, packages, line_numbers):
     """Compile every .py under DIRS to .mpy in OUT as a unit gets them (UNIT_FLAGS) and print the flash footprint."""
