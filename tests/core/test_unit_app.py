@@ -2,22 +2,11 @@
 
 Expected contracts, declarers and scores are worked by hand from the Laws (18-22, 77) and laws.md §2.2.
 """
+from keypress import presses as press
+
 from bidwire.core.codes import CHANGE_OF_CALL, MUST_REPEAT, OUT_OF_ROTATION
 from bidwire.unit import app as A
 from bidwire.unit.app import App
-from bidwire.unit.keys import parse_key
-
-
-def press(app, script):
-    """Keys as 'N 1, N H, E PASS'; returns the events they produced, and every press's changed flag."""
-    events = []
-    changed = []
-    for item in script.split(","):
-        seat, key = item.split()
-        changed.append(app.key("NESW".index(seat), parse_key(key)))
-        events.extend(app.out)
-        app.out = []
-    return events, changed
 
 
 def started(mode="record"):

@@ -4,6 +4,7 @@ input index `at`, a `settled` event when the table settles it, `ruling_applied` 
 from the Laws (27, 28 B, 29, 35, 39) and the input log (one index per press the engine takes)."""
 import json
 
+from keypress import press
 from scratch import remove_tree, scratch
 
 from bidwire.unit import app as A
@@ -11,16 +12,6 @@ from bidwire.unit.app import App
 from bidwire.unit.journal import Journal
 from bidwire.unit.keys import parse_key
 from bidwire.unit.store import Store
-
-
-def press(app, script):
-    events = []
-    for item in script.split(","):
-        seat, key = item.split()
-        app.key("NESW".index(seat), parse_key(key))
-        events.extend(app.out)
-        app.out = []
-    return events
 
 
 def started():

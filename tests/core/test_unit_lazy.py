@@ -4,22 +4,15 @@ has no Auction (and so no 768-byte input log), yet the director's call works the
 always. Runs on CPython and on MicroPython (sys.modules is what both import from)."""
 import sys
 
+from keypress import press
+
 from bidwire.unit import app as A
 from bidwire.unit import screens
 from bidwire.unit.app import App
-from bidwire.unit.keys import parse_key
 
 DIRECTOR = "bidwire.unit.director"
 
 
-def press(app, script):
-    events = []
-    for item in script.split(","):
-        seat, key = item.split()
-        app.key("NESW".index(seat), parse_key(key))
-        events.extend(app.out)
-        app.out = []
-    return events
 
 
 def loaded():

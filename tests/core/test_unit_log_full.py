@@ -4,6 +4,7 @@ the auction ends, the board is scored and the next one starts with an empty log.
 
 Dealer N (board 1); E's pass out of rotation is pending (Law 30 A), so W's presses are held, one input each.
 """
+from keypress import presses as press
 from scratch import scratch
 
 from bidwire.core.auction import MAX_INPUTS, RESERVE
@@ -18,14 +19,6 @@ FULL_TEXT = "auction full: TD"
 PIN = "N TD, N 1, N 2, N 3, N 4"  # the director's PIN 1234 (the first TD press was the unit's own call)
 
 
-def press(app, script):
-    events, changed = [], []
-    for item in script.split(","):
-        seat, key = item.split()
-        changed.append(app.key("NESW".index(seat), parse_key(key)))
-        events.extend(app.out)
-        app.out = []
-    return events, changed
 
 
 def filled(app):
