@@ -43,10 +43,10 @@ def builds(mp32_mpy):
     # compiled as deploy.build compiles what `make deploy` copies (mpy.UNIT_FLAGS), with the unix_sim board
     compile_tree(bin_dir / "mpy-cross", UNIT_BUILD, [ROOT / "firmware"], [ROOT / "boards"], flags=UNIT_FLAGS)
     return [Build("32-bit frozen", "32-bit build, firmware frozen", device_model(ROOT), 16, 64, 1),
-            Build("32-bit .mpy", "32-bit build, firmware as .mpy files", Runtime(mp32_mpy, "160K", UNIT_BUILD),
-                  40, 160, 2),
+            Build("32-bit .mpy", "32-bit build, firmware as .mpy files",
+                  Runtime(mp32_mpy, "160K", UNIT_BUILD, lib=True), 40, 160, 2),
             Build("64-bit .mpy", "64-bit prebuilt port, firmware as .mpy files",
-                  Runtime(bin_dir / "micropython", "160K", UNIT_BUILD), 64, 320, 4)]
+                  Runtime(bin_dir / "micropython", "160K", UNIT_BUILD, lib=True), 64, 320, 4)]
 
 
 SEATS = "NESW"

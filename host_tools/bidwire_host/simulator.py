@@ -36,12 +36,18 @@ class BuildError(RuntimeError):
 
 class Runtime:
     """A MicroPython unix port and where the firmware is: frozen into it (`firmware` None), or .mpy files in the
-    folder `firmware` (put on MICROPYPATH); `heap` is its `-X heapsize`."""
+    folder `firmware` (put on MICROPYPATH); `heap` is its `-X heapsize`.
 
-    def __init__(self, micropython, heap, firmware=None):
+    `lib`: the .mpy files are reached as `lib/` from the unit's folder (a link to `firmware` made there), as a
+    device after `make deploy` has them in /lib. MicroPython interns each imported module's path (`__file__`) as
+    a qstr in the heap, so with the absolute path of a build folder (`/work/.../build/bench-unit/...`, 55
+    characters a module) the heap once booted would be about 800 B larger than a device's (docs/benchmarks.md)."""
+
+    def __init__(self, micropython, heap, firmware=None, lib=False):
         self.micropython = Path(micropython).resolve()
         self.heap = heap
         self.firmware = None if firmware is None else Path(firmware).resolve()
+        self.lib = lib and self.firmware is not None
 
     def __repr__(self):
         where = "frozen" if self.firmware is None else f".mpy from {self.firmware}"
@@ -57,6 +63,13 @@ class Runtime:
                 raise UnitError(f"{config.parent} holds {name}, which the unit would import instead of its own "
                                 "firmware: keep unit configs in a folder of their own")
         path = ".frozen" if self.firmware is None else f".frozen:{self.firmware}"
+        if self.lib:
+            link = config.parent / "lib"
+            if not link.is_symlink():
+                link.symlink_to(self.firmware, target_is_directory=True)
+            elif link.resolve() != self.firmware:
+                raise UnitError(f"{link} links to {link.resolve()}, not to the firmware in {self.firmware}")
+            path = ".frozen:lib"
         argv = [str(self.micropython), "-X", f"heapsize={heap or self.heap}", "-m", "main", str(config)]
         return argv, dict(os.environ, MICROPYPATH=path), config.parent
 

@@ -8,7 +8,7 @@ import pytest
 import vunit
 from vunit import ROOT, VUnit, write_config
 
-from bidwire_host.simulator import UnitError
+from bidwire_host.simulator import Runtime, UnitError, mpy_port
 
 FIRMWARE = ROOT / "firmware"
 MAKE_ENV = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
@@ -67,3 +67,26 @@ def test_the_build_is_made_again_when_what_it_freezes_changes(changed):
                                      "host_tools/bidwire_host/demo.py"])
 def test_the_build_is_left_alone_when_anything_else_changes(changed):
     assert up_to_date(changed)
+
+
+def test_firmware_as_mpy_files_is_reached_as_lib_as_on_a_device(tmp_path):
+    """The bench's .mpy builds (Runtime lib=True): the firmware is imported from lib/ in the unit's folder, so each
+    module's path, interned in the heap, is as long as on a device after `make deploy` (/lib/bidwire/...)."""
+    built = mpy_port(ROOT, tmp_path / "mpy")
+    runtime = Runtime(built.micropython, "160K", built.firmware, lib=True)
+    folder = tmp_path / "unit"
+    folder.mkdir()
+    config = write_config(folder / "unit.json", folder / "state")
+    argv, env, cwd = runtime.command(config)
+    assert env["MICROPYPATH"] == ".frozen:lib" and (folder / "lib").resolve() == built.firmware
+    script = "import bidwire.core.calls as m; print(m.__file__)"
+    proc = subprocess.run([argv[0], "-c", script], env=env, cwd=cwd, capture_output=True, text=True, timeout=30)
+    assert proc.stdout.split() == ["lib/bidwire/core/calls.mpy"], proc.stderr
+    unit = VUnit(config, runtime=runtime)  # the link made by the first command is taken as it is
+    unit.send("N 1")
+    unit.write("quit")
+    assert unit.finish() == 0
+    (folder / "lib").unlink()
+    (folder / "lib").symlink_to(tmp_path, target_is_directory=True)
+    with pytest.raises(UnitError, match="not to the firmware"):
+        runtime.command(config)
