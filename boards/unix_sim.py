@@ -36,10 +36,7 @@ class Display(framebuf.FrameBuffer):
     def page(self, n):
         f = self.gddram
         if f is None:
-            f = self.gddram = open(self.folder + "/" + PANEL, "w+b")
-            blank = bytes(128)
-            for _ in range(8):
-                f.write(blank)  # power-on: a blank panel
+            f = self.gddram = open(self.folder + "/" + PANEL, "w+b")  # power-on: blank, a page not written reads 0
         f.seek(n * 128)
         f.write(self.buffer)
 
@@ -51,9 +48,12 @@ class Display(framebuf.FrameBuffer):
         with open(path, "wb") as out:
             out.write(b"P4\n128 64\n")
             for n in range(8):
+                got = 0
                 if self.gddram is not None:
                     self.gddram.seek(n * 128)
-                    self.gddram.readinto(page)
+                    got = self.gddram.readinto(page) or 0
+                for x in range(got, 128):
+                    page[x] = 0
                 for bit in range(8):
                     for i in range(16):
                         v = 0
