@@ -3,15 +3,14 @@ turn LED per seat, a buzzer, a battery divider and Wi-Fi. Each board module pass
 Not a board itself (the leading underscore keeps it out of `bidwire deploy --board`), but deployed with them.
 """
 import asyncio
-import gc
 
 import network
 from machine import ADC, I2C, PWM, Pin, reset
-from ssd1306 import SSD1306_I2C
 
 from bidwire.unit.devices import EXPANDERS, Battery, Clock, TurnLeds, keymap
 from bidwire.unit.hal import Hal
 from bidwire.unit.mcp23017 import MCP23017
+from bidwire.unit.oled import Oled
 from bidwire.unit.scan import Scanner
 from bidwire.unit.wifi import WifiSupervisor
 
@@ -20,8 +19,7 @@ OLED = 0x3C
 
 def build(config, name, sda, scl, keys_int, battery, turn_leds, buzzer):
     i2c = I2C(0, scl=Pin(scl), sda=Pin(sda), freq=400_000)
-    gc.collect()  # the frame buffer is 1 KB in one piece
-    display = SSD1306_I2C(128, 64, i2c, addr=OLED)
+    display = Oled(i2c, OLED)  # one page buffer: the panel keeps the frame
     expanders = MCP23017(i2c, EXPANDERS)
     flag = asyncio.ThreadSafeFlag()
     Pin(keys_int, Pin.IN, Pin.PULL_UP).irq(lambda _pin: flag.set(), trigger=Pin.IRQ_FALLING)  # only sets the flag

@@ -18,31 +18,49 @@ from bidwire.unit.keys import key_code, parse_key
 from bidwire.unit.screens import text
 
 RULE = "+----------------+"
+PANEL = "panel.bin"  # the display's memory, in the state folder
 
 
 class Display(framebuf.FrameBuffer):
-    """A 128 x 64 frame buffer in the SSD1306's layout; show() counts frames (the console prints them)."""
+    """The SSD1306 at the hardware boundary. The unit draws a text row into this one-page buffer (128 x 8) and
+    page(n) writes it to page n of the panel's memory, GDDRAM: 8 pages of 128 bytes, a byte a column with the top
+    pixel in its low bit. That memory is the panel's, not the unit's heap: here a file in the state folder,
+    written page by page and cleared at power-on (each boot). pbm() saves what the panel shows."""
 
-    def __init__(self):
-        self.buffer = bytearray(128 * 64 // 8)
-        super().__init__(self.buffer, 128, 64, framebuf.MONO_VLSB)
-        self.shown = 0
+    def __init__(self, folder):
+        self.buffer = bytearray(128)
+        super().__init__(self.buffer, 128, 8, framebuf.MONO_VLSB)
+        self.folder = folder  # the state folder's name, which the journal keeps too
+        self.gddram = None  # opened at the first page: the folder exists by then (the journal made it)
 
-    def show(self):
-        self.shown += 1
+    def page(self, n):
+        f = self.gddram
+        if f is None:
+            f = self.gddram = open(self.folder + "/" + PANEL, "w+b")  # power-on: blank, a page not written reads 0
+        f.seek(n * 128)
+        f.write(self.buffer)
 
     def pbm(self, path):
-        """Save the frame as a binary PBM (P4) image."""
+        """Save the panel's picture as a binary PBM (P4) image: a row of 16 bytes for each of the 64 pixel rows,
+        the leftmost pixel in the high bit."""
+        page = bytearray(128)
         row = bytearray(16)
-        with open(path, "wb") as f:
-            f.write(b"P4\n128 64\n")
-            for y in range(64):
-                for i in range(16):
-                    v = 0
-                    for b in range(8):
-                        v = v << 1 | self.pixel(i * 8 + b, y)
-                    row[i] = v
-                f.write(row)
+        with open(path, "wb") as out:
+            out.write(b"P4\n128 64\n")
+            for n in range(8):
+                got = 0
+                if self.gddram is not None:
+                    self.gddram.seek(n * 128)
+                    got = self.gddram.readinto(page) or 0
+                for x in range(got, 128):
+                    page[x] = 0
+                for bit in range(8):
+                    for i in range(16):
+                        v = 0
+                        for x in range(i * 8, i * 8 + 8):
+                            v = v << 1 | page[x] >> bit & 1
+                        row[i] = v
+                    out.write(row)
 
 
 class Clock:
@@ -150,5 +168,5 @@ class StdinKeys:
 
 
 def build(config):
-    return Hal(keys=StdinKeys(), display=Display(), storage=config["state_dir"], clock=Clock(), network=None,
-               power=None, name="unix_sim", console=console)
+    return Hal(keys=StdinKeys(), display=Display(config["state_dir"]), storage=config["state_dir"], clock=Clock(),
+               network=None, power=None, name="unix_sim", console=console)

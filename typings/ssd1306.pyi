@@ -1,6 +1,11 @@
 """Types for micropython-lib's ssd1306 driver (micropython/drivers/display/ssd1306): `mip install ssd1306`."""
 from framebuf import FrameBuffer
 
+SET_CONTRAST: int
+SET_DISP: int
+SET_COL_ADDR: int
+SET_PAGE_ADDR: int
+
 class SSD1306(FrameBuffer):
     width: int
     height: int

@@ -102,9 +102,8 @@ def test_the_hal_is_complete():
     for name in FORBIDDEN:
         hal = build(name)
         assert hal.name == name and hal.storage == "/data"
-        assert hal.display.width == 128 and hal.display.height == 64
-        hal.display.text("1NT", 0, 0)
-        hal.display.show()
+        assert hal.display.width == 128 and hal.display.height == 64  # the panel's; the display is one page
+        assert hal.display.on and not any(hal.display.gddram)  # initialised: on, blank
         assert hal.clock.time() > 1_600_000_000 and isinstance(hal.clock.ticks_ms(), int)
         machine.ADC.microvolts = 1_950_000  # 3.90 V at the cell
         assert hal.power.battery() == 66
@@ -116,6 +115,24 @@ def test_the_hal_is_complete():
         assert not hal.network.connected() and hal.network.rssi() is None  # no Wi-Fi configured
         hal.network.start()
         hal.network.deinit()
+
+
+def test_a_row_drawn_on_the_display_goes_to_its_page_of_the_panel():
+    import framebuf
+
+    display = build("esp32_devkitc").display
+    display.fill(1)
+    display.page(7)
+    display.fill(0)
+    display.text("1NT", 0, 0, 1)
+    display.page(3)
+    want = framebuf.FrameBuffer(bytearray(1024), 128, 64, framebuf.MONO_VLSB)
+    want.fill_rect(0, 56, 128, 8, 1)
+    want.text("1NT", 0, 24, 1)
+    got = framebuf.FrameBuffer(display.gddram, 128, 64, framebuf.MONO_VLSB)  # what the panel shows
+    for y in range(64):
+        for x in range(128):
+            assert got.pixel(x, y) == want.pixel(x, y), (x, y)
 
 
 def test_the_wifi_in_the_config_reaches_the_supervisor():

@@ -14,7 +14,7 @@ from bidwire.unit.scan import Scanner
 
 class Display:
     def __init__(self):
-        self.shown = 0
+        self.pages = []
 
     def fill(self, c):
         pass
@@ -28,8 +28,8 @@ class Display:
     def blit(self, fb, x, y):
         pass
 
-    def show(self):
-        self.shown += 1
+    def page(self, n):
+        self.pages.append(n)
 
 
 class Clock:
@@ -162,5 +162,37 @@ def test_deinit_stops_the_main_loop_and_the_key_scanner_and_closes_the_journal()
         hal.network = None  # nothing to supervise, as on the unix port
         unit = Unit(hal, CFG)
         asyncio.run(scenario(unit, hal))
+    finally:
+        remove_tree(path)
+
+
+def test_a_frame_sends_the_rows_that_changed_and_a_draw_cut_short_is_redrawn_whole():
+    path = scratch("runner-pages")
+    try:
+        hal = Hal(path)
+        hal.console = hal.frames.append
+        unit = Unit(hal, CFG)
+        unit.boot()
+        assert hal.display.pages == [0, 1, 2, 3, 4, 5, 6, 7]  # the first frame: every row
+        for key in (K_PASS, parse_key("1"), parse_key("H")):
+            hal.display.pages = []
+            unit.press(key_code(0, key))
+            before, after = hal.frames[-2], hal.frames[-1]
+            changed = [y for y in range(8) if before[y] != after[y]]
+            assert 0 < len(changed) < 8 and hal.display.pages == changed, (key, changed, hal.display.pages)
+        page = hal.display.page
+
+        def failing(n):
+            hal.display.page = page  # the next page goes out again
+            raise MemoryError("memory allocation failed")
+
+        hal.display.page = failing
+        hal.display.pages = []
+        try:
+            unit.press(key_code(1, K_PASS))
+        except MemoryError as e:
+            unit.fault(e)
+        assert hal.display.pages == [0, 1, 2, 3, 4, 5, 6, 7]  # the panel may show anything: all redrawn
+        unit.store.journal.close()
     finally:
         remove_tree(path)

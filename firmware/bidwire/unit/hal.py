@@ -1,7 +1,9 @@
 """The hardware abstraction the app is given: a board module (boards/*.py) builds one and nothing else does.
 
 keys     — starts a task that puts key events into a KeyQueue: `start(queue)`, `deinit()`
-display  — a framebuf.FrameBuffer, 128 x 64 MONO_VLSB, with `show()` (SSD1306, or text frames on unix)
+display  — one page of the 128 x 64 SSD1306: a 128 x 8 framebuf.FrameBuffer (MONO_VLSB) a text row is drawn in,
+           and `page(n)`, which sends it to page n (0-7, top down) of the panel; the panel keeps the frame
+           (bidwire.unit.oled on the ESP32 boards; on unix a file holds the panel's memory)
 storage  — the directory for the journal and snapshots ("/data" on a device)
 clock    — `time()` epoch seconds, `ticks_ms()`
 network  — `start()` its supervisor task, `connected()`, `rssi()` (dBm or None), `deinit()`; or None where there

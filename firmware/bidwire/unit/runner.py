@@ -51,11 +51,10 @@ class Unit:
         rows = screens.lines(self.app, self.status())
         if rows == self.rows:
             return
-        self.rows = rows
+        before, self.rows = self.rows, None  # None until every changed row is out: a draw cut short redraws all
         self.frames += 1
-        fb = self.hal.display
-        screens.draw(fb, rows)
-        fb.show()
+        screens.draw(self.hal.display, rows, before)
+        self.rows = rows
         if self.hal.console is not None:
             self.hal.console(rows)
         if self.hal.leds is not None:
@@ -104,8 +103,7 @@ class Unit:
         gc.collect()
         rows = ["FAULT", why[:16], "restarting", "", "", "", "", ""]
         try:
-            screens.draw(self.hal.display, rows)
-            self.hal.display.show()
+            screens.draw(self.hal.display, rows, self.rows)
             if self.hal.console is not None:
                 self.hal.console(rows)
         except Exception:  # noqa: BLE001 - too little heap even for this: reset all the same

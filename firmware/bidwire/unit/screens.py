@@ -1,7 +1,7 @@
 """What the display shows: `lines(app, status)` gives the 8 text rows of 16 characters of the 128 x 64 OLED
-(`compose` the same rows before a text from the collector is cut to fit), and `draw(fb, rows)` renders them
-with the 8 x 8 font, suits as glyphs (chr 1-4). The virtual unit prints the same rows as text, suits as
-letters (`text()`).
+(`compose` the same rows before a text from the collector is cut to fit), and `draw(display, rows, before)`
+renders the rows that changed, each on its 8-pixel page, with the 8 x 8 font, suits as glyphs (chr 1-4). The
+virtual unit prints the same rows as text, suits as letters (`text()`).
 """
 from bidwire.core import calls, codes
 from bidwire.core.board import VUL_NAMES
@@ -289,14 +289,19 @@ def text(rows):
     return out
 
 
-def draw(fb, rows):
-    """Render the rows into a 128 x 64 FrameBuffer (the caller calls show())."""
-    fb.fill(0)
+def draw(display, rows, before=None):
+    """Render the rows a text row at a time: each into the display's one-page buffer (128 x 8), which
+    `display.page(y)` sends to page y of the panel. Only the rows that differ from `before` (the rows the panel
+    shows; None: draw all 8)."""
     for y in range(_ROWS):
         row = rows[y]
-        fb.text(row, 0, y * 8, 1)
+        if before is not None and before[y] == row:
+            continue
+        display.fill(0)
+        display.text(row, 0, 0, 1)
         for x in range(len(row)):
             c = ord(row[x])
             if 0 < c < 5:
-                fb.fill_rect(x * 8, y * 8, 8, 8, 0)
-                fb.blit(_GLYPHS[c - 1], x * 8, y * 8)
+                display.fill_rect(x * 8, 0, 8, 8, 0)
+                display.blit(_GLYPHS[c - 1], x * 8, 0)
+        display.page(y)
