@@ -2,6 +2,9 @@
 
 Each seat panel has 18 keys (architecture.md §3). A key event is one byte: seat * 18 + key, seat 0..3 N E S W.
 KeyQueue is a ring of such bytes: put() never allocates, so a scanner task may call it on every scan.
+Its reader, wait(), looks at the ring every _POLL_MS (10 ms, the scanner's own period while a key moves): a press
+is taken at most 10 ms after the scanner queued it, well under what a player notices (asyncio's Event would wake
+it at once, but its module would stay in the heap: docs/benchmarks.md).
 """
 from bidwire.core.compat import const
 
@@ -18,6 +21,7 @@ K_ALERT = const(15)
 K_UNDO = const(16)
 K_TD = const(17)
 NO_KEY = const(255)
+_POLL_MS = const(10)
 
 
 def key_code(seat, key):
@@ -44,7 +48,6 @@ class KeyQueue:
         self._ring = bytearray(size)
         self._head = self._count = 0
         self.dropped = 0
-        self.ready = asyncio.Event()
 
     def put(self, code):
         n = len(self._ring)
@@ -53,8 +56,6 @@ class KeyQueue:
             return False
         self._ring[(self._head + self._count) % n] = code
         self._count += 1
-        if self.ready is not None:
-            self.ready.set()
         return True
 
     def get(self):
@@ -70,8 +71,7 @@ class KeyQueue:
         return self._count
 
     async def wait(self):
-        """The next event, waiting for one if the ring is empty."""
+        """The next event, waiting for one if the ring is empty (looked at every _POLL_MS)."""
         while not self._count:
-            self.ready.clear()
-            await self.ready.wait()
+            await asyncio.sleep_ms(_POLL_MS)
         return self.get()
