@@ -63,7 +63,7 @@ def console(rows):
 
 class StdinKeys:
     """Reads the script from stdin; key lines go into the key queue one at a time, in order. stdin is polled
-    (zero timeout) every 5 ms while no line is waiting: asyncio's StreamReader would keep its `stream` module in
+    (zero timeout) every 2 ms while no line is waiting: asyncio's StreamReader would keep its `stream` module in
     the heap, which the unit itself no longer loads (docs/benchmarks.md)."""
 
     def __init__(self):
@@ -73,6 +73,7 @@ class StdinKeys:
 
     def start(self, queue):
         self.queue = queue
+        queue.poll_ms = 1  # each key line waits until the app has taken the key: keep that short
         self.task = asyncio.create_task(self._read())
 
     def attach(self, unit):
@@ -107,7 +108,7 @@ class StdinKeys:
         while True:
             for _ in poller.ipoll(0):
                 return sys.stdin.readline()
-            await asyncio.sleep_ms(5)
+            await asyncio.sleep_ms(2)
 
     async def _line(self, line):
         if not line or line[0] == "#":
@@ -136,7 +137,7 @@ class StdinKeys:
         elif len(words) == 2:
             self.queue.put(key_code(self._seat(words[0]), parse_key(words[1])))
             while len(self.queue):
-                await asyncio.sleep_ms(1)  # let the app take it (keys.KeyQueue.wait looks every 10 ms)
+                await asyncio.sleep_ms(1)  # let the app take it (KeyQueue.wait looks every poll_ms)
             unit = self.unit
             if unit is not None:
                 m = unit.measure

@@ -2,9 +2,10 @@
 
 Each seat panel has 18 keys (architecture.md §3). A key event is one byte: seat * 18 + key, seat 0..3 N E S W.
 KeyQueue is a ring of such bytes: put() never allocates, so a scanner task may call it on every scan.
-Its reader, wait(), looks at the ring every _POLL_MS (10 ms, the scanner's own period while a key moves): a press
+Its reader, wait(), looks at the ring every `poll_ms` (10 ms, the scanner's own period while a key moves): a press
 is taken at most 10 ms after the scanner queued it, well under what a player notices (asyncio's Event would wake
-it at once, but its module would stay in the heap: docs/benchmarks.md).
+it at once, but its module would stay in the heap: docs/benchmarks.md). The virtual unit, whose script waits for
+each key to be taken before it reads the next, looks every 1 ms.
 """
 from bidwire.core.compat import const
 
@@ -21,7 +22,6 @@ K_ALERT = const(15)
 K_UNDO = const(16)
 K_TD = const(17)
 NO_KEY = const(255)
-_POLL_MS = const(10)
 
 
 def key_code(seat, key):
@@ -43,6 +43,8 @@ def parse_key(name):
 
 class KeyQueue:
     """A bounded ring of key events. A full ring drops the newest press and counts it (`dropped`)."""
+
+    poll_ms = 10  # how often wait() looks at an empty ring: the most a press waits to be taken
 
     def __init__(self, size=32):
         self._ring = bytearray(size)
@@ -71,7 +73,7 @@ class KeyQueue:
         return self._count
 
     async def wait(self):
-        """The next event, waiting for one if the ring is empty (looked at every _POLL_MS)."""
+        """The next event, waiting for one if the ring is empty (looked at every poll_ms)."""
         while not self._count:
-            await asyncio.sleep_ms(_POLL_MS)
+            await asyncio.sleep_ms(self.poll_ms)
         return self.get()
