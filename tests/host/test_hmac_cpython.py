@@ -31,9 +31,3 @@ def test_a_reused_signer_matches_cpython_for_every_message(key, msgs):
 def test_equal_agrees_with_compare_digest(a, b):
     assert hmac256.equal(a, b) == hmac.compare_digest(a, b)
     assert hmac256.equal(a.hex(), b.hex()) == hmac.compare_digest(a.hex(), b.hex())
-
-
-@given(keys, st.lists(st.binary(max_size=300), max_size=12))
-def test_a_message_in_parts_is_signed_as_cpython_signs_the_parts_joined(key, parts):
-    """The sync body is signed part by part, never joined (sync.py): the collector checks the joined bytes."""
-    assert hmac256.Signer(key).hex(parts) == hmac.new(key, b"".join(parts), hashlib.sha256).hexdigest()

@@ -112,16 +112,13 @@ def probe_events(first, count):
     return [{"seq": seq, "type": "note", "text": "probe"} for seq in range(first, first + count)]
 
 
-def sync(interpreter, request, port, first, count, cmd_ack=0, secret=SECRET, part=0):
-    """Sign a batch of `count` events from seq `first` with hmac256 and POST it with http.post; with part > 0 the
-    body goes to both as a list of `part`-byte parts, as the unit's sync client gives it (never joined)."""
+def sync(interpreter, request, port, first, count, cmd_ack=0, secret=SECRET):
+    """Sign a batch of `count` events from seq `first` with hmac256 and POST it with http.post."""
     if interpreter == "micropython":
         build = request.getfixturevalue("mpy_build")
-        return micropython(build, "sync", "127.0.0.1", port, "T01", secret, first, count, cmd_ack, part)
+        return micropython(build, "sync", "127.0.0.1", port, "T01", secret, first, count, cmd_ack)
     events = probe_events(first, count)
     body = json.dumps({"unit": "T01", "boot": 1, "events": events, "cmd_ack": cmd_ack}).encode()
-    if part:
-        body = [body[i:i + part] for i in range(0, len(body), part)]
     signature = hmac256.Signer(bytes.fromhex(secret)).hex(body)
     return cpython_post(port, body, (("X-Bidwire-Signature", signature),), 5000, http.MAX_BODY)
 
@@ -219,17 +216,6 @@ def test_signed_batch_reaches_the_collector_verified_and_stored_once(interpreter
     assert json.loads(answer["body"]) == {"ack": 5, "commands": []}
     assert collector.events("T01") == probe_events(1, 5)
     assert stored(collector)[:3] == first  # seqs 2 and 3 acknowledged again, not stored again
-    assert collector.unit_status("T01")["last_rejection"] is None
-
-
-@pytest.mark.parametrize("interpreter", INTERPRETERS)
-def test_a_body_in_parts_arrives_whole_and_signed_as_if_joined(interpreter, request, collector):
-    """Content-Length is the parts' total and the signature covers them in order: the collector reads and
-    verifies the bytes it receives."""
-    answer = sync(interpreter, request, collector.port, 1, 4, part=7)
-    assert answer["status"] == 200, answer
-    assert json.loads(answer["body"]) == {"ack": 4, "commands": []}
-    assert collector.events("T01") == probe_events(1, 4)
     assert collector.unit_status("T01")["last_rejection"] is None
 
 
@@ -413,7 +399,7 @@ def test_a_post_resolves_its_host_once_and_again_only_after_a_failure(interprete
 
 def cpython_deinit(port, state_dir):
     sys.path.insert(0, str(ROOT / "tests" / "core"))
-    from mpasyncio import asyncio as mpa  # noqa: F401 - sleep_ms, as the unit has it
+    from mpasyncio import asyncio as mpa  # noqa: F401 - sleep_ms and wait_for_ms, as the unit has them
 
     from bidwire.unit.app import App
     from bidwire.unit.journal import Journal

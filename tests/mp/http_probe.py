@@ -1,9 +1,8 @@
 """http.post and hmac256 on the real MicroPython interpreter, driven by tests/host/test_http_micropython.py.
 
 Run with MICROPYPATH at the compiled firmware (`python -m bidwire_host.mpy ... --out DIR firmware`):
-  micropython -X heapsize=64K http_probe.py sync HOST PORT UNIT SECRET_HEX FIRST_SEQ COUNT CMD_ACK [PART]
-      signs a batch of COUNT note events from FIRST_SEQ with the unit's secret and posts it to /api/v1/sync;
-      with PART > 0 the body is given to Signer and http.post as a list of PART-byte parts, never joined
+  micropython -X heapsize=64K http_probe.py sync HOST PORT UNIT SECRET_HEX FIRST_SEQ COUNT CMD_ACK
+      signs a batch of COUNT note events from FIRST_SEQ with the unit's secret and posts it to /api/v1/sync
   micropython -X heapsize=64K http_probe.py post HOST PORT TIMEOUT_MS MAX_BODY LINGER_MS
       posts b"{}" to /api/v1/sync with header X-Probe: 1, then waits LINGER_MS before exiting (so a test can
       tell that http.post closed the connection, not the exit)
@@ -52,11 +51,9 @@ async def measured_post(host, port, body, headers, timeout_ms, max_body):
     return result
 
 
-def sync(host, port, unit, secret, first, count, cmd_ack, part=0):
+def sync(host, port, unit, secret, first, count, cmd_ack):
     events = [{"seq": seq, "type": "note", "text": "probe"} for seq in range(first, first + count)]
     body = json.dumps({"unit": unit, "boot": 1, "events": events, "cmd_ack": cmd_ack}).encode()
-    if part:
-        body = [body[i:i + part] for i in range(0, len(body), part)]
     signature = hmac256.Signer(unhexlify(secret)).hex(body)
     return measured_post(host, port, body, (("X-Bidwire-Signature", signature),), 5000, http.MAX_BODY)
 
@@ -129,8 +126,7 @@ def main(argv):
     if mode == "bench":
         result = bench()
     elif mode == "sync":
-        result = asyncio.run(sync(argv[2], int(argv[3]), argv[4], argv[5], int(argv[6]), int(argv[7]), int(argv[8]),
-                                  int(argv[9]) if len(argv) > 9 else 0))
+        result = asyncio.run(sync(argv[2], int(argv[3]), argv[4], argv[5], int(argv[6]), int(argv[7]), int(argv[8])))
     elif mode == "post":
         result = asyncio.run(measured_post(argv[2], int(argv[3]), b"{}", (("X-Probe", "1"),), int(argv[4]),
                                            int(argv[5])))

@@ -31,13 +31,8 @@ class Signer:
         self._outer = _padded(key, 0x5C)
 
     def digest(self, msg):
-        """msg: bytes, or a list of bytes parts signed as if joined (the sync body is never joined: sync.py)."""
         h = sha256(self._inner)
-        if isinstance(msg, list):
-            for part in msg:
-                h.update(part)
-        else:
-            h.update(msg)
+        h.update(msg)
         inner = h.digest()
         h = sha256(self._outer)
         h.update(inner)

@@ -4,10 +4,9 @@ The same code runs on MicroPython's asyncio and on CPython's. A response with an
 (status, body); anything that stops a whole response arriving (refused or reset connection, timeout,
 malformed status line or headers, a body over max_body) raises HttpError, after which a retry is safe.
 
-The body may be given as a list of parts (the sync body: its head, each event as the journal holds it, the
-separators): they are sent one after the other as if joined, and never joined (docs/benchmarks.md, "Cuts to the
-session's peak and the .mpy path"). The head is written first and each part straight from where it is;
-TCP_NODELAY keeps them from waiting for each other's ACK (Nagle).
+The head and the body are written one after the other, never joined into a request that would hold one more copy
+of the body (docs/benchmarks.md, "Cuts to the session's peak and the .mpy path"); TCP_NODELAY keeps the body from
+waiting for the head's ACK (Nagle).
 
 On MicroPython the exchange uses asyncio's core alone (no `stream`, no `funcs`: their modules would stay in the
 heap, docs/benchmarks.md): a non-blocking socket, tried again every _POLL_MS (10 ms) until the exchange's deadline.
@@ -43,18 +42,13 @@ class HttpError(OSError):
 
 
 async def post(host, port, path, body, headers=(), timeout_ms=5000, max_body=MAX_BODY):
-    """POST body (JSON bytes, or a list of bytes parts sent as if joined) to http://host:port/path; return
-    (status, response body as bytes).
+    """POST body (JSON bytes) to http://host:port/path; return (status, response body as bytes).
 
     headers: (name, value) pairs sent after Host, Content-Type, Content-Length and Connection: close.
     timeout_ms bounds the whole exchange: connect, send and the complete response.
     """
-    parts = body if isinstance(body, list) else [body]
-    length = 0
-    for part in parts:
-        length += len(part)
     head = ("POST %s HTTP/1.1\r\nHost: %s:%d\r\nContent-Type: application/json\r\nContent-Length: %d\r\n"
-            "Connection: close\r\n" % (path, host, port, length))
+            "Connection: close\r\n" % (path, host, port, len(body)))
     for name, value in headers:
         line = "%s: %s\r\n" % (name, value)
         if "\n" in line[:-1] or "\r" in line[:-2]:
@@ -63,8 +57,8 @@ async def post(host, port, path, body, headers=(), timeout_ms=5000, max_body=MAX
     try:
         head = (head + "\r\n").encode()
         if _MICROPYTHON:
-            return await _exchange(_Socket(_address(host, port), timeout_ms), head, parts, max_body)
-        return await asyncio.wait_for(_streams(_address(host, port), head, parts, max_body), timeout_ms / 1000)
+            return await _exchange(_Socket(_address(host, port), timeout_ms), head, body, max_body)
+        return await asyncio.wait_for(_streams(_address(host, port), head, body, max_body), timeout_ms / 1000)
     except asyncio.TimeoutError:  # CPython's is an OSError too: caught first
         why = f"no complete response within {timeout_ms} ms"
     except EOFError:
@@ -85,26 +79,24 @@ def _address(host, port):
     return ai
 
 
-async def _exchange(sock, head, parts, max_body):
+async def _exchange(sock, head, body, max_body):
     """MicroPython: the socket is closed whatever happens, a timeout and a cancellation included."""
     try:
         await sock.connected()
         await sock.write(head)
-        for part in parts:
-            await sock.write(part)
+        await sock.write(body)
         return await _response(sock, max_body)
     finally:
         sock.s.close()
 
 
-async def _streams(ai, head, parts, max_body):
+async def _streams(ai, head, body, max_body):
     """CPython: asyncio's streams (a timeout while open_connection connects closes its socket; asyncio sets
     TCP_NODELAY on its connections)."""
     reader, writer = await asyncio.open_connection(*ai[-1][:2])
     try:
         writer.write(head)
-        for part in parts:
-            writer.write(part)
+        writer.write(body)
         await writer.drain()
         return await _response(reader, max_body)
     finally:
@@ -125,7 +117,7 @@ class _Socket:
         self.deadline = time.ticks_add(time.ticks_ms(), timeout_ms)
         s = self.s = socket.socket(ai[0], ai[1], ai[2])
         s.setblocking(False)
-        try:  # the head and the parts leave as separate writes: none must wait for the ACK of the last (Nagle)
+        try:  # the head and the body leave as two writes: the body must not wait for the head's ACK (Nagle)
             s.setsockopt(_IPPROTO_TCP, _TCP_NODELAY, 1)
         except OSError:
             pass  # a stack without the option: slower by a delayed ACK at worst, not wrong

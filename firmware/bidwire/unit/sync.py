@@ -71,19 +71,18 @@ class Sync:
         self.woken = True
 
     def body(self):
-        """The body as its parts, never joined (http.post sends them as they are, Signer signs them in order): the
-        only copy of the batch is the events read from the journal."""
         events = self.store.batch(self.batch_bytes)
         # beat: this boot's sync count, so that the collector tells a new sync from a replayed one (liveness)
         head = '{"unit": "' + self.unit + '", "boot": ' + str(self.store.boot) + ', "beat": ' + str(self.posts + 1) + \
             ', "cmd_ack": ' + str(self.store.app.cmd_ack) + ', "events": ['
+        # Joined once: `head + b", ".join(events) + tail` would hold two more copies of the batch at its peak.
         parts = [head.encode()]
         for event in events:
             if len(parts) > 1:
                 parts.append(b", ")
             parts.append(event)
         parts.append(b"]}")
-        return parts, len(events)
+        return b"".join(parts), len(events)
 
     async def once(self):
         """One exchange with the collector; returns the number of events it carried."""
@@ -92,7 +91,7 @@ class Sync:
         self.posts += 1
         status, reply = await http.post(self.host, self.port, PATH, body,
                                         (("X-Bidwire-Signature", self.signer.hex(body)),), self.timeout_ms)
-        body = None  # sent: the batch is free for what the reply brings (store.ack may write a snapshot)
+        body = None  # sent: its 2 KB are free for what the reply brings (store.ack may write a snapshot)
         if status != 200:
             raise SyncError(f"collector answered {status}: {bytes(reply[:80])}")
         r = json.loads(reply)
