@@ -63,8 +63,10 @@ def console(rows):
 
 class StdinKeys:
     """Reads the script from stdin; key lines go into the key queue one at a time, in order. stdin is polled
-    (zero timeout) every 2 ms while no line is waiting: asyncio's StreamReader would keep its `stream` module in
-    the heap, which the unit itself no longer loads (docs/benchmarks.md)."""
+    (zero timeout; asyncio's StreamReader would keep its `stream` module in the heap, which the unit itself no
+    longer loads: docs/benchmarks.md) after 1, 2, 4, 8, then every 16 ms while no line comes. Each key line waits
+    until the app has taken the key, so while lines come the key queue is looked at every 1 ms; once stdin is idle,
+    every 10 ms as on a unit (an idle virtual unit then costs next to no CPU)."""
 
     def __init__(self):
         self.unit = None
@@ -73,7 +75,6 @@ class StdinKeys:
 
     def start(self, queue):
         self.queue = queue
-        queue.poll_ms = 1  # each key line waits until the app has taken the key: keep that short
         self.task = asyncio.create_task(self._read())
 
     def attach(self, unit):
@@ -105,10 +106,15 @@ class StdinKeys:
 
     async def _next(self, poller):
         """The next line of the script ("" at its end) once stdin has one to read."""
+        wait = 1
         while True:
             for _ in poller.ipoll(0):
+                self.queue.poll_ms = 1
                 return sys.stdin.readline()
-            await asyncio.sleep_ms(2)
+            if wait == 16:
+                self.queue.poll_ms = 10
+            await asyncio.sleep_ms(wait)
+            wait = min(wait * 2, 16)
 
     async def _line(self, line):
         if not line or line[0] == "#":

@@ -399,7 +399,7 @@ def test_a_post_resolves_its_host_once_and_again_only_after_a_failure(interprete
 
 def cpython_deinit(port, state_dir):
     sys.path.insert(0, str(ROOT / "tests" / "core"))
-    from mpasyncio import asyncio as mpa  # noqa: F401 - sleep_ms and wait_for_ms, as the unit has them
+    from mpasyncio import asyncio as mpa  # noqa: F401 - sleep_ms, as the unit has it
 
     from bidwire.unit.app import App
     from bidwire.unit.journal import Journal

@@ -5,7 +5,7 @@ KeyQueue is a ring of such bytes: put() never allocates, so a scanner task may c
 Its reader, wait(), looks at the ring every `poll_ms` (10 ms, the scanner's own period while a key moves): a press
 is taken at most 10 ms after the scanner queued it, well under what a player notices (asyncio's Event would wake
 it at once, but its module would stay in the heap: docs/benchmarks.md). The virtual unit, whose script waits for
-each key to be taken before it reads the next, looks every 1 ms.
+each key to be taken before it reads the next, looks every 1 ms while the script runs (boards/unix_sim.py).
 """
 from bidwire.core.compat import const
 
