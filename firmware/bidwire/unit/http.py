@@ -147,7 +147,7 @@ class _Socket:
     async def write(self, data):
         while True:
             n = self.s.write(data)
-            if n is None:  # the send buffer is full (or the connect still under way)
+            if n is None:  # the send buffer is full
                 await self._later()
             elif n < len(data):
                 data = memoryview(data)[n:]  # a short write: the rest, not a copy
