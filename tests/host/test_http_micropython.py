@@ -125,10 +125,11 @@ def sync(interpreter, request, port, first, count, cmd_ack=0, secret=SECRET):
 
 class RawServer:
     """A loopback TCP server that reads each request and answers `reply` (None: nothing). With close=False it
-    keeps its side open and waits for the client to close, setting client_closed."""
+    keeps its side open and waits for the client to close, setting client_closed. trickle: seconds between the
+    reply's bytes, sent one at a time."""
 
-    def __init__(self, reply, close=True):
-        self.reply, self.close = reply, close
+    def __init__(self, reply, close=True, trickle=0):
+        self.reply, self.close, self.trickle = reply, close, trickle
         self.requests = []
         self.client_closed = threading.Event()
         self.closed_at = None
@@ -157,7 +158,11 @@ class RawServer:
                 conn.settimeout(5)
                 try:
                     self.requests.append(self._read_request(conn))
-                    if self.reply is not None:
+                    if self.reply is not None and self.trickle:
+                        for i in range(len(self.reply)):
+                            conn.sendall(self.reply[i:i + 1])
+                            time.sleep(self.trickle)
+                    elif self.reply is not None:
                         conn.sendall(self.reply)
                     if not self.close:
                         while conn.recv(1024):
@@ -313,6 +318,21 @@ def test_a_response_that_does_not_arrive_whole_is_an_http_error(interpreter, cas
 
 
 @pytest.mark.parametrize("interpreter", INTERPRETERS)
+def test_the_timeout_bounds_the_whole_exchange_not_each_read(interpreter, request):
+    """A server that keeps sending, a byte every 20 ms, never lets a read wait long: the exchange still ends at its
+    deadline (the whole reply would take 2.6 s)."""
+    reply = b"HTTP/1.1 200 OK\r\nX-Slow: " + b"a" * 100 + b"\r\nContent-Length: 2\r\n\r\n{}"
+    if interpreter == "micropython":
+        request.getfixturevalue("mpy_build")  # compiled before the clock starts
+    with RawServer(reply, trickle=0.02) as server:
+        started = time.monotonic()
+        answer = post(interpreter, request, server.port, timeout_ms=300)
+        took = time.monotonic() - started
+    assert answer.get("error") == "HttpError" and "no complete response within 300 ms" in answer["message"], answer
+    assert took < 1.5 and answer["fds"] == 0
+
+
+@pytest.mark.parametrize("interpreter", INTERPRETERS)
 def test_connection_refused_is_an_http_error(interpreter, request):
     answer = post(interpreter, request, free_port())
     assert answer.get("error") == "HttpError" and f"[Errno {errno.ECONNREFUSED}]" in answer["message"], answer
@@ -379,7 +399,7 @@ def test_a_post_resolves_its_host_once_and_again_only_after_a_failure(interprete
 
 def cpython_deinit(port, state_dir):
     sys.path.insert(0, str(ROOT / "tests" / "core"))
-    from mpasyncio import asyncio as mpa  # noqa: F401 - sleep_ms and wait_for_ms, as the unit has them
+    from mpasyncio import asyncio as mpa  # noqa: F401 - sleep_ms, as the unit has it
 
     from bidwire.unit.app import App
     from bidwire.unit.journal import Journal

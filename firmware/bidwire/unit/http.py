@@ -4,28 +4,35 @@ The same code runs on MicroPython's asyncio and on CPython's. A response with an
 (status, body); anything that stops a whole response arriving (refused or reset connection, timeout,
 malformed status line or headers, a body over max_body) raises HttpError, after which a retry is safe.
 
-The head and the body are written one after the other (MicroPython), never joined into a request that would
-hold one more copy of the body (docs/benchmarks.md, "Cuts to the session's peak and the .mpy path"); TCP_NODELAY
-keeps the body from waiting for the head's ACK (Nagle).
+The head and the body are written one after the other, never joined into a request that would hold one more copy
+of the body (docs/benchmarks.md, "Cuts to the session's peak and the .mpy path"); TCP_NODELAY keeps the body from
+waiting for the head's ACK (Nagle).
+
+On MicroPython the exchange uses asyncio's core alone (no `stream`, no `funcs`: their modules would stay in the
+heap, docs/benchmarks.md): a non-blocking socket, tried again every _POLL_MS (10 ms) until the exchange's deadline.
+A timeout or a cancellation closes the socket. On CPython, asyncio's streams and wait_for do the same.
 
 getaddrinfo blocks: on a unit it would hold up the whole asyncio loop, key scanning included, for as long as a
 DNS answer takes. So a host is resolved once, at its first POST, and again only after a POST to it failed (the
 collector may have moved); `lookups` counts the resolutions.
 """
 import asyncio
+import select
 import socket
 import sys
+import time
 from errno import EINPROGRESS
 from bidwire.core.compat import const
 
 MAX_BODY = const(16384)  # bytes; a sync response is an ack and a few commands
 _MAX_HEADERS = const(32)
 _READ = const(512)
+_POLL_MS = const(10)  # MicroPython: how long a socket that is not ready is left before it is tried again
 _IPPROTO_TCP = const(6)  # the same numbers on Linux and lwIP; the unix port's socket module has no names for them
 _TCP_NODELAY = const(1)
 _C_OR_T = b"cCtT"  # first letters of Content-Length and Transfer-Encoding
 _TOO_BIG = "response body over the %d-byte limit"
-_MICROPYTHON = sys.implementation.name == "micropython"  # its asyncio streams differ; see _exchange
+_MICROPYTHON = sys.implementation.name == "micropython"  # no asyncio streams there; see _Socket
 _addresses = {}  # (host, port) -> getaddrinfo's first answer, kept until a POST to it fails
 lookups = 0
 
@@ -48,10 +55,10 @@ async def post(host, port, path, body, headers=(), timeout_ms=5000, max_body=MAX
             raise ValueError("an HTTP header name or value contains a line break")
         head += line
     try:
-        exchange = _exchange(_address(host, port), (head + "\r\n").encode(), body, max_body)
+        head = (head + "\r\n").encode()
         if _MICROPYTHON:
-            return await asyncio.wait_for_ms(exchange, timeout_ms)
-        return await asyncio.wait_for(exchange, timeout_ms / 1000)
+            return await _exchange(_Socket(_address(host, port), timeout_ms), head, body, max_body)
+        return await asyncio.wait_for(_streams(_address(host, port), head, body, max_body), timeout_ms / 1000)
     except asyncio.TimeoutError:  # CPython's is an OSError too: caught first
         why = f"no complete response within {timeout_ms} ms"
     except EOFError:
@@ -72,53 +79,107 @@ def _address(host, port):
     return ai
 
 
-async def _exchange(ai, head, body, max_body):
-    if _MICROPYTHON:
-        reader = writer = _connecting(ai)
-    else:  # CPython: a timeout while open_connection connects closes its socket
-        reader, writer = await asyncio.open_connection(*ai[-1][:2])
+async def _exchange(sock, head, body, max_body):
+    """MicroPython: the socket is closed whatever happens, a timeout and a cancellation included."""
     try:
-        if _MICROPYTHON:
-            await _send(writer, head, body)
-        else:  # CPython: asyncio sets TCP_NODELAY on its connections, so the body does not wait either
-            writer.write(head)
-            writer.write(body)
-            await writer.drain()
+        await sock.connected()
+        await sock.write(head)
+        await sock.write(body)
+        return await _response(sock, max_body)
+    finally:
+        sock.s.close()
+
+
+async def _streams(ai, head, body, max_body):
+    """CPython: asyncio's streams (a timeout while open_connection connects closes its socket; asyncio sets
+    TCP_NODELAY on its connections)."""
+    reader, writer = await asyncio.open_connection(*ai[-1][:2])
+    try:
+        writer.write(head)
+        writer.write(body)
+        await writer.drain()
         return await _response(reader, max_body)
     finally:
         writer.close()
         try:
-            await writer.wait_closed()  # on MicroPython this is what closes the socket
+            await writer.wait_closed()
         except OSError:
             pass  # a reset while closing loses nothing: the response is read or the error is on its way
 
 
-async def _send(stream, head, body):
-    """MicroPython: the head, then the body, each straight from where it is (no request joining the two). The
-    stream's drain() waits until the socket is writable (the first time: connected), then sends its out_buf."""
-    stream.out_buf = head  # pyright: ignore[reportAttributeAccessIssue]
-    await stream.drain()
-    stream.out_buf = body  # pyright: ignore[reportAttributeAccessIssue]
-    await stream.drain()
+class _Socket:
+    """MicroPython: a non-blocking TCP socket with the reads of asyncio's StreamReader (readline, readexactly,
+    read), for _response. Whatever is not ready yet is tried again after _POLL_MS, until the deadline (the whole
+    exchange's: connect, send and response), then asyncio.TimeoutError. The socket exists before the connect is
+    awaited, so that a timeout while connecting closes it too (an ESP32 has about ten)."""
 
+    def __init__(self, ai, timeout_ms):
+        self.deadline = time.ticks_add(time.ticks_ms(), timeout_ms)
+        s = self.s = socket.socket(ai[0], ai[1], ai[2])
+        s.setblocking(False)
+        try:  # the head and the body leave as two writes: the body must not wait for the head's ACK (Nagle)
+            s.setsockopt(_IPPROTO_TCP, _TCP_NODELAY, 1)
+        except OSError:
+            pass  # a stack without the option: slower by a delayed ACK at worst, not wrong
+        try:
+            s.connect(ai[-1])
+        except OSError as e:
+            if e.errno != EINPROGRESS:
+                s.close()
+                raise
 
-def _connecting(ai):
-    """MicroPython: open_connection's steps, but the stream exists before the connect is awaited, so that a
-    timeout while connecting closes the socket too (open_connection's would be left to the GC: one socket lost
-    per attempt while the collector does not answer, and an ESP32 has about ten)."""
-    s = socket.socket(ai[0], ai[1], ai[2])
-    s.setblocking(False)
-    try:  # the head and the body leave as two writes (_send): the body must not wait for the head's ACK (Nagle)
-        s.setsockopt(_IPPROTO_TCP, _TCP_NODELAY, 1)
-    except OSError:
-        pass  # a stack without the option: slower by a delayed ACK at worst, not wrong
-    try:
-        s.connect(ai[-1])
-    except OSError as e:
-        if e.errno != EINPROGRESS:
-            s.close()
-            raise
-    return asyncio.StreamWriter(s)
+    async def _later(self):
+        left = time.ticks_diff(self.deadline, time.ticks_ms())
+        if left <= 0:
+            raise asyncio.TimeoutError
+        await asyncio.sleep_ms(min(left, _POLL_MS))
+
+    async def connected(self):
+        """Until the connect has completed or failed (the socket polls writable; a failure is the first write's
+        OSError): a write before that would fail on lwIP, not wait."""
+        poller = select.poll()
+        poller.register(self.s, select.POLLOUT)
+        while True:
+            for _ in poller.ipoll(0):
+                return
+            await self._later()
+
+    async def write(self, data):
+        while True:
+            n = self.s.write(data)
+            if n is None:  # the send buffer is full
+                await self._later()
+            elif n < len(data):
+                data = memoryview(data)[n:]  # a short write: the rest, not a copy
+            else:
+                return
+
+    async def readline(self):
+        line = b""
+        while True:
+            piece = self.s.readline()  # a non-blocking readline: None, or what came up to the newline
+            if piece is None:
+                await self._later()
+                continue
+            line += piece
+            if not piece or line[-1] == 10:  # the end of the connection, or of the line
+                return line
+
+    async def read(self, n):
+        while True:
+            piece = self.s.read(n)
+            if piece is not None:
+                return piece
+            await self._later()
+
+    async def readexactly(self, n):
+        data = b""
+        while len(data) < n:
+            piece = await self.read(n - len(data))
+            if not piece:
+                raise EOFError
+            data += piece
+        return data
 
 
 async def _response(reader, max_body):

@@ -2,6 +2,10 @@
 
 Each seat panel has 18 keys (architecture.md §3). A key event is one byte: seat * 18 + key, seat 0..3 N E S W.
 KeyQueue is a ring of such bytes: put() never allocates, so a scanner task may call it on every scan.
+Its reader, wait(), looks at the ring every `poll_ms` (10 ms, the scanner's own period while a key moves): a press
+is taken at most 10 ms after the scanner queued it, well under what a player notices (asyncio's Event would wake
+it at once, but its module would stay in the heap: docs/benchmarks.md). The virtual unit, whose script waits for
+each key to be taken before it reads the next, looks every 1 ms while the script runs (boards/unix_sim.py).
 """
 from bidwire.core.compat import const
 
@@ -40,11 +44,12 @@ def parse_key(name):
 class KeyQueue:
     """A bounded ring of key events. A full ring drops the newest press and counts it (`dropped`)."""
 
+    poll_ms = 10  # how often wait() looks at an empty ring: the most a press waits to be taken
+
     def __init__(self, size=32):
         self._ring = bytearray(size)
         self._head = self._count = 0
         self.dropped = 0
-        self.ready = asyncio.Event()
 
     def put(self, code):
         n = len(self._ring)
@@ -53,8 +58,6 @@ class KeyQueue:
             return False
         self._ring[(self._head + self._count) % n] = code
         self._count += 1
-        if self.ready is not None:
-            self.ready.set()
         return True
 
     def get(self):
@@ -70,8 +73,7 @@ class KeyQueue:
         return self._count
 
     async def wait(self):
-        """The next event, waiting for one if the ring is empty."""
+        """The next event, waiting for one if the ring is empty (looked at every poll_ms)."""
         while not self._count:
-            self.ready.clear()
-            await self.ready.wait()
+            await asyncio.sleep_ms(self.poll_ms)
         return self.get()
