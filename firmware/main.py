@@ -7,7 +7,7 @@ import gc
 import os
 import sys
 
-from bidwire.unit.lazy import drop
+import bidwire.unit.lazy as lazy  # (and runner below) the module's own name in the code: no qstr made for it
 
 
 def _path():
@@ -30,19 +30,19 @@ def _config():
 
 def main():
     cfg = _config()
-    drop("bidwire.unit.config")  # read once at boot
+    lazy.drop("bidwire.unit.config")  # read once at boot
     gc.collect()
     # All the code first, while the heap is in one piece (on the unix port .mpy code lives in the heap)
-    from bidwire.unit.runner import Unit, run
+    import bidwire.unit.runner as runner
 
     if cfg["collector"]:
         import bidwire.unit.sync  # noqa: F401 - code first, while the heap is in one piece
     name = cfg["board"]
     board = getattr(__import__("boards." + name), name)
-    unit = Unit(board.build(cfg), cfg)
+    unit = runner.Unit(board.build(cfg), cfg)
     cfg = board = None  # the unit took what it needs: the config's text (the secret, the URL) is freed
     gc.collect()
-    run(unit)
+    runner.run(unit)
 
 
 main()

@@ -5,7 +5,8 @@ appended to `inputs` (2 bytes) so the state can be rebuilt by replaying them (bi
 is allocated once at its full size, MAX_INPUTS: a press it has no room for is refused (`room`, verdict FULL).
 Classification lives in classify.py (§4.1), rectification in rectify.py (§4.3-§4.17).
 """
-from bidwire.core import calls, classify, codes, rectify
+import bidwire.core.rectify as rectify  # the full name in the code: the import makes no qstr for it in the heap
+from bidwire.core import calls, classify, codes
 from bidwire.core.compat import const
 
 IN_CALL = const(0)

@@ -4,8 +4,8 @@ restrictions it creates (laws.md §4.2-§4.17: Laws 25-39), and their discharge 
 Every restriction, log entry and review flag carries the law that created it and the index in the
 effective auction where it was created.
 """
+import bidwire.core.classify as cl  # the full name in the code: the import makes no qstr for it in the heap
 from bidwire.core import calls, codes
-from bidwire.core import classify as cl
 from bidwire.core.calls import is_bid, lho, lowest_in_strain, partner, rho, strain_of
 
 def restrict(a, seat, kind, param, law, extra=0):

@@ -11,7 +11,9 @@ from bidwire.unit import app as A
 
 COLS = const(16)
 _ROWS = const(8)
-SUITS = "\x01\x02\x03\x04"  # C D H S glyphs
+# C D H S glyphs; one string each (indexing a string makes its one-character string a qstr in the heap)
+SUITS = ("\x01", "\x02", "\x03", "\x04")
+_LETTERS = const(("C", "D", "H", "S"))  # the same suits as plain text (the virtual unit's console)
 # 8 x 8 suit glyphs, one byte per row, leftmost pixel the high bit (framebuf.MONO_HLSB = 3): blit sources as
 # (buffer, width, height, format), drawn straight from flash with no FrameBuffer of their own
 _GLYPHS = const((
@@ -284,7 +286,7 @@ def text(rows):
     out = []
     for r in rows:
         for i in range(4):
-            r = r.replace(SUITS[i], "CDHS"[i])
+            r = r.replace(SUITS[i], _LETTERS[i])
         out.append(r)
     return out
 
