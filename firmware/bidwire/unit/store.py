@@ -56,7 +56,10 @@ class Store:
     # ---- boot ------------------------------------------------------------------------------------------
     def open(self, hello):
         """Boot: drop stray .tmp files, load the snapshot, replay the journal, then journal this boot."""
-        self._load()
+        from bidwire.unit import replay
+
+        replay.load(self)
+        drop(_REPLAY)  # the boot's module (no longer in the heap once booted)
         self.boot += 1
         hello["type"], hello["boot"], hello["backlog"] = "hello", self.boot, self.backlog()
         self.app.out.append(hello)
@@ -64,22 +67,16 @@ class Store:
 
     def rebuild(self):
         """Rebuild the app from flash (after a failed write left the RAM state ahead of the journal)."""
+        from bidwire.unit import replay
+
         app = self.app
         app.__init__(app.unit, "enforce" if app.mode else "record", app.td_pin)
         gc.collect()
         status = self.status
-        self._load()
+        replay.load(self)
+        drop(_REPLAY)
         self.app.out = []
         self.status = status
-
-    def _load(self):
-        """The state as the flash holds it: bidwire.unit.replay, loaded for this and dropped after."""
-        from bidwire.unit import replay
-
-        try:
-            replay.load(self)
-        finally:
-            drop(_REPLAY)
 
     # ---- inputs -----------------------------------------------------------------------------------------
     def key(self, seat, key):
@@ -120,28 +117,25 @@ class Store:
 
     def ack(self, seq):
         """The collector has stored every event up to `seq`."""
-        if seq >= self.seq:
-            return self._renumber(seq)
-        if seq <= self.acked:
+        if seq < self.seq:
+            if seq > self.acked:
+                self.acked = seq
+                self.app.out = []
+                self._commit(_R_ACK, struct.pack("<I", seq), self.clock.time())
+                self.compact()
             return
-        self.acked = seq
-        self.app.out = []
-        self._commit(_R_ACK, struct.pack("<I", seq), self.clock.time())
-        self.compact()
-
-    def _renumber(self, top):
-        """The collector holds seqs up to `top`, more than this unit ever made: a unit replaced under the same
-        id with a fresh flash. Whatever it has not acknowledged was taken for repeats, so the unacknowledged
-        events are queued again, numbered after `top`, in the same record that marks the old ones done."""
+        # The collector holds seqs up to `seq`, more than this unit ever made: a unit replaced under the same id with
+        # a fresh flash. Whatever it has not acknowledged was taken for repeats, so the unacknowledged events are
+        # queued again, numbered after `seq`, in the same record that marks the old ones done.
         again = self.batch(1 << 30)
         old = self.seq - 1
         self.app.out = [json.loads(raw) for raw in again]
         again = None
-        self.seq = top + 1
-        self.acked = top
-        self.app.out.append({"type": "note", "text": f"collector was at seq {top}, unit at {old}: "
+        self.seq = seq + 1
+        self.acked = seq
+        self.app.out.append({"type": "note", "text": f"collector was at seq {seq}, unit at {old}: "
                              "unacknowledged events sent again after it"})
-        self._commit(_R_ACK, struct.pack("<I", top), self.clock.time())
+        self._commit(_R_ACK, struct.pack("<I", seq), self.clock.time())
 
     def _commit(self, kind, body, t):
         if self.halted:
