@@ -52,7 +52,6 @@ class App:
         self.next_assignment = None  # an assign that arrived mid-board: used when the board is over
         self.board_idx = -1  # index in assignment["boards"]
         self.board = 0
-        self.dealer = self.vul = 0
         # the board's; None before the first board (SETUP): its 768-byte input log comes with a board
         self.auction: auction.Auction = None  # pyright: ignore[reportAttributeAccessIssue] - board 0: nothing to bid yet
         self.level = bytearray(4)  # a level key pressed at each seat, waiting for its strain (0: none)
@@ -95,9 +94,8 @@ class App:
     # ---- boards ---------------------------------------------------------------------------------------
     def _set_board(self, number):
         self.board = number
-        self.dealer, self.vul = boards.dealer(number), boards.vulnerability(number)
         self.auction = None  # pyright: ignore[reportAttributeAccessIssue] - the last board's input log free first
-        self.auction = auction.Auction(self.dealer, self.mode)
+        self.auction = auction.Auction(boards.dealer(number), self.mode)
         self.level[:] = b"\x00\x00\x00\x00"
         self.undo_seat = self.tricks = self.entered_by = self.leader = self.lead = -1
         self.traveller = self.contract = None
@@ -108,8 +106,9 @@ class App:
         self._set_board(number)
         self.screen = START
         a = self.assignment or {}
-        self.emit({"type": "board_start", "board": number, "dealer": calls.seat_name(self.dealer),
-                   "vul": boards.VUL_NAMES[self.vul], "mode": "enforce" if self.mode == codes.ENFORCE else "record",
+        self.emit({"type": "board_start", "board": number, "dealer": calls.seat_name(self.auction.dealer),
+                   "vul": boards.VUL_NAMES[boards.vulnerability(number)],
+                   "mode": "enforce" if self.mode == codes.ENFORCE else "record",
                    "section": a.get("section"), "table": a.get("table"), "round": a.get("round"),
                    "ns": a.get("ns"), "ew": a.get("ew")})
 
@@ -313,7 +312,8 @@ class App:
             return 0
         if self._score[0] != self.tricks:
             from bidwire.core.score import score_ns
-            self._score = (self.tricks, score_ns(self.contract, a.declarer(), self.vul, self.tricks))
+            vul = boards.vulnerability(self.board)
+            self._score = (self.tricks, score_ns(self.contract, a.declarer(), vul, self.tricks))
             score_ns = None
             drop("bidwire.core.score")
         return self._score[1]

@@ -4,7 +4,7 @@ with the 8 x 8 font, suits as glyphs (chr 1-4). The virtual unit prints the same
 letters (`text()`).
 """
 from bidwire.core import calls, codes
-from bidwire.core.board import VUL_NAMES
+from bidwire.core import board
 from bidwire.core.calls import SEATS
 from bidwire.core.compat import const
 from bidwire.unit import app as A
@@ -40,7 +40,7 @@ def call_text(call):
 
 
 def _header(app):
-    return f"Bd{app.board} Dlr{SEATS[app.dealer]} {_VUL_SHORT[app.vul]}"
+    return f"Bd{app.board} Dlr{SEATS[app.auction.dealer]} {_VUL_SHORT[board.vulnerability(app.board)]}"
 
 
 # The grid's column of each seat N E S W (columns W N E S), and the heading with the turn marked '>'
@@ -232,9 +232,9 @@ def _screen(app, s, rows):
             rows[1] = f"T{asg.get('table')} R{asg.get('round')}"
             rows[2] = f"NS {asg.get('ns')} EW {asg.get('ew')}"
         rows[3] = "Board " + str(app.board)
-        rows[4] = "Dealer " + SEATS[app.dealer]
-        rows[5] = "Vul " + VUL_NAMES[app.vul]
-        rows[6] = SEATS[app.dealer] + " to call"
+        rows[4] = "Dealer " + SEATS[app.auction.dealer]
+        rows[5] = "Vul " + board.VUL_NAMES[board.vulnerability(app.board)]
+        rows[6] = SEATS[app.auction.dealer] + " to call"
     elif s == A.BIDDING:
         rows[0] = _header(app)
         _grid(app, rows, 2, 4)
