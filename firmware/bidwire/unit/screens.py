@@ -3,8 +3,8 @@
 with the 8 x 8 font, suits as glyphs (chr 1-4). The virtual unit prints the same rows as text, suits as
 letters (`text()`).
 """
+import bidwire.core.board as board  # the full name in the code: the import makes no qstr for it in the heap
 from bidwire.core import calls, codes
-from bidwire.core import board
 from bidwire.core.calls import SEATS
 from bidwire.core.compat import const
 from bidwire.unit import app as A
