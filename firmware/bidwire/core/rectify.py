@@ -134,7 +134,7 @@ def press(a, seat, call):
 def refuse(a, law):
     a.law = law
     a.why = codes.REFUSED
-    return a._refuse()
+    return codes.REFUSED
 
 
 def after_close(a, seat, call):
