@@ -67,12 +67,12 @@ class Store:
 
     def rebuild(self):
         """Rebuild the app from flash (after a failed write left the RAM state ahead of the journal)."""
-        from bidwire.unit import replay
-
         app = self.app
         app.__init__(app.unit, "enforce" if app.mode else "record", app.td_pin)
         gc.collect()
         status = self.status
+        from bidwire.unit import replay  # once the old state is freed (as .mpy files its code comes into the heap)
+
         replay.load(self)
         drop(_REPLAY)
         self.app.out = []
