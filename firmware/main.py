@@ -1,48 +1,40 @@
 """The unit's entry point (MicroPython runs main.py at boot; the virtual unit runs it with a config path).
 
 The config file is the one `bidwire provision` writes: /config.json on a device, or the path given as the
-first argument or in BIDWIRE_CONFIG on the unix port. The board module named in it builds the hardware.
+first argument or in BIDWIRE_CONFIG on the unix port (`config.boot`, dropped with the config reader once read).
+The board module named in it builds the hardware.
 """
 import gc
-import os
-import sys
 
-from bidwire.unit.lazy import drop
+import bidwire.unit.lazy as lazy  # (and runner below) the module's own name in the code: no qstr made for it
 
 
-def _path():
-    if len(sys.argv) > 1:
-        return sys.argv[1]
-    getenv = getattr(os, "getenv", None)
-    env = getenv("BIDWIRE_CONFIG") if getenv is not None else None
-    return env or "/config.json"
-
-
-def _config():
+def _unit():
+    """The Unit, built by the board the config names. Only the values it needs are kept: the config's text (the
+    secret, the URL) and the boot's temporaries go when this returns."""
     from bidwire.unit import config
 
-    try:
-        return config.load(_path())
-    except config.ConfigError as e:
-        print("bidwire: " + str(e))
-        sys.exit(2)
-
-
-def main():
-    cfg = _config()
-    drop("bidwire.unit.config")  # read once at boot
+    cfg = config.boot()  # or exit 2, saying why
+    config = None
+    lazy.drop("bidwire.unit.config")  # read once at boot (with the search for the file)
     gc.collect()
     # All the code first, while the heap is in one piece (on the unix port .mpy code lives in the heap)
-    from bidwire.unit.runner import Unit, run
+    import bidwire.unit.runner as runner
 
     if cfg["collector"]:
         import bidwire.unit.sync  # noqa: F401 - code first, while the heap is in one piece
-    name = cfg["board"]
-    board = getattr(__import__("boards." + name), name)
-    unit = Unit(board.build(cfg), cfg)
-    cfg = board = None  # the unit took what it needs: the config's text (the secret, the URL) is freed
+    board = getattr(__import__("boards." + cfg["board"]), cfg["board"])
+    return runner.Unit(board.build(cfg), cfg)
+
+
+def main():
+    # A frame this small lives on the C stack (MicroPython puts a function's state of more than 11 words in the
+    # heap, and this one runs as long as the unit does)
+    import bidwire.unit.runner as runner
+
+    unit = _unit()
     gc.collect()
-    run(unit)
+    runner.run(unit)
 
 
 main()

@@ -8,8 +8,8 @@ directory first on sys.path), with a config whose collector is set (it is not co
 
 Each line: gc.collect(); gc.mem_alloc() after the step minus before it, and the total. docs/benchmarks.md has a
 run's output and what it means. (On a build without the firmware frozen, the imports load .mpy code into the heap.)
-The modules the unit loads only when needed (the director's, the auction summary, Law 77) are measured on their own
-and dropped again, as the unit drops them.
+The modules the unit loads only when needed (the director's, the auction summary, Law 77, the boot's replay) are
+measured on their own and dropped again, as the unit drops them.
 """
 import gc
 import sys
@@ -23,7 +23,7 @@ MODULES = (
     "bidwire.unit.screens", "bidwire.unit.journal", "bidwire.unit.store", "bidwire.unit.runner",
     "bidwire.unit.hmac256", "bidwire.unit.http", "bidwire.unit.sync", "bidwire.unit.hal", "boards.unix_sim",
 )
-LAZY = ("bidwire.unit.director", "bidwire.core.record", "bidwire.core.score")
+LAZY = ("bidwire.unit.director", "bidwire.core.record", "bidwire.core.score", "bidwire.unit.replay")
 _last = 0
 
 

@@ -6,6 +6,7 @@ import os
 
 from scratch import cut, file_size, remove_tree, scratch
 
+from bidwire.unit import replay
 from bidwire.unit.journal import JOURNAL, Journal, JournalFull
 
 RECORDS = [(1, b"\x00\x00\x00"), (2, b"N:1H"), (2, b""), (7, bytes(range(200))), (255, b"last")]
@@ -28,7 +29,7 @@ def test_records_read_back_in_order_with_their_kinds():
     try:
         written(path)
         j = Journal(path)
-        assert read_all(j) == RECORDS and [kind for kind, _ in j] == [kind for kind, _ in RECORDS]
+        assert read_all(j) == RECORDS and [kind for kind, _ in j.records()] == [kind for kind, _ in RECORDS]
         assert j.damaged is None and j.end == file_size(j.path)
         j.append(9, b"more")  # a reopened journal appends after what is there
         assert read_all(j) == RECORDS + [(9, b"more")]
@@ -48,7 +49,7 @@ def test_power_cut_mid_append_loses_only_the_torn_record_and_appends_continue():
             cut(j.path, full - missing)
             assert read_all(j) == RECORDS[:-1], missing
             assert j.damaged == full - last and j.damage_reason is not None, missing
-            assert j.repair() and file_size(j.path) == full - last
+            assert replay.repair(j) and file_size(j.path) == full - last
             j.append(3, b"after")
             j.close()
             assert read_all(j) == RECORDS[:-1] + [(3, b"after")] and j.damaged is None
@@ -136,16 +137,16 @@ def test_snapshot_replaces_atomically_and_stray_tmp_is_cleaned_at_boot():
     path = scratch("snapshot")
     try:
         j = Journal(path)
-        assert j.load_snapshot("board") is None
+        assert replay.read_snapshot(j, "board") is None
         j.snapshot("board", b"v1")
-        assert j.load_snapshot("board") == b"v1"
+        assert replay.read_snapshot(j, "board") == b"v1"
         with open(path + "/board.tmp", "wb") as f:  # a power cut before the rename
             f.write(b"v2-half")
-        assert j.load_snapshot("board") == b"v1"
-        j.clean()
+        assert replay.read_snapshot(j, "board") == b"v1"
+        replay.clean(j)
         assert sorted(os.listdir(path)) == ["board"]
         j.snapshot("board", b"v2")
-        assert j.load_snapshot("board") == b"v2" and "board.tmp" not in os.listdir(path)
+        assert replay.read_snapshot(j, "board") == b"v2" and "board.tmp" not in os.listdir(path)
     finally:
         remove_tree(path)
 

@@ -6,6 +6,7 @@ from keypress import presses as press
 
 from bidwire.core.codes import CHANGE_OF_CALL, MUST_REPEAT, OUT_OF_ROTATION
 from bidwire.unit import app as A
+from bidwire.unit import screens
 from bidwire.unit.app import App
 
 
@@ -21,7 +22,8 @@ def kinds(events):
 
 def test_a_board_from_first_call_to_score():
     app = started()
-    assert app.screen == A.START and app.board == 1 and app.dealer == 0 and app.vul == 0  # board 1: N, None
+    assert app.screen == A.START and app.board == 1
+    assert screens.compose(app)[4:6] == ["Dealer N", "Vul None"]  # board 1 (laws.md §2.2)
     ev, _ = press(app, "N 1, N H, E PASS, S 2, S H, W PASS, N PASS, E PASS")
     assert [e["input"] for e in ev if e["type"] == "call"] == ["N:1H", "E:P", "S:2H", "W:P", "N:P", "E:P"]
     end = [e for e in ev if e["type"] == "auction_end"][0]
@@ -135,14 +137,15 @@ def test_collector_assignment_and_end_of_round():
     app = App("T01", "record", "1234")
     assert app.command({"seq": 1, "type": "assign", "section": "A", "table": 3, "round": 1, "boards": [5, 6],
                         "ns": 3, "ew": 7, "move": "EW to table 4"})
-    assert app.screen == A.START and app.board == 5 and app.vul == 1  # board 5: dealer N, N-S vulnerable
+    assert app.screen == A.START and app.board == 5
+    assert screens.compose(app)[4:6] == ["Dealer N", "Vul NS"]  # board 5: dealer N, N-S vulnerable
     assert not app.command({"seq": 1, "type": "message", "text": "again"})  # already applied
     press(app, "N PASS, E PASS, S PASS, W PASS, N PASS")
     assert app.board == 6
     press(app, "E PASS, S PASS, W PASS, N PASS, N PASS")
     assert app.screen == A.MOVE
     app.command({"seq": 2, "type": "assign", "round": 2, "boards": [7], "ns": 3, "ew": 5})
-    assert app.screen == A.START and app.board == 7 and app.dealer == 2
+    assert app.screen == A.START and app.board == 7 and app.auction.dealer == 2
 
 
 def test_a_ruling_from_the_collector():

@@ -3,6 +3,7 @@ where it was, with the same unsent events, and nothing acknowledged is kept fore
 """
 import json
 import os
+import sys
 
 from scratch import cut, file_size, remove_tree, scratch
 
@@ -82,6 +83,20 @@ def test_acknowledged_events_leave_the_outbox_and_a_quiet_point_compacts_the_jou
         assert s2.app.board == 2 and s2.app.screen == A.START and s2.acked == s.seq - 1
         assert [e["type"] for e in events(s2)] == ["hello"] and events(s2)[0]["seq"] == s.seq
         s2.journal.close()
+    finally:
+        remove_tree(path)
+
+
+def test_the_replay_module_is_loaded_for_a_boot_or_a_rebuild_and_dropped_after():
+    path = scratch("store-replay-drop")
+    try:
+        s = opened(path)
+        assert "bidwire.unit.replay" not in sys.modules
+        keys(s, BOARD)
+        before = state(s)
+        s.rebuild()  # what a failed write does
+        assert "bidwire.unit.replay" not in sys.modules and state(s) == before
+        s.journal.close()
     finally:
         remove_tree(path)
 

@@ -3,6 +3,7 @@ a frame saved as a PBM image."""
 import os
 import subprocess
 
+import vunit
 from vunit import ROOT, write_config
 
 
@@ -47,3 +48,19 @@ def test_make_vunit_starts_fresh_each_run_unless_asked_to_resume(tmp_path):
     boot, rows = _vunit(cfg, "S PASS\nquit\n", "RESUME=1")  # carries on from the 4 presses of the last run
     assert "keys=4" in boot and rows[2] == "    1H  P   P" and rows[6] == "W to call"
     assert (tmp_path / "state" / "notes.txt").read_text() == "not the unit's"
+
+
+def test_a_unit_whose_config_cannot_be_read_says_why_and_stops_with_status_2(tmp_path):
+    bad = tmp_path / "bad" / "unit.json"
+    bad.parent.mkdir()
+    bad.write_text("{not json")
+    good = write_config(tmp_path / "unit.json", tmp_path / "state")
+    runtime = vunit.RUNTIME or vunit.build()
+    argv, env, cwd = runtime.command(good)
+    for config, env_config, said in ((tmp_path / "none.json", None, f"no config file at {tmp_path / 'none.json'}"),
+                                     (bad, None, f"config file {bad} is not valid JSON"),
+                                     (None, bad, f"config file {bad} is not valid JSON")):  # BIDWIRE_CONFIG
+        run_env = dict(env, BIDWIRE_CONFIG=str(env_config)) if env_config else env
+        proc = subprocess.run(argv[:-1] + ([str(config)] if config else []), env=run_env, cwd=cwd, input="quit\n",
+                              capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 2 and proc.stdout.startswith("bidwire: " + said), (config, proc.stdout, proc.stderr)

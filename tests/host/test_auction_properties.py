@@ -13,7 +13,7 @@ EVERY_CODE = list(range(0, 48))  # ... and 8C..9NT, which only a director could 
 
 def snapshot(a):
     return (bytes(a.eff), bytes(a.alerted), a.phase, a.p_kind, a.p_seat, a.p_call, a.p_turn, a.p_flags,
-            repr(a.restrictions), repr(a.leads), repr(a.reviews), repr(a.log), a.refusals)
+            repr(a.restrictions), repr(a.leads), repr(a.reviews), repr(a.log))
 
 
 # ---- reference Laws 17-19 over a list of (seat, call) -------------------------------------------

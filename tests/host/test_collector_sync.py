@@ -65,7 +65,7 @@ def test_a_batch_entirely_below_the_highest_seq_changes_nothing(client, data):
 
 
 def test_a_seq_gap_is_stored_and_the_ack_is_the_highest(client, data):
-    # a unit replaced under the same id renumbers after the collector's ack (unit/store.py _renumber)
+    # a unit replaced under the same id renumbers after the collector's ack (unit/store.py Store.ack)
     sync(client, [hello(1)])
     assert sync(client, [hello(7, boot=1)]).json()["ack"] == 7
     assert seqs(data) == [1, 7]

@@ -3,8 +3,8 @@
 A journal of good records is written with the real writer (bidwire.unit.journal), then the file is damaged:
 cut at every offset, bytes flipped, junk appended or inserted. Reading never raises, and yields exactly the
 longest prefix of records whose bytes are untouched (after a damaged record nothing is trusted), with
-`damaged` the offset of the first damaged record and a reason. `repair()` then leaves a file that reads back
-that same prefix, undamaged, and appends work after it (and after a restart).
+`damaged` the offset of the first damaged record and a reason. The boot's `replay.repair` then leaves a file that
+reads back that same prefix, undamaged, and appends work after it (and after a restart).
 
 Where a record lies is worked out here from the record format (architecture.md §3, journal.py's docstring):
 magic 0xB1, kind, u16 LE payload length, payload, CRC32 (u32 LE) of all before it.
@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from bidwire.unit import journal as journal_mod
+from bidwire.unit import replay
 from bidwire.unit.journal import JOURNAL, Journal
 
 REASONS = {"short header", "bad magic", "short payload", "short checksum", "bad checksum"}
@@ -95,7 +96,7 @@ def check(directory, records, damaged_index, reason=None):
         if reason is not None:
             assert why == reason
     j = Journal(directory)
-    assert j.repair() == was_damaged
+    assert replay.repair(j) == was_damaged
     j.close()
     path = directory + "/" + JOURNAL
     assert (os.path.getsize(path) if os.path.exists(path) else 0) == at

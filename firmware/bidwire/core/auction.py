@@ -5,7 +5,8 @@ appended to `inputs` (2 bytes) so the state can be rebuilt by replaying them (bi
 is allocated once at its full size, MAX_INPUTS: a press it has no room for is refused (`room`, verdict FULL).
 Classification lives in classify.py (§4.1), rectification in rectify.py (§4.3-§4.17).
 """
-from bidwire.core import calls, classify, codes, rectify
+import bidwire.core.rectify as rectify  # the full name in the code: the import makes no qstr for it in the heap
+from bidwire.core import calls, classify, codes
 from bidwire.core.compat import const
 
 IN_CALL = const(0)
@@ -41,7 +42,6 @@ class Auction:
         self.leads = []  # lead-restriction candidates: [offender, restricted seat, suit or -1, law, at]
         self.reviews = []  # [kind, law, at]
         self.log = []  # [what, seat, call, law, at]: calls cancelled, accepted, deemed or substituted
-        self.refusals = 0
         self.c_flags = 0  # secondary flags of the last classification
         # (at, how, law): the last pending irregularity settled at the table by a call, without the director (rectify):
         # "accepted" (it stands: 27 A, 29 B, 35 B), "condoned" (cancelled with the call over it: 35 A, 35 C) or
@@ -189,7 +189,7 @@ class Auction:
         if not self.may_change(seat):
             self.law = 25
             self.why = codes.CHANGE_OF_CALL
-            return self._refuse()
+            return codes.REFUSED
         return rectify.hold(self, codes.CHANGE_OF_CALL, seat, call, self.in_turn(), 0)
 
     def rule(self, ruling, param=0):
@@ -233,10 +233,6 @@ class Auction:
             v = codes.REFUSED
         self.why = v
         self.law = codes.law_of(v, call, 0)
-        return self._refuse()
-
-    def _refuse(self):
-        self.refusals += 1
         return codes.REFUSED
 
     def may_call(self, seat, call):

@@ -1,5 +1,4 @@
 """Board number → dealer and vulnerability (Law 2, laws.md §2.2). Repeats every 16 boards."""
-from bidwire.core.calls import side
 
 VUL_NAMES = ("None", "NS", "EW", "Both")
 NONE = 0
@@ -28,7 +27,7 @@ def vulnerability(board):
 
 def is_vulnerable(vul, seat):
     """Is `seat`'s side vulnerable under vulnerability code `vul`?"""
-    return vul == BOTH or vul == (NS if side(seat) == 0 else EW)
+    return vul == BOTH or vul == (EW if seat & 1 else NS)  # seat & 1: its side (calls.side)
 
 
 def parse_vul(text):

@@ -5,7 +5,6 @@ was is the in-turn seat, kept by rectify.hold with the pending irregularity. Row
 as DEEMED_PASS_28A so the caller can record the deemed pass and classify again.
 """
 from bidwire.core import calls, codes
-from bidwire.core.calls import is_bid, level_of, lho
 from bidwire.core.compat import const
 
 DEEMED_PASS_28A = const(99)
@@ -24,23 +23,23 @@ def classify(a, seat, call):
         return codes.CHANGE_OF_CALL
     t = a.in_turn()
     if seat != t:
-        if seat == lho(t) and a.must_pass(t):  # row 3: Law 28 A
+        if seat == calls.lho(t) and a.must_pass(t):  # row 3: Law 28 A
             return DEEMED_PASS_28A
         flags = 0  # row 4: Laws 28-32, 27 C
         if a.last_bid_index() < 0:
             flags |= codes.F_BEFORE_BID
         if _inadmissible(a, seat, call):
             flags |= codes.F_INADMISSIBLE
-        if is_bid(call) and not a.sufficient(call):
+        if calls.is_bid(call) and not a.sufficient(call):
             flags |= codes.F_ALSO_INSUFFICIENT
-        if is_bid(call) and level_of(call) > calls.MAX_LEVEL:
+        if calls.is_bid(call) and calls.level_of(call) > calls.MAX_LEVEL:
             flags |= codes.F_ABOVE_SEVEN
         a.c_flags = flags
         return codes.OUT_OF_ROTATION
     obliged = a.must_pass(seat)
     if obliged and call != calls.PASS:
         a.c_flags = codes.F_UNDER_OBLIGATION
-    if is_bid(call) and level_of(call) > calls.MAX_LEVEL:  # row 5: Laws 35 C, 38
+    if calls.is_bid(call) and calls.level_of(call) > calls.MAX_LEVEL:  # row 5: Laws 35 C, 38
         return codes.ABOVE_SEVEN
     if call == calls.DOUBLE and not a.double_ok(seat):  # row 6: Laws 19, 35 A, 36
         return codes.INADMISSIBLE_DOUBLE
@@ -51,6 +50,6 @@ def classify(a, seat, call):
     if (call == calls.DOUBLE or call == calls.REDOUBLE) and a.restriction(seat, codes.NO_DOUBLE_THIS_TURN):
         a.c_flags = codes.F_L30B2  # laws.md §4.2: referred to the director like a pass-obligation breach
         return codes.PASS_OBLIGATION
-    if is_bid(call) and not a.sufficient(call):  # row 8: Laws 18 D, 27
+    if calls.is_bid(call) and not a.sufficient(call):  # row 8: Laws 18 D, 27
         return codes.INSUFFICIENT
     return codes.LEGAL  # row 9

@@ -4,9 +4,8 @@ restrictions it creates (laws.md §4.2-§4.17: Laws 25-39), and their discharge 
 Every restriction, log entry and review flag carries the law that created it and the index in the
 effective auction where it was created.
 """
+import bidwire.core.classify as cl  # the full name in the code: the import makes no qstr for it in the heap
 from bidwire.core import calls, codes
-from bidwire.core import classify as cl
-from bidwire.core.calls import is_bid, lho, lowest_in_strain, partner, rho, strain_of
 
 def restrict(a, seat, kind, param, law, extra=0):
     for r in a.restrictions:
@@ -25,15 +24,15 @@ def logged(a, what, seat, call, law):
 
 def bar_partner(a, offender, law, withdrawn):
     """Offender's partner must pass throughout (23 A review); Law 26 lead restriction candidate."""
-    restrict(a, partner(offender), codes.PASS_THROUGHOUT, 0, law)
+    restrict(a, calls.partner(offender), codes.PASS_THROUGHOUT, 0, law)
     lead_candidate(a, offender, withdrawn, law)
     review(a, codes.REVIEW_LAW23, law)
 
 
 def lead_candidate(a, offender, withdrawn, law):
     """Law 26 for the offender's partner: 26 A names the withdrawn suit; anything else is 26 B (-1)."""
-    suit = strain_of(withdrawn) if is_bid(withdrawn) and strain_of(withdrawn) < 4 else -1
-    a.leads.append([offender, partner(offender), suit, law, len(a.eff)])
+    suit = calls.strain_of(withdrawn) if calls.is_bid(withdrawn) and calls.strain_of(withdrawn) < 4 else -1
+    a.leads.append([offender, calls.partner(offender), suit, law, len(a.eff)])
 
 
 def append(a, seat, call):
@@ -57,12 +56,12 @@ def append(a, seat, call):
                 del a.restrictions[j]
                 if r[2] == codes.REPLACE_SUFFICIENT_OR_PASS:  # 27 B1(a) if natural and lowest same strain, else B2
                     w = r[5] & 127
-                    if not (r[5] >> 7 and call == lowest_in_strain(strain_of(w), a.last_bid())):
+                    if not (r[5] >> 7 and call == calls.lowest_in_strain(calls.strain_of(w), a.last_bid())):
                         bar_partner(a, seat, 27, w)
             elif kind == codes.CONDITIONAL_ON_OFFENDER:
                 del a.restrictions[j]
-                if is_bid(call) and strain_of(call) == strain_of(r[2]):
-                    restrict(a, partner(seat), codes.PASS_NEXT_TURN, 0, 31)  # 31 A2(a)
+                if calls.is_bid(call) and calls.strain_of(call) == calls.strain_of(r[2]):
+                    restrict(a, calls.partner(seat), codes.PASS_NEXT_TURN, 0, 31)  # 31 A2(a)
                 else:
                     bar_partner(a, seat, 31, r[2])  # 31 A2(b)
         j -= 1
@@ -78,7 +77,7 @@ def obligation_allows(a, seat, call):
             if r[1] == codes.MUST_REPEAT:
                 return call == r[2]
             if r[1] == codes.MUST_REPLACE and r[2] == codes.REPLACE_SUFFICIENT_OR_PASS:
-                return call == calls.PASS or (is_bid(call) and a.sufficient(call))
+                return call == calls.PASS or (calls.is_bid(call) and a.sufficient(call))
     return True
 
 
@@ -118,7 +117,7 @@ def press(a, seat, call):
                         bar_partner(a, seat, 27, r[5] & 127)
                         a.law = 27
                         return codes.CANCELLED
-                    if is_bid(call) and not a.sufficient(call):
+                    if calls.is_bid(call) and not a.sufficient(call):
                         return refuse(a, 27)
                 elif v != codes.LEGAL:
                     return refuse(a, r[3])
@@ -135,7 +134,7 @@ def press(a, seat, call):
 def refuse(a, law):
     a.law = law
     a.why = codes.REFUSED
-    return a._refuse()
+    return codes.REFUSED
 
 
 def after_close(a, seat, call):
@@ -170,7 +169,7 @@ def _accept(a, seat, call, law):
 
 def while_pending(a, seat, call):
     k, o = a.p_kind, a.p_seat
-    if k != codes.CHANGE_OF_CALL and seat == lho(o):
+    if k != codes.CHANGE_OF_CALL and seat == calls.lho(o):
         if k == codes.OUT_OF_ROTATION:
             if a.p_flags & codes.F_INADMISSIBLE:  # Law 32: never acceptable; 35 A
                 return _cancel_both(a, seat, call, 35)
@@ -190,7 +189,7 @@ def while_pending(a, seat, call):
             logged(a, codes.LOG_SUBSTITUTED_PASS, o, calls.PASS, 35)
             append(a, o, calls.PASS)
             return codes.CANCELLED
-    if k == codes.OUT_OF_ROTATION and seat == a.p_turn and seat == rho(o):  # Law 28 B
+    if k == codes.OUT_OF_ROTATION and seat == a.p_turn and seat == calls.rho(o):  # Law 28 B
         logged(a, codes.LOG_CANCELLED, o, a.p_call, 28)
         a.settled = (a.p_at, "cancelled", 28)
         a.clear_pending()
@@ -236,7 +235,7 @@ def _reject_out_of_rotation(a, o, c, t, flags):
             restrict(a, o, codes.PASS_NEXT_TURN, 0, 30)  # 30 A, 30 B1
         else:  # 30 B2: at partner's turn after a bid
             restrict(a, o, codes.PASS_THROUGHOUT, 0, 30)
-            restrict(a, partner(o), codes.NO_DOUBLE_THIS_TURN, 0, 30)
+            restrict(a, calls.partner(o), codes.NO_DOUBLE_THIS_TURN, 0, 30)
             review(a, codes.REVIEW_LAW23, 30)
     elif flags & codes.F_ABOVE_SEVEN:  # Law 38 out of rotation [DESIGN]: both members barred, no pass substituted
         restrict(a, o, codes.PASS_THROUGHOUT, 0, 38)
@@ -245,9 +244,9 @@ def _reject_out_of_rotation(a, o, c, t, flags):
         restrict(a, o, codes.MUST_REPLACE, codes.REPLACE_ANY_LEGAL, 36)
         bar_partner(a, o, 36, c)
     elif rel == codes.RHO_TURN:  # 31 A, 32 B: wait for the in-turn player's call
-        restrict(a, o, codes.AWAIT_RHO, c, 31 if is_bid(c) else 32)
+        restrict(a, o, codes.AWAIT_RHO, c, 31 if calls.is_bid(c) else 32)
     else:  # 31 B, 32 A
-        bar_partner(a, o, 31 if is_bid(c) else 32, c)
+        bar_partner(a, o, 31 if calls.is_bid(c) else 32, c)
 
 
 def _rule_change(a, ruling, o, c):
@@ -261,7 +260,7 @@ def _rule_change(a, ruling, o, c):
     if ruling == codes.RULE_25B_STAND:
         a.clear_pending()
         logged(a, codes.LOG_CANCELLED, o, c, 25)
-        restrict(a, partner(o), codes.PASS_NEXT_TURN, 0, 25)  # 25 B2(b)(1)
+        restrict(a, calls.partner(o), codes.PASS_NEXT_TURN, 0, 25)  # 25 B2(b)(1)
         a.law = 25
         return codes.LEGAL
     a.clear_pending()  # RULE_25B_OTHER: rulings() allows nothing else

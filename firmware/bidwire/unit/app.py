@@ -4,10 +4,8 @@ Pure: no I/O and no clock. `key()` and `command()` return True when the state ch
 journaled, bidwire.unit.store); the events each input produced are left in `out` for the store to number and
 write in the same journal record. Screens (screens.py) only read this state.
 """
-from bidwire.core import auction, codes
+from bidwire.core import auction, calls, codes
 from bidwire.core import board as boards
-from bidwire.core.auction import Auction
-from bidwire.core.calls import bid, call_name, lho, seat_name, side
 from bidwire.core.compat import const
 from bidwire.unit import keys
 from bidwire.unit.lazy import drop
@@ -43,8 +41,6 @@ def _director():
 
 
 class App:
-    auction: Auction  # the board's; None before the first board (SETUP): its 768-byte input log comes with a board
-
     def __init__(self, unit="", mode="record", td_pin="1234"):
         self.unit = unit
         self.mode = codes.ENFORCE if mode == "enforce" else codes.RECORD
@@ -56,8 +52,8 @@ class App:
         self.next_assignment = None  # an assign that arrived mid-board: used when the board is over
         self.board_idx = -1  # index in assignment["boards"]
         self.board = 0
-        self.dealer = self.vul = 0
-        self.auction = None  # pyright: ignore[reportAttributeAccessIssue] - board 0: nothing to bid yet
+        # the board's; None before the first board (SETUP): its 768-byte input log comes with a board
+        self.auction: auction.Auction = None  # pyright: ignore[reportAttributeAccessIssue] - board 0: nothing to bid yet
         self.level = bytearray(4)  # a level key pressed at each seat, waiting for its strain (0: none)
         self.undo_seat = -1  # the seat that pressed UNDO: its next call is a change of call (Law 25)
         self.tricks = self.entered_by = -1
@@ -98,9 +94,8 @@ class App:
     # ---- boards ---------------------------------------------------------------------------------------
     def _set_board(self, number):
         self.board = number
-        self.dealer, self.vul = boards.dealer(number), boards.vulnerability(number)
         self.auction = None  # pyright: ignore[reportAttributeAccessIssue] - the last board's input log free first
-        self.auction = Auction(self.dealer, self.mode)
+        self.auction = auction.Auction(boards.dealer(number), self.mode)
         self.level[:] = b"\x00\x00\x00\x00"
         self.undo_seat = self.tricks = self.entered_by = self.leader = self.lead = -1
         self.traveller = self.contract = None
@@ -111,8 +106,9 @@ class App:
         self._set_board(number)
         self.screen = START
         a = self.assignment or {}
-        self.emit({"type": "board_start", "board": number, "dealer": seat_name(self.dealer),
-                   "vul": boards.VUL_NAMES[self.vul], "mode": "enforce" if self.mode == codes.ENFORCE else "record",
+        self.emit({"type": "board_start", "board": number, "dealer": calls.seat_name(self.auction.dealer),
+                   "vul": boards.VUL_NAMES[boards.vulnerability(number)],
+                   "mode": "enforce" if self.mode == codes.ENFORCE else "record",
                    "section": a.get("section"), "table": a.get("table"), "round": a.get("round"),
                    "ns": a.get("ns"), "ew": a.get("ew")})
 
@@ -174,7 +170,7 @@ class App:
             return True
         if key <= keys.K_NT:
             if self.level[seat]:
-                call = bid(self.level[seat], key - keys.K_C)
+                call = calls.bid(self.level[seat], key - keys.K_C)
                 self.level[seat] = 0
                 return self._call(seat, call)
             if a.phase == codes.ENDED and key < keys.K_NT and seat == self.leader:
@@ -195,7 +191,7 @@ class App:
                 self.undo_seat = -1
                 return True
             if not a.may_change(seat):  # Law 25 A
-                self.message = seat_name(seat) + ": UNDO too late"
+                self.message = calls.seat_name(seat) + ": UNDO too late"
                 return False
             self.undo_seat = seat
             return True
@@ -214,12 +210,12 @@ class App:
         self.message = self.held = ""
         self._call_event(seat, codes.VERDICT_NAMES[verdict])
         if verdict == codes.HELD:
-            self.held, self.held_at = seat_name(seat) + " " + call_name(call) + " not taken", 2 * a.n_inputs
+            self.held, self.held_at = calls.seat_name(seat) + " " + calls.call_name(call) + " not taken", 2 * a.n_inputs
         elif verdict == codes.REFUSED:  # why, in at most 9 columns, and the law: "E: N's turn L31"
             why = a.why
             turn = why == codes.OUT_OF_ROTATION or why == codes.CHANGE_OF_CALL
-            why = seat_name(a.in_turn()) + "'s turn" if turn else _WHY[why]
-            self.message = seat_name(seat) + ": " + why + (" L" + str(a.law) if a.law else "")
+            why = calls.seat_name(a.in_turn()) + "'s turn" if turn else _WHY[why]
+            self.message = calls.seat_name(seat) + ": " + why + (" L" + str(a.law) if a.law else "")
         if verdict != codes.LEGAL or a.p_at != before:  # an irregularity made or settled: the director hears of it
             director = _director()
             if before >= 0 and a.p_at != before:  # this call settled the pending irregularity (rectify.while_pending)
@@ -233,8 +229,8 @@ class App:
         alert = verdict == "alert"
         b = a.inputs
         how = "~" if b[-2] >> 2 == auction.IN_CHANGE else ":"
-        token = seat_name(seat) + ("@" if alert else how + call_name(b[-1]))
-        self.emit({"type": "call", "input": token, "seat": seat_name(seat), "verdict": verdict, "law": a.law,
+        token = calls.seat_name(seat) + ("@" if alert else how + calls.call_name(b[-1]))
+        self.emit({"type": "call", "input": token, "seat": calls.seat_name(seat), "verdict": verdict, "law": a.law,
                    "alert": alert})
 
     def after(self, before_phase):
@@ -246,7 +242,7 @@ class App:
                 self.contract = "Pass"
             else:
                 c = a.contract() or (0, 0)
-                self.contract = call_name(c[0]) + ("", "X", "XX")[c[1]]
+                self.contract = calls.call_name(c[0]) + ("", "X", "XX")[c[1]]
             if not self.replaying:  # a replay's events are in the journal already: skip the summary
                 from bidwire.core import record
                 s = record.summary(a)
@@ -256,7 +252,7 @@ class App:
                 s = record = None
                 drop("bidwire.core.record")
         if a.phase == codes.ENDED:
-            self.leader = lho(a.declarer())
+            self.leader = calls.lho(a.declarer())
             self.screen = LEAD
         elif a.phase == codes.PASSED_OUT:
             self.screen = SCORE
@@ -268,7 +264,7 @@ class App:
     def _lead(self, seat, suit):
         self.auction.lead_faced()
         self.lead = suit
-        self.emit({"type": "lead", "seat": seat_name(seat), "suit": "CDHS"[suit]})
+        self.emit({"type": "lead", "seat": calls.seat_name(seat), "suit": "CDHS"[suit]})
         c = self.auction.contract() or (3, 0)
         self.tricks = (c[0] - 3) // 5 + 7  # contract level + 6: "made exactly", adjusted with X / XX
         self.screen = RESULT
@@ -292,19 +288,19 @@ class App:
         return True
 
     def _confirm(self, seat, key):
-        if side(seat) == side(self.entered_by):
+        if calls.side(seat) == calls.side(self.entered_by):
             self.message = ("NS" if self.entered_by & 1 else "EW") + " to confirm"
             return False
         if key == keys.K_UNDO:  # disputed: back to entry
             self.screen = RESULT
-            self.emit({"type": "note", "text": "result disputed by " + seat_name(seat)})
+            self.emit({"type": "note", "text": "result disputed by " + calls.seat_name(seat)})
             return True
         if key != keys.K_PASS:
             return False
         self.screen = SCORE
-        self.emit({"type": "result", "contract": self.contract, "declarer": seat_name(self.auction.declarer()),
-                   "tricks": self.tricks, "score_ns": self.score_ns(), "entered_by": seat_name(self.entered_by),
-                   "confirmed_by": seat_name(seat), "lead": "CDHS"[self.lead]})
+        self.emit({"type": "result", "contract": self.contract, "declarer": calls.seat_name(self.auction.declarer()),
+                   "tricks": self.tricks, "score_ns": self.score_ns(), "entered_by": calls.seat_name(self.entered_by),
+                   "confirmed_by": calls.seat_name(seat), "lead": "CDHS"[self.lead]})
         return True
 
     def score_ns(self):
@@ -316,7 +312,8 @@ class App:
             return 0
         if self._score[0] != self.tricks:
             from bidwire.core.score import score_ns
-            self._score = (self.tricks, score_ns(self.contract, a.declarer(), self.vul, self.tricks))
+            vul = boards.vulnerability(self.board)
+            self._score = (self.tricks, score_ns(self.contract, a.declarer(), vul, self.tricks))
             score_ns = None
             drop("bidwire.core.score")
         return self._score[1]

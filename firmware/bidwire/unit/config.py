@@ -7,6 +7,8 @@
 Only "unit" and "secret" are required; the rest have the defaults below. Errors say which key is wrong.
 """
 import json
+import os
+import sys
 
 DEFAULTS = {
     "collector": "",  # empty: no sync (the unit keeps everything until one is configured)
@@ -73,3 +75,17 @@ def load(path):
     except ValueError:
         raise ConfigError(f"config file {path} is not valid JSON")  # noqa: B904
     return check(cfg)
+
+
+def boot():
+    """The config main.py boots with: the file given as the first argument or in BIDWIRE_CONFIG (the unix port),
+    else /config.json. One that cannot be read or is wrong stops the boot: the reason printed, exit status 2."""
+    path = sys.argv[1] if len(sys.argv) > 1 else ""
+    getenv = getattr(os, "getenv", None)
+    if not path and getenv is not None:
+        path = getenv("BIDWIRE_CONFIG") or ""
+    try:
+        return load(path or "/config.json")
+    except ConfigError as e:
+        print("bidwire: " + str(e))
+        sys.exit(2)

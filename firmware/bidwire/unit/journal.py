@@ -2,21 +2,23 @@
 
 A record is magic (1 byte), kind (1), payload length (u16 LE), the payload, then CRC32 of all before it
 (u32 LE). Reading stops at the first torn or corrupt record: a power cut mid-append leaves only a torn tail,
-which repair() cuts off so that new records follow the last good one (architecture.md §3 "Persistence").
+which the boot cuts off (bidwire.unit.replay) so that new records follow the last good one (architecture.md §3
+"Persistence").
 """
 import os
 import struct
 from binascii import crc32
 from bidwire.core.compat import const
+from bidwire.unit.lazy import drop
 
 _MAGIC = const(0xB1)
 _HEADER = const(4)
 _TRAILER = const(4)
-_COPY = const(256)  # repair() copies the good prefix through a buffer this size
 _ENOSPC = const(28)  # errno.ENOSPC: the unix port's errno module has no name for it
 _EFBIG = const(27)  # a file-size limit (RLIMIT_FSIZE on the virtual unit) is a full flash too
 MAX_PAYLOAD = const(0xFFFF)
 JOURNAL = "journal.bin"
+_REPLAY = const("bidwire.unit.replay")  # the boot's module: the repair of a torn tail (replay.repair)
 _sync = getattr(os, "sync", None)  # MicroPython's unix port has no os.sync
 
 
@@ -24,7 +26,7 @@ class JournalFull(Exception):
     """The flash is full: the record or snapshot was not stored and the caller must not acknowledge it."""
 
 
-def _durable(f):
+def durable(f):
     f.flush()
     if _sync is not None:
         _sync()
@@ -42,7 +44,7 @@ def _makedirs(directory):
             path += "/"
 
 
-def _full(e, what):
+def flash_error(e, what):
     if e.args and (e.args[0] == _ENOSPC or e.args[0] == _EFBIG):
         return JournalFull(f"flash full: {what} not stored; sync with the collector so acknowledged boards "
                            "can be cleared, then try again")
@@ -75,8 +77,11 @@ class Journal:
             n += len(part)
         if n > MAX_PAYLOAD:
             raise ValueError(f"record payload of {n} bytes is too long: at most {MAX_PAYLOAD}")
-        if self.damaged is not None:
-            self.repair()  # a record after a torn one could never be read back
+        if self.damaged is not None:  # a record after a torn one could never be read back: cut it first
+            from bidwire.unit import replay
+
+            replay.repair(self)
+            drop(_REPLAY)
         head, tail = self._head, self._tail
         struct.pack_into("<BBH", head, 0, _MAGIC, kind, n)
         crc = crc32(head)
@@ -92,11 +97,11 @@ class Journal:
             for part in parts:
                 f.write(part)
             f.write(tail)
-            _durable(f)
+            durable(f)
         except OSError as e:
             self.close()
             self.damaged, self.damage_reason = self._size, "append failed"
-            raise _full(e, f"journal record of {n} bytes")  # noqa: B904 - MicroPython warns on chaining
+            raise flash_error(e, f"journal record of {n} bytes")  # noqa: B904 - MicroPython warns on chaining
         self._size += _HEADER + n + _TRAILER
         self.writes += 1
         self.written += _HEADER + n + _TRAILER
@@ -141,63 +146,23 @@ class Journal:
                 self.end = offset
                 yield head[1], payload
 
-    __iter__ = records
-
-    def repair(self):
-        """Cut the journal at its first damaged record (copy the good prefix to .tmp, rename over)."""
-        for _ in self.records():
-            pass
-        if self.damaged is None:
-            return False
-        self.close()
-        keep, tmp = self.end, self.path + ".tmp"
-        buf = bytearray(_COPY)
-        try:
-            with open(self.path, "rb") as src, open(tmp, "wb") as dst:
-                while keep:
-                    got = src.readinto(buf) if keep >= _COPY else src.readinto(memoryview(buf)[:keep])
-                    if not got:
-                        break
-                    dst.write(memoryview(buf)[:got])
-                    keep -= got
-                _durable(dst)
-            os.rename(tmp, self.path)
-        except OSError as e:
-            _remove(tmp)
-            raise _full(e, "journal repair")  # noqa: B904 - MicroPython warns on chaining
-        self.damaged = self.damage_reason = None
-        return True
-
     def snapshot(self, name, data):
         """Replace snapshot `name` atomically: write name.tmp, sync, then rename over the old one."""
-        path = self._snapshot_path(name)
+        path = self.snapshot_path(name)
         tmp = path + ".tmp"
         try:
             with open(tmp, "wb") as f:
                 f.write(data)
-                _durable(f)
+                durable(f)
             os.rename(tmp, path)
         except OSError as e:
-            _remove(tmp)
-            raise _full(e, f"snapshot {name}")  # noqa: B904 - MicroPython warns on chaining
-
-    def load_snapshot(self, name):
-        try:
-            with open(self._snapshot_path(name), "rb") as f:
-                return f.read()
-        except OSError:
-            return None
-
-    def clean(self):
-        """Remove the .tmp files a power cut left behind (at boot, before reading anything)."""
-        for name in os.listdir(self.directory):
-            if name.endswith(".tmp"):
-                os.remove(self.directory + "/" + name)
+            remove(tmp)
+            raise flash_error(e, f"snapshot {name}")  # noqa: B904 - MicroPython warns on chaining
 
     def reset(self):
         """Start an empty journal (after a snapshot has made its records redundant)."""
         self.close()
-        _remove(self.path)
+        remove(self.path)
         self.damaged = self.damage_reason = None
         self.end = self.at = 0
 
@@ -215,13 +180,13 @@ class Journal:
             except OSError:
                 pass  # a flush that failed again: the torn tail is found and cut on the next read
 
-    def _snapshot_path(self, name):
+    def snapshot_path(self, name):
         if not name or "/" in name or name.endswith(".tmp") or name == JOURNAL:
             raise ValueError(f"bad snapshot name {name}: use a plain file name, not ending in .tmp")
         return self.directory + "/" + name
 
 
-def _remove(path):
+def remove(path):
     try:
         os.remove(path)
     except OSError:

@@ -3,15 +3,17 @@
 renders the rows that changed, each on its 8-pixel page, with the 8 x 8 font, suits as glyphs (chr 1-4). The
 virtual unit prints the same rows as text, suits as letters (`text()`).
 """
+import bidwire.core.board as board  # the full name in the code: the import makes no qstr for it in the heap
 from bidwire.core import calls, codes
-from bidwire.core.board import VUL_NAMES
 from bidwire.core.calls import SEATS
 from bidwire.core.compat import const
 from bidwire.unit import app as A
 
 COLS = const(16)
 _ROWS = const(8)
-SUITS = "\x01\x02\x03\x04"  # C D H S glyphs
+# C D H S glyphs; one string each (indexing a string makes its one-character string a qstr in the heap)
+SUITS = ("\x01", "\x02", "\x03", "\x04")
+_LETTERS = const(("C", "D", "H", "S"))  # the same suits as plain text (the virtual unit's console)
 # 8 x 8 suit glyphs, one byte per row, leftmost pixel the high bit (framebuf.MONO_HLSB = 3): blit sources as
 # (buffer, width, height, format), drawn straight from flash with no FrameBuffer of their own
 _GLYPHS = const((
@@ -38,7 +40,7 @@ def call_text(call):
 
 
 def _header(app):
-    return f"Bd{app.board} Dlr{SEATS[app.dealer]} {_VUL_SHORT[app.vul]}"
+    return f"Bd{app.board} Dlr{SEATS[app.auction.dealer]} {_VUL_SHORT[board.vulnerability(app.board)]}"
 
 
 # The grid's column of each seat N E S W (columns W N E S), and the heading with the turn marked '>'
@@ -230,9 +232,9 @@ def _screen(app, s, rows):
             rows[1] = f"T{asg.get('table')} R{asg.get('round')}"
             rows[2] = f"NS {asg.get('ns')} EW {asg.get('ew')}"
         rows[3] = "Board " + str(app.board)
-        rows[4] = "Dealer " + SEATS[app.dealer]
-        rows[5] = "Vul " + VUL_NAMES[app.vul]
-        rows[6] = SEATS[app.dealer] + " to call"
+        rows[4] = "Dealer " + SEATS[app.auction.dealer]
+        rows[5] = "Vul " + board.VUL_NAMES[board.vulnerability(app.board)]
+        rows[6] = SEATS[app.auction.dealer] + " to call"
     elif s == A.BIDDING:
         rows[0] = _header(app)
         _grid(app, rows, 2, 4)
@@ -284,7 +286,7 @@ def text(rows):
     out = []
     for r in rows:
         for i in range(4):
-            r = r.replace(SUITS[i], "CDHS"[i])
+            r = r.replace(SUITS[i], _LETTERS[i])
         out.append(r)
     return out
 

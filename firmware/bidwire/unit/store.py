@@ -18,6 +18,7 @@ import struct
 
 from bidwire.core.compat import const
 from bidwire.unit.journal import JournalFull
+from bidwire.unit.lazy import drop
 
 _R_GEN = const(1)  # first record of a journal: its generation (the snapshot names the one that follows it)
 _R_BOOT = const(2)
@@ -25,6 +26,7 @@ _R_KEY = const(3)
 _R_CMD = const(4)
 _R_ACK = const(5)
 SNAPSHOT = "state.json"
+_REPLAY = const("bidwire.unit.replay")
 
 
 class Halted(Exception):
@@ -49,97 +51,19 @@ class Store:
         self.notify = None  # called when new events are queued (the sync client wakes up)
         self.on_halt = _no_halt  # called with the reason when a replay cannot complete (runner: fault screen, reset)
         self.halted = ""  # why the store halted; then it journals nothing more
-        self._new_gen = True  # the journal needs its _R_GEN record before the next append
+        self.new_gen = True  # the journal needs its _R_GEN record before the next append (replay.py sets it too)
 
     # ---- boot ------------------------------------------------------------------------------------------
     def open(self, hello):
         """Boot: drop stray .tmp files, load the snapshot, replay the journal, then journal this boot."""
-        self.journal.clean()
-        self._load()
+        from bidwire.unit import replay
+
+        replay.load(self)
+        drop(_REPLAY)  # the boot's module (no longer in the heap once booted)
         self.boot += 1
         hello["type"], hello["boot"], hello["backlog"] = "hello", self.boot, self.backlog()
         self.app.out.append(hello)
         self._commit(_R_BOOT, struct.pack("<I", self.boot), self.clock.time())
-
-    def _load(self):
-        """The snapshot, then the journal replayed over it: the app, seq, keys, boot and acked as the flash holds
-        them. One that cannot complete (the heap, a bug) would leave a half-replayed app and counters: it halts."""
-        self.gen = self.boot = self.acked = self.keys = 0
-        self.seq = 1
-        self.hint = 0
-        app = self.app
-        app.replaying = True
-        try:
-            snap = self.journal.load_snapshot(SNAPSHOT)
-            if snap:
-                s = json.loads(snap)
-                snap = None
-                self.gen, self.boot, self.seq, self.acked = s["gen"], s["boot"], s["seq"], s["acked"]
-                self.keys = s["keys"]
-                app.restore(s["app"])
-                s = None
-            self._replay_records()
-        except Exception as e:  # noqa: BLE001 - whatever it was, the app is half-way
-            self._halt(e)
-        finally:
-            app.replaying = False
-        self._damaged()
-
-    def _halt(self, e):
-        self.halted = "replay " + type(e).__name__
-        self.on_halt(self.halted)  # on a unit it does not return
-        raise Halted(self.halted)
-
-    def _replay_records(self):
-        j, app = self.journal, self.app
-        first = True
-        count = 0
-        for kind, payload in j.records():
-            count += 1
-            if not count & 7:
-                # Many short-lived payloads: collected every 8 records (every 64 left a journal of one long mashed
-                # auction unreadable at boot in a 48K heap: its growing input log found no room among them).
-                gc.collect()
-            if first:
-                first = False
-                if kind != _R_GEN or struct.unpack_from("<I", payload, 4)[0] != self.gen:
-                    j.reset()  # a journal the snapshot already holds (power cut during compaction)
-                    self.status = ""
-                    return
-                self._new_gen = False
-                continue
-            t = struct.unpack_from("<I", payload, 0)[0]
-            off = 8
-            if kind == _R_KEY:
-                app.key(payload[4], payload[5])
-                self.keys += 1
-                off = 6
-            elif kind == _R_CMD:
-                n = payload[4] | payload[5] << 8
-                app.command(json.loads(payload[6:6 + n]), t)
-                off = 6 + n
-            elif kind == _R_BOOT:
-                self.boot = struct.unpack_from("<I", payload, 4)[0]
-            elif kind == _R_ACK:
-                self.acked = max(self.acked, struct.unpack_from("<I", payload, 4)[0])
-            app.out = []
-            while off + 6 <= len(payload):
-                seq, n = struct.unpack_from("<IH", payload, off)
-                self.seq = seq + 1
-                off += 6 + n
-        if first:
-            self._new_gen = True
-
-    def _damaged(self):
-        """A torn or corrupt record ended the replay: say so, and cut it so that new records follow good ones."""
-        j = self.journal
-        if j.damaged is not None:
-            self.status = "journal cut: " + j.damage_reason
-            self.app.out.append({"type": "note", "text": f"journal damaged at byte {j.damaged} "
-                                 f"({j.damage_reason}); the torn record was dropped"})
-            j.repair()
-            if j.size() == 0:
-                self._new_gen = True
 
     def rebuild(self):
         """Rebuild the app from flash (after a failed write left the RAM state ahead of the journal)."""
@@ -147,7 +71,10 @@ class Store:
         app.__init__(app.unit, "enforce" if app.mode else "record", app.td_pin)
         gc.collect()
         status = self.status
-        self._load()
+        from bidwire.unit import replay  # once the old state is freed (as .mpy files its code comes into the heap)
+
+        replay.load(self)
+        drop(_REPLAY)
         self.app.out = []
         self.status = status
 
@@ -190,28 +117,25 @@ class Store:
 
     def ack(self, seq):
         """The collector has stored every event up to `seq`."""
-        if seq >= self.seq:
-            return self._renumber(seq)
-        if seq <= self.acked:
+        if seq < self.seq:
+            if seq > self.acked:
+                self.acked = seq
+                self.app.out = []
+                self._commit(_R_ACK, struct.pack("<I", seq), self.clock.time())
+                self.compact()
             return
-        self.acked = seq
-        self.app.out = []
-        self._commit(_R_ACK, struct.pack("<I", seq), self.clock.time())
-        self.compact()
-
-    def _renumber(self, top):
-        """The collector holds seqs up to `top`, more than this unit ever made: a unit replaced under the same
-        id with a fresh flash. Whatever it has not acknowledged was taken for repeats, so the unacknowledged
-        events are queued again, numbered after `top`, in the same record that marks the old ones done."""
+        # The collector holds seqs up to `seq`, more than this unit ever made: a unit replaced under the same id with
+        # a fresh flash. Whatever it has not acknowledged was taken for repeats, so the unacknowledged events are
+        # queued again, numbered after `seq`, in the same record that marks the old ones done.
         again = self.batch(1 << 30)
         old = self.seq - 1
         self.app.out = [json.loads(raw) for raw in again]
         again = None
-        self.seq = top + 1
-        self.acked = top
-        self.app.out.append({"type": "note", "text": f"collector was at seq {top}, unit at {old}: "
+        self.seq = seq + 1
+        self.acked = seq
+        self.app.out.append({"type": "note", "text": f"collector was at seq {seq}, unit at {old}: "
                              "unacknowledged events sent again after it"})
-        self._commit(_R_ACK, struct.pack("<I", top), self.clock.time())
+        self._commit(_R_ACK, struct.pack("<I", seq), self.clock.time())
 
     def _commit(self, kind, body, t):
         if self.halted:
@@ -229,9 +153,9 @@ class Store:
             seq += 1
         app.out = []
         try:
-            if self._new_gen:
+            if self.new_gen:
                 self.journal.append(_R_GEN, struct.pack("<II", t, self.gen))
-                self._new_gen = False
+                self.new_gen = False
             self.journal.append(kind, *parts)
         except (JournalFull, OSError) as e:  # not stored: the press is not taken, the state goes back
             self.status = "FLASH FULL" if isinstance(e, JournalFull) else "FLASH ERROR " + str(e)[:4]
@@ -288,6 +212,6 @@ class Store:
         self.gen += 1
         self.compactions += 1
         self.journal.reset()
-        self._new_gen = True
+        self.new_gen = True
         self.hint = 0
         return True
