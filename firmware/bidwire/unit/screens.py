@@ -301,8 +301,9 @@ def draw(display, rows, before=None):
             continue
         display.fill(0)
         display.text(row, 0, 0, 1)
-        for x in range(len(row)):
-            c = ord(row[x])
+        code = row.encode()  # bytes index as ints: `ord(row[x])` would intern every character shown as a qstr
+        for x in range(len(code)):
+            c = code[x]
             if 0 < c < 5:
                 display.fill_rect(x * 8, 0, 8, 8, 0)
                 display.blit(_GLYPHS[c - 1], x * 8, 0)

@@ -13,8 +13,8 @@ from binascii import unhexlify
 import asyncio
 
 from bidwire.core.compat import const
-from bidwire.unit import http
-from bidwire.unit.hmac256 import Signer
+import bidwire.unit.hmac256 as hmac256  # full names: `from bidwire.unit import http` makes a qstr at run time
+import bidwire.unit.http as http
 
 PATH = "/api/v1/sync"
 _WAKE_MS = const(50)
@@ -45,7 +45,7 @@ class Sync:
         self.changed = changed
         self.unit = cfg["unit"]
         self.host, self.port = split_url(cfg["collector"])
-        self.signer = Signer(unhexlify(cfg["secret"]))
+        self.signer = hmac256.Signer(unhexlify(cfg["secret"]))
         self.heartbeat_ms = cfg["heartbeat_ms"]
         self.woken = False
         store.notify = self.wake
