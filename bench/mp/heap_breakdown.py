@@ -17,7 +17,7 @@ import sys
 import micropython
 
 MODULES = (
-    "asyncio", "asyncio.event", "asyncio.funcs", "asyncio.stream",
+    "asyncio",  # its core alone: the unit loads neither event, funcs nor stream (docs/benchmarks.md)
     "bidwire.core.compat", "bidwire.core.calls", "bidwire.core.codes", "bidwire.core.board", "bidwire.core.classify",
     "bidwire.core.rectify", "bidwire.core.auction", "bidwire.unit.keys", "bidwire.unit.lazy", "bidwire.unit.app",
     "bidwire.unit.screens", "bidwire.unit.journal", "bidwire.unit.store", "bidwire.unit.runner",
