@@ -61,13 +61,19 @@ class Hal:
 CFG = {"unit": "T01", "mode": "record", "td_pin": "1234", "collector": "", "state_dir": ""}
 
 
+def booted(path):
+    """A unit on the fake Hal, booted, its console frames kept in hal.frames."""
+    hal = Hal(path)
+    hal.console = hal.frames.append
+    unit = Unit(hal, CFG)
+    unit.boot()
+    return hal, unit
+
+
 def test_a_press_that_fails_half_way_is_reported_and_undone():
     path = scratch("runner-fault")
     try:
-        hal = Hal(path)
-        hal.console = hal.frames.append
-        unit = Unit(hal, CFG)
-        unit.boot()
+        hal, unit = booted(path)
         unit.press(key_code(0, K_PASS))  # set-up: board 1
         unit.press(key_code(0, parse_key("1")))
         real = unit.app.auction.call
@@ -169,10 +175,7 @@ def test_deinit_stops_the_main_loop_and_the_key_scanner_and_closes_the_journal()
 def test_a_frame_sends_the_rows_that_changed_and_a_draw_cut_short_is_redrawn_whole():
     path = scratch("runner-pages")
     try:
-        hal = Hal(path)
-        hal.console = hal.frames.append
-        unit = Unit(hal, CFG)
-        unit.boot()
+        hal, unit = booted(path)
         assert hal.display.pages == [0, 1, 2, 3, 4, 5, 6, 7]  # the first frame: every row
         for key in (K_PASS, parse_key("1"), parse_key("H")):
             hal.display.pages = []
