@@ -2,8 +2,6 @@
 turn LED per seat, a buzzer, a battery divider and Wi-Fi. Each board module passes its own pins (docs/hardware.md).
 Not a board itself (the leading underscore keeps it out of `bidwire deploy --board`), but deployed with them.
 """
-import asyncio
-
 import network
 from machine import ADC, I2C, PWM, Pin, reset
 
@@ -21,9 +19,8 @@ def build(config, name, sda, scl, keys_int, battery, turn_leds, buzzer):
     i2c = I2C(0, scl=Pin(scl), sda=Pin(sda), freq=400_000)
     display = Oled(i2c, OLED)  # one page buffer: the panel keeps the frame
     expanders = MCP23017(i2c, EXPANDERS)
-    flag = asyncio.ThreadSafeFlag()
-    Pin(keys_int, Pin.IN, Pin.PULL_UP).irq(lambda _pin: flag.set(), trigger=Pin.IRQ_FALLING)  # only sets the flag
-    keys = Scanner(expanders.read_into, expanders.nbytes, keymap(), flag=flag)
+    line = Pin(keys_int, Pin.IN, Pin.PULL_UP)  # the expanders' INT, open drain: low while a change is unread
+    keys = Scanner(expanders.read_into, expanders.nbytes, keymap(), idle=line.value)
     leds = TurnLeds([Pin(n, Pin.OUT, value=0) for n in turn_leds], PWM(Pin(buzzer), freq=4000, duty_u16=0))
     power = Battery(ADC(Pin(battery), atten=ADC.ATTN_11DB))
     wifi = config.get("wifi") or {}

@@ -3,7 +3,8 @@ sys.path, before boards/, and `import machine` finds this instead of the port's 
 
 I2C is one bus holding what a bidwire unit has on it: six MCP23017 expanders (0x20-0x25) modelled register by
 register, whose input pins a test presses with press(), and the SSD1306 (0x3C), which accepts anything. Every
-Pin IRQ is treated as wired to the expanders' shared open-drain INT line: it fires when that line falls.
+input Pin with a pull-up is treated as the expanders' shared open-drain INT line: it reads 0 while an expander asserts
+INT (until the expander is read), and its IRQ fires when the line falls.
 Nothing here allocates on a read, so allocation can be measured through it. `used` lists the GPIOs a board took.
 """
 
@@ -131,6 +132,8 @@ class Pin:
 
     def value(self, v=None):
         if v is None:
+            if self.mode == Pin.IN and self.pull == Pin.PULL_UP:
+                return 0 if any_interrupt() else 1  # the INT line
             return self._value
         self._value = 1 if v else 0
 

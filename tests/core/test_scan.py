@@ -246,23 +246,26 @@ def test_a_key_held_when_the_task_starts_counts_only_when_pressed_again():
     assert first == [] and code == PASS_N
 
 
-def test_with_an_irq_flag_the_task_sleeps_while_quiet_and_wakes_when_the_flag_is_set():
+def test_with_an_idle_line_the_task_reads_nothing_while_quiet_and_scans_when_the_line_falls():
     async def main():
         inputs = Inputs()
-        flag = asyncio.ThreadSafeFlag()
-        s = Scanner(inputs.read_into, NBYTES, KEYMAP, flag=flag)
+        line = [1]  # the expanders' INT line: high while no change is unread
+        s = Scanner(inputs.read_into, NBYTES, KEYMAP, idle=lambda: line[0])
         s.poll_ms = 1
         queue = KeyQueue()
         s.start(queue)
         await asyncio.sleep_ms(30)
-        quiet_reads = inputs.reads  # start()'s read and one scan, then the task waits on the flag
+        quiet_reads = inputs.reads  # start()'s read and one scan, then the task looks at the line only
         inputs.set(8)
         await asyncio.sleep_ms(30)
-        unseen = events(queue)  # no IRQ, no scan: the press is not seen yet
-        flag.set()  # what the expanders' INT pin IRQ does
+        unseen = events(queue)  # the line still high: no scan, the press is not seen yet
+        line[0] = 0  # what the expanders do on a change (held low until they are read)
         code = await asyncio.wait_for(queue.wait(), 2)
+        line[0] = 1
         inputs.set(8, False)
-        flag.set()
+        line[0] = 0
+        await asyncio.sleep_ms(30)
+        line[0] = 1
         await asyncio.sleep_ms(30)
         settled_reads = inputs.reads
         await asyncio.sleep_ms(30)
@@ -271,4 +274,4 @@ def test_with_an_irq_flag_the_task_sleeps_while_quiet_and_wakes_when_the_flag_is
 
     quiet_reads, unseen, code, settled_reads, final_reads = asyncio.run(main())
     assert quiet_reads <= 3 and unseen == [] and code == key_code(1, 0)
-    assert final_reads == settled_reads  # released and quiet again: back to waiting on the flag
+    assert final_reads == settled_reads  # released and quiet again: back to looking at the line alone

@@ -2,7 +2,7 @@
 scanner as its event, the pins avoid the ones an ESP32 cannot spare, and the HAL is complete.
 
 MicroPython only (tests/conftest.py leaves it to tests/mp_suite.py): the boards and the fake display need
-framebuf and asyncio.ThreadSafeFlag. (test_board.py is about bridge boards, the deals.) Named test_unit_* so
+framebuf. (test_board.py is about bridge boards, the deals.) Named test_unit_* so
 tests/mp_suite.py gives it the unit heap.
 """
 import simhw  # the board modules first, while the heap is in one piece
@@ -81,7 +81,7 @@ def test_the_int_line_wakes_the_scanner_task():
         quiet = machine.devices[0x20].reads
         await asyncio.sleep_ms(20)
         polled = machine.devices[0x20].reads - quiet  # nothing pressed: the task waits for the INT line
-        machine.press(0x23, 5)  # W's 6: the expander's INT falls, the IRQ sets the flag, the task scans
+        machine.press(0x23, 5)  # W's 6: the expander's INT line falls, the task sees it and scans
         code = await asyncio.wait_for(queue.wait(), 2)
         hal.keys.deinit()
         return polled, code

@@ -14,14 +14,18 @@ class Scanner:
     poll_ms = 10  # between scans while a key is down or settling; the sleep doubles as the debounce interval
     debounce_scans = 2  # an input counts as changed once it has read its new level on this many scans in a row
 
-    def __init__(self, read_into, nbytes, keymap, queue=None, active_low=False, flag=None):
+    def __init__(self, read_into, nbytes, keymap, queue=None, active_low=False, idle=None):
         if len(keymap) != nbytes * 8:
             raise ValueError(f"keymap has {len(keymap)} entries: it needs one per input bit, {nbytes * 8}")
         self.queue = queue
         self._read = read_into
         self._keymap = keymap
         self._active_low = active_low
-        self._flag = flag  # a ThreadSafeFlag an IRQ sets on any input change: lets the task sleep while quiet
+        # idle(): True while no input has changed since the last read (the expanders' INT line high), so that a quiet
+        # task looks at one pin every poll_ms instead of reading the inputs over I2C. The expanders hold INT low until
+        # they are read, so a press shorter than poll_ms is not lost; a pin read needs no asyncio ThreadSafeFlag (whose
+        # module would stay in the heap: docs/benchmarks.md)
+        self._idle = idle
         self._raw = bytearray(nbytes)  # this scan, 1 = pressed
         self._last = bytearray(nbytes)  # the previous scan
         self._down = bytearray(nbytes)  # debounced state, 1 = key down
@@ -112,10 +116,11 @@ class Scanner:
         self._task = asyncio.create_task(self._run())
 
     async def _run(self):
-        flag = self._flag
+        idle = self._idle
         while True:
-            if not self.scan_once() and flag is not None:
-                await flag.wait()  # all quiet: nothing to poll until an input changes
+            if not self.scan_once() and idle is not None:
+                while idle():  # all quiet: no I2C read until an input changes
+                    await asyncio.sleep_ms(self.poll_ms)
             await asyncio.sleep_ms(self.poll_ms)
 
     def deinit(self):
