@@ -34,12 +34,21 @@ def _sources(dirs, packages=()):
                 yield pkg.parent, src
 
 
+def _module_name(rel):
+    """The source name a .mpy keeps for its tracebacks: the module's dotted name (bidwire/core/calls.py ->
+    bidwire.core.calls, bidwire/core/__init__.py -> bidwire.core). The import system interns that name anyway, so
+    on a unit it costs no qstr of its own, where the file's path would cost one per module in the heap (about 30
+    qstrs and 900 B on stock firmware, docs/benchmarks.md)."""
+    parts = rel.with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
 def compile_tree(mpy_cross, out, dirs, packages=(), flags=()):
     """Compile every .py under dirs to out/<path within its dir>.mpy; return [(src, dst, size)]. flags: more
     mpy-cross options (UNIT_FLAGS for what a unit runs).
 
     Each dir is a module root (firmware/ is on the unit's sys.path), so firmware/bidwire/core/calls.py
-    becomes out/bidwire/core/calls.mpy and its tracebacks name "bidwire/core/calls.py".
+    becomes out/bidwire/core/calls.mpy and its tracebacks name "bidwire.core.calls" (_module_name).
     .mpy files left in out by sources that no longer exist are removed, so out can be copied to a unit as is.
     """
     out = Path(out)
@@ -53,7 +62,7 @@ def compile_tree(mpy_cross, out, dirs, packages=(), flags=()):
         # written beside and renamed into place: a virtual unit importing from out meanwhile sees the old file or
         # the new one, never a half-written one (a truncated .mpy can hang the MicroPython unix port)
         tmp = dst.with_name(f".{dst.name}.{os.getpid()}.tmp")
-        cmd = [str(mpy_cross), *flags, "-s", rel.as_posix(), "-o", str(tmp), str(src)]
+        cmd = [str(mpy_cross), *flags, "-s", _module_name(rel), "-o", str(tmp), str(src)]
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:
             tmp.unlink(missing_ok=True)
