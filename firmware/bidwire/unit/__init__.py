@@ -1,1 +1,20 @@
-"""The table unit: the application on top of the core (journal, screens, sync)."""
+"""The table unit: the application on top of the core (journal, screens, sync).
+
+Modules the unit needs only now and then (the auction summary, Law 77, the director's, the boot's replay, the
+config reader) are imported when needed and dropped after with `drop`, so their bytecode does not sit in the heap
+between uses (architecture.md §3 "Memory"; the figures are in docs/benchmarks.md). It lives here, in the package
+every unit module is loaded through, rather than in a module of its own: a module costs its object, its dict and
+three qstrs (its file, its dotted name, its name in the package) on the .mpy path.
+"""
+import sys
+
+
+def drop(name):
+    """Forget module `name` (a dotted name) so the collector can free its code. Nothing is allocated when it is
+    not loaded (the app asks after every input)."""
+    if sys.modules.pop(name, None) is None:
+        return
+    parent, _, leaf = name.rpartition(".")
+    pkg = sys.modules.get(parent)
+    if pkg is not None and leaf in pkg.__dict__:
+        delattr(pkg, leaf)
