@@ -6,7 +6,7 @@ The board module named in it builds the hardware.
 """
 import gc
 
-from bidwire.unit import drop
+import bidwire.unit.lazy as lazy  # (and runner below) the module's own name in the code: no qstr made for it
 
 
 def _unit():
@@ -16,10 +16,10 @@ def _unit():
 
     cfg = config.boot()  # or exit 2, saying why
     config = None
-    drop("bidwire.unit.config")  # read once at boot (with the search for the file)
+    lazy.drop("bidwire.unit.config")  # read once at boot (with the search for the file)
     gc.collect()
     # All the code first, while the heap is in one piece (on the unix port .mpy code lives in the heap)
-    import bidwire.unit.runner as runner  # the module's own name in the code: no qstr made for it
+    import bidwire.unit.runner as runner
 
     if cfg["collector"]:
         import bidwire.unit.sync  # noqa: F401 - code first, while the heap is in one piece

@@ -19,7 +19,7 @@ import micropython
 MODULES = (
     "asyncio",  # its core alone: the unit loads neither event, funcs nor stream (docs/benchmarks.md)
     "bidwire.core.compat", "bidwire.core.calls", "bidwire.core.codes", "bidwire.core.board", "bidwire.core.classify",
-    "bidwire.core.rectify", "bidwire.core.auction", "bidwire.unit.keys", "bidwire.unit.app",
+    "bidwire.core.rectify", "bidwire.core.auction", "bidwire.unit.keys", "bidwire.unit.lazy", "bidwire.unit.app",
     "bidwire.unit.screens", "bidwire.unit.journal", "bidwire.unit.store", "bidwire.unit.runner",
     "bidwire.unit.hmac256", "bidwire.unit.http", "bidwire.unit.sync", "bidwire.unit.hal", "boards.unix_sim",
 )
@@ -40,7 +40,7 @@ def main(path):
     for name in MODULES:
         __import__(name)
         step("import " + name)
-    from bidwire.unit import drop
+    from bidwire.unit.lazy import drop
 
     for name in LAZY:
         gc.collect()

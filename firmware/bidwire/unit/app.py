@@ -8,7 +8,7 @@ from bidwire.core import auction, calls, codes
 from bidwire.core import board as boards
 from bidwire.core.compat import const
 from bidwire.unit import keys
-from bidwire.unit import drop
+from bidwire.unit.lazy import drop
 
 # Screens (architecture.md §3)
 SETUP = const(0)

@@ -9,7 +9,7 @@ import os
 import struct
 from binascii import crc32
 from bidwire.core.compat import const
-from bidwire.unit import drop
+from bidwire.unit.lazy import drop
 
 _MAGIC = const(0xB1)
 _HEADER = const(4)

@@ -2,7 +2,7 @@
 over it through the App (bidwire.unit.store), a torn or corrupt tail cut off (bidwire.unit.journal).
 
 None of it runs between boots but a rebuild after a failed write and the repair after a failed append, so the store
-and the journal import this module for those moments and drop it after (bidwire.unit.drop): its functions are not
+and the journal import this module for those moments and drop it after (bidwire.unit.lazy): its functions are not
 in the heap once booted (docs/benchmarks.md).
 """
 import gc

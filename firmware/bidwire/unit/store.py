@@ -18,7 +18,7 @@ import struct
 
 from bidwire.core.compat import const
 from bidwire.unit.journal import JournalFull
-from bidwire.unit import drop
+from bidwire.unit.lazy import drop
 
 _R_GEN = const(1)  # first record of a journal: its generation (the snapshot names the one that follows it)
 _R_BOOT = const(2)
