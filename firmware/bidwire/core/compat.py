@@ -2,8 +2,4 @@
 try:
     from micropython import const
 except ImportError:  # CPython
-
-    def _identity(x):
-        return x
-
-    const = _identity
+    const = lambda x: x  # noqa: E731 - a lambda: a named function would cost its name as a qstr on the unit

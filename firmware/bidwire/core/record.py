@@ -5,7 +5,7 @@ Tokens: "N:1H" a call, "N~1S" a change of call after UNDO (Law 25), "!reject" / 
 restriction the director imposes, "*lead" the opening lead faced, "N@" North alerts South's last call.
 """
 from bidwire.core.auction import IN_ALERT, IN_CALL, IN_CHANGE, IN_LEAD, IN_RULE, Auction
-from bidwire.core.calls import CallError, call_name, parse_call, parse_seat, seat_name
+from bidwire.core.calls import STRAINS, CallError, call_name, parse_call, parse_seat, seat_name
 from bidwire.core.codes import (
     AUCTION, AWAIT_RHO, CONDITIONAL_ON_OFFENDER, LOG_NAMES, MUST_REPEAT, PASSED_OUT, PHASE_NAMES,
     RESTRICTION_NAMES, REVIEW_NAMES, RULE_NAMES, VERDICT_NAMES,
@@ -112,7 +112,7 @@ def summary(a):
                           "call": call_name(r[2]) if r[1] in _WITH_CALL else None, "law": r[3], "at": r[4]}
                          for r in a.restrictions],
         "lead_restrictions": [{"offender": seat_name(x[0]), "seat": seat_name(x[1]),
-                               "suit": "CDHS"[x[2]] if x[2] >= 0 else None, "law": x[3], "at": x[4]}
+                               "suit": STRAINS[x[2]] if x[2] >= 0 else None, "law": x[3], "at": x[4]}
                               for x in a.leads],
         "reviews": [{"kind": REVIEW_NAMES[r[0]], "law": r[1], "at": r[2]} for r in a.reviews],
         "log": [{"what": LOG_NAMES[x[0]], "seat": seat_name(x[1]), "call": call_name(x[2]), "law": x[3],

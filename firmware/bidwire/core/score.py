@@ -1,21 +1,22 @@
 """Law 77 duplicate scoring (laws.md §6): a contract's score for declarer's side and for North-South."""
 from bidwire.core import board
 from bidwire.core.calls import STRAINS, parse_strain, side
+from bidwire.core.compat import const
 
-DOUBLED_NAMES = ("", "X", "XX")  # doubled 0/1/2: undoubled, doubled, redoubled
+_DOUBLED = const(("", "X", "XX"))  # doubled 0/1/2: undoubled, doubled, redoubled
 
 # §6.1 trick score, per odd trick bid, undoubled, by strain C D H S NT; NT's first trick scores 10 more.
-_TRICK = (20, 20, 30, 30, 30)
+_TRICK = const((20, 20, 30, 30, 30))
 # §6.1 premiums, (not vulnerable, vulnerable)
-_GAME = (300, 500)
-_PART = 50
-_SLAM = ((500, 750), (1000, 1500))  # small slam (level 6), grand slam (level 7)
-_INSULT = (0, 50, 100)  # making a doubled / redoubled contract, by doubled
-_OVER_X = (100, 200)  # each overtrick doubled; redoubled is twice this
+_GAME = const((300, 500))
+_PART = const(50)
+_SLAM = const(((500, 750), (1000, 1500)))  # small slam (level 6), grand slam (level 7)
+_INSULT = const((0, 50, 100))  # making a doubled / redoubled contract, by doubled
+_OVER_X = const((100, 200))  # each overtrick doubled; redoubled is twice this
 # §6.1 undertricks: undoubled each; doubled by undertrick number 1st, 2nd, 3rd, 4th and later.
 # 1987 table: the NV doubled 4th+ undertrick is 300 (pre-1987: 200). Redoubled is twice doubled.
-_UNDER = (50, 100)
-_UNDER_X = ((100, 200, 200, 300), (200, 300, 300, 300))
+_UNDER = const((50, 100))
+_UNDER_X = const(((100, 200, 200, 300), (200, 300, 300, 300)))
 
 
 def _check(level, strain, doubled):
@@ -65,7 +66,7 @@ def parse_contract(text):
     doubled = 2 if t.endswith("XX") else 1 if t.endswith("X") else 0
     body = t[: len(t) - doubled]
     i = 0
-    while i < len(body) and "0" <= body[i] <= "9":
+    while body[i:i + 1].isdigit():  # a slice, not body[i]: indexing a string interns its character as a qstr
         i += 1
     if i == 0:
         raise ValueError(f"cannot read contract {text}: use a level and strain such as 4S, 3NTX or Pass")
@@ -81,7 +82,7 @@ def parse_contract(text):
 def contract_name(level, strain, doubled):
     """'4SX' for (4, 3, 1)."""
     _check(level, strain, doubled)
-    return str(level) + STRAINS[strain] + DOUBLED_NAMES[doubled]
+    return str(level) + STRAINS[strain] + _DOUBLED[doubled]
 
 
 def score_ns(contract, declarer, vul, tricks):

@@ -264,7 +264,7 @@ class App:
     def _lead(self, seat, suit):
         self.auction.lead_faced()
         self.lead = suit
-        self.emit({"type": "lead", "seat": calls.seat_name(seat), "suit": "CDHS"[suit]})
+        self.emit({"type": "lead", "seat": calls.seat_name(seat), "suit": calls.STRAINS[suit]})
         c = self.auction.contract() or (3, 0)
         self.tricks = (c[0] - 3) // 5 + 7  # contract level + 6: "made exactly", adjusted with X / XX
         self.screen = RESULT
@@ -300,7 +300,7 @@ class App:
         self.screen = SCORE
         self.emit({"type": "result", "contract": self.contract, "declarer": calls.seat_name(self.auction.declarer()),
                    "tricks": self.tricks, "score_ns": self.score_ns(), "entered_by": calls.seat_name(self.entered_by),
-                   "confirmed_by": calls.seat_name(seat), "lead": "CDHS"[self.lead]})
+                   "confirmed_by": calls.seat_name(seat), "lead": calls.STRAINS[self.lead]})
         return True
 
     def score_ns(self):
