@@ -86,6 +86,7 @@ def test_law77_rejects_bad_contract_text():
     _raises(score.parse_contract, "", text="contract")
     _raises(score.parse_contract, "X", text="contract")
     _raises(score.parse_contract, "S4", text="contract")
+    _raises(score.parse_contract, "\u0664S", text="contract")  # a level in digits 0-9 only: not an Arabic-Indic 4
     _raises(score.parse_contract, None, text="contract")
     _raises(score.score_ns, "8S", 0, 0, 10, text="level")
     _raises(score.score_ns, "4S", 4, 0, 10, text="declarer")

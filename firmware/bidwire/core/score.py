@@ -66,7 +66,7 @@ def parse_contract(text):
     doubled = 2 if t.endswith("XX") else 1 if t.endswith("X") else 0
     body = t[: len(t) - doubled]
     i = 0
-    while body[i:i + 1].isdigit():  # a slice, not body[i]: indexing a string interns its character as a qstr
+    while "0" <= body[i:i + 1] <= "9":  # a slice, not body[i]: indexing a string interns its character as a qstr
         i += 1
     if i == 0:
         raise ValueError(f"cannot read contract {text}: use a level and strain such as 4S, 3NTX or Pass")
