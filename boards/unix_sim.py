@@ -41,10 +41,12 @@ class Display(framebuf.FrameBuffer):
         f.write(self.buffer)
 
     def pbm(self, path):
-        """Save the panel's picture as a binary PBM (P4) image: a row of 16 bytes for each of the 64 pixel rows,
-        the leftmost pixel in the high bit."""
+        """Save the panel's picture as a binary PBM (P4) image, a page at a time: framebuf's blit turns the panel's
+        layout (MONO_VLSB) into PBM's (MONO_HLSB: 16 bytes a pixel row, the leftmost pixel in the high bit)."""
         page = bytearray(128)
-        row = bytearray(16)
+        rows = bytearray(128)
+        panel = framebuf.FrameBuffer(page, 128, 8, framebuf.MONO_VLSB)
+        image = framebuf.FrameBuffer(rows, 128, 8, framebuf.MONO_HLSB)
         with open(path, "wb") as out:
             out.write(b"P4\n128 64\n")
             for n in range(8):
@@ -54,13 +56,8 @@ class Display(framebuf.FrameBuffer):
                     got = self.gddram.readinto(page) or 0
                 for x in range(got, 128):
                     page[x] = 0
-                for bit in range(8):
-                    for i in range(16):
-                        v = 0
-                        for x in range(i * 8, i * 8 + 8):
-                            v = v << 1 | page[x] >> bit & 1
-                        row[i] = v
-                    out.write(row)
+                image.blit(panel, 0, 0)
+                out.write(rows)
 
 
 class Clock:
