@@ -119,4 +119,18 @@ def test_a_collector_left_running_keeps_its_folder(tmp_path):
         time.sleep(0.2)
     assert running(str(workdir)) == []
     with open(workdir / ".lock") as f:  # free again for the next demo
-        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        _flock_soon(f)
+
+
+def _flock_soon(f, seconds=5):
+    """Take the lock, allowing a process that just left `running` a moment to finish exiting: Linux drops a process's
+    memory, its command line with it, before it closes its files, and the lock goes with the files."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
