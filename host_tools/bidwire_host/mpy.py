@@ -1,4 +1,5 @@
 """Compile firmware sources to .mpy with mpy-cross: shared by `make compile`, the benchmark and deploy."""
+import ast
 import os
 import subprocess
 from pathlib import Path
@@ -23,14 +24,25 @@ def _unit_code(src):
     return "__pycache__" not in src.parts and "manifests" not in src.parts and not src.name.startswith("manifest")
 
 
+def _namespace_init(src):
+    """A package's __init__.py with nothing but its docstring (CPython needs the file; MicroPython does not, and
+    drops docstrings). Left out, MicroPython imports the directory as a namespace package: the same package, without
+    a module to load, nor the qstr of its file's path that the import would intern in the heap."""
+    if src.name != "__init__.py":
+        return False
+    body = ast.parse(src.read_text(encoding="utf-8"), str(src)).body
+    return not body or (len(body) == 1 and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
+                        and isinstance(body[0].value.value, str))
+
+
 def _sources(dirs, packages=()):
     for root in map(Path, dirs):
         for src in sorted(root.rglob("*.py")):
-            if _unit_code(src):
+            if _unit_code(src) and not _namespace_init(src):
                 yield root, src
     for pkg in map(Path, packages):  # a package dir keeps its name: boards/x.py -> out/boards/x.mpy
         for src in sorted(pkg.rglob("*.py")):
-            if _unit_code(src):
+            if _unit_code(src) and not _namespace_init(src):
                 yield pkg.parent, src
 
 
@@ -45,7 +57,8 @@ def _module_name(rel):
 
 def compile_tree(mpy_cross, out, dirs, packages=(), flags=()):
     """Compile every .py under dirs to out/<path within its dir>.mpy; return [(src, dst, size)]. flags: more
-    mpy-cross options (UNIT_FLAGS for what a unit runs).
+    mpy-cross options (UNIT_FLAGS for what a unit runs). A package whose __init__.py holds only its docstring gets
+    no __init__.mpy (_namespace_init).
 
     Each dir is a module root (firmware/ is on the unit's sys.path), so firmware/bidwire/core/calls.py
     becomes out/bidwire/core/calls.mpy and its tracebacks name "bidwire.core.calls" (_module_name).
