@@ -26,8 +26,9 @@ class ConfigError(ValueError):
 
 
 def _hex(s):
-    for ch in s:
-        if ch not in "0123456789abcdefABCDEF":
+    # bytes, which iterate as ints: iterating the str would intern each character met as a qstr in a unit's heap
+    for b in s.encode():
+        if b not in b"0123456789abcdefABCDEF":
             return False
     return len(s) % 2 == 0
 
@@ -51,7 +52,7 @@ def check(cfg):
     if cfg["mode"] not in ("record", "enforce"):
         raise ConfigError("config 'mode': record or enforce")
     pin = cfg["td_pin"]
-    if not isinstance(pin, str) or not 4 <= len(pin) <= 8 or any(ch not in "1234567" for ch in pin):
+    if not isinstance(pin, str) or not 4 <= len(pin) <= 8 or any(b not in b"1234567" for b in pin.encode()):
         raise ConfigError("config 'td_pin': 4-8 digits from 1 to 7 (entered with the level keys)")
     hb = cfg["heartbeat_ms"]
     if not isinstance(hb, int) or not 200 <= hb <= 600000:
