@@ -13,12 +13,13 @@ import time
 
 import framebuf
 
+from bidwire.core.compat import const
 from bidwire.unit.hal import Hal
 from bidwire.unit.keys import key_code, parse_key
 from bidwire.unit.screens import text
 
-RULE = "+----------------+"
-PANEL = "panel.bin"  # the display's memory, in the state folder
+_RULE = const("+----------------+")
+_PANEL = const("panel.bin")  # the display's memory, in the state folder
 
 
 class Display(framebuf.FrameBuffer):
@@ -36,7 +37,7 @@ class Display(framebuf.FrameBuffer):
     def page(self, n):
         f = self.gddram
         if f is None:
-            f = self.gddram = open(self.folder + "/" + PANEL, "w+b")  # power-on: blank, a page not written reads 0
+            f = self.gddram = open(self.folder + "/" + _PANEL, "w+b")  # power-on: blank, a page not written reads 0
         f.seek(n * 128)
         f.write(self.buffer)
 
@@ -70,10 +71,10 @@ class Clock:
 
 def console(rows):
     out = sys.stdout
-    out.write(RULE + "\n")
+    out.write(_RULE + "\n")
     for r in text(rows):
         out.write("|" + r + " " * (16 - len(r)) + "|\n")
-    out.write(RULE + "\n")
+    out.write(_RULE + "\n")
 
 
 class StdinKeys:

@@ -30,8 +30,8 @@ _READ = const(512)
 _POLL_MS = const(10)  # MicroPython: how long a socket that is not ready is left before it is tried again
 _IPPROTO_TCP = const(6)  # the same numbers on Linux and lwIP; the unix port's socket module has no names for them
 _TCP_NODELAY = const(1)
-_C_OR_T = b"cCtT"  # first letters of Content-Length and Transfer-Encoding
-_TOO_BIG = "response body over the %d-byte limit"
+_C_OR_T = const(b"cCtT")  # first letters of Content-Length and Transfer-Encoding
+_TOO_BIG = const("response body over the %d-byte limit")
 _MICROPYTHON = sys.implementation.name == "micropython"  # no asyncio streams there; see _Socket
 _addresses = {}  # (host, port) -> getaddrinfo's first answer, kept until a POST to it fails
 lookups = 0

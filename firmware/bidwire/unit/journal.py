@@ -16,7 +16,7 @@ _HEADER = const(4)
 _TRAILER = const(4)
 _ENOSPC = const(28)  # errno.ENOSPC: the unix port's errno module has no name for it
 _EFBIG = const(27)  # a file-size limit (RLIMIT_FSIZE on the virtual unit) is a full flash too
-MAX_PAYLOAD = const(0xFFFF)
+_MAX_PAYLOAD = const(0xFFFF)
 JOURNAL = "journal.bin"
 _REPLAY = const("bidwire.unit.replay")  # the boot's module: the repair of a torn tail (replay.repair)
 _sync = getattr(os, "sync", None)  # MicroPython's unix port has no os.sync
@@ -75,8 +75,8 @@ class Journal:
         n = 0
         for part in parts:
             n += len(part)
-        if n > MAX_PAYLOAD:
-            raise ValueError(f"record payload of {n} bytes is too long: at most {MAX_PAYLOAD}")
+        if n > _MAX_PAYLOAD:
+            raise ValueError(f"record payload of {n} bytes is too long: at most {_MAX_PAYLOAD}")
         if self.damaged is not None:  # a record after a torn one could never be read back: cut it first
             from bidwire.unit import replay
 
