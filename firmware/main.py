@@ -23,6 +23,7 @@ def _unit():
 
     if cfg["collector"]:
         import bidwire.unit.sync  # noqa: F401 - code first, while the heap is in one piece
+    lazy.prime()  # the names of what is loaded now and then, too
     board = getattr(__import__("boards." + cfg["board"]), cfg["board"])
     return runner.Unit(board.build(cfg), cfg)
 

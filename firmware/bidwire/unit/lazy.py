@@ -4,6 +4,10 @@ when needed and dropped after, so their bytecode does not sit in the heap betwee
 """
 import sys
 
+# What the app imports now and then: the director's part, the auction summary, Law 77 (the boot's replay and the
+# config reader are loaded at boot anyway)
+LATER = ("bidwire.unit.director", "bidwire.core.record", "bidwire.core.score")
+
 
 def drop(name):
     """Forget module `name` (a dotted name) so the collector can free its code. Nothing is allocated when it is
@@ -14,3 +18,14 @@ def drop(name):
     pkg = sys.modules.get(parent)
     if pkg is not None and leaf in pkg.__dict__:
         delattr(pkg, leaf)
+
+
+def prime():
+    """Load each module of LATER once and drop it again: main.py does this at boot. MicroPython never frees a qstr,
+    and a module loaded from a .mpy file interns its names at its first import; when that outgrows the qstr pool,
+    a table twice the last one's size is asked for (4.5 KB as the unit's names reach 620, docs/benchmarks.md). Primed,
+    every name the code holds is interned at boot, while the heap is in one piece, never in the middle of a session.
+    On a build with the firmware frozen in, the names are in flash and this costs a few imports."""
+    for name in LATER:
+        __import__(name)
+        drop(name)
