@@ -7,12 +7,10 @@ import sys
 from keypress import press
 
 from bidwire.unit import app as A
-from bidwire.unit import screens
+from bidwire.unit import lazy, screens
 from bidwire.unit.app import App
 
 DIRECTOR = "bidwire.unit.director"
-
-
 
 
 def loaded():
@@ -54,3 +52,16 @@ def test_a_collector_ruling_before_the_first_board_is_refused():
     assert app.command({"seq": 1, "type": "ruling", "ruling": "reject", "at": 0, "board": 1})
     assert app.out == [{"type": "ruling_refused", "board": 1, "at": 0, "ruling": "reject", "reason": "other_board"}]
     assert app.auction is None and app.td == 0 and not loaded()
+
+
+def test_prime_loads_each_module_of_later_once_and_leaves_none_loaded():
+    """main.py primes at boot, so the names of what is loaded now and then are interned while the heap is in one
+    piece (docs/unit.md "Memory"). Each name must import (a wrong one would stop the boot) and none stay."""
+    assert DIRECTOR in lazy.LATER and "bidwire.core.record" in lazy.LATER and "bidwire.core.score" in lazy.LATER
+    lazy.prime()
+    for name in lazy.LATER:
+        parent, _, leaf = name.rpartition(".")
+        assert name not in sys.modules and leaf not in sys.modules[parent].__dict__
+    app = App("T01", "record", "1234")
+    press(app, "S TD")  # and loaded again when needed, as before
+    assert loaded()
