@@ -9,10 +9,10 @@ goes as .mpy files. That image is built in build/deploy/<board>/ and mirrors the
 
     lib/bidwire/...mpy         the firmware package (core and unit), compiled with mpy-cross
     lib/boards/<board>.mpy     the board module and the helpers the boards share (boards/_*.py)
+    main.py, boot.py           the entry points, as source: MicroPython runs only those as .py
 
 (`bidwire`, `bidwire.core`, `bidwire.unit` and `boards` go as namespace packages: their __init__.py hold only a
 docstring, so no __init__.mpy is made, mpy.compile_tree.)
-    main.py, boot.py           the entry points, as source: MicroPython runs only those as .py
 
 On the device /config.json is the unit's config (from `bidwire provision`) and the journal lives in its
 state_dir (/data by default), which the firmware creates. Each device step is one `mpremote` run, so a failure
