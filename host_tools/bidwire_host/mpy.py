@@ -30,9 +30,8 @@ def _namespace_init(src):
     a module to load, nor the qstr of its file's path that the import would intern in the heap."""
     if src.name != "__init__.py":
         return False
-    body = ast.parse(src.read_text(encoding="utf-8"), str(src)).body
-    return not body or (len(body) == 1 and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
-                        and isinstance(body[0].value.value, str))
+    tree = ast.parse(src.read_text(encoding="utf-8"), str(src))
+    return not tree.body or (len(tree.body) == 1 and ast.get_docstring(tree, clean=False) is not None)
 
 
 def _sources(dirs, packages=()):
