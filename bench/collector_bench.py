@@ -55,7 +55,7 @@ sys.path[:0] = [str(ROOT / "firmware"), str(ROOT / "bench" / "mp")]
 
 from workload import AUCTIONS  # noqa: E402
 
-from bidwire.core import record  # noqa: E402
+from bidwire.core import readback, record  # noqa: E402
 from bidwire.core.board import VUL_NAMES, dealer, vulnerability  # noqa: E402
 from bidwire.core.calls import seat_name  # noqa: E402
 from bidwire.core.codes import LEGAL  # noqa: E402
@@ -140,14 +140,14 @@ def board_events(board, variant):
         return _BOARDS[key]
     calls = AUCTIONS[(board * 5 + variant) % len(AUCTIONS)][1].split()
     d = dealer(board)
-    a = record.Auction(d)
+    a = readback.Auction(d)
     start = {"type": "board_start", "board": board, "dealer": seat_name(d), "vul": VUL_NAMES[vulnerability(board)],
              "mode": "record"}
     events = []
     for k, call in enumerate(calls):
         seat = seat_name((d + k) % 4)
         token = f"{seat}:{call}"
-        if record.apply(a, token) != LEGAL:
+        if readback.apply(a, token) != LEGAL:
             raise RuntimeError(f"the workload's auction {calls} is not legal")
         events.append({"type": "call", "input": token, "seat": seat, "verdict": "legal", "law": 0,
                        "alert": False, "board": board})

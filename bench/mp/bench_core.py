@@ -17,7 +17,7 @@ from naive import NaiveAuction
 from workload import AUCTIONS, CONTRACTS
 
 from bidwire.core.auction import Auction
-from bidwire.core.calls import parse_call, parse_seat
+from bidwire.core.readback import parse_call, parse_seat
 from bidwire.core.score import score
 
 try:

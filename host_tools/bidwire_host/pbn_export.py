@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import re
 
-from bidwire.core.calls import SEATS, CallError, is_bid, lho, parse_call
+from bidwire.core.calls import SEATS, is_bid, lho
+from bidwire.core.readback import CallError, parse_call
 from bidwire_host.publish import SCORING_TAGS, BoardRecord, EventInfo, Publication
 from bidwire_host.scoring.model import Artificial, Assigned, format_number
 from bidwire_host.scoring.ranking import contestants

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field
 
 from bidwire.core import board as core_board
+from bidwire.core import readback
 from bidwire.core.score import parse_contract
 from bidwire_host.pbn import SEATS, PbnError, parse, parse_deal
 from bidwire_host.scoring.model import (
@@ -116,7 +117,7 @@ def _vul(game, number):
     if tag is None or tag.value.strip() in ("", "?"):
         return core_board.vulnerability(number)
     try:
-        return core_board.parse_vul(tag.value)
+        return readback.parse_vul(tag.value)
     except ValueError as e:
         raise PbnError(tag.line, f"[Vulnerable] {e}") from None
 

@@ -14,7 +14,7 @@ import sys
 import threading
 from pathlib import Path
 
-from bidwire.core import record
+from bidwire.core import readback, record
 from bidwire.core.board import dealer as dealer_of
 from bidwire.core.calls import SEATS, lho
 from bidwire_host.mpy import compile_tree
@@ -178,7 +178,7 @@ def auction_lines(board, calls):
     """The key lines of an auction (calls from the dealer round the table; "~1S" is made out of rotation by the
     player after the one whose turn it is): (lines, contract, declarer's seat letter or None)."""
     d = dealer_of(board)
-    a = record.Auction(d)
+    a = readback.Auction(d)
     lines = []
     turn = d
     for call in calls:
@@ -186,7 +186,7 @@ def auction_lines(board, calls):
             call, seat = call[1:], SEATS[lho(turn)]
         else:
             seat = SEATS[turn]
-        record.apply(a, f"{seat}:{call}")
+        readback.apply(a, f"{seat}:{call}")
         lines += key_lines(seat, call)
         turn = lho(a.p_seat) if a.p_kind else a.in_turn()  # a pending irregularity: its LHO may accept it
     contract = record.contract_text(a)

@@ -4,7 +4,7 @@ refused with FULL and logs nothing, and the places kept at its end still take wh
 The auctions are worked by hand: dealer N; E's pass out of rotation (Law 30 A) is pending, so W's presses are
 held (W is neither in turn nor the one entitled to accept it) and each is one input.
 """
-from bidwire.core import record
+from bidwire.core import readback
 from bidwire.core.auction import MAX_INPUTS, RESERVE, Auction
 from bidwire.core.calls import PASS, bid
 from bidwire.core.codes import (
@@ -55,7 +55,7 @@ def test_the_reserve_takes_the_ruling_and_the_calls_that_end_the_board():
     assert a.phase == AUCTION
     assert a.call(3, PASS) == LEGAL and a.phase == PASSED_OUT  # four passes: passed out (Law 22 A)
     assert a.n_inputs == MAX_INPUTS - RESERVE + 5
-    again = record.replay(0, 0, 0, a.inputs)  # what the unit journals and the collector replays
+    again = readback.replay(0, 0, 0, a.inputs)  # what the unit journals and the collector replays
     assert again.phase == PASSED_OUT and again.n_inputs == a.n_inputs
 
 

@@ -1,13 +1,13 @@
 """The options laws.md §5.1 lists after each verdict (acceptance, condonation, rejection, Law 25 rulings),
 enforce mode, and the inputs around the auction (alerts, the opening lead). Runs on both interpreters."""
-from bidwire.core import codes, record
+from bidwire.core import codes, readback, record
 from bidwire.core.auction import Auction
-from bidwire.core.calls import parse_call
+from bidwire.core.readback import parse_call
 
 
 def play(steps, dealer=0, mode=codes.RECORD, options=0):
     a = Auction(dealer, mode, options)
-    verdicts = [record.apply(a, s) for s in steps]
+    verdicts = [readback.apply(a, s) for s in steps]
     return a, record.summary(a), verdicts
 
 

@@ -1,15 +1,15 @@
 """One implementation of each rule the unit and the collector share: the rulings the director may give on each
 irregularity (laws.md §4.19), Law 25 A "may this seat still change its call", and the identity (input index) and
 settlement of each pending irregularity. Runs on both interpreters."""
-from bidwire.core import codes, record
+from bidwire.core import codes, readback, record
 from bidwire.core.auction import Auction
-from bidwire.core.calls import parse_call
 from bidwire.core.codes import rulings
+from bidwire.core.readback import parse_call
 
 
 def play(steps, dealer=0):
     a = Auction(dealer)
-    verdicts = [record.apply(a, s) for s in steps]
+    verdicts = [readback.apply(a, s) for s in steps]
     return a, verdicts
 
 
@@ -56,7 +56,7 @@ def test_a_pending_irregularity_is_named_by_its_input_index():
     assert a.p_kind == codes.OUT_OF_ROTATION and a.p_at == 3  # E@ marked nothing: no input, so W:1S is input 3
     assert record.tokens(a)[a.p_at] == "W:1S"
     assert record.summary(a)["pending"]["at"] == 3
-    record.apply(a, "!reject")
+    readback.apply(a, "!reject")
     assert a.p_at == -1
 
 

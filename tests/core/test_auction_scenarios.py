@@ -1,22 +1,22 @@
 """laws.md §5.3: the multi-step rectification scenarios R01-R27, each turned into input steps.
 
-Steps are record.apply tokens: "N:1H" a press, "!reject" the director does not accept (the entitled
+Steps are readback.apply tokens: "N:1H" a press, "!reject" the director does not accept (the entitled
 player declines), "!reject_natural" the same with the insufficient bid judged natural, "N~1S" a change of
 call after UNDO, "!25a" the director allows it as a slip. Expectations come from the scenario's text.
 """
 from cases import cases
 from vectors import load
 
-from bidwire.core import codes, record
+from bidwire.core import codes, readback, record
 from bidwire.core.auction import Auction, order_simultaneous
-from bidwire.core.calls import parse_call, parse_seat
+from bidwire.core.readback import parse_call, parse_seat
 
 IDS = [v["id"] for v in load("auction_scenarios.json")]
 
 
 def play(steps, dealer="N"):
     a = Auction(parse_seat(dealer))
-    verdicts = [record.apply(a, s) for s in steps]
+    verdicts = [readback.apply(a, s) for s in steps]
     return a, record.summary(a), verdicts
 
 

@@ -4,7 +4,8 @@ from vectors import load
 
 from bidwire.core import codes, record, rectify
 from bidwire.core.auction import Auction
-from bidwire.core.calls import call_name, lowest_in_strain, parse_call, parse_seat, strain_of
+from bidwire.core.calls import call_name, lowest_in_strain, strain_of
+from bidwire.core.readback import parse_call, parse_seat
 
 SINGLE = load("auction_single_call.json")
 CONTRACTS = load("auction_contracts.json")

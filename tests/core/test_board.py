@@ -2,7 +2,7 @@
 from cases import cases
 from vectors import load
 
-from bidwire.core import board
+from bidwire.core import board, readback
 from bidwire.core.calls import SEATS
 
 BOARDS = load("boards.json")
@@ -36,4 +36,4 @@ def test_vulnerable_seat():
     assert board.is_vulnerable(board.NS, 0) and board.is_vulnerable(board.NS, 2)
     assert not board.is_vulnerable(board.NS, 1)
     assert board.is_vulnerable(board.BOTH, 3) and not board.is_vulnerable(board.NONE, 0)
-    assert board.parse_vul("All") == board.BOTH
+    assert readback.parse_vul("All") == board.BOTH

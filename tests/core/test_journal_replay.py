@@ -4,9 +4,9 @@ A module of its own so that the 64 KB MicroPython heap holds the engine and thes
 """
 from scratch import cut, file_size, remove_tree, scratch
 
-from bidwire.core import record
+from bidwire.core import readback, record
 from bidwire.core.auction import Auction
-from bidwire.core.calls import parse_seat
+from bidwire.core.readback import parse_seat
 from bidwire.unit.journal import Journal
 
 START = 0  # record kinds of this test: the board's dealer, mode and options, then each input
@@ -24,7 +24,7 @@ def replayed(path):
             dealer, mode, options = payload[0], payload[1], payload[2]
         else:
             log.extend(payload)
-    return record.summary(record.replay(dealer, mode, options, log))
+    return record.summary(readback.replay(dealer, mode, options, log))
 
 
 def test_replaying_the_journaled_input_log_rebuilds_the_same_auction():
@@ -36,7 +36,7 @@ def test_replaying_the_journaled_input_log_rebuilds_the_same_auction():
         before_last = None
         for step in STEPS:
             before_last = record.summary(a)
-            record.apply(a, step)
+            readback.apply(a, step)
             j.append(INPUT, a.inputs[-2:])  # the engine logs each input as 2 bytes; journal it before acking
         j.close()
         assert replayed(path) == record.summary(a)

@@ -3,7 +3,7 @@ from cases import cases
 from vectors import load
 
 from bidwire.core import board, score
-from bidwire.core.calls import parse_seat
+from bidwire.core.readback import parse_seat
 
 SCORES = load("scores.json")
 

@@ -115,14 +115,15 @@ def test_ten_thousand_random_keys_leave_the_unit_running_and_consistent(tmp_path
         events = collector.events("T01")
     seqs = [e["seq"] for e in events]
     assert seqs == list(range(1, len(seqs) + 1))
-    from bidwire.core import record
+    from bidwire.core import readback, record
+    from bidwire.core.auction import Auction
     for e in events:  # every auction the unit closed is what its own inputs give on the host
         if e["type"] == "auction_end":
             dealer = "NESW".index(next(x for x in events if x["type"] == "board_start" and
                                        x["board"] == e["board"])["dealer"])
-            a = record.Auction(dealer)
+            a = Auction(dealer)
             for token in e["inputs"]:
-                record.apply(a, token)
+                readback.apply(a, token)
             assert record.contract_text(a) == e["contract"]
 
 

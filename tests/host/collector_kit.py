@@ -6,7 +6,7 @@ import sqlite3
 
 from fastapi.testclient import TestClient
 
-from bidwire.core import record
+from bidwire.core import readback, record
 from bidwire.core.board import VUL_NAMES, dealer, vulnerability
 from bidwire.core.calls import seat_name
 from bidwire_host.collector.store import DB_NAME
@@ -92,9 +92,9 @@ def board_start(seq, board, **assignment):
 
 def auction_end(seq, board, inputs, contract=None, declarer=None):
     """The unit's auction_end: contract and declarer as the core gives them, unless forged."""
-    a = record.Auction(dealer(board))
+    a = readback.Auction(dealer(board))
     for token in inputs:
-        record.apply(a, token)
+        readback.apply(a, token)
     s = record.summary(a)
     return {"seq": seq, "type": "auction_end", "board": board, "inputs": list(inputs), "auction": s["auction"],
             "contract": contract if contract is not None else s["contract"],

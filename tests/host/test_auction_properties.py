@@ -3,7 +3,7 @@ reference of Laws 17-19 written here, not taken from the engine."""
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bidwire.core import codes, record
+from bidwire.core import codes, readback, record
 from bidwire.core.auction import Auction
 
 SEATS = "NESW"
@@ -65,7 +65,7 @@ def test_enforce_mode_random_legal_auctions_end_with_the_right_contract(dealer, 
         bid, doubled = a.contract()
         assert bid == [c for _, c in calls if c >= 3][-1], "the contract is the last bid"
         assert a.declarer() == ref_declarer(calls), "declarer: first of the side to name the strain"
-    b = record.replay(dealer, codes.ENFORCE, 0, a.inputs)
+    b = readback.replay(dealer, codes.ENFORCE, 0, a.inputs)
     assert snapshot(b) == snapshot(a), "replaying the input log rebuilds the same state"
 
 
@@ -102,8 +102,8 @@ def test_record_mode_random_presses_never_leave_an_unaccepted_illegal_call(deale
             assert {s for s, _ in eff} == {0, 1, 2, 3} and all(c == 0 for _, c in eff)
         if a.phase in (codes.ENDED, codes.PLAY):
             assert len(eff) >= 4 and all(c == 0 for _, c in eff[-3:])
-    assert snapshot(record.replay(dealer, codes.RECORD, 0, a.inputs)) == snapshot(a)
+    assert snapshot(readback.replay(dealer, codes.RECORD, 0, a.inputs)) == snapshot(a)
     b = Auction(dealer)
     for t in record.tokens(a):
-        record.apply(b, t)
+        readback.apply(b, t)
     assert snapshot(b) == snapshot(a), "the text form of the inputs replays to the same state"

@@ -12,7 +12,7 @@ import pytest
 from collector_kit import ApiClient, auction_end, board_start, query, result, sync
 
 from bidwire.core.board import vulnerability
-from bidwire.core.calls import parse_seat
+from bidwire.core.readback import parse_seat
 from bidwire.core.score import score_ns
 from bidwire_host import analysis
 from bidwire_host import event as ev

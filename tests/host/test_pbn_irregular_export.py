@@ -11,8 +11,8 @@ from collector_kit import ApiClient, played, sync
 from endplay.parsers import pbn as endplay_pbn
 from endplay.types import Bid, Contract, Player
 
-from bidwire.core import record
-from bidwire.core.calls import parse_seat
+from bidwire.core import readback, record
+from bidwire.core.readback import parse_seat
 from bidwire_host import event as ev
 from bidwire_host import pbn_export
 from bidwire_host.pbn import parse, parse_deal
@@ -35,9 +35,9 @@ IRREGULAR = {1, 2, 3, 5}
 
 
 def summary(board):
-    a = record.Auction(parse_seat("NESW"[(board - 1) % 4]))
+    a = readback.Auction(parse_seat("NESW"[(board - 1) % 4]))
     for token in AUCTIONS[board]:
-        record.apply(a, token)
+        readback.apply(a, token)
     return record.summary(a)
 
 

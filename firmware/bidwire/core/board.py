@@ -28,17 +28,3 @@ def vulnerability(board):
 def is_vulnerable(vul, seat):
     """Is `seat`'s side vulnerable under vulnerability code `vul`?"""
     return vul == BOTH or vul == (EW if seat & 1 else NS)  # seat & 1: its side (calls.side)
-
-
-def parse_vul(text):
-    """'None'/'Love'/'-', 'NS', 'EW', 'Both'/'All' (PBN writes All)."""
-    t = str(text).strip().upper()
-    if t in ("NONE", "LOVE", "-", "O"):
-        return NONE
-    if t in ("NS", "N-S"):
-        return NS
-    if t in ("EW", "E-W"):
-        return EW
-    if t in ("BOTH", "ALL", "B"):
-        return BOTH
-    raise ValueError(f"unknown vulnerability {text}: use None, NS, EW or All")

@@ -1,9 +1,10 @@
-"""Seats, strains and calls: small-integer encodings, rank (Laws 1, 18) and parsing with clear errors.
+"""Seats, strains and calls: small-integer encodings, rank (Laws 1, 18), names.
 
 A seat is 0..3 (N E S W, clockwise). A call is one small int:
 P=0, X=1, XX=2, and a bid is 3 + (level-1)*5 + strain with strain 0..4 = C D H S NT.
 Bid codes grow with rank (laws.md §2.1: bidKey), so "higher bid" is plain integer comparison.
 Levels 8 and 9 exist only so that a bid above seven (Law 38) can be recorded and ruled on.
+Reading seats and calls from text (the host's part) is in readback.py.
 """
 from bidwire.core.compat import const
 
@@ -14,11 +15,7 @@ DOUBLE = const(1)
 REDOUBLE = const(2)
 FIRST_BID = const(3)
 MAX_LEVEL = const(7)
-MAX_CODE = const(47)  # 9NT: the largest code parse() accepts
-
-
-class CallError(ValueError):
-    """A call or seat that cannot be read; the message says what was wrong."""
+MAX_CODE = const(47)  # 9NT: the largest code readback.parse_call accepts
 
 
 def lho(seat):
@@ -62,35 +59,8 @@ def lowest_in_strain(strain, last_bid):
     return bid(level if strain > strain_of(last_bid) else level + 1, strain)
 
 
-def parse_seat(text):
-    if isinstance(text, str):
-        t = text.strip().upper()
-        if len(t) == 1 and t in SEATS:
-            return SEATS.index(t)
-    raise CallError(f"unknown seat {text}: use one of N, E, S, W")
-
-
 def seat_name(seat):
     return SEATS[seat]
-
-
-def parse_call(text):
-    """'P'/'PASS', 'X', 'XX', or a bid such as '1C' .. '7NT' (also '1N', suit symbols)."""
-    if not isinstance(text, str):
-        raise CallError("a call must be text such as 1H, 3NT, P, X or XX")
-    t = text.strip().upper()
-    if t in ("P", "PASS"):
-        return PASS
-    if t in ("X", "D", "DBL", "DOUBLE"):
-        return DOUBLE
-    if t in ("XX", "R", "RDBL", "REDOUBLE"):
-        return REDOUBLE
-    if len(t) < 2 or not ("1" <= t[0] <= "9"):
-        raise CallError(f"cannot read call {text}: use 1C..7NT, P, X or XX")
-    strain = parse_strain(t[1:])
-    if strain < 0:
-        raise CallError(f"cannot read call {text}: the strain must be C, D, H, S or NT")
-    return bid(int(t[0]), strain)
 
 
 def parse_strain(name):

@@ -4,34 +4,14 @@ Tokens: "N:1H" a call, "N~1S" a change of call after UNDO (Law 25), "!reject" / 
 "!25a" / "!25b_accept" / "!25b_stand" / "!25b_other" a director ruling, "!pass_next_turn:E" a
 restriction the director imposes, "*lead" the opening lead faced, "N@" North alerts South's last call.
 """
-from bidwire.core.auction import IN_ALERT, IN_CALL, IN_CHANGE, IN_LEAD, IN_RULE, Auction
-from bidwire.core.calls import STRAINS, CallError, call_name, parse_call, parse_seat, seat_name
+from bidwire.core.auction import IN_ALERT, IN_CALL, IN_CHANGE, IN_LEAD, IN_RULE
+from bidwire.core.calls import STRAINS, call_name, seat_name
 from bidwire.core.codes import (
     AUCTION, AWAIT_RHO, CONDITIONAL_ON_OFFENDER, LOG_NAMES, MUST_REPEAT, PASSED_OUT, PHASE_NAMES,
     RESTRICTION_NAMES, REVIEW_NAMES, RULE_NAMES, VERDICT_NAMES,
 )
 
 _WITH_CALL = (MUST_REPEAT, AWAIT_RHO, CONDITIONAL_ON_OFFENDER)  # restrictions that name a withdrawn call
-
-
-def apply(a, token):
-    """Apply one text token to auction `a`; returns the verdict (or phase for *lead). CallError if unreadable."""
-    if not isinstance(token, str) or len(token) < 2:
-        raise CallError(f"cannot read input {token}")
-    if token == "*lead":
-        return a.lead_faced()
-    if token[0] == "!":
-        name, _, arg = token[1:].partition(":")
-        if name not in RULE_NAMES or not name:
-            raise CallError(f"unknown ruling {name}: use one of " + ", ".join(RULE_NAMES[1:]))
-        return a.rule(RULE_NAMES.index(name), parse_seat(arg) if arg else 0)
-    seat = parse_seat(token[0])
-    if token[1:] == "@":
-        return a.alert(seat)
-    if len(token) < 3 or token[1] not in ":~":
-        raise CallError(f"cannot read input {token}: write N:1H, N~1S, !reject, *lead or N@")
-    call = parse_call(token[2:])
-    return a.call(seat, call) if token[1] == ":" else a.change(seat, call)
 
 
 def token(kind_seat, value):
@@ -47,7 +27,7 @@ def token(kind_seat, value):
         return "*lead"
     if kind == IN_ALERT:
         return seat_name(seat) + "@"
-    raise CallError(f"unknown input kind {kind}")
+    raise ValueError(f"unknown input kind {kind}")
 
 
 def tokens(a):
@@ -63,27 +43,6 @@ def tokens(a):
             t = made[k] = token(b[i], b[i + 1])
         out.append(t)
     return out
-
-
-def replay(dealer, mode, options, inputs):
-    """Rebuild an auction from its 2-byte input log (journal replay, host validation)."""
-    a = Auction(dealer, mode, options)
-    for i in range(0, len(inputs) - 1, 2):
-        ks, v = inputs[i], inputs[i + 1]
-        kind, seat = ks >> 2, ks & 3
-        if kind == IN_CALL:
-            a.call(seat, v)
-        elif kind == IN_CHANGE:
-            a.change(seat, v)
-        elif kind == IN_RULE:
-            a.rule(v, seat)
-        elif kind == IN_LEAD:
-            a.lead_faced()
-        elif kind == IN_ALERT:
-            a.alert(seat)
-        else:
-            raise CallError(f"input log is damaged at byte {i}")
-    return a
 
 
 def contract_text(a):

@@ -30,7 +30,7 @@ from datetime import datetime, timezone
 from fractions import Fraction
 
 from bidwire.core import board as boards
-from bidwire.core.calls import CallError, parse_seat
+from bidwire.core.readback import CallError, parse_seat
 from bidwire.core.score import parse_contract, score_ns
 from bidwire_host import event as event_mod
 from bidwire_host.collector import roster

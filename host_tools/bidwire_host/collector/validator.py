@@ -7,10 +7,10 @@ discards what a unit sent. The auction is replayed from the unit's input tokens 
 import json
 
 from bidwire.core import board as boards
-from bidwire.core import record
+from bidwire.core import readback, record
 from bidwire.core.auction import MAX_INPUTS
-from bidwire.core.calls import CallError, parse_seat
 from bidwire.core.codes import ENFORCE, RECORD, RULE_NAMES, VERDICT_NAMES, rulings
+from bidwire.core.readback import CallError, parse_seat
 from bidwire.core.score import parse_contract, score_ns
 from bidwire_host import analysis
 from bidwire_host import event as event_mod
@@ -33,10 +33,10 @@ def replay(board, mode, inputs):
     if len(inputs) > MAX_INPUTS:
         return None, None, f"{len(inputs)} inputs, more than a board's input log holds ({MAX_INPUTS})"
     try:
-        a = record.Auction(boards.dealer(board), ENFORCE if mode == "enforce" else RECORD)
+        a = readback.Auction(boards.dealer(board), ENFORCE if mode == "enforce" else RECORD)
         for i, token in enumerate(inputs):
             try:
-                record.apply(a, token)
+                readback.apply(a, token)
             except (CallError, ValueError, TypeError) as e:
                 return None, None, f"input {i} ({token}): {e}"
     except ValueError as e:

@@ -11,7 +11,8 @@ from fractions import Fraction
 from functools import lru_cache
 
 from bidwire.core import board as core_board
-from bidwire.core.calls import CallError, parse_seat
+from bidwire.core import readback
+from bidwire.core.readback import CallError, parse_seat
 from bidwire.core.score import parse_contract, score_ns
 
 Number = int | Fraction
@@ -233,7 +234,7 @@ def board_vul(board, vul=None):
     if isinstance(vul, int) and not isinstance(vul, bool) and 0 <= vul <= 3:
         return vul
     try:
-        return core_board.parse_vul(vul)
+        return readback.parse_vul(vul)
     except ValueError as e:
         raise ScoringError(str(e)) from None
 

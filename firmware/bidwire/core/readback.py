@@ -1,0 +1,98 @@
+"""Reading back what units and people write: seats, calls and vulnerabilities as text, an auction's inputs as the
+text tokens record.py writes ("N:1H", "!reject", ...) and as the 2-byte input log.
+
+The host reads with these (the collector's validator, the line and PBN readers, the simulator), and so do the
+tests. A unit writes text but never reads it back, so it never loads this module: as .mpy files on stock firmware
+its code would otherwise sit in the unit's heap for nothing (docs/benchmarks.md, "Cuts to the session's peak and
+the .mpy path").
+"""
+from bidwire.core import board
+from bidwire.core.auction import IN_ALERT, IN_CALL, IN_CHANGE, IN_LEAD, IN_RULE, Auction
+from bidwire.core.calls import DOUBLE, PASS, REDOUBLE, SEATS, bid, parse_strain
+from bidwire.core.codes import RULE_NAMES
+
+
+class CallError(ValueError):
+    """A call or seat that cannot be read; the message says what was wrong."""
+
+
+def parse_seat(text):
+    if isinstance(text, str):
+        t = text.strip().upper()
+        if len(t) == 1 and t in SEATS:
+            return SEATS.index(t)
+    raise CallError(f"unknown seat {text}: use one of N, E, S, W")
+
+
+def parse_call(text):
+    """'P'/'PASS', 'X', 'XX', or a bid such as '1C' .. '7NT' (also '1N', suit symbols)."""
+    if not isinstance(text, str):
+        raise CallError("a call must be text such as 1H, 3NT, P, X or XX")
+    t = text.strip().upper()
+    if t in ("P", "PASS"):
+        return PASS
+    if t in ("X", "D", "DBL", "DOUBLE"):
+        return DOUBLE
+    if t in ("XX", "R", "RDBL", "REDOUBLE"):
+        return REDOUBLE
+    if len(t) < 2 or not ("1" <= t[0] <= "9"):
+        raise CallError(f"cannot read call {text}: use 1C..7NT, P, X or XX")
+    strain = parse_strain(t[1:])
+    if strain < 0:
+        raise CallError(f"cannot read call {text}: the strain must be C, D, H, S or NT")
+    return bid(int(t[0]), strain)
+
+
+def parse_vul(text):
+    """'None'/'Love'/'-', 'NS', 'EW', 'Both'/'All' (PBN writes All)."""
+    t = str(text).strip().upper()
+    if t in ("NONE", "LOVE", "-", "O"):
+        return board.NONE
+    if t in ("NS", "N-S"):
+        return board.NS
+    if t in ("EW", "E-W"):
+        return board.EW
+    if t in ("BOTH", "ALL", "B"):
+        return board.BOTH
+    raise ValueError(f"unknown vulnerability {text}: use None, NS, EW or All")
+
+
+def apply(a, token):
+    """Apply one text token to auction `a`; returns the verdict (or phase for *lead). CallError if unreadable."""
+    if not isinstance(token, str) or len(token) < 2:
+        raise CallError(f"cannot read input {token}")
+    if token == "*lead":
+        return a.lead_faced()
+    if token[0] == "!":
+        name, _, arg = token[1:].partition(":")
+        if name not in RULE_NAMES or not name:
+            raise CallError(f"unknown ruling {name}: use one of " + ", ".join(RULE_NAMES[1:]))
+        return a.rule(RULE_NAMES.index(name), parse_seat(arg) if arg else 0)
+    seat = parse_seat(token[0])
+    if token[1:] == "@":
+        return a.alert(seat)
+    if len(token) < 3 or token[1] not in ":~":
+        raise CallError(f"cannot read input {token}: write N:1H, N~1S, !reject, *lead or N@")
+    call = parse_call(token[2:])
+    return a.call(seat, call) if token[1] == ":" else a.change(seat, call)
+
+
+def replay(dealer, mode, options, inputs):
+    """Rebuild an auction from its 2-byte input log (journal replay, host validation)."""
+    a = Auction(dealer, mode, options)
+    for i in range(0, len(inputs) - 1, 2):
+        ks, v = inputs[i], inputs[i + 1]
+        kind, seat = ks >> 2, ks & 3
+        if kind == IN_CALL:
+            a.call(seat, v)
+        elif kind == IN_CHANGE:
+            a.change(seat, v)
+        elif kind == IN_RULE:
+            a.rule(v, seat)
+        elif kind == IN_LEAD:
+            a.lead_faced()
+        elif kind == IN_ALERT:
+            a.alert(seat)
+        else:
+            raise CallError(f"input log is damaged at byte {i}")
+    return a
