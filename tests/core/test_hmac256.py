@@ -31,8 +31,8 @@ RFC4231 = [
 
 @cases(RFC4231)
 def test_rfc4231_vectors(case):
-    assert hmac256.hexdigest(case["key"], case["data"]) == case["mac"]
-    assert hmac256.digest(case["key"], case["data"]) == unhexlify(case["mac"])
+    assert hmac256.Signer(case["key"]).hex(case["data"]) == case["mac"]
+    assert hmac256.Signer(case["key"]).digest(case["data"]) == unhexlify(case["mac"])
     assert hmac256.Signer(case["key"]).hex(case["data"]) == case["mac"]
 
 
@@ -41,14 +41,14 @@ def test_one_signer_signs_many_messages_as_fresh_hmacs_do():
     signer = hmac256.Signer(key)
     bodies = [b"", b"{}", b'{"unit": "T01", "boot": 1, "events": [], "cmd_ack": 0}', bytes(range(256)) * 5]
     for body in bodies:
-        assert signer.hex(body) == hmac256.hexdigest(key, body)
-    assert signer.hex(bodies[2]) == hmac256.hexdigest(key, bodies[2])  # signing leaves no state behind
+        assert signer.hex(body) == hmac256.Signer(key).hex(body)
+    assert signer.hex(bodies[2]) == hmac256.Signer(key).hex(bodies[2])  # signing leaves no state behind
     assert signer.hex(bytearray(bodies[2])) == signer.hex(bodies[2])
 
 
 def test_key_of_exactly_one_block_is_used_as_is_and_longer_differs():
-    assert hmac256.hexdigest(b"k" * 64, b"m") != hmac256.hexdigest(b"k" * 65, b"m")
-    assert hmac256.hexdigest(b"k" * 64, b"m") != hmac256.hexdigest(b"k" * 63, b"m")
+    assert hmac256.Signer(b"k" * 64).hex(b"m") != hmac256.Signer(b"k" * 65).hex(b"m")
+    assert hmac256.Signer(b"k" * 64).hex(b"m") != hmac256.Signer(b"k" * 63).hex(b"m")
 
 
 def test_signature_is_64_lowercase_hex_digits():
@@ -63,13 +63,3 @@ def test_key_given_as_text_is_refused_with_a_hint():
         assert "unhexlify" in str(e)
     else:
         raise AssertionError("a str key must be refused")
-
-
-def test_equal_compares_bytes_and_hex_text():
-    mac = hmac256.digest(b"key", b"body")
-    text = hmac256.hexdigest(b"key", b"body")
-    assert hmac256.equal(mac, bytes(mac)) and hmac256.equal(text, text.encode())
-    assert not hmac256.equal(mac, mac[:-1] + bytes([mac[-1] ^ 1]))
-    assert not hmac256.equal(mac, mac[1:] + mac[:1])
-    assert not hmac256.equal(text, text[:-1]) and not hmac256.equal(b"", b"\x00")
-    assert hmac256.equal(b"", b"")

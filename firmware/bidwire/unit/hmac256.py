@@ -42,24 +42,3 @@ class Signer:
         """The signature as lowercase hex text: the X-Bidwire-Signature header's value."""
         return hexlify(self.digest(msg)).decode()
 
-
-def digest(key, msg):
-    return Signer(key).digest(msg)
-
-
-def hexdigest(key, msg):
-    return Signer(key).hex(msg)
-
-
-def equal(a, b):
-    """Compare two MACs (bytes, or hex str) in time that does not depend on where they differ."""
-    if isinstance(a, str):
-        a = a.encode()
-    if isinstance(b, str):
-        b = b.encode()
-    if len(a) != len(b):
-        return False
-    diff = 0
-    for i in range(len(a)):
-        diff |= a[i] ^ b[i]
-    return diff == 0
