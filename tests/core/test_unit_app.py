@@ -6,7 +6,7 @@ from keypress import presses as press
 
 from bidwire.core.codes import CHANGE_OF_CALL, MUST_REPEAT, OUT_OF_ROTATION
 from bidwire.unit import app as A
-from bidwire.unit import screens
+from bidwire.unit import director, screens
 from bidwire.unit.app import App
 
 
@@ -93,7 +93,7 @@ def test_call_out_of_rotation_rejected_by_the_director_with_pin():
     press(app, "N TD, N 1, N 2, N 3, N 5")  # wrong PIN
     assert app.td == A.TD_CALLED and app.message == "wrong PIN"
     press(app, "N TD, N 1, N 2, N 3, N 4")
-    assert app.td == A.TD_MENU and app.menu() == [1, 7, 0]  # reject, pass next turn, end call
+    assert app.td == A.TD_MENU and director.menu(app) == [1, 7, 0]  # reject, pass next turn, end call
     ev, _ = press(app, "N 1")
     assert ev[0]["type"] == "ruling_applied" and ev[0]["ruling"] == "reject" and app.td == 0
     press(app, "N PASS")  # R01: N passes, E must repeat 1S (Law 31 A1)
@@ -121,7 +121,7 @@ def test_undo_then_a_new_call_is_a_change_of_call_ruled_under_25a():
     press(app, "N 1, N H, N UNDO, N 1, N S")
     assert app.auction.p_kind == CHANGE_OF_CALL
     press(app, "E TD, E TD, E 1, E 2, E 3, E 4")
-    assert app.menu()[:4] == [3, 4, 5, 6]  # 25a, 25b accept, 25b stand, 25b other
+    assert director.menu(app)[:4] == [3, 4, 5, 6]  # 25a, 25b accept, 25b stand, 25b other
     ev, _ = press(app, "E 1")
     assert ev[0]["ruling"] == "25a" and app.auction.eff[0] >> 2 == 3 + 3  # 1S stands
     assert press(app, "E PASS, N UNDO")[1] == [True, False] and app.message == "N: UNDO too late"

@@ -1,4 +1,5 @@
 """Small-integer codes shared by the auction engine, the unit and the host: verdicts, restrictions, rulings.
+The names the auction's summary gives phases, restrictions, reviews and log entries are record.py's.
 
 Names follow laws.md §4.1 (verdicts), §4.2 (restrictions) and §4.19 (director rulings).
 """
@@ -13,7 +14,6 @@ AUCTION = const(0)
 ENDED = const(1)  # contract known, opening lead not yet faced
 PASSED_OUT = const(2)
 PLAY = const(3)
-PHASE_NAMES = ("auction", "ended", "passed_out", "play")
 
 # Verdicts returned for each press (laws.md §4.1), plus what the engine did with presses it could not take
 LEGAL = const(0)
@@ -55,10 +55,6 @@ MUST_REPEAT = const(4)
 MUST_REPLACE = const(5)
 AWAIT_RHO = const(6)  # 31 A / 32 B: the outcome depends on the in-turn player's call
 CONDITIONAL_ON_OFFENDER = const(7)  # 31 A2: partner's restriction depends on the offender's next call
-RESTRICTION_NAMES = (
-    "", "PASS_NEXT_TURN", "PASS_THROUGHOUT", "NO_DOUBLE_THIS_TURN", "MUST_REPEAT", "MUST_REPLACE",
-    "AWAIT_RHO", "CONDITIONAL_ON_OFFENDER",
-)
 # MUST_REPLACE parameters: which replacements the law allows
 REPLACE_SUFFICIENT_OR_PASS = const(0)  # 27 B
 REPLACE_ANY_LEGAL = const(1)  # 36, 25 B2(b)(2)
@@ -67,7 +63,6 @@ REPLACE_ANY_LEGAL = const(1)  # 36, 25 B2(b)(2)
 REVIEW_LAW23 = const(1)  # damaging enforced pass (23 A/B)
 REVIEW_DIRECTOR = const(2)  # e.g. 27 B1(b), or a reading laws.md §12 leaves open
 REVIEW_AVG_MINUS = const(3)  # 1997 25 B2(b)(2): offenders' score capped at average minus
-REVIEW_NAMES = ("", "LAW23_REVIEW", "DIRECTOR_REVIEW", "AVERAGE_MINUS_CAP")
 
 # Director rulings (laws.md §4.19 DirectorRuling)
 RULE_REJECT = const(1)  # the irregularity is not accepted: apply the law's rectification
@@ -86,7 +81,6 @@ LOG_CANCELLED = const(1)
 LOG_ACCEPTED = const(2)
 LOG_DEEMED_PASS = const(3)
 LOG_SUBSTITUTED_PASS = const(4)
-LOG_NAMES = ("", "cancelled", "accepted", "deemed_pass", "substituted_pass")
 
 # Edition options for points laws.md §12 leaves open
 OPT_25B_OTHER_AVG_MINUS = const(1)  # 1997 reading of 25 B2(b)(2); default is the 1987 reading

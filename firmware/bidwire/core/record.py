@@ -1,4 +1,5 @@
-"""The auction as data: inputs as text tokens, replay from the 2-byte input log, and a JSON-ready summary.
+"""The auction as data, as a unit writes it: inputs as text tokens and a JSON-ready summary (readback.py reads the
+tokens back and replays a 2-byte input log).
 
 Tokens: "N:1H" a call, "N~1S" a change of call after UNDO (Law 25), "!reject" / "!reject_natural" /
 "!25a" / "!25b_accept" / "!25b_stand" / "!25b_other" a director ruling, "!pass_next_turn:E" a
@@ -7,10 +8,18 @@ restriction the director imposes, "*lead" the opening lead faced, "N@" North ale
 from bidwire.core.auction import IN_ALERT, IN_CALL, IN_CHANGE, IN_LEAD, IN_RULE
 from bidwire.core.calls import STRAINS, call_name, seat_name
 from bidwire.core.codes import (
-    AUCTION, AWAIT_RHO, CONDITIONAL_ON_OFFENDER, LOG_NAMES, MUST_REPEAT, PASSED_OUT, PHASE_NAMES,
-    RESTRICTION_NAMES, REVIEW_NAMES, RULE_NAMES, VERDICT_NAMES,
+    AUCTION, AWAIT_RHO, CONDITIONAL_ON_OFFENDER, MUST_REPEAT, PASSED_OUT, RULE_NAMES, VERDICT_NAMES,
 )
+from bidwire.core.compat import const
 
+# The summary's names, by code (codes.py): phases, restriction kinds, board reviews, log entries
+_PHASE_NAMES = const(("auction", "ended", "passed_out", "play"))
+_RESTRICTION_NAMES = const((
+    "", "PASS_NEXT_TURN", "PASS_THROUGHOUT", "NO_DOUBLE_THIS_TURN", "MUST_REPEAT", "MUST_REPLACE",
+    "AWAIT_RHO", "CONDITIONAL_ON_OFFENDER",
+))
+_REVIEW_NAMES = const(("", "LAW23_REVIEW", "DIRECTOR_REVIEW", "AVERAGE_MINUS_CAP"))
+_LOG_NAMES = const(("", "cancelled", "accepted", "deemed_pass", "substituted_pass"))
 _WITH_CALL = (MUST_REPEAT, AWAIT_RHO, CONDITIONAL_ON_OFFENDER)  # restrictions that name a withdrawn call
 
 
@@ -61,20 +70,20 @@ def summary(a):
     d = a.declarer()
     out = {
         "dealer": seat_name(a.dealer),
-        "phase": PHASE_NAMES[a.phase],
+        "phase": _PHASE_NAMES[a.phase],
         "in_turn": seat_name(a.in_turn()) if a.phase == AUCTION else None,
         "auction": [seat_name(c & 3) + ":" + call_name(c >> 2) + ("!" if a.alerted[i] else "")
                     for i, c in enumerate(a.eff)],
         "contract": contract_text(a),
         "declarer": seat_name(d) if d >= 0 else None,
-        "restrictions": [{"seat": seat_name(r[0]), "kind": RESTRICTION_NAMES[r[1]],
+        "restrictions": [{"seat": seat_name(r[0]), "kind": _RESTRICTION_NAMES[r[1]],
                           "call": call_name(r[2]) if r[1] in _WITH_CALL else None, "law": r[3], "at": r[4]}
                          for r in a.restrictions],
         "lead_restrictions": [{"offender": seat_name(x[0]), "seat": seat_name(x[1]),
                                "suit": STRAINS[x[2]] if x[2] >= 0 else None, "law": x[3], "at": x[4]}
                               for x in a.leads],
-        "reviews": [{"kind": REVIEW_NAMES[r[0]], "law": r[1], "at": r[2]} for r in a.reviews],
-        "log": [{"what": LOG_NAMES[x[0]], "seat": seat_name(x[1]), "call": call_name(x[2]), "law": x[3],
+        "reviews": [{"kind": _REVIEW_NAMES[r[0]], "law": r[1], "at": r[2]} for r in a.reviews],
+        "log": [{"what": _LOG_NAMES[x[0]], "seat": seat_name(x[1]), "call": call_name(x[2]), "law": x[3],
                  "at": x[4]} for x in a.log],
         "pending": None,
     }

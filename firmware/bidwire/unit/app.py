@@ -318,10 +318,6 @@ class App:
             drop("bidwire.core.score")
         return self._score[1]
 
-    # ---- the director (director.py) -------------------------------------------------------------------
-    def menu(self):
-        return _director().menu(self)
-
     # ---- collector commands -----------------------------------------------------------------------------
     def command(self, cmd, now=0):
         """Apply one collector command (architecture.md §4) in seq order; True if it was new.

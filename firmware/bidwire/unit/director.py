@@ -13,6 +13,9 @@ from bidwire.unit import app as A
 from bidwire.unit import keys
 
 _END_CALL = const(0)  # menu entry: end the director call
+# the menu's texts, by ruling code (_END_CALL first); each fits the row after its number
+_RULE_TEXT = const(("end call", "reject", "reject natural", "25A slip", "25B accept", "25B stand", "25B other",
+                    "pass next turn"))
 
 
 def report(app, before, verdict, seat, call):
@@ -153,3 +156,22 @@ def command(app, cmd):
     app.emit({"type": "ruling_refused", "board": app.board if board is None else board,
               "at": at, "ruling": str(name)[:16], "reason": why})
     return True
+
+
+def screen(app, rows):
+    """The director's rows while he holds the panel (screens.compose): his PIN, the seat he picks, his menu."""
+    if app.td == A.TD_PIN:
+        rows[0] = "DIRECTOR"
+        rows[2] = "PIN: " + "*" * len(app.pin) + "_"
+        rows[4] = "UNDO: back"
+        return
+    if app.td == A.TD_SEAT:
+        rows[0] = "PASS NEXT TURN"
+        rows[2] = "press any key"
+        rows[3] = "at the seat"
+        rows[4] = "(Law 24 etc.)"
+        return
+    a = app.auction
+    rows[0] = "DIRECTOR" + (" L" + str(a.p_law) if app.board and a.p_kind else "")
+    for i, r in enumerate(menu(app)[:6]):
+        rows[1 + i] = str(i + 1) + " " + _RULE_TEXT[r]

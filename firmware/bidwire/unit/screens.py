@@ -27,8 +27,6 @@ _VUL_SHORT = const(("-", "NS", "EW", "All"))
 _KIND_TEXT = const(("", "out of turn", "insufficient bid", "illegal double", "illegal redouble", "must have passed",
                     "change of call", "after the end", "bid above 7"))
 # The director's menu entries by RULE_* code; 0 is the app's END_CALL
-_RULE_TEXT = const(("end call", "reject", "reject natural", "25A slip", "25B accept", "25B stand", "25B other",
-                    "pass next turn"))
 _DIRECTOR_CALLED = const("director called")
 
 
@@ -132,24 +130,6 @@ def _irregularity(app, rows):
     rows[6] = _level(app) or rows[6]
 
 
-def _director(app, rows):
-    if app.td == A.TD_PIN:
-        rows[0] = "DIRECTOR"
-        rows[2] = "PIN: " + "*" * len(app.pin) + "_"
-        rows[4] = "UNDO: back"
-        return
-    if app.td == A.TD_SEAT:
-        rows[0] = "PASS NEXT TURN"
-        rows[2] = "press any key"
-        rows[3] = "at the seat"
-        rows[4] = "(Law 24 etc.)"
-        return
-    a = app.auction
-    rows[0] = "DIRECTOR" + (" L" + str(a.p_law) if app.board and a.p_kind else "")
-    for i, r in enumerate(app.menu()[:6]):
-        rows[1 + i] = str(i + 1) + " " + _RULE_TEXT[r]
-
-
 def _contract(app):
     """'4\x04X' (suits as glyphs), or '' while the auction is on."""
     c = app.auction.contract()
@@ -203,7 +183,9 @@ def compose(app, status=""):
     rows = [""] * _ROWS
     s = app.screen
     if app.td >= A.TD_PIN:
-        _director(app, rows)
+        from bidwire.unit import director  # in the heap already: loaded while the director's call is open (app.py)
+
+        director.screen(app, rows)
     elif s == A.BIDDING and app.auction.p_kind:
         _irregularity(app, rows)
     else:
