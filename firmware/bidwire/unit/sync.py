@@ -20,19 +20,6 @@ PATH = "/api/v1/sync"
 _WAKE_MS = const(50)
 
 
-class SyncError(Exception):
-    pass
-
-
-def split_url(url):
-    """'http://host:port/...' -> (host, port); port 80 when not given. (config.py checked the scheme.)"""
-    hostport = url[7:].split("/", 1)[0]
-    if ":" in hostport:
-        host, port = hostport.rsplit(":", 1)
-        return host, int(port)
-    return hostport, 80
-
-
 class Sync:
     base_ms = 250  # first retry delay; doubles per failure up to max_ms, then jittered to 50-100 %
     max_ms = 30000
@@ -44,7 +31,9 @@ class Sync:
         self.network = network
         self.changed = changed
         self.unit = cfg["unit"]
-        self.host, self.port = split_url(cfg["collector"])
+        hostport = cfg["collector"][7:].split("/", 1)[0]  # 'http://host:port/...' (config.py checked the scheme)
+        host, _, port = hostport.rpartition(":")
+        self.host, self.port = (host, int(port)) if host else (hostport, 80)  # port 80 when not given
         self.signer = hmac256.Signer(unhexlify(cfg["secret"]))
         self.heartbeat_ms = cfg["heartbeat_ms"]
         self.woken = False
@@ -93,12 +82,12 @@ class Sync:
                                         (("X-Bidwire-Signature", self.signer.hex(body)),), self.timeout_ms)
         body = None  # sent: its 2 KB are free for what the reply brings (store.ack may write a snapshot)
         if status != 200:
-            raise SyncError(f"collector answered {status}: {bytes(reply[:80])}")
+            raise ValueError(f"collector answered {status}: {bytes(reply[:80])}")
         r = json.loads(reply)
         reply = None
         ack, commands = r.get("ack"), r.get("commands") or []
         if not isinstance(ack, int) or not isinstance(commands, list):
-            raise SyncError("collector reply has no ack / commands")
+            raise ValueError("collector reply has no ack / commands")
         self.reported = cmd_ack
         self.store.ack(ack)
         applied = False
@@ -122,7 +111,7 @@ class Sync:
                 await self.once()
                 self.failures = 0
                 self.ok, self.error = True, ""
-            except (OSError, ValueError, KeyError, TypeError, SyncError, MemoryError) as e:
+            except (OSError, ValueError, KeyError, TypeError, MemoryError) as e:  # ValueError: a reply out of protocol
                 # MemoryError too: a heap too fragmented for this batch now may not be at the next try
                 self.failures += 1
                 self.ok, self.error = False, str(e)
