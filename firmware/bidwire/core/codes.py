@@ -55,14 +55,8 @@ MUST_REPEAT = const(4)
 MUST_REPLACE = const(5)
 AWAIT_RHO = const(6)  # 31 A / 32 B: the outcome depends on the in-turn player's call
 CONDITIONAL_ON_OFFENDER = const(7)  # 31 A2: partner's restriction depends on the offender's next call
-# MUST_REPLACE parameters: which replacements the law allows
-REPLACE_SUFFICIENT_OR_PASS = const(0)  # 27 B
-REPLACE_ANY_LEGAL = const(1)  # 36, 25 B2(b)(2)
-
-# Board review flags
-REVIEW_LAW23 = const(1)  # damaging enforced pass (23 A/B)
-REVIEW_DIRECTOR = const(2)  # e.g. 27 B1(b), or a reading laws.md §12 leaves open
-REVIEW_AVG_MINUS = const(3)  # 1997 25 B2(b)(2): offenders' score capped at average minus
+# MUST_REPLACE's parameters and the board reviews' kinds are rectify.py's own (no other module reads them); the
+# summary's names for the reviews are record.py's
 
 # Director rulings (laws.md §4.19 DirectorRuling)
 RULE_REJECT = const(1)  # the irregularity is not accepted: apply the law's rectification

@@ -12,7 +12,7 @@ from bidwire.core.codes import (
 )
 from bidwire.core.compat import const
 
-# The summary's names, by code (codes.py): phases, restriction kinds, board reviews, log entries
+# The summary's names, by code: phases, restriction kinds (codes.py), board reviews (rectify.py), log entries
 _PHASE_NAMES = const(("auction", "ended", "passed_out", "play"))
 _RESTRICTION_NAMES = const((
     "", "PASS_NEXT_TURN", "PASS_THROUGHOUT", "NO_DOUBLE_THIS_TURN", "MUST_REPEAT", "MUST_REPLACE",

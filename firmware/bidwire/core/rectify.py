@@ -6,6 +6,15 @@ effective auction where it was created.
 """
 import bidwire.core.classify as cl  # the full name in the code: the import makes no qstr for it in the heap
 from bidwire.core import calls, codes
+from bidwire.core.compat import const
+
+# MUST_REPLACE parameters: which replacements the law allows
+_REPLACE_SUFFICIENT_OR_PASS = const(0)  # 27 B
+_REPLACE_ANY_LEGAL = const(1)  # 36, 25 B2(b)(2)
+# Board review kinds (record.py names them in the summary)
+_REVIEW_LAW23 = const(1)  # damaging enforced pass (23 A/B)
+_REVIEW_DIRECTOR = const(2)  # e.g. 27 B1(b), or a reading laws.md §12 leaves open
+_REVIEW_AVG_MINUS = const(3)  # 1997 25 B2(b)(2): offenders' score capped at average minus
 
 def restrict(a, seat, kind, param, law, extra=0):
     for r in a.restrictions:
@@ -26,7 +35,7 @@ def bar_partner(a, offender, law, withdrawn):
     """Offender's partner must pass throughout (23 A review); Law 26 lead restriction candidate."""
     restrict(a, calls.partner(offender), codes.PASS_THROUGHOUT, 0, law)
     lead_candidate(a, offender, withdrawn, law)
-    review(a, codes.REVIEW_LAW23, law)
+    review(a, _REVIEW_LAW23, law)
 
 
 def lead_candidate(a, offender, withdrawn, law):
@@ -54,7 +63,7 @@ def append(a, seat, call):
                 del a.restrictions[j]
             elif kind == codes.MUST_REPLACE:
                 del a.restrictions[j]
-                if r[2] == codes.REPLACE_SUFFICIENT_OR_PASS:  # 27 B1(a) if natural and lowest same strain, else B2
+                if r[2] == _REPLACE_SUFFICIENT_OR_PASS:  # 27 B1(a) if natural and lowest same strain, else B2
                     w = r[5] & 127
                     if not (r[5] >> 7 and call == calls.lowest_in_strain(calls.strain_of(w), a.last_bid())):
                         bar_partner(a, seat, 27, w)
@@ -76,7 +85,7 @@ def obligation_allows(a, seat, call):
         if r[0] == seat:
             if r[1] == codes.MUST_REPEAT:
                 return call == r[2]
-            if r[1] == codes.MUST_REPLACE and r[2] == codes.REPLACE_SUFFICIENT_OR_PASS:
+            if r[1] == codes.MUST_REPLACE and r[2] == _REPLACE_SUFFICIENT_OR_PASS:
                 return call == calls.PASS or (calls.is_bid(call) and a.sufficient(call))
     return True
 
@@ -111,7 +120,7 @@ def press(a, seat, call):
                 a.restrictions.remove(r)
                 break
             if r[1] == codes.MUST_REPLACE:
-                if r[2] == codes.REPLACE_SUFFICIENT_OR_PASS:
+                if r[2] == _REPLACE_SUFFICIENT_OR_PASS:
                     if call == calls.DOUBLE or call == calls.REDOUBLE:  # 27 B3: attempt cancelled, partner barred
                         logged(a, codes.LOG_CANCELLED, seat, call, 27)
                         bar_partner(a, seat, 27, r[5] & 127)
@@ -176,7 +185,7 @@ def while_pending(a, seat, call):
             if a.p_flags & codes.F_ABOVE_SEVEN:  # Law 38: never playable; 35 C, back to the in-turn player
                 return _cancel_both(a, seat, call, 35)
             if a.p_turn == seat:  # laws.md §4.3 [DESIGN]: 28 B and 29 B both fit; accept and flag
-                review(a, codes.REVIEW_DIRECTOR, 28)
+                review(a, _REVIEW_DIRECTOR, 28)
             return _accept(a, seat, call, 29)
         if k == codes.INSUFFICIENT:
             return _accept(a, seat, call, 27)
@@ -216,9 +225,9 @@ def rule(a, ruling, param):
         _reject_out_of_rotation(a, o, c, t, flags)
     elif k == codes.INSUFFICIENT:  # 27 B: replace by a sufficient bid or a pass
         natural = 128 if ruling == codes.RULE_REJECT_NATURAL else 0
-        restrict(a, o, codes.MUST_REPLACE, codes.REPLACE_SUFFICIENT_OR_PASS, 27, c | natural)
+        restrict(a, o, codes.MUST_REPLACE, _REPLACE_SUFFICIENT_OR_PASS, 27, c | natural)
     elif k == codes.INADMISSIBLE_DOUBLE or k == codes.INADMISSIBLE_REDOUBLE:  # Law 36
-        restrict(a, o, codes.MUST_REPLACE, codes.REPLACE_ANY_LEGAL, 36)
+        restrict(a, o, codes.MUST_REPLACE, _REPLACE_ANY_LEGAL, 36)
         bar_partner(a, o, 36, c)
     elif k == codes.PASS_OBLIGATION or k == codes.ABOVE_SEVEN:  # Laws 37, 38: a pass instead; both barred
         logged(a, codes.LOG_SUBSTITUTED_PASS, o, calls.PASS, law)
@@ -236,12 +245,12 @@ def _reject_out_of_rotation(a, o, c, t, flags):
         else:  # 30 B2: at partner's turn after a bid
             restrict(a, o, codes.PASS_THROUGHOUT, 0, 30)
             restrict(a, calls.partner(o), codes.NO_DOUBLE_THIS_TURN, 0, 30)
-            review(a, codes.REVIEW_LAW23, 30)
+            review(a, _REVIEW_LAW23, 30)
     elif flags & codes.F_ABOVE_SEVEN:  # Law 38 out of rotation [DESIGN]: both members barred, no pass substituted
         restrict(a, o, codes.PASS_THROUGHOUT, 0, 38)
         bar_partner(a, o, 38, c)
     elif flags & codes.F_INADMISSIBLE:  # 32 → 36: offender any legal call at his turn, partner barred
-        restrict(a, o, codes.MUST_REPLACE, codes.REPLACE_ANY_LEGAL, 36)
+        restrict(a, o, codes.MUST_REPLACE, _REPLACE_ANY_LEGAL, 36)
         bar_partner(a, o, 36, c)
     elif rel == codes.RHO_TURN:  # 31 A, 32 B: wait for the in-turn player's call
         restrict(a, o, codes.AWAIT_RHO, c, 31 if calls.is_bid(c) else 32)
@@ -266,9 +275,9 @@ def _rule_change(a, ruling, o, c):
     a.clear_pending()  # RULE_25B_OTHER: rulings() allows nothing else
     logged(a, codes.LOG_CANCELLED, o, c, 25)
     a.remove_from(k, 25)
-    restrict(a, o, codes.MUST_REPLACE, codes.REPLACE_ANY_LEGAL, 25)
+    restrict(a, o, codes.MUST_REPLACE, _REPLACE_ANY_LEGAL, 25)
     if a.options & codes.OPT_25B_OTHER_AVG_MINUS:  # 1997 reading
-        review(a, codes.REVIEW_AVG_MINUS, 25)
+        review(a, _REVIEW_AVG_MINUS, 25)
         lead_candidate(a, o, original, 25)
     else:  # 1987 reading (laws.md §12.1): partner passes throughout
         bar_partner(a, o, 25, original)
