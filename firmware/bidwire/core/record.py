@@ -20,7 +20,6 @@ _RESTRICTION_NAMES = const((
 ))
 _REVIEW_NAMES = const(("", "LAW23_REVIEW", "DIRECTOR_REVIEW", "AVERAGE_MINUS_CAP"))
 _LOG_NAMES = const(("", "cancelled", "accepted", "deemed_pass", "substituted_pass"))
-_WITH_CALL = (MUST_REPEAT, AWAIT_RHO, CONDITIONAL_ON_OFFENDER)  # restrictions that name a withdrawn call
 
 
 def token(kind_seat, value):
@@ -77,7 +76,8 @@ def summary(a):
         "contract": contract_text(a),
         "declarer": seat_name(d) if d >= 0 else None,
         "restrictions": [{"seat": seat_name(r[0]), "kind": _RESTRICTION_NAMES[r[1]],
-                          "call": call_name(r[2]) if r[1] in _WITH_CALL else None, "law": r[3], "at": r[4]}
+                          "call": call_name(r[2]) if r[1] in (MUST_REPEAT, AWAIT_RHO, CONDITIONAL_ON_OFFENDER)
+                          else None, "law": r[3], "at": r[4]}  # (those restrictions name a withdrawn call)
                          for r in a.restrictions],
         "lead_restrictions": [{"offender": seat_name(x[0]), "seat": seat_name(x[1]),
                                "suit": STRAINS[x[2]] if x[2] >= 0 else None, "law": x[3], "at": x[4]}

@@ -32,18 +32,6 @@ def durable(f):
         _sync()
 
 
-def _makedirs(directory):
-    path = "/" if directory[0] == "/" else ""
-    for part in directory.split("/"):
-        if part:
-            path += part
-            try:
-                os.mkdir(path)
-            except OSError:
-                pass  # it exists; any other failure shows at the first open
-            path += "/"
-
-
 def flash_error(e, what):
     if e.args and (e.args[0] == _ENOSPC or e.args[0] == _EFBIG):
         return JournalFull(f"flash full: {what} not stored; sync with the collector so acknowledged boards "
@@ -57,7 +45,15 @@ class Journal:
     def __init__(self, directory):
         if not directory:
             raise ValueError("journal directory is empty: give a path such as /data")
-        _makedirs(directory)
+        path = "/" if directory[0] == "/" else ""
+        for part in directory.split("/"):  # made if missing, a folder at a time
+            if part:
+                path += part
+                try:
+                    os.mkdir(path)
+                except OSError:
+                    pass  # it exists; any other failure shows at the first open
+                path += "/"
         self.directory = directory
         self.path = directory + "/" + JOURNAL
         self.damaged = self.damage_reason = None  # offset and why of the first bad record records() read

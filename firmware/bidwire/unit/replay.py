@@ -60,7 +60,8 @@ def load(store):
         _records(store)
     except Exception as e:  # noqa: BLE001 - whatever it was, the app is half-way
         store.halted = "replay " + type(e).__name__
-        store.on_halt(store.halted)  # on a unit it does not return
+        if store.on_halt is not None:
+            store.on_halt(store.halted)  # on a unit it does not return
         raise Halted(store.halted)  # noqa: B904 - MicroPython warns on chaining
     finally:
         app.replaying = False

@@ -33,10 +33,6 @@ class Halted(Exception):
     """The journal could not be replayed whole: the app is not what the flash holds, so the unit must stop."""
 
 
-def _no_halt(why):
-    """Without a runner (tests): only the Halted exception stops the caller."""
-
-
 class Store:
     def __init__(self, journal, app, clock):
         self.journal = journal
@@ -49,7 +45,8 @@ class Store:
         self.hint = 0  # journal offset from which unacknowledged events may be found
         self.status = ""  # trouble with the flash, for the status line
         self.notify = None  # called when new events are queued (the sync client wakes up)
-        self.on_halt = _no_halt  # called with the reason when a replay cannot complete (runner: fault screen, reset)
+        self.on_halt = None  # called with the reason when a replay cannot complete (runner: fault screen, reset);
+        # without one (tests) only the Halted exception stops the caller
         self.halted = ""  # why the store halted; then it journals nothing more
         self.new_gen = True  # the journal needs its _R_GEN record before the next append (replay.py sets it too)
 
