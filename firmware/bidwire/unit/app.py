@@ -34,7 +34,7 @@ _DIRECTOR = const("bidwire.unit.director")
 
 
 def _director():
-    """director.py, loaded for an irregularity, a TD press, a ruling or a full log; dropped once no call is open."""
+    """director.py, loaded for a TD press, a ruling or a full log; dropped once no director call is open."""
     from bidwire.unit import director
 
     return director
@@ -70,6 +70,7 @@ class App:
         self.boards_played = 0
         self.contract = None  # the contract text once the auction has ended ("Pass": passed out)
         self._score = (-1, 0)
+        self.before_phase = -1  # the auction's phase before this input, while its consequences wait (after())
 
     # ---- snapshot: the state at a quiet point (START screen, nothing entered yet) ------------------
     def quiet(self):
@@ -135,6 +136,7 @@ class App:
         changed = self._key(seat, key)
         if not self.td:
             drop(_DIRECTOR)
+        self.after()
         return changed
 
     def _key(self, seat, key):
@@ -216,12 +218,11 @@ class App:
             turn = why == codes.OUT_OF_ROTATION or why == codes.CHANGE_OF_CALL
             why = calls.seat_name(a.in_turn()) + "'s turn" if turn else _WHY[why]
             self.message = calls.seat_name(seat) + ": " + why + (" L" + str(a.law) if a.law else "")
-        if verdict != codes.LEGAL or a.p_at != before:  # an irregularity made or settled: the director hears of it
-            director = _director()
+        if verdict != codes.LEGAL or a.p_at != before:  # an irregularity made or settled: the collector hears of it
             if before >= 0 and a.p_at != before:  # this call settled the pending irregularity (rectify.while_pending)
-                director.settled(self, seat)
-            director.report(self, before, verdict, seat, call)
-        self.after(before_phase)
+                self.settled(seat)
+            self.report(before, verdict, seat, call)
+        self.before_phase = before_phase  # what follows from a new phase: after(), once the input is done
         return True
 
     def _call_event(self, seat, verdict):
@@ -233,9 +234,34 @@ class App:
         self.emit({"type": "call", "input": token, "seat": calls.seat_name(seat), "verdict": verdict, "law": a.law,
                    "alert": alert})
 
-    def after(self, before_phase):
+    # ---- irregularities (the director's part: director.py) ---------------------------------------------------
+    def report(self, before, verdict, seat, call):
+        """The irregularity the last input made, if any (`before`: the pending one's `at` before it): pending until
+        settled, or settled by the law at once (Law 39: a call after the close is cancelled). Here, not in the
+        director's module: irregularities are common, and each would load it."""
         a = self.auction
-        if a.phase == before_phase:
+        if a.p_kind and a.p_at != before:
+            self.emit({"type": "irregularity", "kind": codes.VERDICT_NAMES[a.p_kind], "law": a.p_law, "at": a.p_at,
+                       "offender": calls.seat_name(a.p_seat), "call": calls.call_name(a.p_call),
+                       "entitled": calls.seat_name(calls.lho(a.p_seat)),
+                       "options": [codes.RULE_NAMES[r] for r in codes.rulings(a.p_kind)]})
+        elif codes.LEGAL < verdict <= codes.ABOVE_SEVEN and not a.p_kind:
+            self.emit({"type": "irregularity", "kind": codes.VERDICT_NAMES[verdict], "law": a.law,
+                       "at": a.n_inputs - 1, "settled": "law", "offender": calls.seat_name(seat),
+                       "call": calls.call_name(call), "entitled": None, "options": []})
+            self.message = calls.seat_name(seat) + " " + calls.call_name(call) + " L" + str(a.law)
+
+    def settled(self, seat):
+        """The pending irregularity was settled at the table by `seat`'s call, without the director (a.settled)."""
+        s = self.auction.settled
+        self.emit({"type": "settled", "at": s[0], "how": s[1], "law": s[2], "seat": calls.seat_name(seat)})
+
+    def after(self):
+        """What a new phase brings: the summary at the auction's end, the lead, a passed-out board's result. Run
+        once the input is done (key, command) and the director's module let go: a ruling that ends the auction
+        would otherwise load the summary's module while the director's is still in the heap."""
+        a, before_phase, self.before_phase = self.auction, self.before_phase, -1
+        if before_phase < 0 or a.phase == before_phase:
             return
         if a.phase == codes.ENDED or a.phase == codes.PASSED_OUT:
             if a.phase == codes.PASSED_OUT:
@@ -341,6 +367,7 @@ class App:
             _director().command(self, cmd)
             if not self.td:
                 drop(_DIRECTOR)
+            self.after()
         elif kind == "traveller":
             if cmd.get("board") == self.board:
                 self.traveller = cmd.get("rows")

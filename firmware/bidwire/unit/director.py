@@ -1,13 +1,13 @@
-"""The director at the table unit: the irregularities he hears of and how the table settled them, the TD call, his
-PIN, his menu, the seat he picks, the rulings he gives there and the ones the collector sends (laws.md §4.19;
-which rulings each irregularity allows is the core's `codes.rulings`). Functions of the App (app.py), which holds
-the state; events go out through `app.emit`.
+"""The director at the table unit: the TD call, his PIN, his menu, the seat he picks, the rulings he gives there and
+the ones the collector sends (laws.md §4.19; which rulings each irregularity allows is the core's `codes.rulings`),
+and a board whose input log is full. Functions of the App (app.py), which holds the state and reports the
+irregularities themselves (App.report, App.settled); events go out through `app.emit`.
 
 A ruling answers one irregularity, named by its input index (`at`, docs/unit.md "Irregularities"): a collector
 ruling is applied only while that irregularity is the one pending on that board, otherwise refused with a reason.
 """
 from bidwire.core import auction, codes
-from bidwire.core.calls import call_name, lho, seat_name
+from bidwire.core.calls import seat_name
 from bidwire.core.compat import const
 from bidwire.unit import app as A
 from bidwire.unit import keys
@@ -16,21 +16,6 @@ _END_CALL = const(0)  # menu entry: end the director call
 # the menu's texts, by ruling code (_END_CALL first); each fits the row after its number
 _RULE_TEXT = const(("end call", "reject", "reject natural", "25A slip", "25B accept", "25B stand", "25B other",
                     "pass next turn"))
-
-
-def report(app, before, verdict, seat, call):
-    """The irregularity the last input made, if any (`before`: the pending one's `at` before it): pending until
-    settled, or settled by the law at once (Law 39: a call after the close is cancelled)."""
-    a = app.auction
-    if a.p_kind and a.p_at != before:
-        app.emit({"type": "irregularity", "kind": codes.VERDICT_NAMES[a.p_kind], "law": a.p_law, "at": a.p_at,
-                  "offender": seat_name(a.p_seat), "call": call_name(a.p_call), "entitled": seat_name(lho(a.p_seat)),
-                  "options": [codes.RULE_NAMES[r] for r in codes.rulings(a.p_kind)]})
-    elif codes.LEGAL < verdict <= codes.ABOVE_SEVEN and not a.p_kind:
-        app.emit({"type": "irregularity", "kind": codes.VERDICT_NAMES[verdict], "law": a.law, "at": a.n_inputs - 1,
-                  "settled": "law", "offender": seat_name(seat), "call": call_name(call), "entitled": None,
-                  "options": []})
-        app.message = seat_name(seat) + " " + call_name(call) + " L" + str(a.law)
 
 
 def full(app, seat):
@@ -46,12 +31,6 @@ def full(app, seat):
             app.td = A.TD_CALLED
             app.emit({"type": "td_call", "seat": seat_name(seat)})
     return True
-
-
-def settled(app, seat):
-    """The pending irregularity was settled at the table by `seat`'s call, without the director (Auction.settled)."""
-    s = app.auction.settled
-    app.emit({"type": "settled", "at": s[0], "how": s[1], "law": s[2], "seat": seat_name(seat)})
 
 
 def menu(app):
@@ -118,8 +97,8 @@ def apply_ruling(app, ruling, seat, by):
     app.emit({"type": "ruling_applied", "ruling": codes.RULE_NAMES[ruling], "seat": seat_name(seat), "by": by,
               "verdict": codes.VERDICT_NAMES[verdict], "law": a.law,
               "at": None if ruling == codes.RULE_PASS_NEXT_TURN or before < 0 else before})
-    report(app, before, verdict, seat, 0)  # a change of call allowed under 25 A may itself be irregular
-    app.after(before_phase)
+    app.report(before, verdict, seat, 0)  # a change of call allowed under 25 A may itself be irregular
+    app.before_phase = before_phase  # app.after() once the input is done
     return True
 
 
