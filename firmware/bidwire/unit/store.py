@@ -15,6 +15,7 @@ Record payload: u32 time, the input, then events as (u32 seq, u16 length, JSON b
 import gc
 import json
 import struct
+import sys
 
 from bidwire.core.compat import const
 from bidwire.unit.journal import JournalFull
@@ -27,6 +28,9 @@ _R_CMD = const(4)
 _R_ACK = const(5)
 SNAPSHOT = "state.json"
 _REPLAY = const("bidwire.unit.replay")
+# an event's JSON as bytes: on MicroPython a str is a buffer of its UTF-8 bytes, viewed as it is (no copy, which a
+# fragmented heap may have no room for); CPython encodes it
+_BYTES = memoryview if sys.implementation.name == "micropython" else str.encode
 
 
 class Halted(Exception):
@@ -144,7 +148,7 @@ class Store:
             if "t" not in ev:  # events queued again keep their time
                 ev["t"], ev["unit"] = t + app.clock_offset, app.unit
             ev["seq"] = seq
-            raw = json.dumps(ev).encode()
+            raw = _BYTES(json.dumps(ev))
             parts.append(struct.pack("<IH", seq, len(raw)))
             parts.append(raw)
             seq += 1
