@@ -133,7 +133,7 @@ class StdinKeys:
             wait = min(wait * 2, 16)
 
     async def _line(self, line):
-        if not line or line[0] == "#":
+        if not line or line.startswith("#"):  # not line[0]: indexing a str makes the letter a qstr
             return False
         words = line.split()
         cmd = words[0].lower()

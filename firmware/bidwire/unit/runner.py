@@ -17,7 +17,7 @@ class Unit:
         self.hal = hal  # the config is not kept: what the app, the journal and the sync need is taken from it
         self.app = App(cfg["unit"], cfg["mode"], cfg["td_pin"])
         self.store = Store(Journal(cfg["state_dir"] if hal.storage is None else hal.storage), self.app, hal.clock)
-        self.store.on_halt = self.halt
+        self.store.on_halt = self.halt  # pyright: ignore[reportAttributeAccessIssue] - None until a runner sets it
         self.queue = keys.KeyQueue()
         self.sync = None
         if cfg["collector"]:

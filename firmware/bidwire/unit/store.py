@@ -148,7 +148,7 @@ class Store:
             if "t" not in ev:  # events queued again keep their time
                 ev["t"], ev["unit"] = t + app.clock_offset, app.unit
             ev["seq"] = seq
-            raw = _BYTES(json.dumps(ev))
+            raw = _BYTES(json.dumps(ev))  # pyright: ignore[reportArgumentType] - a str is a buffer on MicroPython
             parts.append(struct.pack("<IH", seq, len(raw)))
             parts.append(raw)
             seq += 1
