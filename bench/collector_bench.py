@@ -56,6 +56,7 @@ sys.path[:0] = [str(ROOT / "firmware"), str(ROOT / "bench" / "mp")]
 from workload import AUCTIONS  # noqa: E402
 
 from bidwire.core import readback, record  # noqa: E402
+from bidwire.core.auction import Auction  # noqa: E402
 from bidwire.core.board import VUL_NAMES, dealer, vulnerability  # noqa: E402
 from bidwire.core.calls import seat_name  # noqa: E402
 from bidwire.core.codes import LEGAL  # noqa: E402
@@ -140,7 +141,7 @@ def board_events(board, variant):
         return _BOARDS[key]
     calls = AUCTIONS[(board * 5 + variant) % len(AUCTIONS)][1].split()
     d = dealer(board)
-    a = readback.Auction(d)
+    a = Auction(d)
     start = {"type": "board_start", "board": board, "dealer": seat_name(d), "vul": VUL_NAMES[vulnerability(board)],
              "mode": "record"}
     events = []

@@ -15,6 +15,7 @@ import threading
 from pathlib import Path
 
 from bidwire.core import readback, record
+from bidwire.core.auction import Auction
 from bidwire.core.board import dealer as dealer_of
 from bidwire.core.calls import SEATS, lho
 from bidwire_host.mpy import compile_tree
@@ -178,7 +179,7 @@ def auction_lines(board, calls):
     """The key lines of an auction (calls from the dealer round the table; "~1S" is made out of rotation by the
     player after the one whose turn it is): (lines, contract, declarer's seat letter or None)."""
     d = dealer_of(board)
-    a = readback.Auction(d)
+    a = Auction(d)
     lines = []
     turn = d
     for call in calls:

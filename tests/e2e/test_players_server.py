@@ -16,6 +16,7 @@ from collector_proc import BIDWIRE, Collector, keyring
 from endplay.parsers import pbn as endplay_pbn
 
 from bidwire.core import readback, record
+from bidwire.core.auction import Auction
 from bidwire_host import analysis
 from bidwire_host import event as ev
 from bidwire_host.scoring.model import law77_score
@@ -43,7 +44,7 @@ def one_notrump(seq, board, a, tricks):
     vul = ("None", "NS", "EW", "Both", "NS", "EW")[board - 1]  # Law 2, boards 1-6
     where = {k: a[k] for k in ("section", "table", "round", "ns", "ew")}
     inputs = [f"{seats[0]}:1N"] + [f"{s}:P" for s in seats[1:]]
-    auction = readback.Auction("NESW".index(seats[0]))
+    auction = Auction("NESW".index(seats[0]))
     for token in inputs:
         readback.apply(auction, token)
     return [{"seq": seq, "type": "board_start", "board": board, "dealer": seats[0], "vul": vul, **where, "t": 1},

@@ -7,6 +7,7 @@ import sqlite3
 from fastapi.testclient import TestClient
 
 from bidwire.core import readback, record
+from bidwire.core.auction import Auction
 from bidwire.core.board import VUL_NAMES, dealer, vulnerability
 from bidwire.core.calls import seat_name
 from bidwire_host.collector.store import DB_NAME
@@ -92,7 +93,7 @@ def board_start(seq, board, **assignment):
 
 def auction_end(seq, board, inputs, contract=None, declarer=None):
     """The unit's auction_end: contract and declarer as the core gives them, unless forged."""
-    a = readback.Auction(dealer(board))
+    a = Auction(dealer(board))
     for token in inputs:
         readback.apply(a, token)
     s = record.summary(a)

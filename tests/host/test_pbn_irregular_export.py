@@ -12,6 +12,7 @@ from endplay.parsers import pbn as endplay_pbn
 from endplay.types import Bid, Contract, Player
 
 from bidwire.core import readback, record
+from bidwire.core.auction import Auction
 from bidwire.core.readback import parse_seat
 from bidwire_host import event as ev
 from bidwire_host import pbn_export
@@ -35,7 +36,7 @@ IRREGULAR = {1, 2, 3, 5}
 
 
 def summary(board):
-    a = readback.Auction(parse_seat("NESW"[(board - 1) % 4]))
+    a = Auction(parse_seat("NESW"[(board - 1) % 4]))
     for token in AUCTIONS[board]:
         readback.apply(a, token)
     return record.summary(a)

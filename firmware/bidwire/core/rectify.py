@@ -16,6 +16,7 @@ _REVIEW_LAW23 = const(1)  # damaging enforced pass (23 A/B)
 _REVIEW_DIRECTOR = const(2)  # e.g. 27 B1(b), or a reading laws.md §12 leaves open
 _REVIEW_AVG_MINUS = const(3)  # 1997 25 B2(b)(2): offenders' score capped at average minus
 
+
 def restrict(a, seat, kind, param, law, extra=0):
     for r in a.restrictions:
         if r[0] == seat and r[1] == kind and r[2] == param:

@@ -256,6 +256,7 @@ class App:
         s = self.auction.settled
         self.emit({"type": "settled", "at": s[0], "how": s[1], "law": s[2], "seat": calls.seat_name(seat)})
 
+    # ---- a new phase of the auction --------------------------------------------------------------------------
     def after(self):
         """What a new phase brings: the summary at the auction's end, the lead, a passed-out board's result. Run
         once the input is done (key, command) and the director's module let go: a ruling that ends the auction

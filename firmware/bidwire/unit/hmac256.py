@@ -41,4 +41,3 @@ class Signer:
     def hex(self, msg):
         """The signature as lowercase hex text: the X-Bidwire-Signature header's value."""
         return hexlify(self.digest(msg)).decode()
-

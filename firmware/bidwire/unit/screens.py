@@ -26,7 +26,6 @@ _VUL_SHORT = const(("-", "NS", "EW", "All"))
 # What the pending irregularity is, by verdict code (laws.md §4.1), on a row of its own
 _KIND_TEXT = const(("", "out of turn", "insufficient bid", "illegal double", "illegal redouble", "must have passed",
                     "change of call", "after the end", "bid above 7"))
-# The director's menu entries by RULE_* code; 0 is the app's END_CALL
 _DIRECTOR_CALLED = const("director called")
 
 

@@ -8,7 +8,7 @@ import json
 
 from bidwire.core import board as boards
 from bidwire.core import readback, record
-from bidwire.core.auction import MAX_INPUTS
+from bidwire.core.auction import MAX_INPUTS, Auction
 from bidwire.core.codes import ENFORCE, RECORD, RULE_NAMES, VERDICT_NAMES, rulings
 from bidwire.core.readback import CallError, parse_seat
 from bidwire.core.score import parse_contract, score_ns
@@ -33,7 +33,7 @@ def replay(board, mode, inputs):
     if len(inputs) > MAX_INPUTS:
         return None, None, f"{len(inputs)} inputs, more than a board's input log holds ({MAX_INPUTS})"
     try:
-        a = readback.Auction(boards.dealer(board), ENFORCE if mode == "enforce" else RECORD)
+        a = Auction(boards.dealer(board), ENFORCE if mode == "enforce" else RECORD)
         for i, token in enumerate(inputs):
             try:
                 readback.apply(a, token)
