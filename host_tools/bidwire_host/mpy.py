@@ -2,9 +2,12 @@
 import ast
 import os
 import subprocess
+import tempfile
 from pathlib import Path
 
 import click
+
+from bidwire_host.constfold import fold_tree
 
 CORE = Path("bidwire/core")  # reported apart: the core's flash footprint is a budget of its own
 # What goes on a unit (deploy.build, and the bench's .mpy builds, which measure it): -O3 leaves out the line-number
@@ -54,36 +57,45 @@ def _module_name(rel):
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def compile_tree(mpy_cross, out, dirs, packages=(), flags=()):
+def compile_tree(mpy_cross, out, dirs, packages=(), flags=(), fold=False):
     """Compile every .py under dirs to out/<path within its dir>.mpy; return [(src, dst, size)]. flags: more
-    mpy-cross options (UNIT_FLAGS for what a unit runs). A package whose __init__.py holds only its docstring gets
-    no __init__.mpy (_namespace_init).
+    mpy-cross options (UNIT_FLAGS for what a unit runs). fold: the constants one module reads from another are
+    folded into it first (constfold.py; what a unit runs, with UNIT_FLAGS); the sources are not changed. A package
+    whose __init__.py holds only its docstring gets no __init__.mpy (_namespace_init).
 
     Each dir is a module root (firmware/ is on the unit's sys.path), so firmware/bidwire/core/calls.py
     becomes out/bidwire/core/calls.mpy and its tracebacks name "bidwire.core.calls" (_module_name).
     .mpy files left in out by sources that no longer exist are removed, so out can be copied to a unit as is.
     """
     out = Path(out)
+    todo = [(src, src.relative_to(root)) for root, src in _sources(dirs, packages)]
+    folded = fold_tree({_module_name(rel): src.read_text(encoding="utf-8") for src, rel in todo}) if fold else {}
     built = {}
-    for root, src in _sources(dirs, packages):
-        rel = src.relative_to(root)
-        dst = out / rel.with_suffix(".mpy")
-        if dst in built:
-            raise CompileError(f"{src} and {built[dst][0]} would both compile to {dst}")
-        dst.parent.mkdir(parents=True, exist_ok=True)
-        # written beside and renamed into place: a virtual unit importing from out meanwhile sees the old file or
-        # the new one, never a half-written one (a truncated .mpy can hang the MicroPython unix port)
-        tmp = dst.with_name(f".{dst.name}.{os.getpid()}.tmp")
-        cmd = [str(mpy_cross), *flags, "-s", _module_name(rel), "-o", str(tmp), str(src)]
-        proc = subprocess.run(cmd, capture_output=True, text=True)
-        if proc.returncode != 0:
-            tmp.unlink(missing_ok=True)
-            raise CompileError(f"mpy-cross rejected {src}:\n{(proc.stderr + proc.stdout).strip()}")
-        if not dst.exists() or dst.read_bytes() != tmp.read_bytes():
-            os.replace(tmp, dst)
-        else:
-            tmp.unlink()  # unchanged: the file in place stays (and keeps its time)
-        built[dst] = (src, dst, dst.stat().st_size)
+    with tempfile.TemporaryDirectory(prefix="bidwire-fold-") as scratch:
+        for src, rel in todo:
+            dst = out / rel.with_suffix(".mpy")
+            if dst in built:
+                raise CompileError(f"{src} and {built[dst][0]} would both compile to {dst}")
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            name = _module_name(rel)
+            source = src
+            if fold:  # mpy-cross reads the folded text from a file of its own; its messages name the source
+                source = Path(scratch) / f"{name}.py"
+                source.write_text(folded[name], encoding="utf-8")
+            # written beside and renamed into place: a virtual unit importing from out meanwhile sees the old file
+            # or the new one, never a half-written one (a truncated .mpy can hang the MicroPython unix port)
+            tmp = dst.with_name(f".{dst.name}.{os.getpid()}.tmp")
+            cmd = [str(mpy_cross), *flags, "-s", name, "-o", str(tmp), str(source)]
+            proc = subprocess.run(cmd, capture_output=True, text=True)
+            if proc.returncode != 0:
+                tmp.unlink(missing_ok=True)
+                why = (proc.stderr + proc.stdout).strip().replace(str(source), str(src))
+                raise CompileError(f"mpy-cross rejected {src}:\n{why}")
+            if not dst.exists() or dst.read_bytes() != tmp.read_bytes():
+                os.replace(tmp, dst)
+            else:
+                tmp.unlink()  # unchanged: the file in place stays (and keeps its time)
+            built[dst] = (src, dst, dst.stat().st_size)
     for stale in out.rglob("*.mpy"):
         if stale not in built:
             stale.unlink()
