@@ -174,7 +174,10 @@ def _apply(text, edits):
 def fold_tree(sources):
     """sources: {dotted module name: source text}, every module of the tree. Returns the same keys with the folded
     texts (a module with nothing to fold keeps its text as it is)."""
-    mods = {name: _Module(name, text) for name, text in sources.items()}
+    try:
+        mods = {name: _Module(name, text) for name, text in sources.items()}
+    except SyntaxError:
+        return dict(sources)  # nothing folded: mpy-cross says what does not compile, and where
     by_name = {m.name: m for m in mods.values()}
     left, strings = set(), set()
     for mod in mods.values():

@@ -109,13 +109,16 @@ def compile_tree(mpy_cross, out, dirs, packages=(), flags=(), fold=False):
 @click.option("--package", "packages", multiple=True, type=click.Path(exists=True, file_okay=False),
               help="A package dir compiled under its own name (boards -> OUT/boards/...).")
 @click.option("--line-numbers", is_flag=True,
-              help="Compile without UNIT_FLAGS, as the tests need: asserts kept (-O3 drops them) and the "
-                   "line-number tables (tracebacks with lines).")
+              help="Compile without UNIT_FLAGS and without folding, as the tests need: asserts kept (-O3 drops "
+                   "them), the line-number tables (tracebacks with lines), and every constant still a global of "
+                   "its module (the tests read them).")
 @click.argument("dirs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False))
 def main(mpy_cross, out, dirs, packages, line_numbers):
-    """Compile every .py under DIRS to .mpy in OUT as a unit gets them (UNIT_FLAGS) and print the flash footprint."""
+    """Compile every .py under DIRS to .mpy in OUT as a unit gets them (UNIT_FLAGS, constants folded across modules)
+    and print the flash footprint."""
     try:
-        modules = compile_tree(mpy_cross, out, dirs, packages, flags=() if line_numbers else UNIT_FLAGS)
+        modules = compile_tree(mpy_cross, out, dirs, packages, flags=() if line_numbers else UNIT_FLAGS,
+                               fold=not line_numbers)
     except CompileError as e:
         raise click.ClickException(str(e)) from None
     total = sum(size for _, _, size in modules)
