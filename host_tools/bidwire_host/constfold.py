@@ -23,6 +23,7 @@ but for the spans rewritten, line for line, so line numbers do not move. The sou
 the host's tests and the frozen builds read them as they are.
 """
 import ast
+import re
 
 _OPS = {ast.Add: int.__add__, ast.Sub: int.__sub__, ast.Mult: int.__mul__, ast.LShift: int.__lshift__,
         ast.RShift: int.__rshift__, ast.BitOr: int.__or__, ast.BitAnd: int.__and__, ast.BitXor: int.__xor__}
@@ -106,10 +107,13 @@ def _span(node):
 
 
 def _fold_uses(mod, modules):
-    """Rewrite mod's reads of other modules' constants; return the nodes left as they were that could name one
-    (attributes, and from-import names not folded), for the decision to drop a constant's global."""
+    """Rewrite mod's reads of other modules' constants. Returns (left, imports): the names left as they were that
+    could still name a constant (attributes, from-import names kept), for the decision to drop a constant's global;
+    and the from-imports with names to drop, [(node, names to drop)], rewritten once the whole tree is read
+    (_drop_imports: a name another module reads through this one stays)."""
     aliases = {}  # name bound by imports -> what each binds it to (a module of the tree, a constant's value, None)
     imports = []
+    in_class = {id(n) for c in ast.walk(mod.tree) if isinstance(c, ast.ClassDef) for n in c.body}
     for node in ast.walk(mod.tree):
         if isinstance(node, ast.Import):
             for a in node.names:
@@ -117,11 +121,16 @@ def _fold_uses(mod, modules):
                 aliases.setdefault(bound, []).append(modules.get(a.name) if a.asname else None)
         elif isinstance(node, ast.ImportFrom):
             source = modules.get(node.module) if node.module and node.level == 0 else None
-            imports.append((node, source))
+            # an import in a class body binds a class attribute; a multi-line one with more on its last line
+            # cannot be rewritten line for line: both stay as they are
+            fixed = id(node) in in_class or (node.end_lineno > node.lineno and _after(mod, node).strip() and
+                                              not _after(mod, node).lstrip().startswith("#"))
+            imports.append((node, None if fixed else source))
             for a in node.names:
                 full = modules.get(f"{node.module}.{a.name}") if node.module and node.level == 0 else None
                 value = source.consts[a.name] if source is not None and a.name in source.consts else None
                 aliases.setdefault(a.asname or a.name, []).append(
+                    None if id(node) in in_class else
                     full if full is not None else (value if value is not None and not a.asname else None))
     # folded: a name that only imports bind, all to the same module or constant (`from bidwire.unit import app as
     # A` in two functions); not a name bound otherwise too (an argument, an assignment)
@@ -147,24 +156,44 @@ def _fold_uses(mod, modules):
                 left.append(node.attr)
         elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in names:
             mod.edits.append((*_span(node), _literal(names[node.id])))
+    drops = []
     for node, source in imports:
-        kept = [a for a in node.names if a.name not in names or a.asname]
-        if source is None or len(kept) == len(node.names):
-            left.extend(a.name for a in node.names)
+        drop = {a.name for a in node.names if a.name in names and not a.asname} if source is not None else set()
+        left.extend(a.name for a in node.names if a.name not in drop)
+        if drop:
+            drops.append((node, drop))
+    return left, drops
+
+
+def _after(mod, node):
+    """What follows a statement on its last line."""
+    line = _lines(mod.text)[node.end_lineno - 1]
+    return line[node.end_col_offset:].decode()
+
+
+def _drop_imports(mod, drops, left):
+    """Rewrite mod's from-imports without the names folded, but those the tree still reads by name (through this
+    module: `mid.NAME`, `from mid import NAME`); a statement left empty becomes `pass`."""
+    for node, drop in drops:
+        kept = [a for a in node.names if a.name not in drop or a.name in left]
+        if len(kept) == len(node.names):
             continue
-        left.extend(a.name for a in kept)
         text = ast.unparse(ast.ImportFrom(node.module, kept, 0)) if kept else "pass"
         mod.edits.append((*_span(node), text + "\n" * (node.end_lineno - node.lineno)))  # same lines after it
-    return left
 
 
 def _strings(tree):
     return {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
 
 
+def _lines(text):
+    """The source's lines as ast counts them (\\n, \\r\\n or \\r ends a line; a form feed does not), as UTF-8."""
+    return [line.encode() for line in re.findall(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$", text)]
+
+
 def _apply(text, edits):
     """The source with each (start, end, replacement) span replaced; columns are UTF-8 byte offsets (ast's)."""
-    lines = [line.encode() for line in text.splitlines(keepends=True)]
+    lines = _lines(text)
     for (l0, c0), (l1, c1), new in sorted(edits, reverse=True):
         head, tail = lines[l0 - 1][:c0], lines[l1 - 1][c1:]
         lines[l0 - 1:l1] = [head + new.encode() + tail]
@@ -178,16 +207,36 @@ def fold_tree(sources):
         mods = {name: _Module(name, text) for name, text in sources.items()}
     except SyntaxError:
         return dict(sources)  # nothing folded: mpy-cross says what does not compile, and where
+    # a constant some module assigns or deletes as an attribute (`codes.A = 9`) is not a constant: never folded
+    stored = {n.attr for m in mods.values() for n in ast.walk(m.tree)
+              if isinstance(n, ast.Attribute) and not isinstance(n.ctx, ast.Load)}
+    starred = {n.module for m in mods.values() for n in ast.walk(m.tree)
+               if isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names)}
+    for m in mods.values():
+        m.consts = {k: v for k, v in m.consts.items() if k not in stored}
     by_name = {m.name: m for m in mods.values()}
-    left, strings = set(), set()
+    left, strings, drops = set(), set(), {}
     for mod in mods.values():
-        left.update(_fold_uses(mod, by_name))
+        names, drops[mod.name] = _fold_uses(mod, by_name)
+        left.update(names)
         strings |= _strings(mod.tree)
     for mod in mods.values():
+        _drop_imports(mod, drops[mod.name], left | strings)
+    for mod in mods.values():
+        if mod.name in starred:  # `from M import *` takes M's public names: they all stay
+            continue
         private = {name for name in mod.consts
                    if name not in left and name not in strings and mod.bound.get(name) == 1
-                   and mod.bound.get("_" + name) is None}
+                   and mod.bound.get("_" + name) is None and _defined_first(mod, name)}
         for node in ast.walk(mod.tree):
             if isinstance(node, ast.Name) and node.id in private:
                 mod.edits.append((*_span(node), "_" + node.id))
     return {rel: _apply(m.text, m.edits) if m.edits else m.text for rel, m in mods.items()}
+
+
+def _defined_first(mod, name):
+    """mpy-cross replaces a private const only where it reads after the definition (a function above it would
+    look the name up, and find no global): so a constant read above its definition keeps its name."""
+    at = next((n.lineno, n.col_offset) for n in mod.tree.body
+              if isinstance(n, ast.Assign) and isinstance(n.targets[0], ast.Name) and n.targets[0].id == name)
+    return all((n.lineno, n.col_offset) >= at for n in ast.walk(mod.tree) if isinstance(n, ast.Name) and n.id == name)

@@ -117,3 +117,31 @@ def test_the_firmware_compiled_for_a_unit_holds_no_name_for_a_folded_constant(tm
                          ("bidwire/unit/keys.mpy", b"K_ALERT"), ("bidwire/core/auction.mpy", b"IN_RULE")):
         assert name in plain[module] and name not in folded[module], (module, name)
     assert sum(map(len, folded.values())) < sum(map(len, plain.values()))
+
+
+@pytest.mark.parametrize("tree, kept", [
+    # read by a function above its definition: mpy-cross would not replace `_A` there, and there is no global
+    ({"pkg.codes": "def early():\n    return A\n\n\n" + CODES,
+      "pkg.other": "from pkg import codes\n\ndef g():\n    return codes.A, codes.early()\n"}, "A"),
+    # taken from a module that took it from its own: `mid` keeps its import, and the constant its name
+    ({"pkg.codes": CODES, "pkg.mid": "from pkg.codes import A\n\ndef h():\n    return A\n",
+      "pkg.other": "from pkg import mid\n\ndef g():\n    return mid.A, mid.h()\n"}, "A"),
+    ({"pkg.codes": CODES, "pkg.other": "from pkg.codes import *\n\ndef g():\n    return A, NEG\n"}, "A"),
+    ({"pkg.codes": CODES, "pkg.other": "from pkg import codes\ncodes.A = 9\n\ndef g():\n    return codes.A\n"}, "A"),
+])
+def test_a_constant_read_some_other_way_keeps_its_name_and_its_value(tmp_path, tree, kept):
+    tree = {"compat": COMPAT, "pkg.user": USER, **tree}
+    folded = fold_tree(tree)
+    assert f"\n{kept} = const(" in "\n" + folded["pkg.codes"]
+    assert _run(folded, tmp_path / "folded", "o.g()") == _run(tree, tmp_path / "src", "o.g()")
+
+
+@pytest.mark.parametrize("other", [
+    "from pkg import codes\n\x0c\ndef g():\n    return codes.A\n",  # a form feed is no line end to ast
+    "from pkg.codes import (A,\n    NEG); x = 1\n\ndef g():\n    return A + NEG + x\n",  # more on the import's line
+])
+def test_the_folded_text_parses_and_reads_the_same(tmp_path, other):
+    tree = {"compat": COMPAT, "pkg.codes": CODES, "pkg.user": USER, "pkg.other": other}
+    folded = fold_tree(tree)
+    ast.parse(folded["pkg.other"])
+    assert _run(folded, tmp_path / "folded", "o.g()") == _run(tree, tmp_path / "src", "o.g()")
