@@ -85,7 +85,9 @@ class _Module:
         self.name = name
         self.text = text
         self.tree = ast.parse(text, name)
+        self.lines = _lines(text)
         self.consts = {}  # public const name -> its value
+        self.defined = {}  # public const name -> where it is assigned: (line, column)
         known = {}
         for node in self.tree.body:
             value = _int_const(node, known)
@@ -93,6 +95,7 @@ class _Module:
                 known[node.targets[0].id] = value
                 if not node.targets[0].id.startswith("_"):
                     self.consts[node.targets[0].id] = value
+                    self.defined[node.targets[0].id] = (node.lineno, node.col_offset)
         self.bound = _bindings(self.tree)
         self.edits = []  # (start, end, replacement): (line, byte column) positions of the source
 
@@ -111,30 +114,30 @@ def _fold_uses(mod, modules):
     could still name a constant (attributes, from-import names kept), for the decision to drop a constant's global;
     and the from-imports with names to drop, [(node, names to drop)], rewritten once the whole tree is read
     (_drop_imports: a name another module reads through this one stays)."""
-    aliases = {}  # name bound by imports -> what each binds it to (a module of the tree, a constant's value, None)
+    bound_to = {}  # name bound by imports -> what each binds it to (a module of the tree, a constant's value, None)
     imports = []
     in_class = {id(n) for c in ast.walk(mod.tree) if isinstance(c, ast.ClassDef) for n in c.body}
     for node in ast.walk(mod.tree):
         if isinstance(node, ast.Import):
             for a in node.names:
                 bound = a.asname or a.name.split(".")[0]
-                aliases.setdefault(bound, []).append(modules.get(a.name) if a.asname else None)
+                bound_to.setdefault(bound, []).append(modules.get(a.name) if a.asname else None)
         elif isinstance(node, ast.ImportFrom):
             source = modules.get(node.module) if node.module and node.level == 0 else None
             # an import in a class body binds a class attribute; a multi-line one with more on its last line
             # cannot be rewritten line for line: both stay as they are
-            fixed = id(node) in in_class or (node.end_lineno > node.lineno and _after(mod, node).strip() and
-                                              not _after(mod, node).lstrip().startswith("#"))
+            after = mod.lines[node.end_lineno - 1][node.end_col_offset:].decode().strip()  # on its last line
+            fixed = id(node) in in_class or (node.end_lineno > node.lineno and after and not after.startswith("#"))
             imports.append((node, None if fixed else source))
             for a in node.names:
                 full = modules.get(f"{node.module}.{a.name}") if node.module and node.level == 0 else None
                 value = source.consts[a.name] if source is not None and a.name in source.consts else None
-                aliases.setdefault(a.asname or a.name, []).append(
+                bound_to.setdefault(a.asname or a.name, []).append(
                     None if id(node) in in_class else
                     full if full is not None else (value if value is not None and not a.asname else None))
     # folded: a name that only imports bind, all to the same module or constant (`from bidwire.unit import app as
     # A` in two functions); not a name bound otherwise too (an argument, an assignment)
-    one = {k: v[0] for k, v in aliases.items() if v[0] is not None and v.count(v[0]) == len(v)
+    one = {k: v[0] for k, v in bound_to.items() if v[0] is not None and v.count(v[0]) == len(v)
            and mod.bound.get(k) == len(v)}
     names = {k: v for k, v in one.items() if isinstance(v, int)}  # from M import NAME -> its value
     aliases = {k: v for k, v in one.items() if isinstance(v, _Module)}
@@ -165,12 +168,6 @@ def _fold_uses(mod, modules):
     return left, drops
 
 
-def _after(mod, node):
-    """What follows a statement on its last line."""
-    line = _lines(mod.text)[node.end_lineno - 1]
-    return line[node.end_col_offset:].decode()
-
-
 def _drop_imports(mod, drops, left):
     """Rewrite mod's from-imports without the names folded, but those the tree still reads by name (through this
     module: `mid.NAME`, `from mid import NAME`); a statement left empty becomes `pass`."""
@@ -191,10 +188,10 @@ def _lines(text):
     return [line.encode() for line in re.findall(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$", text)]
 
 
-def _apply(text, edits):
-    """The source with each (start, end, replacement) span replaced; columns are UTF-8 byte offsets (ast's)."""
-    lines = _lines(text)
-    for (l0, c0), (l1, c1), new in sorted(edits, reverse=True):
+def _apply(mod):
+    """The module's source with each edit's span replaced; columns are UTF-8 byte offsets (ast's)."""
+    lines = list(mod.lines)
+    for (l0, c0), (l1, c1), new in sorted(mod.edits, reverse=True):
         head, tail = lines[l0 - 1][:c0], lines[l1 - 1][c1:]
         lines[l0 - 1:l1] = [head + new.encode() + tail]
     return b"".join(lines).decode()
@@ -231,12 +228,11 @@ def fold_tree(sources):
         for node in ast.walk(mod.tree):
             if isinstance(node, ast.Name) and node.id in private:
                 mod.edits.append((*_span(node), "_" + node.id))
-    return {rel: _apply(m.text, m.edits) if m.edits else m.text for rel, m in mods.items()}
+    return {name: _apply(m) if m.edits else m.text for name, m in mods.items()}
 
 
 def _defined_first(mod, name):
     """mpy-cross replaces a private const only where it reads after the definition (a function above it would
     look the name up, and find no global): so a constant read above its definition keeps its name."""
-    at = next((n.lineno, n.col_offset) for n in mod.tree.body
-              if isinstance(n, ast.Assign) and isinstance(n.targets[0], ast.Name) and n.targets[0].id == name)
+    at = mod.defined[name]
     return all((n.lineno, n.col_offset) >= at for n in ast.walk(mod.tree) if isinstance(n, ast.Name) and n.id == name)

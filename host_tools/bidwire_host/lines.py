@@ -4,10 +4,10 @@ Each input line gives one output line, in order; a line that cannot be used gets
 """
 import json
 
-from bidwire.core import board, codes, readback, record
+from bidwire.core import board, codes, record
 from bidwire.core.auction import Auction
 from bidwire.core.calls import seat_name
-from bidwire.core.readback import CallError, parse_call, parse_seat
+from bidwire.core.readback import CallError, parse_call, parse_seat, parse_vul
 from bidwire.core.score import score_ns
 
 
@@ -78,7 +78,7 @@ def score(obj):
                 raise LineError('"board" must be a board number')
             vul = board.vulnerability(obj["board"])
         else:
-            vul = readback.parse_vul(obj.get("vul", "None"))
+            vul = parse_vul(obj.get("vul", "None"))
         if contract.strip().upper() in ("P", "PASS"):
             return _with_id(obj, {"ns": 0})
         declarer = parse_seat(obj.get("declarer"))

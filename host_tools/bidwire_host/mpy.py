@@ -69,7 +69,8 @@ def compile_tree(mpy_cross, out, dirs, packages=(), flags=(), fold=False):
     """
     out = Path(out)
     todo = [(src, src.relative_to(root)) for root, src in _sources(dirs, packages)]
-    folded = fold_tree({_module_name(rel): src.read_text(encoding="utf-8") for src, rel in todo}) if fold else {}
+    texts = {_module_name(rel): src.read_text(encoding="utf-8") for src, rel in todo} if fold else {}
+    folded = fold_tree(texts) if fold else {}
     built = {}
     with tempfile.TemporaryDirectory(prefix="bidwire-fold-") as scratch:
         for src, rel in todo:
@@ -79,7 +80,7 @@ def compile_tree(mpy_cross, out, dirs, packages=(), flags=(), fold=False):
             dst.parent.mkdir(parents=True, exist_ok=True)
             name = _module_name(rel)
             source = src
-            if fold:  # mpy-cross reads the folded text from a file of its own; its messages name the source
+            if fold and folded[name] != texts[name]:  # mpy-cross reads it from a file; its messages name the source
                 source = Path(scratch) / f"{name}.py"
                 source.write_text(folded[name], encoding="utf-8")
             # written beside and renamed into place: a virtual unit importing from out meanwhile sees the old file

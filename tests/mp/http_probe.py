@@ -43,10 +43,8 @@ async def measured_post(host, port, body, headers, timeout_ms, max_body=None):
     gc.disable()  # nothing is collected during the call, so the drop in free heap is all it allocated
     free = gc.mem_free()
     try:
-        if max_body is None:
-            status, answer = await http.post(host, port, "/api/v1/sync", body, headers, timeout_ms)
-        else:
-            status, answer = await http.post(host, port, "/api/v1/sync", body, headers, timeout_ms, max_body)
+        limit = () if max_body is None else (max_body,)
+        status, answer = await http.post(host, port, "/api/v1/sync", body, headers, timeout_ms, *limit)
         result = {"status": status, "body": answer.decode()}
     except http.HttpError as e:
         result = {"error": type(e).__name__, "message": str(e)}

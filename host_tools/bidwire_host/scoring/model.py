@@ -11,8 +11,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from bidwire.core import board as core_board
-from bidwire.core import readback
-from bidwire.core.readback import CallError, parse_seat
+from bidwire.core.readback import CallError, parse_seat, parse_vul
 from bidwire.core.score import parse_contract, score_ns
 
 Number = int | Fraction
@@ -234,7 +233,7 @@ def board_vul(board, vul=None):
     if isinstance(vul, int) and not isinstance(vul, bool) and 0 <= vul <= 3:
         return vul
     try:
-        return readback.parse_vul(vul)
+        return parse_vul(vul)
     except ValueError as e:
         raise ScoringError(str(e)) from None
 
