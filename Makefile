@@ -118,12 +118,12 @@ test-py: setup mp32
 	$(BIN)/pytest
 
 test-mp: setup
-	$(BIN)/python -m bidwire_host.mpy --mpy-cross $(MPYCROSS) --line-numbers --out $(MPTEST) --package boards firmware tests/core >/dev/null
+	$(BIN)/python -m bidwire_host.unit_tools.mpy --mpy-cross $(MPYCROSS) --line-numbers --out $(MPTEST) --package boards firmware tests/core >/dev/null
 	$(BIN)/python tests/vectors_jsonl.py tests/vectors $(MPTEST)/jsonl
 	$(BIN)/python tests/mp_suite.py $(MPY) $(HEAP) $(MPTEST) $(UNIT_HEAP)
 
 compile: setup
-	$(BIN)/python -m bidwire_host.mpy --mpy-cross $(MPYCROSS) --out build/mpy --package boards firmware
+	$(BIN)/python -m bidwire_host.unit_tools.mpy --mpy-cross $(MPYCROSS) --out build/mpy --package boards firmware
 
 lint: setup
 	$(BIN)/ruff check .
@@ -138,7 +138,7 @@ bench: setup gcc-multilib mp32 mp32-mpy
 # A whole Mitchell session with no hardware: the collector and one virtual unit per table (docs/unit.md, collector.md).
 # make demo [TABLES=5] [BOARDS=6] [PORT=8080] [EXIT_WHEN_DONE=1]
 demo: setup
-	$(BIN)/python -m bidwire_host.demo $(if $(VUNIT_HEAP),--heap $(VUNIT_HEAP)) $(if $(TABLES),--tables $(TABLES)) \
+	$(BIN)/python -m bidwire_host.demo.club $(if $(VUNIT_HEAP),--heap $(VUNIT_HEAP)) $(if $(TABLES),--tables $(TABLES)) \
 		$(if $(BOARDS),--boards $(BOARDS)) $(if $(PORT),--port $(PORT)) \
 		$(if $(filter-out 0,$(EXIT_WHEN_DONE)),--exit-when-done)
 
@@ -156,11 +156,11 @@ chaos: setup
 # removed); RESUME=1 carries on from where the last run stopped.
 # make vunit [CONFIG=unit.json] [RESUME=1] [VUNIT_HEAP=48K] < script.txt
 unit-build: setup
-	$(BIN)/python -m bidwire_host.mpy --mpy-cross $(MPYCROSS) --out $(UNIT_BUILD) --package boards firmware
+	$(BIN)/python -m bidwire_host.unit_tools.mpy --mpy-cross $(MPYCROSS) --out $(UNIT_BUILD) --package boards firmware
 
 vunit: setup
-	@$(BIN)/python -m bidwire_host.vunit_config $(or $(CONFIG),$(VUNIT_CONFIG)) $(if $(filter-out 0,$(RESUME)),--resume)
-	@$(BIN)/python -m bidwire_host.vunit_run $(if $(VUNIT_HEAP),--heap $(VUNIT_HEAP)) $(or $(CONFIG),$(VUNIT_CONFIG))
+	@$(BIN)/python -m bidwire_host.unit_tools.vunit_config $(or $(CONFIG),$(VUNIT_CONFIG)) $(if $(filter-out 0,$(RESUME)),--resume)
+	@$(BIN)/python -m bidwire_host.unit_tools.vunit_run $(if $(VUNIT_HEAP),--heap $(VUNIT_HEAP)) $(or $(CONFIG),$(VUNIT_CONFIG))
 
 # The ESP32 image with the unit frozen in: MicroPython v1.28.0's ports/esp32 build with ESP-IDF (docs/deploy.md).
 # make firmware BOARD=esp32_devkitc|esp32_s3 MICROPY_SRC=<MicroPython v1.28.0 checkout> IDF_PATH=<ESP-IDF v5.5.1>

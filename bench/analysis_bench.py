@@ -1,4 +1,4 @@
-"""`make bench`, the double-dummy analysis (issue 14): bidwire_host/analysis.py's `tables` — makeable tricks for every
+"""`make bench`, the double-dummy analysis (issue 14): bidwire_host/event/analysis.py's `tables` — makeable tricks for every
 seat and strain plus par — for one deal and for a 36-board set, beside endplay's `calc_dd_table` called directly
 on the same deals in the same run (the baseline: the solver alone, one deal a call, no par).
 
@@ -17,8 +17,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "firmware"), str(ROOT / "host_tools")]
 
-from bidwire_host import analysis  # noqa: E402
-from bidwire_host.pbn_import import load  # noqa: E402
+from bidwire_host.event import analysis  # noqa: E402
+from bidwire_host.formats.pbn_import import load  # noqa: E402
 
 REPEATS = 3
 BOARDS = 36

@@ -41,9 +41,9 @@ from collector_bench import section_name  # noqa: E402
 from collector_scoring import _OUTCOMES  # noqa: E402
 
 from bidwire.core import board as core_board  # noqa: E402
-from bidwire_host import analysis  # noqa: E402
-from bidwire_host import event as event_mod  # noqa: E402
 from bidwire_host.collector import setup as setup_mod  # noqa: E402
+from bidwire_host.event import analysis  # noqa: E402
+from bidwire_host.event import model as event_mod  # noqa: E402
 from bidwire_host.scoring.model import law77_score  # noqa: E402
 
 BIDWIRE = Path(sys.executable).with_name("bidwire")

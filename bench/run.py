@@ -17,7 +17,7 @@ from pathlib import Path
 
 import click
 
-from bidwire_host.mpy import UNIT_FLAGS, compile_tree
+from bidwire_host.unit_tools.mpy import UNIT_FLAGS, compile_tree
 
 ROOT = Path(__file__).resolve().parent.parent
 MP_SIDE = ROOT / "bench" / "mp"  # runs on both interpreters

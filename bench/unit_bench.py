@@ -14,8 +14,8 @@ import statistics
 import sys
 from pathlib import Path
 
-from bidwire_host.mpy import UNIT_FLAGS, compile_tree
-from bidwire_host.simulator import Runtime, device_model
+from bidwire_host.unit_tools.mpy import UNIT_FLAGS, compile_tree
+from bidwire_host.unit_tools.simulator import Runtime, device_model
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "tests" / "e2e"), str(ROOT / "tests")]

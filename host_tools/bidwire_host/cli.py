@@ -4,9 +4,10 @@ from pathlib import Path
 
 import click
 
-from bidwire_host import deploy as deploy_mod
-from bidwire_host import esp32, lines
-from bidwire_host import provision as provision_mod
+from bidwire_host.formats import lines
+from bidwire_host.unit_tools import deploy as deploy_mod
+from bidwire_host.unit_tools import esp32
+from bidwire_host.unit_tools import provision as provision_mod
 
 
 @click.group()
@@ -116,8 +117,8 @@ def score_pbn(method, acbl, strict, file):
     the exit status is 1 only when nothing could be scored, 2 when the file cannot be read."""
     import json
 
-    from bidwire_host import score_pbn as score_pbn_mod
-    from bidwire_host.pbn import PbnError
+    from bidwire_host.formats import score_pbn as score_pbn_mod
+    from bidwire_host.formats.pbn import PbnError
 
     try:
         report = score_pbn_mod.score_pbn(score_pbn_mod.decode(file.read_bytes()), method, acbl=acbl, strict=strict)
@@ -368,7 +369,7 @@ def event_create(out, name, kind, tables, even, rounds, boards_per_round, boards
     """Write a new event file OUT (JSON) with numbered pairs and print its movement round by round."""
     import os
 
-    from bidwire_host import event as event_mod
+    from bidwire_host.event import model as event_mod
 
     if out.exists() and not force:
         raise click.ClickException(f"{out} exists: use --force to replace it")
@@ -404,9 +405,9 @@ def event_create(out, name, kind, tables, even, rounds, boards_per_round, boards
 
 
 def _deal(out, name, movement, boards_per_round, boards, pairs, section, seed):
-    """Deal the boards the event plays into OUT-hands.pbn (bidwire_host/analysis.py); its path."""
-    from bidwire_host import analysis
-    from bidwire_host import event as event_mod
+    """Deal the boards the event plays into OUT-hands.pbn (bidwire_host/event/analysis.py); its path."""
+    from bidwire_host.event import analysis
+    from bidwire_host.event import model as event_mod
 
     try:
         plan = event_mod.new_event(name, movement, boards_per_round=boards_per_round, boards=boards, pairs=pairs,
@@ -438,8 +439,8 @@ def players_import(register, event_file):
     import json
     import os
 
-    from bidwire_host import event as event_mod
-    from bidwire_host import players as players_mod
+    from bidwire_host.event import model as event_mod
+    from bidwire_host.event import players as players_mod
 
     try:
         members = players_mod.read(register)

@@ -116,7 +116,7 @@ def create_app(data_dir, keyring_path=None, event=None, tables=None, method="mp"
 
 def load_event_file(path):
     """An event file's JSON (checked by setup.save); SetupError if it cannot be read."""
-    from bidwire_host import event as event_mod
+    from bidwire_host.event import model as event_mod
 
     try:
         ev = event_mod.load(path)

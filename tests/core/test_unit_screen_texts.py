@@ -14,7 +14,7 @@ from bidwire.unit.keys import parse_key
 PIN = "TD, {s} TD, {s} 1, {s} 2, {s} 3, {s} 4"  # the director's call, then his PIN 1234
 LONG_UNIT = "club-hall-east-table-twenty-four"  # 32 characters: the longest unit id a config holds
 MESSAGE = "Round 3 is the last: stay seated for the draw"  # a collector message (up to 48 characters)
-MOVE = "NS stay         EW to table 13  Boards: table 12"  # bidwire_host.movecards.move_text, 3 lines
+MOVE = "NS stay         EW to table 13  Boards: table 12"  # bidwire_host.event.movecards.move_text, 3 lines
 STATUSES = ("W q128 100%", "x q3", "FLASH FULL", "FLASH ERROR 28", "journal cut: short checksum",
             "journal cut: short payload")
 

@@ -36,9 +36,9 @@ from collector_proc import Collector, keyring, rows
 from test_collector_units import fixed_port, secret
 from vunit import ROOT, VUnit, write_config
 
-from bidwire_host import event as event_mod
-from bidwire_host.demo import TD_CALL, _table_play
-from bidwire_host.simulator import board_lines
+from bidwire_host.demo.club import TD_CALL, _table_play
+from bidwire_host.event import model as event_mod
+from bidwire_host.unit_tools.simulator import board_lines
 
 MODE = "full" if os.environ.get("BIDWIRE_CHAOS", "").lower() == "full" else "short"
 FULL = MODE == "full"

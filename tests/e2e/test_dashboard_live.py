@@ -69,8 +69,8 @@ def test_keyboard_focus_stays_on_a_ruling_button_through_ten_seconds_of_live_upd
 
 def test_the_queue_at_the_end_of_a_12_table_demo_agrees_with_its_summary(tmp_path, browser):  # noqa: F811
     env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
-    proc = subprocess.Popen([sys.executable, "-m", "bidwire_host.demo", "--tables", "12", "--boards", "6", "--port",
-                             "0", "--dir", str(tmp_path / "demo")], stdout=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-m", "bidwire_host.demo.club", "--tables", "12", "--boards", "6",
+                             "--port", "0", "--dir", str(tmp_path / "demo")], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=env)
     out = []
     try:

@@ -14,8 +14,8 @@ import httpx2 as httpx
 from collector_proc import BIDWIRE, Collector, keyring
 from test_collector_units import secret
 
-from bidwire_host import analysis
-from bidwire_host.pbn_import import load
+from bidwire_host.event import analysis
+from bidwire_host.formats.pbn_import import load
 
 UNITS = {1: "T01", 2: "T02", 3: "T03"}
 TOP = "N:AKQJ.AKQ.AKQ.AKQ 65432.5432..5432 T98.T98.T98.T987 7.J76.J765432.J6"  # North: 13 tricks in notrump

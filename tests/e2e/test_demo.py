@@ -13,15 +13,15 @@ from xml.etree import ElementTree
 from endplay.parsers import pbn
 from endplay.types import Player
 
-from bidwire_host.pbn_import import load as load_pbn
-from bidwire_host.score_pbn import decode
+from bidwire_host.formats.pbn_import import load as load_pbn
+from bidwire_host.formats.score_pbn import decode
 
 SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 PLAYERS = {"N": Player.north, "E": Player.east, "S": Player.south, "W": Player.west}
 
 
 def test_the_demo_plays_a_three_table_mitchell_to_a_ranking(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "bidwire_host.demo", "--tables", "3", "--port", "0", "--dir",
+    proc = subprocess.run([sys.executable, "-m", "bidwire_host.demo.club", "--tables", "3", "--port", "0", "--dir",
                            str(tmp_path / "demo"), "--exit-when-done"], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
     out = proc.stdout

@@ -16,10 +16,10 @@ from test_demo import running
 
 
 class Demo:
-    """`python -m bidwire_host.demo` (3 tables, one round) in a subprocess, its output read as it comes."""
+    """`python -m bidwire_host.demo.club` (3 tables, one round) in a subprocess, its output read as it comes."""
 
     def __init__(self, workdir, *args):
-        self.proc = subprocess.Popen([sys.executable, "-m", "bidwire_host.demo", "--tables", "3", "--boards", "2",
+        self.proc = subprocess.Popen([sys.executable, "-m", "bidwire_host.demo.club", "--tables", "3", "--boards", "2",
                                       "--dir", str(workdir), *args], stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, text=True)
         self.out, self.err = [], []

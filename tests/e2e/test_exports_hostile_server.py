@@ -14,9 +14,9 @@ import httpx2 as httpx
 import pytest
 from collector_proc import Collector, keyring
 
-from bidwire_host import analysis
-from bidwire_host import event as ev
-from bidwire_host.pbn import parse
+from bidwire_host.event import analysis
+from bidwire_host.event import model as ev
+from bidwire_host.formats.pbn import parse
 
 SECRET = "7e" * 32
 SECTION = "=1+1"  # 4 characters: a section name the event file allows

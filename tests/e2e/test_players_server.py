@@ -17,8 +17,8 @@ from endplay.parsers import pbn as endplay_pbn
 
 from bidwire.core import readback, record
 from bidwire.core.auction import Auction
-from bidwire_host import analysis
-from bidwire_host import event as ev
+from bidwire_host.event import analysis
+from bidwire_host.event import model as ev
 from bidwire_host.scoring.model import law77_score
 
 SECRETS = {"T01": "5a" * 32, "T02": "a5" * 32, "T03": "3c" * 32}

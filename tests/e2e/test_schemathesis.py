@@ -23,7 +23,7 @@ from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import content_type_conformance, response_schema_conformance
 
-from bidwire_host import event as ev
+from bidwire_host.event import model as ev
 from bidwire_host.scoring.model import law77_score
 
 SECRETS = {"T01": "5a" * 32, "T02": "a5" * 32, "T03": "3c" * 32}

@@ -8,7 +8,7 @@ import pytest
 import vunit
 from vunit import ROOT, VUnit, write_config
 
-from bidwire_host.simulator import Runtime, UnitError, mpy_port
+from bidwire_host.unit_tools.simulator import Runtime, UnitError, mpy_port
 
 FIRMWARE = ROOT / "firmware"
 MAKE_ENV = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
@@ -64,7 +64,7 @@ def test_the_build_is_made_again_when_what_it_freezes_changes(changed):
 
 
 @pytest.mark.parametrize("changed", ["README.md", "docs/unit.md", "tests/e2e/session.py",
-                                     "host_tools/bidwire_host/demo.py"])
+                                     "host_tools/bidwire_host/demo/club.py"])
 def test_the_build_is_left_alone_when_anything_else_changes(changed):
     assert up_to_date(changed)
 

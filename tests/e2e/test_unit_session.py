@@ -10,8 +10,8 @@ from collector_proc import Collector
 from session import session
 from vunit import ROOT, SECRET, VUnit, write_config
 
-from bidwire_host.mpy import UNIT_FLAGS, compile_tree
-from bidwire_host.simulator import Runtime
+from bidwire_host.unit_tools.mpy import UNIT_FLAGS, compile_tree
+from bidwire_host.unit_tools.simulator import Runtime
 
 
 def results(events):

@@ -2,8 +2,8 @@
 lockstep (each key line waits for the unit's `key <n> <changed>` answer).
 
 The unit runs on the device model, as a unit does: MicroPython's unix port built 32-bit with the firmware frozen
-in (`make mp32`), at a 48K heap (bidwire_host.simulator.device_model). build() makes it, once per test session
-(tests/e2e/conftest.py); a test that wants another interpreter passes its own Runtime.
+in (`make mp32`), at a 48K heap (bidwire_host.unit_tools.simulator.device_model). build() makes it, once per test
+session (tests/e2e/conftest.py); a test that wants another interpreter passes its own Runtime.
 """
 import json
 import queue
@@ -12,7 +12,7 @@ import subprocess
 import threading
 from pathlib import Path
 
-from bidwire_host.simulator import device_model
+from bidwire_host.unit_tools.simulator import device_model
 
 ROOT = Path(__file__).parents[2]
 SECRET = "5a" * 32

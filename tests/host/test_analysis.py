@@ -1,4 +1,4 @@
-"""Hand records and their double-dummy analysis (bidwire_host/analysis.py; docs/scorer.md): the tables equal
+"""Hand records and their double-dummy analysis (bidwire_host/event/analysis.py; docs/scorer.md): the tables equal
 endplay's DDS deal by deal, a deal worked by hand gives what a person reads from it, dealt sessions are
 repeatable, and the collector analyses an event's hand records in the background and uses them: a lead from a
 void is a fouled board, a result far from double dummy is flagged."""
@@ -6,9 +6,9 @@ import time
 
 from collector_kit import ApiClient, auction_end, board_start, query, result, sync
 
-from bidwire_host import analysis
-from bidwire_host import event as ev
-from bidwire_host.pbn_import import load
+from bidwire_host.event import analysis
+from bidwire_host.event import model as ev
+from bidwire_host.formats.pbn_import import load
 from bidwire_host.server import create_app
 
 # North holds every top card: in notrump, 13 tricks for North or South (nobody can ruff), none for East or West

@@ -14,7 +14,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from collector_kit import ApiClient, played, query, sync
 
-from bidwire_host import event as ev
+from bidwire_host.event import model as ev
 from bidwire_host.server import create_app
 
 TABLES = {"T01": 1, "T02": 2, "T03": 3}

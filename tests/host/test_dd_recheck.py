@@ -14,9 +14,9 @@ from collector_kit import ApiClient, auction_end, board_start, query, result, sy
 from bidwire.core.board import vulnerability
 from bidwire.core.readback import parse_seat
 from bidwire.core.score import score_ns
-from bidwire_host import analysis
-from bidwire_host import event as ev
-from bidwire_host.pbn_import import load
+from bidwire_host.event import analysis
+from bidwire_host.event import model as ev
+from bidwire_host.formats.pbn_import import load
 from bidwire_host.server import create_app
 
 HANDS = analysis.deal_session(range(1, 7), seed=14)

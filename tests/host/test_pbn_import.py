@@ -1,8 +1,8 @@
 """PBN results and hand records into the scoring model; every score checked against Law 77 (laws.md §6-§7)."""
 import pytest
 
-from bidwire_host.pbn import PbnError
-from bidwire_host.pbn_import import load
+from bidwire_host.formats.pbn import PbnError
+from bidwire_host.formats.pbn_import import load
 from bidwire_host.scoring import Artificial, Assigned
 
 HEAD = '[Board "1"]\n[Vulnerable "None"]\n'

@@ -14,10 +14,10 @@ from endplay.types import Bid, Contract, Player
 from bidwire.core import readback, record
 from bidwire.core.auction import Auction
 from bidwire.core.readback import parse_seat
-from bidwire_host import event as ev
-from bidwire_host import pbn_export
-from bidwire_host.pbn import parse, parse_deal
-from bidwire_host.pbn_import import HandRecord
+from bidwire_host.event import model as ev
+from bidwire_host.formats import pbn_export
+from bidwire_host.formats.pbn import parse, parse_deal
+from bidwire_host.formats.pbn_import import HandRecord
 from bidwire_host.scoring.model import law77_score
 from bidwire_host.server import create_app
 

@@ -5,8 +5,8 @@ from endplay.types import Deal as EndplayDeal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bidwire_host.pbn import PbnError, parse, parse_deal
-from bidwire_host.pbn_import import load
+from bidwire_host.formats.pbn import PbnError, parse, parse_deal
+from bidwire_host.formats.pbn_import import load
 
 DEAL = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
 

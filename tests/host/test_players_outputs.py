@@ -17,8 +17,8 @@ from collector_kit import ApiClient, counts, query, sync
 from fastapi.testclient import TestClient
 from test_collector_export import TABLES, nt
 
-from bidwire_host import event as ev
-from bidwire_host.pbn import parse
+from bidwire_host.event import model as ev
+from bidwire_host.formats.pbn import parse
 from bidwire_host.server import create_app
 
 PASSWORD = "kestrel-velvet-88"

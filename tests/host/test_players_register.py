@@ -6,8 +6,8 @@ import subprocess
 import pytest
 from test_collector_export import BIDWIRE
 
-from bidwire_host import event as ev
-from bidwire_host import players
+from bidwire_host.event import model as ev
+from bidwire_host.event import players
 
 MEMBERS = "number,name,club\r\n1001,Ann Smith,North\r\n1002,Bob Jones,North\r\n1003,Zoë Ørsted,South\r\n"
 

@@ -11,8 +11,8 @@ from collector_kit import ApiClient, played, sync
 from bidwire.core.board import dealer, vulnerability
 from bidwire.core.calls import seat_name
 from bidwire.core.score import score_ns
-from bidwire_host import event as ev
 from bidwire_host.dashboard.scorer import result_text, when
+from bidwire_host.event import model as ev
 from bidwire_host.server import create_app
 
 NAMES = {("NS", 1): ("Ann Smith", "Bob Jones"), ("NS", 2): ("Carol White", "Dan Brown"),

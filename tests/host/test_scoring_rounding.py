@@ -4,7 +4,7 @@ from fractions import Fraction
 
 import pytest
 
-from bidwire_host.score_pbn import score_pbn
+from bidwire_host.formats.score_pbn import score_pbn
 from bidwire_host.scoring.model import format_number, round_half_away
 
 

@@ -9,12 +9,12 @@ from endplay.config import suppress_unicode
 from endplay.parsers import lin as endplay_lin
 from endplay.types import Player as Seat
 
-from bidwire_host import event as ev
-from bidwire_host import usebio
-from bidwire_host.event import EventError, Player
-from bidwire_host.pbn import parse_deal
-from bidwire_host.pbn_import import HandRecord
-from bidwire_host.publish import AuctionCall, EventInfo, publication
+from bidwire_host.event import model as ev
+from bidwire_host.event.model import EventError, Player
+from bidwire_host.formats import usebio
+from bidwire_host.formats.pbn import parse_deal
+from bidwire_host.formats.pbn_import import HandRecord
+from bidwire_host.formats.publish import AuctionCall, EventInfo, publication
 from bidwire_host.scoring import Artificial, Result
 from bidwire_host.scoring.model import law77_score
 from bidwire_host.server import create_app

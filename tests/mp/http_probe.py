@@ -1,6 +1,6 @@
 """http.post and hmac256 on the real MicroPython interpreter, driven by tests/host/test_http_micropython.py.
 
-Run with MICROPYPATH at the compiled firmware (`python -m bidwire_host.mpy ... --out DIR firmware`):
+Run with MICROPYPATH at the compiled firmware (`python -m bidwire_host.unit_tools.mpy ... --out DIR firmware`):
   micropython -X heapsize=64K http_probe.py sync HOST PORT UNIT SECRET_HEX FIRST_SEQ COUNT CMD_ACK
       signs a batch of COUNT note events from FIRST_SEQ with the unit's secret and posts it to /api/v1/sync
   micropython -X heapsize=64K http_probe.py post HOST PORT TIMEOUT_MS MAX_BODY LINGER_MS

@@ -32,8 +32,8 @@ from fractions import Fraction
 from bidwire.core import board as boards
 from bidwire.core.readback import CallError, parse_seat
 from bidwire.core.score import parse_contract, score_ns
-from bidwire_host import event as event_mod
 from bidwire_host.collector import roster
+from bidwire_host.event import model as event_mod
 from bidwire_host.scoring.ledger import DEFAULT_CORRECTION_MINUTES, KINDS, CorrectionPeriod
 from bidwire_host.scoring.model import Artificial, Assigned, ScoringError, artificial_code
 

@@ -14,10 +14,10 @@ One section per export: a multi-section event is exported with `section`. CSV is
 import json
 from dataclasses import asdict
 
-from bidwire_host import event as event_mod
-from bidwire_host import pbn_export, results_csv, usebio
 from bidwire_host.collector import roster, validator
-from bidwire_host.publish import AuctionCall, BoardRecord, EventInfo, Publication
+from bidwire_host.event import model as event_mod
+from bidwire_host.formats import pbn_export, results_csv, usebio
+from bidwire_host.formats.publish import AuctionCall, BoardRecord, EventInfo, Publication
 
 FORMATS = {"pbn": "application/x-pbn; charset=utf-8", "usebio": "application/xml; charset=utf-8",
            "csv": "text/csv; charset=utf-8"}

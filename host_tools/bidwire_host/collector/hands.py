@@ -1,9 +1,9 @@
 """The loaded event's hand records with their stored double-dummy analysis, board by board (for the travellers,
-the public results and the exports; bidwire_host/analysis.py computes the analysis)."""
+the public results and the exports; bidwire_host/event/analysis.py computes the analysis)."""
 import json
 
-from bidwire_host import event as event_mod
 from bidwire_host.collector import setup
+from bidwire_host.event import model as event_mod
 
 
 def boards(conn):

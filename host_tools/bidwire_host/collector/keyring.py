@@ -8,7 +8,7 @@ collector runs can sync at once); a keyring that cannot be read leaves the units
 import logging
 import os
 
-from bidwire_host.provision import ProvisionError, load_keyring
+from bidwire_host.unit_tools.provision import ProvisionError, load_keyring
 
 log = logging.getLogger("bidwire.collector")
 _UNREAD = object()

@@ -9,7 +9,7 @@ with no players its name, if any; a team its name) and `seats` the four players 
 """
 import json
 
-from bidwire_host import event as event_mod
+from bidwire_host.event import model as event_mod
 
 
 def key(setup, section, line, pair):

@@ -16,11 +16,11 @@ import json
 import logging
 import threading
 
-from bidwire_host import analysis
-from bidwire_host import event as event_mod
 from bidwire_host.collector import commands, derive, director, live, setup, sync
 from bidwire_host.collector.standings import Standings
 from bidwire_host.collector.store import StoreError
+from bidwire_host.event import analysis
+from bidwire_host.event import model as event_mod
 
 log = logging.getLogger("bidwire.collector")
 
@@ -208,7 +208,7 @@ class Service:
         return self._analysing
 
     async def analyse(self):
-        """Analyse (bidwire_host/analysis.py) every hand record of the loaded event not analysed yet — in a worker
+        """Analyse (bidwire_host/event/analysis.py) every hand record of the loaded event not analysed yet — in a worker
         thread, never in the writer or on the loop — then store the tables; the number of deals analysed."""
         hands = await asyncio.to_thread(self._hands_to_analyse)
         if not hands:

@@ -8,8 +8,8 @@ has reported a result for its last board.
 """
 import json
 
-from bidwire_host import event as event_mod
 from bidwire_host.collector import commands, director
+from bidwire_host.event import model as event_mod
 
 METHODS = ("mp", "neuberg", "cross-imps", "butler", "teams")  # scoring.session.METHODS
 TEAM_METHODS = ("teams",)  # a two-table team match (movement "teams"); the others are for pairs

@@ -218,7 +218,7 @@ CREATE TABLE seq_conflicts (
 );
 """, False),
     (7, """
--- The double-dummy analysis of each hand record (bidwire_host/analysis.py): computed once per deal, in the
+-- The double-dummy analysis of each hand record (bidwire_host/event/analysis.py): computed once per deal, in the
 -- background after the event is loaded (not derived from events: kept across a rebuild).
 CREATE TABLE analysis (
     board INTEGER NOT NULL,

@@ -12,10 +12,10 @@ from bidwire.core.auction import MAX_INPUTS, Auction
 from bidwire.core.codes import ENFORCE, RECORD, RULE_NAMES, VERDICT_NAMES, rulings
 from bidwire.core.readback import CallError, parse_seat
 from bidwire.core.score import parse_contract, score_ns
-from bidwire_host import analysis
-from bidwire_host import event as event_mod
 from bidwire_host.collector import commands
 from bidwire_host.collector import setup as setup_mod
+from bidwire_host.event import analysis
+from bidwire_host.event import model as event_mod
 
 
 def alert(kind, detail, law=None, **data):

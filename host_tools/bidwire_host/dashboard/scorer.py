@@ -31,7 +31,7 @@ from bidwire_host.auth import form_refused, same_token
 from bidwire_host.collector import director, hands, roster
 from bidwire_host.collector.service import Refused
 from bidwire_host.dashboard import queries
-from bidwire_host.event import EventError
+from bidwire_host.event.model import EventError
 
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=str(Path(__file__).with_name("templates")))

@@ -18,7 +18,7 @@ from bidwire.core import readback, record
 from bidwire.core.auction import Auction
 from bidwire.core.board import dealer as dealer_of
 from bidwire.core.calls import SEATS, lho
-from bidwire_host.mpy import compile_tree
+from bidwire_host.unit_tools.mpy import compile_tree
 
 
 class UnitError(RuntimeError):

@@ -53,7 +53,7 @@ class BoardRecord:
     auctions: dict = field(default_factory=dict)  # row index -> [AuctionCall], dealer's call first
     players: dict = field(default_factory=dict)  # row index -> {"N": name, ...}
     leads: dict = field(default_factory=dict)  # row index -> the opening lead as recorded: a suit "S" or a card "SK"
-    analysis: dict | None = None  # the deal's double-dummy analysis (bidwire_host/analysis.py), if made
+    analysis: dict | None = None  # the deal's double-dummy analysis (bidwire_host/event/analysis.py), if made
 
     @property
     def dealer_seat(self):

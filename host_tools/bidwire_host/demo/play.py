@@ -17,11 +17,11 @@ import time
 from pathlib import Path
 
 from bidwire.core import board as core_board
-from bidwire_host import analysis
-from bidwire_host import event as event_mod
-from bidwire_host.analysis import tricks_for
+from bidwire_host.event import analysis
+from bidwire_host.event import model as event_mod
+from bidwire_host.event.analysis import tricks_for
 from bidwire_host.scoring.model import law77_score
-from bidwire_host.simulator import auction_lines, board_lines, leader_of
+from bidwire_host.unit_tools.simulator import auction_lines, board_lines, leader_of
 
 # Auctions from the dealer round the table ("~" marks a call out of rotation: made by the seat after the one
 # whose turn it is, and accepted by the next call, Law 29 A; an insufficient bid is accepted the same way, 27 A).

@@ -15,7 +15,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from bidwire.unit import config as unit_config
-from bidwire_host.deploy import ROOT, DeployError, board_file
+from bidwire_host.unit_tools.deploy import ROOT, DeployError, board_file
 
 
 class ProvisionError(Exception):

@@ -12,7 +12,7 @@ others are scored; `strict` refuses the whole file at the first row it cannot re
 """
 from __future__ import annotations
 
-from bidwire_host.pbn_import import load
+from bidwire_host.formats.pbn_import import load
 from bidwire_host.scoring.matchpoints import acbl as acbl_units
 from bidwire_host.scoring.model import format_number
 from bidwire_host.scoring.session import METHODS, score_field

@@ -3,7 +3,7 @@
 `load`/`save` read and write the event file (format in docs/movements.md), every error naming the field;
 `new_event` makes one for `bidwire event create`. What a round means at the tables: `assignments` (the collector's
 `assign` commands), `sit_outs`, `check_board_start` (a unit's board_start against the movement, Law 15);
-`hand_record` finds a board's deal in the session's PBN file. The movements are bidwire_host.movements.
+`hand_record` finds a board's deal in the session's PBN file. The movements are bidwire_host.event.movements.
 """
 from __future__ import annotations
 
@@ -15,14 +15,14 @@ from pathlib import Path
 
 from pydantic import ConfigDict, StrictInt, StrictStr, TypeAdapter, ValidationError
 
-from bidwire_host import movements
-from bidwire_host import players as players_mod
-from bidwire_host.event_checks import FORMAT, check
-from bidwire_host.movecards import guide, move_text, sit_out_text
-from bidwire_host.movements import MovementError, PairId
-from bidwire_host.pbn import PbnError
-from bidwire_host.pbn_import import load as load_pbn
-from bidwire_host.score_pbn import decode
+from bidwire_host.event import movements
+from bidwire_host.event import players as players_mod
+from bidwire_host.event.checks import FORMAT, check
+from bidwire_host.event.movecards import guide, move_text, sit_out_text
+from bidwire_host.event.movements import MovementError, PairId
+from bidwire_host.formats.pbn import PbnError
+from bidwire_host.formats.pbn_import import load as load_pbn
+from bidwire_host.formats.score_pbn import decode
 
 __all__ = ["Event", "EventError", "MovementChoice", "Pair", "Player", "Section", "Session", "Team", "assignments",
            "check_board_start", "describe", "from_dict", "hand_record", "load", "new_event", "players_of",

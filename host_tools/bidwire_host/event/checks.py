@@ -1,11 +1,11 @@
 """The checks of an event file that its types cannot express: each returns problem texts naming the field.
 
-Used by bidwire_host.event.from_dict after the structure (types, required and unknown fields) is checked.
+Used by bidwire_host.event.model.from_dict after the structure (types, required and unknown fields) is checked.
 """
 from dataclasses import asdict
 
-from bidwire_host import movements
-from bidwire_host.movements import MovementError, PairId
+from bidwire_host.event import movements
+from bidwire_host.event.movements import MovementError, PairId
 
 FORMAT = 1  # the "bidwire_event" value of the files bidwire writes
 MAX_TEXT = 100  # the longest club name, club id, charge code or masterpoint scale an event file may give

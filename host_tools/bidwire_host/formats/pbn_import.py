@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from bidwire.core import board as core_board
 from bidwire.core import readback
 from bidwire.core.score import parse_contract
-from bidwire_host.pbn import SEATS, PbnError, parse, parse_deal
+from bidwire_host.formats.pbn import SEATS, PbnError, parse, parse_deal
 from bidwire_host.scoring.model import (
     Artificial,
     Assigned,

@@ -1,16 +1,16 @@
 """`make vunit`: one virtual unit on this terminal's stdin and stdout, on the build a unit runs (the 32-bit port with
 the firmware frozen in; the 64-bit port with .mpy files in build/unit, after a notice, where it cannot be built).
 
-    python -m bidwire_host.vunit_run [--heap 48K] CONFIG
+    python -m bidwire_host.unit_tools.vunit_run [--heap 48K] CONFIG
 """
 import os
 from pathlib import Path
 
 import click
 
-from bidwire_host.simulator import UnitError, unit_runtime
+from bidwire_host.unit_tools.simulator import UnitError, unit_runtime
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 @click.command()

@@ -2,7 +2,7 @@
 in build/); and unless RESUME=1 the unit's saved state (journal and snapshot) is removed first, so each run starts
 from the set-up screen instead of wherever the last run stopped.
 
-Usage: python -m bidwire_host.vunit_config CONFIG [--resume]
+Usage: python -m bidwire_host.unit_tools.vunit_config CONFIG [--resume]
 """
 import json
 import secrets

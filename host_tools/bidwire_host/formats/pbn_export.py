@@ -25,7 +25,7 @@ import re
 
 from bidwire.core.calls import SEATS, is_bid, lho
 from bidwire.core.readback import CallError, parse_call
-from bidwire_host.publish import SCORING_TAGS, BoardRecord, EventInfo, Publication
+from bidwire_host.formats.publish import SCORING_TAGS, BoardRecord, EventInfo, Publication
 from bidwire_host.scoring.model import Artificial, Assigned, format_number
 from bidwire_host.scoring.ranking import contestants
 

@@ -25,10 +25,10 @@ import sys
 from pathlib import Path
 
 from bidwire.unit import config as unit_config
-from bidwire_host import esp32
-from bidwire_host.mpy import UNIT_FLAGS, CompileError, compile_tree
+from bidwire_host.unit_tools import esp32
+from bidwire_host.unit_tools.mpy import UNIT_FLAGS, CompileError, compile_tree
 
-ROOT = Path(__file__).resolve().parents[2]  # the checkout (the package is installed editable by `make setup`)
+ROOT = Path(__file__).resolve().parents[3]  # the checkout (the package is installed editable by `make setup`)
 ENTRY_POINTS = ("main.py", "boot.py")
 STEP_TIMEOUT_S = 600  # `mip install` downloads; a full copy over 115200 baud takes a minute or two
 FLASH_BAUD = 460800  # MicroPython's ports/esp32 deploy instructions; without --baud esptool flashes at 115200

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from bidwire_host.constfold import fold_tree
+from bidwire_host.unit_tools.constfold import fold_tree
 
 CORE = Path("bidwire/core")  # reported apart: the core's flash footprint is a budget of its own
 # What goes on a unit (deploy.build, and the bench's .mpy builds, which measure it): -O3 leaves out the line-number

@@ -2,7 +2,7 @@
 file; one virtual unit per table (the real firmware on the MicroPython unix port, real journals, real HTTP with
 HMAC) plays the boards the collector assigns it, round after round; then the ranking and a traveller are printed.
 
-    python -m bidwire_host.demo [--tables 5] [--boards N] [--port 8080] [--exit-when-done]
+    python -m bidwire_host.demo.club [--tables 5] [--boards N] [--port 8080] [--exit-when-done]
 
 Everything is made afresh under build/demo: the units are provisioned (`bidwire provision`), the event is created
 (`bidwire event create`'s library), the units run on the 32-bit build with the firmware frozen in (`make mp32`; the
@@ -37,16 +37,16 @@ from pathlib import Path
 import click
 import httpx2 as httpx
 
-from bidwire_host import event as event_mod
-from bidwire_host import provision as provision_mod
-from bidwire_host.analysis import tricks_for
 from bidwire_host.collector.store import DB_NAME
-from bidwire_host.demo_play import HANDS, TD_CALL, Deals, _table_play, demo_event, write_event
-from bidwire_host.simulator import UnitError, VirtualUnit, unit_runtime
+from bidwire_host.demo.play import HANDS, TD_CALL, Deals, _table_play, demo_event, write_event
+from bidwire_host.event import model as event_mod
+from bidwire_host.event.analysis import tricks_for
+from bidwire_host.unit_tools import provision as provision_mod
+from bidwire_host.unit_tools.simulator import UnitError, VirtualUnit, unit_runtime
 
 __all__ = ["TD_CALL", "Deals", "_table_play", "demo_event", "main", "write_event"]  # the chaos test plays the book
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 BIN = Path(sys.executable).parent
 
 

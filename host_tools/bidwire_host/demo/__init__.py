@@ -1,0 +1,1 @@
+"""`make demo`: a club session with no hardware (club.py) and its scripted players (play.py)."""

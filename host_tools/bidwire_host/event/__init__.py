@@ -1,0 +1,1 @@
+"""The event: its file, its movements, its players, its hand records and their analysis."""
