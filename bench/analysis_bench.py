@@ -1,6 +1,6 @@
-"""`make bench`, the double-dummy analysis (issue 14): bidwire_host/event/analysis.py's `tables` — makeable tricks for every
-seat and strain plus par — for one deal and for a 36-board set, beside endplay's `calc_dd_table` called directly
-on the same deals in the same run (the baseline: the solver alone, one deal a call, no par).
+"""`make bench`, the double-dummy analysis (issue 14): bidwire_host/event/analysis.py's `tables` — makeable tricks
+for every seat and strain plus par — for one deal and for a 36-board set, beside endplay's `calc_dd_table` called
+directly on the same deals in the same run (the baseline: the solver alone, one deal a call, no par).
 
 The deals are dealt with endplay's dealer from a fixed seed (analysis.deal_session), so every run analyses the same
 36 boards. Each figure is the median of REPEATS runs.

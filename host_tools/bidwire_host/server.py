@@ -64,7 +64,8 @@ def create_app(data_dir, keyring_path=None, event=None, tables=None, method="mp"
         store.close()  # the writer finishes the jobs queued before it stops
 
     app = FastAPI(title="bidwire collector", version="1", lifespan=lifespan,
-                  description="Sync endpoint for the table units (architecture.md §4) and the director's JSON API.")
+                  description="Sync endpoint for the table units (docs/architecture.md §4) and the director's "
+                              "JSON API.")
     app.state.service = service
     app.state.loop_probe = probe = LoopProbe()
     app.state.api_token = apiauth.api_token(data_dir)

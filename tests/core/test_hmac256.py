@@ -1,4 +1,4 @@
-"""HMAC-SHA256 of sync bodies (architecture.md §4 "X-Bidwire-Signature"): the RFC 4231 test vectors.
+"""HMAC-SHA256 of sync bodies (docs/architecture.md §4 "X-Bidwire-Signature"): the RFC 4231 test vectors.
 
 Cases 1-4, 6 and 7 of RFC 4231 §4 (case 5 is a truncated MAC, which the protocol does not use); 6 and 7 have a
 131-byte key, longer than SHA-256's 64-byte block, so the key is hashed first. CPython's hmac module as an

@@ -1,4 +1,4 @@
-"""The unit's journal (architecture.md §3 "Persistence"): every accepted input survives a power cut.
+"""The unit's journal (docs/architecture.md §3 "Persistence"): every accepted input survives a power cut.
 
 Each test works in its own directory under build/ and removes it. Replay: test_journal_replay.py.
 """

@@ -1,4 +1,4 @@
-"""The key scanner (architecture.md §3 "Memory"): one event per press, debounced, nothing allocated per scan.
+"""The key scanner (docs/architecture.md §3 "Memory"): one event per press, debounced, nothing allocated per scan.
 
 Inputs is a fake reader; the tests step scan_once() by hand, and run the task where the task is the point.
 """

@@ -1,4 +1,4 @@
-"""The table unit's state machine (architecture.md §3): keys in, screens and events out.
+"""The table unit's state machine (docs/architecture.md §3): keys in, screens and events out.
 
 Expected contracts, declarers and scores are worked by hand from the Laws (18-22, 77) and laws.md §2.2.
 """

@@ -1,4 +1,4 @@
-"""What the players see (architecture.md §3 "Screens"): the rows of the 128 x 64 display for each screen.
+"""What the players see (docs/architecture.md §3 "Screens"): the rows of the 128 x 64 display for each screen.
 
 Rows are 16 characters; the auction grid has W N E S columns of 4, whose turn marked with '>'; suits are
 glyphs (shown here as letters through screens.text).

@@ -1,4 +1,4 @@
-"""The unit's journal-backed store (architecture.md §3 "Persistence", §4 outbox): a restarted unit is exactly
+"""The unit's journal-backed store (docs/architecture.md §3 "Persistence", §4 outbox): a restarted unit is exactly
 where it was, with the same unsent events, and nothing acknowledged is kept forever.
 """
 import json

@@ -1,4 +1,4 @@
-"""Power cuts (architecture.md §3 "Persistence"): the virtual unit is killed with SIGKILL at 100 random points
+"""Power cuts (docs/architecture.md §3 "Persistence"): the virtual unit is killed with SIGKILL at 100 random points
 of the 32-board session — between presses, in the middle of one, during a sync — and restarted each time.
 The collector must end up with the same events as after an uninterrupted run, none lost and none twice.
 """

@@ -1,4 +1,4 @@
-"""POST /api/v1/sync (architecture.md §4): stored once, acknowledged after commit, commands by cmd_ack."""
+"""POST /api/v1/sync (docs/architecture.md §4): stored once, acknowledged after commit, commands by cmd_ack."""
 import json
 
 import pytest

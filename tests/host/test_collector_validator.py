@@ -1,4 +1,4 @@
-"""The validator (architecture.md §5): every auction replayed through the core; disagreements, impossible
+"""The validator (docs/architecture.md §5): every auction replayed through the core; disagreements, impossible
 results, Law 15 and duplicate tables become alerts; what the unit sent is kept, the host's reading is used."""
 import json
 from pathlib import Path

@@ -6,7 +6,7 @@ longest prefix of records whose bytes are untouched (after a damaged record noth
 `damaged` the offset of the first damaged record and a reason. The boot's `replay.repair` then leaves a file that
 reads back that same prefix, undamaged, and appends work after it (and after a restart).
 
-Where a record lies is worked out here from the record format (architecture.md §3, journal.py's docstring):
+Where a record lies is worked out here from the record format (docs/architecture.md §3, journal.py's docstring):
 magic 0xB1, kind, u16 LE payload length, payload, CRC32 (u32 LE) of all before it.
 """
 import os

@@ -173,7 +173,7 @@ NOT_A_BOARD = st.one_of(st.integers(max_value=0), st.floats(allow_nan=False), st
                         st.just("1"), st.lists(st.integers(1, 9), min_size=1, max_size=2))
 NOT_A_SEAT = st.one_of(st.text().filter(lambda s: s not in ("N", "E", "S", "W")), st.integers(), st.none(),
                        st.lists(st.just("N"), min_size=1, max_size=1))
-# Fields every event of that type needs (architecture.md §4: the events a unit sends).
+# Fields every event of that type needs (docs/architecture.md §4: the events a unit sends).
 NEEDED = {"hello": ["seq", "type"], "board_start": ["seq", "type", "board", "dealer", "vul"],
           "auction_end": ["seq", "type", "board", "inputs"], "lead": ["seq", "type", "board", "seat", "suit"],
           "result": ["seq", "type", "board", "tricks", "score_ns"]}

@@ -1,5 +1,5 @@
 """The firmware's HMAC-SHA256 (bidwire.unit.hmac256) equals CPython's hmac module for any key and message, so a
-unit's X-Bidwire-Signature verifies on the collector (architecture.md §4). RFC 4231 vectors: tests/core."""
+unit's X-Bidwire-Signature verifies on the collector (docs/architecture.md §4). RFC 4231 vectors: tests/core."""
 import hashlib
 import hmac
 

@@ -1,7 +1,7 @@
 """The unit's HTTP client (bidwire.unit.http) and signer (hmac256) against real servers on loopback, run both on
 CPython in-process and on the MicroPython unix port (tests/mp/http_probe.py under -X heapsize=64K, the firmware
 compiled to .mpy as on a unit): a signed batch reaches the real collector (`bidwire serve` in a subprocess,
-architecture.md §4), and every way a response can fail to arrive is an HttpError after which the connection is
+docs/architecture.md §4), and every way a response can fail to arrive is an HttpError after which the connection is
 closed."""
 import asyncio
 import errno

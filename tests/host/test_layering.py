@@ -1,4 +1,4 @@
-"""architecture.md §2: the core imports nothing but itself (no I/O, no machine/network, nothing of the host)."""
+"""docs/architecture.md §2: the core imports nothing but itself (no I/O, no machine/network, nothing of the host)."""
 import ast
 from pathlib import Path
 

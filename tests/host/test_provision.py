@@ -1,4 +1,5 @@
-"""`bidwire provision` (architecture.md §4 "Provisioning"): a unit's id and secret, its config file, the keyring."""
+"""`bidwire provision` (docs/architecture.md §4 "Provisioning"): a unit's id and secret, its config file, the
+keyring."""
 import json
 import os
 import shutil

@@ -10,7 +10,7 @@ from bidwire.core.compat import const
 from bidwire.unit import keys
 from bidwire.unit.lazy import drop
 
-# Screens (architecture.md §3)
+# Screens (docs/architecture.md §3)
 SETUP = const(0)
 START = const(1)
 BIDDING = const(2)  # the auction grid; a pending irregularity is shown over it
@@ -347,7 +347,7 @@ class App:
 
     # ---- collector commands -----------------------------------------------------------------------------
     def command(self, cmd, now=0):
-        """Apply one collector command (architecture.md §4) in seq order; True if it was new.
+        """Apply one collector command (docs/architecture.md §4) in seq order; True if it was new.
 
         `now` is the unit clock (seconds) when it arrived: a `time` command sets the offset to the host clock.
         """

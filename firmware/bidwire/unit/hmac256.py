@@ -1,4 +1,5 @@
-"""HMAC-SHA256 (RFC 2104) on hashlib.sha256: MicroPython has no hmac module. Signs sync bodies (architecture.md §4).
+"""HMAC-SHA256 (RFC 2104) on hashlib.sha256: MicroPython has no hmac module. Signs sync bodies
+(docs/architecture.md §4).
 
 The key is the unit's secret as raw bytes (config "secret" is its hex form: unhexlify it first).
 MicroPython's sha256 has no copy(), so Signer keeps the two padded keys and feeds them to a fresh hash per message.

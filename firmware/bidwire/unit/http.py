@@ -1,4 +1,4 @@
-"""A minimal async HTTP/1.1 client: one POST per connection, for the sync client (architecture.md §4).
+"""A minimal async HTTP/1.1 client: one POST per connection, for the sync client (docs/architecture.md §4).
 
 The same code runs on MicroPython's asyncio and on CPython's. A response with any status comes back as
 (status, body); anything that stops a whole response arriving (refused or reset connection, timeout,

@@ -2,7 +2,7 @@
 
 A record is magic (1 byte), kind (1), payload length (u16 LE), the payload, then CRC32 of all before it
 (u32 LE). Reading stops at the first torn or corrupt record: a power cut mid-append leaves only a torn tail,
-which the boot cuts off (bidwire.unit.replay) so that new records follow the last good one (architecture.md §3
+which the boot cuts off (bidwire.unit.replay) so that new records follow the last good one (docs/architecture.md §3
 "Persistence").
 """
 import os

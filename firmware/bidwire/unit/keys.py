@@ -1,6 +1,6 @@
 """The seat panels' keys and the key queue between the scanner (or stdin on the virtual unit) and the app.
 
-Each seat panel has 18 keys (architecture.md §3). A key event is one byte: seat * 18 + key, seat 0..3 N E S W.
+Each seat panel has 18 keys (docs/architecture.md §3). A key event is one byte: seat * 18 + key, seat 0..3 N E S W.
 KeyQueue is a ring of such bytes: put() never allocates, so a scanner task may call it on every scan.
 Its reader, wait(), looks at the ring every `poll_ms` (10 ms, the scanner's own period while a key moves): a press
 is taken at most 10 ms after the scanner queued it, well under what a player notices (asyncio's Event would wake

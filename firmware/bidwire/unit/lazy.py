@@ -1,6 +1,6 @@
 """Modules the unit needs only now and then (the director's part, the auction summary, Law 77, the boot's replay,
 the config reader) are imported when needed and dropped after, so their bytecode does not sit in the heap between
-uses (architecture.md §3 "Memory"; the figures are in docs/benchmarks.md).
+uses (docs/architecture.md §3 "Memory"; the figures are in docs/benchmarks.md).
 """
 import sys
 

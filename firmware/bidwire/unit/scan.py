@@ -3,7 +3,7 @@
 read_into(buf) fills a bytearray of nbytes with one bit per input, bit b of byte i being input i*8+b, 1 meaning
 pressed (a board whose inputs read 0 when pressed inverts in its reader or passes active_low=True).
 keymap[input] is that input's key event (seat * 18 + key, keys.py) or 255 where no key is wired.
-Nothing is allocated per scan (architecture.md §3 "Memory"): every buffer is made in the constructor.
+Nothing is allocated per scan (docs/architecture.md §3 "Memory"): every buffer is made in the constructor.
 """
 import asyncio
 

@@ -1,5 +1,5 @@
 """Persistence and the outbox: each input that changed the app is one journal record holding the input and
-the events it produced, numbered with the unit's strictly increasing seq (architecture.md §3, §4).
+the events it produced, numbered with the unit's strictly increasing seq (docs/architecture.md §3, §4).
 
 One record per input makes "journaled" and "queued for the collector" the same act: a power cut either keeps
 the press and its events or loses both, and boot replays the records through the same App to rebuild the

@@ -1,4 +1,4 @@
-"""The sync client (architecture.md §4, protocol v1): batches of unacknowledged events, signed with
+"""The sync client (docs/architecture.md §4, protocol v1): batches of unacknowledged events, signed with
 HMAC-SHA256, posted to the collector; its acknowledgement trims the outbox and its commands are applied in
 order. Exponential backoff with jitter while the collector cannot be reached; a heartbeat otherwise.
 

@@ -1,4 +1,4 @@
-"""The per-unit command queue (host -> unit, architecture.md §4): numbered per unit from 1, kept for good, and
+"""The per-unit command queue (host -> unit, docs/architecture.md §4): numbered per unit from 1, kept for good, and
 delivered in every sync reply while their seq is above the cmd_ack the unit reports.
 
 The unit applies them in seq order (firmware/bidwire/unit/app.py `App.command`): assign {section, table, round,

@@ -1,4 +1,4 @@
-"""The sync body and the events a unit sends (architecture.md §4), as pydantic models.
+"""The sync body and the events a unit sends (docs/architecture.md §4), as pydantic models.
 
 Only what the host relies on is required; fields a newer firmware adds are kept (extra="allow"). Tricks are
 any integer here: an impossible count is the validator's business (an alert), not a malformed body.

@@ -1,4 +1,4 @@
-"""The collector's store: one SQLite file in WAL mode, one writer thread, readers apart (architecture.md §5).
+"""The collector's store: one SQLite file in WAL mode, one writer thread, readers apart (docs/architecture.md §5).
 
 Every change goes through `Store.submit(job)`: the writer thread runs `job(conn)` inside a savepoint of a
 `BEGIN IMMEDIATE` transaction and resolves the job's future only after `COMMIT` has returned. With

@@ -1,4 +1,4 @@
-"""POST /api/v1/sync, protocol v1 (architecture.md §4): the one endpoint the table units call.
+"""POST /api/v1/sync, protocol v1 (docs/architecture.md §4): the one endpoint the table units call.
 
 In order: the body is read whole by the app's body guard (bodyguard.py: 413 over MAX_BODY, 408 too slow);
 parsed far enough to name the unit (400); the unit looked up in the keyring (403); the X-Bidwire-Signature

@@ -1,4 +1,4 @@
-"""The validator: the host re-checks what the units report, with the same core the units run (architecture.md §5).
+"""The validator: the host re-checks what the units report, with the same core the units run (docs/architecture.md §5).
 
 Each check returns alerts, dicts {"kind", "law", "detail", "data"}, for the director; nothing here changes or
 discards what a unit sent. The auction is replayed from the unit's input tokens through `bidwire.core.record`
