@@ -125,8 +125,10 @@ test-mp: setup
 compile: setup
 	$(BIN)/python -m bidwire_host.unit_tools.mpy --mpy-cross $(MPYCROSS) --out build/mpy --package boards firmware
 
+# ruff, and the commit-message rule (a subject of at most 72 characters, a body that says why).
 lint: setup
 	$(BIN)/ruff check .
+	$(BIN)/python tests/commit_messages.py
 
 typecheck: setup
 	$(BIN)/pyright -p pyrightconfig.json
