@@ -592,7 +592,7 @@ def baseline_app(keyring_path):
     from fastapi import FastAPI, Request
     from fastapi.responses import JSONResponse
 
-    from bidwire_host.collector import bodyguard, sync
+    from bidwire_host.collector import bodyguard, ingest, sync
     from bidwire_host.collector.keyring import Keyring
     from bidwire_host.collector.loopprobe import LoopProbe
 
@@ -617,12 +617,12 @@ def baseline_app(keyring_path):
     async def post(request: Request):
         try:
             raw = await request.body()  # read whole by the collector's body guard, as in the collector
-            body, unit = sync.unit_of(raw)
+            body, unit = ingest.unit_of(raw)
             key = keyring.key(unit)
             if key is None:
-                raise sync.Rejected(403, f"unknown unit {unit!r}")
-            sync.verify(key, raw, request.headers.get(sync.SIGNATURE))
-        except sync.Rejected as e:
+                raise ingest.Rejected(403, f"unknown unit {unit!r}")
+            ingest.verify(key, raw, request.headers.get(sync.SIGNATURE))
+        except ingest.Rejected as e:
             return JSONResponse({"error": e.reason}, status_code=e.status)
         events = body.get("events") or []
         top = max(highest.get(unit, 0), events[-1]["seq"] if events else 0)

@@ -136,7 +136,7 @@ def test_calls_beyond_what_a_board_can_hold_are_refused(collector):
     """Issue 12 item 6: a board's call events are bounded by what an auction can hold (the core's MAX_INPUTS,
     and the alerts and refused presses beside them); a flood is refused with the reason, nothing of it stored."""
     from bidwire.core.auction import MAX_INPUTS
-    from bidwire_host.collector.sync import CALLS_PER_BOARD
+    from bidwire_host.collector.ingest import CALLS_PER_BOARD
     assert CALLS_PER_BOARD == 4 * MAX_INPUTS
     start = {"seq": 1, "type": "board_start", "board": 1, "dealer": "N", "vul": "None", "mode": "record", "t": 1}
 

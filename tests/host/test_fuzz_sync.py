@@ -90,7 +90,7 @@ def send(collector, raw, signature, unit="T01"):
         now = counts(data)
         if r.status_code == 409 and "was stored with other content" in error:
             # a signed batch that sends a stored seq again with other content: refused, and both versions kept for
-            # the director (sync.conflict_job), one seq_conflicts row, new or (the same again) counted on its times
+            # the director (ingest.conflict_job), one seq_conflicts row, new or (the same again) counted on its times
             assert now["seq_conflicts"] - before_counts["seq_conflicts"] in (0, 1), error
             before_counts = {**before_counts, "seq_conflicts": now["seq_conflicts"]}
         assert now == before_counts
@@ -114,7 +114,7 @@ def send(collector, raw, signature, unit="T01"):
 @example(raw=b"[" * 100_000, how="signed")
 @example(raw=b'{"unit": "T01", "boot": 1, "cmd_ack": 0, "events": [{"seq": 1' + b"9" * 5000 + b', "type": "note", '
               b'"text": "x"}]}', how="signed")
-# Regressions (500 before sync.unit_of refused them): an int beyond SQLite's 64 bits (OverflowError while
+# Regressions (500 before ingest.unit_of refused them): an int beyond SQLite's 64 bits (OverflowError while
 # storing), a lone surrogate escape (UnicodeEncodeError while storing), a battery of Infinity or 1e999 (stored,
 # then GET /api/v1/units answered 500: not JSON-compliant).
 @example(raw=b'{"unit": "T01", "boot": 1, "cmd_ack": 0, "events": [{"seq": 9223372036854775808, "type": "note", '

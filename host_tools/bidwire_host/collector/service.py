@@ -16,7 +16,7 @@ import json
 import logging
 import threading
 
-from bidwire_host.collector import commands, derive, director, live, setup, sync
+from bidwire_host.collector import commands, derive, director, ingest, live, setup
 from bidwire_host.collector.standings import Standings
 from bidwire_host.collector.store import StoreError
 from bidwire_host.event import analysis
@@ -68,7 +68,7 @@ def idempotent(job, op, key, request):
             return json.loads(row["response"])
         result = job(conn)
         conn.execute("INSERT INTO idempotency (key, request, response, at) VALUES (?, ?, ?, ?)",
-                     (name, _digest(request), json.dumps(result, default=str), sync.now_iso()))
+                     (name, _digest(request), json.dumps(result, default=str), ingest.now_iso()))
         return result
     return once
 
@@ -133,29 +133,30 @@ class Service:
 
     # ---- units -----------------------------------------------------------------------------------------
     async def sync(self, raw, signature):
-        """A unit's sync (sync.py): (ack, commands). sync.Rejected with the status and reason if refused."""
+        """A unit's sync (the route is sync.py; ingest.py takes it in): (ack, commands). ingest.Rejected with the
+        status and reason if refused."""
         unit = None
         try:
-            body, unit = sync.unit_of(raw)
-            check = sync.admit(self.keyring, raw, signature, body, unit)
-            received = sync.now_iso()
-            job = sync.store_batch(*check, received, raw=raw, signature=signature)
+            body, unit = ingest.unit_of(raw)
+            check = ingest.admit(self.keyring, raw, signature, body, unit)
+            received = ingest.now_iso()
+            job = ingest.store_batch(*check, received, raw=raw, signature=signature)
             try:
                 out = await asyncio.wrap_future(self.store.submit(job))
             except StoreError as e:
-                raise sync.Rejected(503, f"the collector cannot store events now ({e}); the unit will retry") \
+                raise ingest.Rejected(503, f"the collector cannot store events now ({e}); the unit will retry") \
                     from None
-            except sync.Rejected as e:
+            except ingest.Rejected as e:
                 if e.conflict is not None:  # kept for the director, outside the refused batch's transaction
                     seq, stored, sent = e.conflict
-                    await asyncio.wrap_future(self.store.submit(sync.conflict_job(unit, seq, stored, sent, received)))
+                    await asyncio.wrap_future(self.store.submit(ingest.conflict_job(unit, seq, stored, sent, received)))
                     self.hub.publish({"alerts": True})
                 raise
             except Exception as e:  # a bug: nothing was stored (the job's savepoint was rolled back), it retries
                 log.exception("storing a batch of unit %s", unit)
-                raise sync.Rejected(500, f"the collector failed to store the batch ({type(e).__name__}); "
+                raise ingest.Rejected(500, f"the collector failed to store the batch ({type(e).__name__}); "
                                          "nothing was stored") from None
-        except sync.Rejected as e:
+        except ingest.Rejected as e:
             self._rejected(unit, e.status, e.reason)
             raise
         await self._after_commit({"units": [unit], "scores": out.results, "alerts": out.alerts,
@@ -166,7 +167,7 @@ class Service:
         log.warning("sync refused (%d) for unit %s: %s", status, unit if unit is not None else "?", reason)
         if unit is not None and self.keyring.key(unit) is not None:
             with self._lock:
-                self.rejections[unit] = {"status": status, "reason": reason, "at": sync.now_iso()}
+                self.rejections[unit] = {"status": status, "reason": reason, "at": ingest.now_iso()}
 
     def rejection(self, unit):
         with self._lock:
@@ -218,7 +219,7 @@ class Service:
         except Exception:  # the scores never depend on it: say so, keep serving
             log.exception("the double-dummy analysis failed")
             return 0
-        at = sync.now_iso()
+        at = ingest.now_iso()
 
         def job(conn):
             for board, t in tables.items():
