@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from bidwire_host.collector import apiauth, commands, director, export, roster, setup
 from bidwire_host.collector import queue as queue_mod
+from bidwire_host.collector.deps import Service
 from bidwire_host.collector.store import SCHEMA_VERSION
 
 router = APIRouter(dependencies=[apiauth.guard_dependency])
@@ -39,13 +40,13 @@ def _error(status, reason):
 
 
 @service.get("/healthz", tags=["service"], responses={503: {"description": "the store cannot commit or be read"}})
-def healthz(request: Request, loop_window_s: Annotated[int | None, Query(ge=1, le=3600)] = None):
+def healthz(request: Request, service: Service, loop_window_s: Annotated[int | None, Query(ge=1, le=3600)] = None):
     """The store's real state: 200 `ok` when it can be read and its last transaction committed; 503 `failing`
     with the `reason` when a commit failed (disk full, I/O error) or a read fails (a damaged page). While failing,
     each call tries one small commit, so the answer turns to ok once the store can commit again. `loop`: how long
     the event loop was held up at most (loopprobe.py), since start and, with `loop_window_s`, over the last that
     many seconds."""
-    store = request.app.state.service.store
+    store = service.store
     reason = store.health()
     if reason:
         reason = store.probe() or ""
@@ -64,9 +65,8 @@ def healthz(request: Request, loop_window_s: Annotated[int | None, Query(ge=1, l
 
 
 @router.get("/api/v1/units", tags=["director"])
-def units(request: Request):
+def units(service: Service):
     """Every unit known (keyring, syncs, events): last seen, boot, the last hello's battery and backlog, alerts."""
-    service = request.app.state.service
     conn = service.store.reader()
     derived = {r["unit"]: r for r in conn.execute("SELECT * FROM units")}
     synced = {r["unit"]: r for r in conn.execute("SELECT * FROM unit_sync")}
@@ -97,13 +97,13 @@ def units(request: Request):
 
 
 @router.get("/api/v1/boards/{board}", tags=["director"])
-def board(request: Request, board: int):
+def board(service: Service, board: int):
     """Every table's play of a board: the host's contract and declarer, the result (Law 77 on the host), alerts."""
     if board < 1:
         return _error(404, "boards are numbered from 1")
     if board > SQLITE_MAX:  # no such board is stored (and SQLite cannot take the number)
         return _error(404, f"no board {board}")
-    conn = request.app.state.service.store.reader()
+    conn = service.store.reader()
     tables = []
     for b in conn.execute("SELECT * FROM boards WHERE board = ? ORDER BY section, table_no, round, unit, start_seq",
                           (board,)):
@@ -118,7 +118,7 @@ def board(request: Request, board: int):
 
 
 @router.get("/api/v1/alerts", tags=["director"])
-def alerts(request: Request, unit: str | None = None, kind: str | None = None, board: int | None = None,
+def alerts(service: Service, unit: str | None = None, kind: str | None = None, board: int | None = None,
            limit: int = Query(500, ge=1, le=5000)):
     """What the validator found, oldest first: contract disagreements, impossible results, Law 15, duplicates."""
     if board is not None and not -SQLITE_MAX - 1 <= board <= SQLITE_MAX:
@@ -129,15 +129,15 @@ def alerts(request: Request, unit: str | None = None, kind: str | None = None, b
             where.append(f"{column} = ?")
             args.append(value)
     sql = "SELECT * FROM alerts" + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY id LIMIT ?"
-    conn = request.app.state.service.store.reader()
+    conn = service.store.reader()
     return {"alerts": [_row(a, ("data",)) for a in conn.execute(sql, (*args, limit))]}
 
 
 @router.get("/api/v1/queue", tags=["director"])
-def get_queue(request: Request, state: Literal["open", "closed"] = "open", page: int = Query(1, ge=1, le=100_000)):
+def get_queue(service: Service, state: Literal["open", "closed"] = "open", page: int = Query(1, ge=1, le=100_000)):
     """The director's queue as the page shows it: the alerts still open (an irregularity not settled at the table,
     a director call not ended, a finding not dealt with), or the closed ones with their outcome; 50 a page."""
-    conn = request.app.state.service.store.reader()
+    conn = service.store.reader()
     items, total = queue_mod.alerts(conn, queue_mod.cmd_acks(conn), state, page)
     keep = ("key", "source", "unit", "seq", "board", "kind", "law", "open", "outcome", "detail", "offender", "call",
             "at", "options", "queued", "closed", "reasons", "expected")
@@ -145,20 +145,20 @@ def get_queue(request: Request, state: Literal["open", "closed"] = "open", page:
 
 
 @router.get("/api/v1/units/{unit}/commands", tags=["director"])
-def list_commands(request: Request, unit: str):
+def list_commands(service: Service, unit: str):
     """The unit's command queue, with whether the unit has reported each one applied."""
-    conn = request.app.state.service.store.reader()
+    conn = service.store.reader()
     return {"unit": unit, "commands": commands.listing(conn, unit)}
 
 
 @router.post("/api/v1/units/{unit}/commands", tags=["director"], status_code=201)
-async def enqueue(request: Request, unit: str, command: commands.Command, key: IdempotencyKey = None):
+async def enqueue(service: Service, unit: str, command: commands.Command, key: IdempotencyKey = None):
     """Queue a command for a unit; it goes out in the unit's next sync reply. A ruling goes through
     POST /api/v1/rulings, which checks that the irregularity it answers is still open."""
     body = command.model_dump(exclude_none=True)
     if body["type"] == "ruling":
         return _error(400, "a ruling answers one irregularity: POST /api/v1/rulings {unit, seq, ruling}")
-    queued = await request.app.state.service.queue_command(unit, body, key)
+    queued = await service.queue_command(unit, body, key)
     return {"unit": unit, "command": queued}
 
 
@@ -171,10 +171,10 @@ class RulingIn(BaseModel):
 
 
 @router.post("/api/v1/rulings", tags=["director"], status_code=201)
-async def post_ruling(request: Request, body: RulingIn, key: IdempotencyKey = None):
+async def post_ruling(service: Service, body: RulingIn, key: IdempotencyKey = None):
     """Send a ruling to the table for an open irregularity: 409 if it is no longer open (settled at the table,
     ruled already, the board redone)."""
-    queued = await request.app.state.service.rule(body.unit, body.seq, body.ruling, key)
+    queued = await service.rule(body.unit, body.seq, body.ruling, key)
     return {"unit": body.unit, "command": queued}
 
 
@@ -199,39 +199,37 @@ def _setup_view(conn):
 
 
 @router.post("/api/v1/event", tags=["director"])
-async def load_event(request: Request, body: EventSetup, key: IdempotencyKey = None):
+async def load_event(service: Service, body: EventSetup, key: IdempotencyKey = None):
     """Load (or replace) the event and the unit -> table map; round 1's assigns are queued (unless start is
     false, or they were queued already)."""
-    service = request.app.state.service
     tables = {u: list(w) if isinstance(w, tuple) else w for u, w in body.tables.items()}
     started = await service.load_event(body.event, tables, body.method, body.session, body.start, key)
     return {"setup": _setup_view(service.store.reader()), "started": started}
 
 
 @router.get("/api/v1/event", tags=["director"])
-def get_event(request: Request):
+def get_event(service: Service):
     """The event loaded: its sections and movements, the unit -> table map, the round each section is on."""
-    view = _setup_view(request.app.state.service.store.reader())
+    view = _setup_view(service.store.reader())
     if view is None:
         return _error(404, "no event loaded")
     return view
 
 
 @router.post("/api/v1/rounds/{round_no}/start", tags=["director"])
-async def start_round(request: Request, round_no: int, section: str | None = None, key: IdempotencyKey = None):
+async def start_round(service: Service, round_no: int, section: str | None = None, key: IdempotencyKey = None):
     """Queue the round's assigns (and sit-out messages) now, without waiting for every table to finish."""
     if round_no < 1:
         return _error(404, "rounds are numbered from 1")
     if round_no > 2**31:
         return _error(404, f"no round {round_no}")
-    return await request.app.state.service.start_round(round_no, section, key)
+    return await service.start_round(round_no, section, key)
 
 
 @router.get("/api/v1/travellers/{board}", tags=["director"])
-def traveller(request: Request, board: int):
+def traveller(service: Service, board: int):
     """A board's results, scored: NS score, matchpoints (2 per result beaten, 1 per tie) and percentages, or IMPs;
     adjusted and assigned scores marked; the pairs' names (`ns_names`, `ew_names`)."""
-    service = request.app.state.service
     rows = service.standings.traveller(board)
     named = roster.by_line(service.store.reader(), service.standings.setup)
     for r in rows:
@@ -241,10 +239,9 @@ def traveller(request: Request, board: int):
 
 
 @router.get("/api/v1/ranking", tags=["director"])
-def ranking_(request: Request):
+def ranking_(service: Service):
     """The standings per section (NS and EW apart in a Mitchell): totals, percentages, ranks with ties; each pair's
     or team's `names` and `players` (name and number: the event's, with the director's fixes)."""
-    service = request.app.state.service
     st = service.standings
     rows = st.ranking()
     named = roster.by_line(service.store.reader(), st.setup)
@@ -294,43 +291,43 @@ class Publish(BaseModel):
     by: str | None = Field(None, max_length=100)
 
 
-async def _decide(request, kind, body, key, **path):
+async def _decide(service, kind, body, key, **path):
     """The decision `kind` with the request's body (and the path's fields) through the service."""
-    item = await request.app.state.service.decide(kind, dict(body.model_dump(), **path), key)
+    item = await service.decide(kind, dict(body.model_dump(), **path), key)
     return JSONResponse({"action": item}, status_code=201)
 
 
 @router.post("/api/v1/adjustments", tags=["director"], status_code=201)
-async def post_adjustment(request: Request, body: Adjustment, key: IdempotencyKey = None):
+async def post_adjustment(service: Service, body: Adjustment, key: IdempotencyKey = None):
     """Set an adjusted score (Laws 12 C, 86) or an assigned score for a board at a table, or clear it.
     After the correction period only with `override` and `by` (Law 79 C)."""
-    return await _decide(request, "adjust", body, key)
+    return await _decide(service, "adjust", body, key)
 
 
 @router.get("/api/v1/adjustments", tags=["director"])
-def get_adjustments(request: Request):
+def get_adjustments(service: Service):
     """Every `adjust` action in order, and the adjustments in force."""
-    st = director.fold(request.app.state.service.store.reader())
+    st = director.fold(service.store.reader())
     return {"actions": [a for a in st.actions if a["kind"] == "adjust"],
             "in_force": [dict(a, label=director.label(a)) for a in st.adjustments.values()]}
 
 
 @router.post("/api/v1/penalties", tags=["director"], status_code=201)
-async def post_penalty(request: Request, body: PenaltyIn, key: IdempotencyKey = None):
+async def post_penalty(service: Service, body: PenaltyIn, key: IdempotencyKey = None):
     """Record a penalty as a ledger entry; deducted from the total before ranking."""
-    return await _decide(request, "penalty", body, key)
+    return await _decide(service, "penalty", body, key)
 
 
 @router.get("/api/v1/penalties", tags=["director"])
-def get_penalties(request: Request):
+def get_penalties(service: Service):
     """The penalty ledger, in order."""
-    return {"penalties": director.fold(request.app.state.service.store.reader()).penalties}
+    return {"penalties": director.fold(service.store.reader()).penalties}
 
 
 @router.post("/api/v1/publish", tags=["director"], status_code=201)
-async def post_publish(request: Request, body: Publish | None = None, key: IdempotencyKey = None):
+async def post_publish(service: Service, body: Publish | None = None, key: IdempotencyKey = None):
     """Publish the results: the correction period (Law 79 C) starts again."""
-    return await _decide(request, "publish", body or Publish(), key)
+    return await _decide(service, "publish", body or Publish(), key)
 
 
 class PlayerIn(BaseModel):
@@ -353,16 +350,15 @@ class PlayersFix(BaseModel):
 
 
 @router.post("/api/v1/players", tags=["director"], status_code=201)
-async def post_players(request: Request, body: PlayersFix, key: IdempotencyKey = None):
+async def post_players(service: Service, body: PlayersFix, key: IdempotencyKey = None):
     """Fix a pair's players (director.players): recorded with the players before; every output names the new ones.
     After the correction period only with `override` and `by` (Law 79 C)."""
-    return await _decide(request, "players", body, key)
+    return await _decide(service, "players", body, key)
 
 
 @router.get("/api/v1/players", tags=["director"])
-def get_players(request: Request):
+def get_players(service: Service):
     """Each pair's (or team's) effective players, section by section (collector/roster.py), and every fix in order."""
-    service = request.app.state.service
     conn = service.store.reader()
     s = service.standings.setup
     fixed = roster.fixes(conn)
@@ -416,27 +412,27 @@ class AlertClose(BaseModel):
 
 
 @router.post("/api/v1/results/{unit}/{seq}/resolve", tags=["director"], status_code=201)
-async def post_resolve(request: Request, unit: str, seq: EventSeq, body: Resolution, key: IdempotencyKey = None):
+async def post_resolve(service: Service, unit: str, seq: EventSeq, body: Resolution, key: IdempotencyKey = None):
     """Decide a held result: accept it as played (re-attributed) or void it."""
-    return await _decide(request, "resolve", body, key, unit=unit, seq=seq)
+    return await _decide(service, "resolve", body, key, unit=unit, seq=seq)
 
 
 @router.post("/api/v1/results/{unit}/{seq}/correct", tags=["director"], status_code=201)
-async def post_correct(request: Request, unit: str, seq: EventSeq, body: Correction, key: IdempotencyKey = None):
+async def post_correct(service: Service, unit: str, seq: EventSeq, body: Correction, key: IdempotencyKey = None):
     """Correct a result (Law 79 C): contract, declarer, tricks, lead, pairs; scored again by Law 77."""
-    return await _decide(request, "correct", body, key, unit=unit, seq=seq)
+    return await _decide(service, "correct", body, key, unit=unit, seq=seq)
 
 
 @router.post("/api/v1/alerts/close", tags=["director"], status_code=201)
-async def post_close(request: Request, body: AlertClose, key: IdempotencyKey = None):
+async def post_close(service: Service, body: AlertClose, key: IdempotencyKey = None):
     """Close an alert with a note (resolved by the director)."""
-    return await _decide(request, "close", body, key)
+    return await _decide(service, "close", body, key)
 
 
 @router.get("/api/v1/held", tags=["director"])
-def held(request: Request):
+def held(service: Service):
     """The results held for the director (attribution.py): what differs from the event, and the decision if any."""
-    conn = request.app.state.service.store.reader()
+    conn = service.store.reader()
     decided = director.fold(conn).resolutions
     out = []
     for r in conn.execute("SELECT * FROM results WHERE held IS NOT NULL ORDER BY rowid"):
@@ -448,19 +444,17 @@ def held(request: Request):
 
 
 @router.get("/api/v1/publish", tags=["director"])
-def get_publish(request: Request):
+def get_publish(service: Service):
     """The last publication, when the correction period ends, whether it is open; corrections made after it."""
-    service = request.app.state.service
     return director.fold(service.store.reader()).publication(service.clock())
 
 
 @router.get("/api/v1/export/{fmt}", tags=["director"])
-def get_export(request: Request, fmt: str, section: str | None = None, table: str | None = None):
+def get_export(service: Service, fmt: str, section: str | None = None, table: str | None = None):
     """The scored session as PBN 2.1, USEBIO 1.2 XML or CSV: `table` one of ranking, travellers, scorecards
     (one table per file), or without it a zip of the three."""
     if fmt not in export.FORMATS:
         return _error(404, f"format: one of {', '.join(export.FORMATS)}, not {fmt!r}")
-    service = request.app.state.service
     try:
         body = export.render(service.store.reader(), service.standings, fmt, section, table)
     except export.ExportError as e:

@@ -4,6 +4,7 @@ goes whole to the collector service, which takes it in (ingest.py says how) and 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
+from bidwire_host.collector.deps import Service
 from bidwire_host.collector.events import ErrorReply, SyncReply
 from bidwire_host.collector.ingest import MAX_BODY, PATH, SIGNATURE, Rejected
 
@@ -27,11 +28,11 @@ _ERRORS = {
                  "parameters": [{"name": SIGNATURE, "in": "header", "required": True,
                                  "schema": {"type": "string"},
                                  "description": "hex HMAC-SHA256 of the raw body, keyed with the unit's secret"}]})
-async def sync(request: Request):
+async def sync(request: Request, service: Service):
     """A table unit's sync: store its new events (once each), acknowledge them, hand it its commands."""
     raw = await request.body()  # whole, within MAX_BODY: the body guard has read it
     try:
-        ack, cmds = await request.app.state.service.sync(raw, request.headers.get(SIGNATURE))
+        ack, cmds = await service.sync(raw, request.headers.get(SIGNATURE))
     except Rejected as e:
         return JSONResponse({"error": e.reason}, status_code=e.status)
     return {"ack": ack, "commands": cmds}

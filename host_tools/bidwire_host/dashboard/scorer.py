@@ -29,6 +29,7 @@ from bidwire.core.calls import seat_name
 from bidwire.core.score import parse_contract
 from bidwire_host.auth import form_refused, same_token
 from bidwire_host.collector import director, hands, roster
+from bidwire_host.collector.deps import Service
 from bidwire_host.collector.service import Refused
 from bidwire_host.dashboard import queries
 from bidwire_host.event.model import EventError
@@ -243,7 +244,7 @@ def correction_body(standings, form, by):
 
 
 @router.post("/scorer/correct")
-async def correct(request: Request):
+async def correct(request: Request, service: Service):
     """A correction (Law 79 C): a result's contract, declarer, tricks, lead or pairs as they really were
     (director.correct), recorded `by` the logged-in role. After the period: 409 with the reason, unless the form's
     override is ticked (then recorded as post-period)."""
@@ -251,7 +252,7 @@ async def correct(request: Request):
     form = await request.form()
     if session is None or not same_token(form.get("csrf"), session["csrf"]):
         return form_refused(request)
-    service = _collector(request)
+    service = service
     try:
         body = correction_body(service.standings, form, session["role"])
         await service.decide("correct", body, str(form.get("idem") or "") or None)
@@ -317,7 +318,7 @@ def scorer_card(request: Request, direction: str, pair: str, section: str | None
 
 
 @router.post("/scorer/publish")
-async def publish(request: Request):
+async def publish(request: Request, service: Service):
     """Publish the results through the director's publication (director.publish): the correction period starts."""
     session = _session(request)
     form = await request.form()
@@ -330,7 +331,7 @@ async def publish(request: Request):
         return Response(f"minutes: a whole number, not {raw!r}", status_code=400)
     body = {"minutes": minutes, "by": session["role"]}
     try:
-        await _collector(request).decide("publish", body, str(form.get("idem") or "") or None)
+        await service.decide("publish", body, str(form.get("idem") or "") or None)
     except Refused as e:
         return Response(e.reason, status_code=e.status)
     return RedirectResponse("/scorer?published=1", status_code=303)
@@ -357,11 +358,11 @@ def public_results(request: Request):
 
 
 @router.get("/results/boards/{board}", response_class=HTMLResponse)
-def public_board(request: Request, board: int):
+def public_board(request: Request, service: Service, board: int):
     """A board's frequency traveller with its hand diagram, double-dummy table and par, once published."""
     if _publication(request)["published_at"] is None:
         return _not_published(request)
-    collector = _collector(request)
+    collector = service
     st = collector.standings
     boards = _boards(st)
     if board not in boards:

@@ -18,6 +18,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
+from bidwire_host.collector.deps import Service
 from bidwire_host.dashboard import fragments as frag
 
 router = APIRouter(include_in_schema=False)
@@ -82,7 +83,7 @@ def _live_update(service, seen, change, full):
 
 
 @router.get("/director/events")
-async def director_events(request: Request, view: str = "director"):
+async def director_events(request: Request, service: Service, view: str = "director"):
     """Server-Sent Events for the director's page (`rows`, `alerts`, `audit`) or, with `?view=live`, the live
     auctions (`cards`): each carries only what changed since the stream's last message."""
     session = request.app.state.auth.director(request)
@@ -90,7 +91,7 @@ async def director_events(request: Request, view: str = "director"):
         return Response("Forbidden: log in as the director first.", status_code=403)
     if view not in VIEWS:
         return Response(f"view: one of {', '.join(VIEWS)}", status_code=400)
-    auth, service = request.app.state.auth, request.app.state.service
+    auth, service = request.app.state.auth, service
     queue = service.hub.subscribe()
     seen = _Seen()
 

@@ -17,6 +17,7 @@ from starlette.concurrency import run_in_threadpool
 from bidwire_host.auth import LOGIN_COOKIE, SESSION_COOKIE, form_refused, same_token
 from bidwire_host.collector import director, roster
 from bidwire_host.collector.apiauth import client_of
+from bidwire_host.collector.deps import Service
 from bidwire_host.collector.service import Refused
 from bidwire_host.dashboard import fragments as frag
 from bidwire_host.dashboard import queries
@@ -89,13 +90,13 @@ async def login(request: Request):
 
 
 @router.post("/logout")
-async def logout(request: Request):
+async def logout(request: Request, service: Service):
     session = _auth(request).session(request)
     form = await request.form()
     if session is None or not same_token(form.get("csrf"), session["csrf"]):
         return form_refused(request)
     _auth(request).logout(session)  # revoked: the cookie and its CSRF token open nothing any more
-    request.app.state.service.hub.publish({"revoked": session["sid"]})  # its live streams end now
+    service.hub.publish({"revoked": session["sid"]})  # its live streams end now
     log.info("logout from %s (%s)", client_of(request), session["role"])
     response = RedirectResponse("/login", status_code=303)
     response.delete_cookie(SESSION_COOKIE)
@@ -127,22 +128,22 @@ def director_page(request: Request):
 
 
 @router.get("/director/live", response_class=HTMLResponse)
-def live_page(request: Request):
+def live_page(request: Request, service: Service):
     """The live auctions: the calls at every table as they are made (vugraph-style), over the same event stream."""
     session = _auth(request).director(request)
     if session is None:
         return _forbidden_or_login(request)
-    parts = frag.live(request.app.state.service)
+    parts = frag.live(service)
     return templates.TemplateResponse(request, "live.html", dict(parts, csrf=session["csrf"], fragments=parts))
 
 
 @router.get("/director/boards/{board_id}", response_class=HTMLResponse)
-def board_page(request: Request, board_id: int):
+def board_page(request: Request, service: Service, board_id: int):
     """One play of a board at a table: its whole auction (an alert's diagram shows only the last calls)."""
     session = _auth(request).director(request)
     if session is None:
         return _forbidden_or_login(request)
-    conn = request.app.state.service.store.reader()
+    conn = service.store.reader()
     b = conn.execute("SELECT * FROM boards WHERE id = ?", (board_id,)).fetchone() if 0 < board_id < 2**62 else None
     if b is None:
         return Response(f"no board {board_id}", status_code=404)
@@ -243,7 +244,7 @@ async def penalty(request: Request):
 
 
 @router.post("/director/rulings")
-async def ruling(request: Request):
+async def ruling(request: Request, service: Service):
     """The director's ruling on an open irregularity: a `ruling` command naming it, queued for the unit; 409 with
     the reason on the page if it is no longer open."""
     form = await request.form()
@@ -256,7 +257,7 @@ async def ruling(request: Request):
     except ValueError:
         return _director(request, session, "seq: a number", dict(form), 400)
     try:
-        await request.app.state.service.rule(unit, seq, choice, str(form.get("idem") or "") or None)
+        await service.rule(unit, seq, choice, str(form.get("idem") or "") or None)
     except Refused as e:
         return await run_in_threadpool(_director, request, session, f"ruling not sent: {e.reason}", dict(form),
                                        e.status)
@@ -325,7 +326,7 @@ def players_body(form):
 
 
 @router.post("/director/players")
-async def fix_players(request: Request):
+async def fix_players(request: Request, service: Service):
     """The director fixes a pair's players (director.players): recorded with the players it replaces."""
     form = await request.form()
     session = _checked_form(request, form)
@@ -333,7 +334,7 @@ async def fix_players(request: Request):
         return form_refused(request)
     body = players_body(form)
     try:
-        await request.app.state.service.decide("players", body, str(form.get("idem") or "") or None)
+        await service.decide("players", body, str(form.get("idem") or "") or None)
     except Refused as e:
         return await run_in_threadpool(_pairs, request, session, e.reason, e.status)
     who = f"{body['direction']} {body['pair']}" if body["direction"] else f"pair {body['pair']}"
