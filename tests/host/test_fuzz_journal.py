@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from bidwire.unit import journal as journal_mod
+from bidwire.unit import flash as flash_mod
 from bidwire.unit import replay
 from bidwire.unit.journal import JOURNAL, Journal
 
@@ -31,9 +31,9 @@ FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCh
 def no_global_sync():
     """The writer calls os.sync() after every record (a power cut must not lose it). Durability is not what is
     tested here, and a whole-system sync per record is slow on a shared machine."""
-    saved, journal_mod._sync = journal_mod._sync, None
+    saved, flash_mod._sync = flash_mod._sync, None
     yield
-    journal_mod._sync = saved
+    flash_mod._sync = saved
 
 
 def spans(records):

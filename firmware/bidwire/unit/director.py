@@ -1,7 +1,8 @@
 """The director at the table unit: the TD call, his PIN, his menu, the seat he picks, the rulings he gives there and
 the ones the collector sends (laws.md §4.19; which rulings each irregularity allows is the core's `codes.rulings`),
-and a board whose input log is full. Functions of the App (app.py), which holds the state and reports the
-irregularities themselves (App.report, App.settled); events go out through `app.emit`.
+and a board whose input log is full. Functions of the App (app.py imports this module, never the other way), which
+holds the state and reports the irregularities themselves (App.report, App.settled); events go out through
+`app.emit`.
 
 A ruling answers one irregularity, named by its input index (`at`, docs/unit.md "Irregularities"): a collector
 ruling is applied only while that irregularity is the one pending on that board, otherwise refused with a reason.
@@ -9,9 +10,13 @@ ruling is applied only while that irregularity is the one pending on that board,
 from bidwire.core import auction, codes
 from bidwire.core.calls import seat_name
 from bidwire.core.compat import const
-from bidwire.unit import app as A
 from bidwire.unit import keys
 
+# app.td's states (app.py's TD_*), as micropython-lib copies a constant another module owns
+_TD_CALLED = const(1)
+_TD_PIN = const(2)
+_TD_MENU = const(3)
+_TD_SEAT = const(4)
 _END_CALL = const(0)  # menu entry: end the director call
 # the menu's texts, by ruling code (_END_CALL first); each fits the row after its number
 _RULE_TEXT = const(("end call", "reject", "reject natural", "25A slip", "25B accept", "25B stand", "25B other",
@@ -28,7 +33,7 @@ def full(app, seat):
         app.emit({"type": "note", "text": f"board {app.board}: the input log is full ({auction.MAX_INPUTS} inputs): "
                   f"{seat_name(seat)}'s press refused, only a ruling, a legal call or the lead is taken"})
         if not app.td:
-            app.td = A.TD_CALLED
+            app.td = _TD_CALLED
             app.emit({"type": "td_call", "seat": seat_name(seat)})
     return True
 
@@ -49,25 +54,25 @@ def key(app, seat, key):
     td = app.td
     if key == keys.K_TD:
         if td == 0:
-            app.td = A.TD_CALLED
+            app.td = _TD_CALLED
             app.emit({"type": "td_call", "seat": seat_name(seat)})
             return True
-        if td == A.TD_CALLED:
-            app.td, app.pin = A.TD_PIN, ""
+        if td == _TD_CALLED:
+            app.td, app.pin = _TD_PIN, ""
             return True
         return False
     if key == keys.K_UNDO:  # leave the PIN entry or the menu; the call stays open until ended
-        app.td, app.pin = A.TD_CALLED, ""
+        app.td, app.pin = _TD_CALLED, ""
         return True
-    if td == A.TD_SEAT:
+    if td == _TD_SEAT:
         return apply_ruling(app, codes.RULE_PASS_NEXT_TURN, seat, "table")
     if key >= keys.K_C:
         return False
-    if td == A.TD_PIN:
+    if td == _TD_PIN:
         app.pin += str(key + 1)
         if len(app.pin) == len(app.td_pin):
             ok = app.pin == app.td_pin
-            app.td, app.pin = (A.TD_MENU if ok else A.TD_CALLED), ""
+            app.td, app.pin = (_TD_MENU if ok else _TD_CALLED), ""
             app.message = "" if ok else "wrong PIN"
         return True
     m = menu(app)
@@ -79,7 +84,7 @@ def key(app, seat, key):
         app.message = ""
         app.emit({"type": "td_end", "seat": seat_name(seat)})
     elif choice == codes.RULE_PASS_NEXT_TURN:
-        app.td = A.TD_SEAT  # the director presses any key on the panel of the seat to restrict
+        app.td = _TD_SEAT  # the director presses any key on the panel of the seat to restrict
     else:
         apply_ruling(app, choice, 0, "table")
     return True
@@ -139,12 +144,12 @@ def command(app, cmd):
 
 def screen(app, rows):
     """The director's rows while he holds the panel (screens.compose): his PIN, the seat he picks, his menu."""
-    if app.td == A.TD_PIN:
+    if app.td == _TD_PIN:
         rows[0] = "DIRECTOR"
         rows[2] = "PIN: " + "*" * len(app.pin) + "_"
         rows[4] = "UNDO: back"
         return
-    if app.td == A.TD_SEAT:
+    if app.td == _TD_SEAT:
         rows[0] = "PASS NEXT TURN"
         rows[2] = "press any key"
         rows[3] = "at the seat"

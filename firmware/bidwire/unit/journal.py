@@ -9,34 +9,15 @@ import os
 import struct
 from binascii import crc32
 from bidwire.core.compat import const
+from bidwire.unit.flash import JournalFull, durable, flash_error, remove  # noqa: F401 - JournalFull for callers
 from bidwire.unit.lazy import drop
 
 _MAGIC = const(0xB1)
 _HEADER = const(4)
 _TRAILER = const(4)
-_ENOSPC = const(28)  # errno.ENOSPC: the unix port's errno module has no name for it
-_EFBIG = const(27)  # a file-size limit (RLIMIT_FSIZE on the virtual unit) is a full flash too
 _MAX_PAYLOAD = const(0xFFFF)
 JOURNAL = "journal.bin"
 _REPLAY = const("bidwire.unit.replay")  # the boot's module: the repair of a torn tail (replay.repair)
-_sync = getattr(os, "sync", None)  # MicroPython's unix port has no os.sync
-
-
-class JournalFull(Exception):
-    """The flash is full: the record or snapshot was not stored and the caller must not acknowledge it."""
-
-
-def durable(f):
-    f.flush()
-    if _sync is not None:
-        _sync()
-
-
-def flash_error(e, what):
-    if e.args and (e.args[0] == _ENOSPC or e.args[0] == _EFBIG):
-        return JournalFull(f"flash full: {what} not stored; sync with the collector so acknowledged boards "
-                           "can be cleared, then try again")
-    return e
 
 
 class Journal:
@@ -180,10 +161,3 @@ class Journal:
         if not name or "/" in name or name.endswith(".tmp") or name == JOURNAL:
             raise ValueError(f"bad snapshot name {name}: use a plain file name, not ending in .tmp")
         return self.directory + "/" + name
-
-
-def remove(path):
-    try:
-        os.remove(path)
-    except OSError:
-        pass

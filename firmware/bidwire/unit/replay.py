@@ -11,9 +11,9 @@ import os
 import struct
 
 from bidwire.core.compat import const
-from bidwire.unit import journal as J
-from bidwire.unit.store import SNAPSHOT, Halted
+from bidwire.unit.flash import durable, flash_error, remove
 
+_SNAPSHOT = const("state.json")  # store.SNAPSHOT
 _COPY = const(256)  # repair() copies the good prefix through a buffer this size
 # The store's record kinds, as store.py writes them (tests/core/test_unit_store.py replays each of them)
 _R_GEN = const(1)
@@ -49,7 +49,7 @@ def load(store):
     app = store.app
     app.replaying = True
     try:
-        snap = read_snapshot(store.journal, SNAPSHOT)
+        snap = read_snapshot(store.journal, _SNAPSHOT)
         if snap:
             s = json.loads(snap)
             snap = None
@@ -59,10 +59,7 @@ def load(store):
             s = None
         _records(store)
     except Exception as e:  # noqa: BLE001 - whatever it was, the app is half-way
-        store.halted = "replay " + type(e).__name__
-        if store.on_halt is not None:
-            store.on_halt(store.halted)  # on a unit it does not return
-        raise Halted(store.halted)  # noqa: B904 - MicroPython warns on chaining
+        store.halt("replay " + type(e).__name__)
     finally:
         app.replaying = False
     _damaged(store)
@@ -139,10 +136,10 @@ def repair(journal):
                     break
                 dst.write(memoryview(buf)[:got])
                 keep -= got
-            J.durable(dst)
+            durable(dst)
         os.rename(tmp, journal.path)
     except OSError as e:
-        J.remove(tmp)
-        raise J.flash_error(e, "journal repair")  # noqa: B904 - MicroPython warns on chaining
+        remove(tmp)
+        raise flash_error(e, "journal repair")  # noqa: B904 - MicroPython warns on chaining
     journal.damaged = journal.damage_reason = None
     return True

@@ -54,6 +54,13 @@ class Store:
         self.halted = ""  # why the store halted; then it journals nothing more
         self.new_gen = True  # the journal needs its _R_GEN record before the next append (replay.py sets it too)
 
+    def halt(self, reason):
+        """Stop journaling for good: the app is not what the flash holds (a replay that could not complete)."""
+        self.halted = reason
+        if self.on_halt is not None:
+            self.on_halt(reason)  # on a unit it does not return
+        raise Halted(reason)
+
     # ---- boot ------------------------------------------------------------------------------------------
     def open(self, hello):
         """Boot: drop stray .tmp files, load the snapshot, replay the journal, then journal this boot."""
