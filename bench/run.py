@@ -229,7 +229,7 @@ def main(micropython, mpy_cross, mp32_mpy, heap, skip_unit, skip_collector, skip
     started, load_start = time.perf_counter(), os.getloadavg()[0]
     compile_tree(mpy_cross, OUT, [ROOT / "firmware", MP_SIDE])
     # the sizes are of what `make deploy` copies: compiled with the unit's mpy-cross options (mpy.UNIT_FLAGS)
-    modules = compile_tree(mpy_cross, DEPLOYED, [ROOT / "firmware"], flags=UNIT_FLAGS, fold=True)
+    modules = compile_tree(mpy_cross, DEPLOYED, [ROOT / "firmware"], flags=UNIT_FLAGS)
     mp = run_side([str(Path(micropython).resolve()), "-X", f"heapsize={heap}", "-m", "bench_core"],
                   {"MICROPYPATH": f".frozen:{OUT}"})
     cp = run_side([sys.executable, str(MP_SIDE / "bench_core.py")], {"PYTHONPATH": str(ROOT / "firmware")})

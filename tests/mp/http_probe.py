@@ -36,8 +36,7 @@ def open_fds():
 
 
 async def measured_post(host, port, body, headers, timeout_ms, max_body=None):
-    """max_body None: http.post's own limit (http.MAX_BODY, which the unit's build folds into http.post: no longer
-    a name of the module on the unit, constfold.py)."""
+    """max_body None: http.post's own limit (http.MAX_BODY)."""
     fds = open_fds()
     gc.collect()
     gc.disable()  # nothing is collected during the call, so the drop in free heap is all it allocated

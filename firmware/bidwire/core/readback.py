@@ -7,9 +7,19 @@ its code would otherwise sit in the unit's heap for nothing (docs/benchmarks.md,
 the .mpy path").
 """
 from bidwire.core import board
-from bidwire.core.auction import IN_ALERT, IN_CALL, IN_CHANGE, IN_LEAD, IN_RULE, Auction
-from bidwire.core.calls import DOUBLE, PASS, REDOUBLE, SEATS, bid, parse_strain
+from bidwire.core.auction import Auction
+from bidwire.core.calls import SEATS, bid, parse_strain
 from bidwire.core.codes import RULE_NAMES
+from bidwire.core.compat import const
+
+_IN_ALERT = const(4)  # auction.IN_ALERT
+_IN_CALL = const(0)  # auction.IN_CALL
+_IN_CHANGE = const(1)  # auction.IN_CHANGE
+_IN_LEAD = const(3)  # auction.IN_LEAD
+_IN_RULE = const(2)  # auction.IN_RULE
+_DOUBLE = const(1)  # calls.DOUBLE
+_PASS = const(0)  # calls.PASS
+_REDOUBLE = const(2)  # calls.REDOUBLE
 
 
 class CallError(ValueError):
@@ -30,11 +40,11 @@ def parse_call(text):
         raise CallError("a call must be text such as 1H, 3NT, P, X or XX")
     t = text.strip().upper()
     if t in ("P", "PASS"):
-        return PASS
+        return _PASS
     if t in ("X", "D", "DBL", "DOUBLE"):
-        return DOUBLE
+        return _DOUBLE
     if t in ("XX", "R", "RDBL", "REDOUBLE"):
-        return REDOUBLE
+        return _REDOUBLE
     if len(t) < 2 or not ("1" <= t[0] <= "9"):
         raise CallError(f"cannot read call {text}: use 1C..7NT, P, X or XX")
     strain = parse_strain(t[1:])
@@ -83,15 +93,15 @@ def replay(dealer, mode, options, inputs):
     for i in range(0, len(inputs) - 1, 2):
         ks, v = inputs[i], inputs[i + 1]
         kind, seat = ks >> 2, ks & 3
-        if kind == IN_CALL:
+        if kind == _IN_CALL:
             a.call(seat, v)
-        elif kind == IN_CHANGE:
+        elif kind == _IN_CHANGE:
             a.change(seat, v)
-        elif kind == IN_RULE:
+        elif kind == _IN_RULE:
             a.rule(v, seat)
-        elif kind == IN_LEAD:
+        elif kind == _IN_LEAD:
             a.lead_faced()
-        elif kind == IN_ALERT:
+        elif kind == _IN_ALERT:
             a.alert(seat)
         else:
             raise CallError(f"input log is damaged at byte {i}")

@@ -7,8 +7,30 @@ write in the same journal record. Screens (screens.py) only read this state.
 from bidwire.core import auction, calls, codes
 from bidwire.core import board as boards
 from bidwire.core.compat import const
-from bidwire.unit import keys
 from bidwire.unit.lazy import drop
+
+_IN_ALERT = const(4)  # auction.IN_ALERT
+_IN_CHANGE = const(1)  # auction.IN_CHANGE
+_ABOVE_SEVEN = const(8)  # codes.ABOVE_SEVEN
+_AUCTION = const(0)  # codes.AUCTION
+_CHANGE_OF_CALL = const(6)  # codes.CHANGE_OF_CALL
+_ENDED = const(1)  # codes.ENDED
+_ENFORCE = const(1)  # codes.ENFORCE
+_FULL = const(12)  # codes.FULL
+_HELD = const(9)  # codes.HELD
+_LEGAL = const(0)  # codes.LEGAL
+_OUT_OF_ROTATION = const(1)  # codes.OUT_OF_ROTATION
+_PASSED_OUT = const(2)  # codes.PASSED_OUT
+_RECORD = const(0)  # codes.RECORD
+_REFUSED = const(10)  # codes.REFUSED
+_K_ALERT = const(15)  # keys.K_ALERT
+_K_C = const(7)  # keys.K_C
+_K_NT = const(11)  # keys.K_NT
+_K_PASS = const(12)  # keys.K_PASS
+_K_TD = const(17)  # keys.K_TD
+_K_UNDO = const(16)  # keys.K_UNDO
+_K_X = const(13)  # keys.K_X
+_K_XX = const(14)  # keys.K_XX
 
 # Screens (docs/architecture.md §3)
 SETUP = const(0)
@@ -43,7 +65,7 @@ def _director():
 class App:
     def __init__(self, unit="", mode="record", td_pin="1234"):
         self.unit = unit
-        self.mode = codes.ENFORCE if mode == "enforce" else codes.RECORD
+        self.mode = _ENFORCE if mode == "enforce" else _RECORD
         self.td_pin = td_pin
         self.out = []  # events of the current input: dicts without seq
         self.replaying = False  # boot replays the journal: its events were stored with it, none are made
@@ -109,7 +131,7 @@ class App:
         a = self.assignment or {}
         self.emit({"type": "board_start", "board": number, "dealer": calls.seat_name(self.auction.dealer),
                    "vul": boards.VUL_NAMES[boards.vulnerability(number)],
-                   "mode": "enforce" if self.mode == codes.ENFORCE else "record",
+                   "mode": "enforce" if self.mode == _ENFORCE else "record",
                    "section": a.get("section"), "table": a.get("table"), "round": a.get("round"),
                    "ns": a.get("ns"), "ew": a.get("ew")})
 
@@ -140,11 +162,11 @@ class App:
         return changed
 
     def _key(self, seat, key):
-        if key == keys.K_TD or self.td >= TD_PIN:
+        if key == _K_TD or self.td >= TD_PIN:
             return _director().key(self, seat, key)
         s = self.screen
         if s == SETUP:
-            if key != keys.K_PASS:
+            if key != _K_PASS:
                 return False
             self.message = ""
             self._next_board()
@@ -159,7 +181,7 @@ class App:
             return self._result(seat, key)
         if s == CONFIRM:
             return self._confirm(seat, key)
-        if s == SCORE and key == keys.K_PASS:
+        if s == SCORE and key == _K_PASS:
             self.boards_played += 1
             self._next_board()
             return True
@@ -167,28 +189,28 @@ class App:
 
     def _bidding(self, seat, key):
         a = self.auction
-        if key < keys.K_C:  # level key: wait for the strain
+        if key < _K_C:  # level key: wait for the strain
             self.level[seat] = key + 1
             return True
-        if key <= keys.K_NT:
+        if key <= _K_NT:
             if self.level[seat]:
-                call = calls.bid(self.level[seat], key - keys.K_C)
+                call = calls.bid(self.level[seat], key - _K_C)
                 self.level[seat] = 0
                 return self._call(seat, call)
-            if a.phase == codes.ENDED and key < keys.K_NT and seat == self.leader:
-                return self._lead(seat, key - keys.K_C)
+            if a.phase == _ENDED and key < _K_NT and seat == self.leader:
+                return self._lead(seat, key - _K_C)
             return False
-        if key == keys.K_PASS or key == keys.K_X or key == keys.K_XX:
+        if key == _K_PASS or key == _K_X or key == _K_XX:
             self.level[seat] = 0
-            return self._call(seat, _CALL_KEYS[key - keys.K_PASS])
-        if key == keys.K_ALERT:
-            if not a.room(auction.IN_ALERT):
+            return self._call(seat, _CALL_KEYS[key - _K_PASS])
+        if key == _K_ALERT:
+            if not a.room(_IN_ALERT):
                 return _director().full(self, seat)
             if not a.alert(seat):
                 return False
             self._call_event(seat, "alert")
             return True
-        if key == keys.K_UNDO:  # Law 25 A: only the last caller, only until LHO calls (1987)
+        if key == _K_UNDO:  # Law 25 A: only the last caller, only until LHO calls (1987)
             if self.undo_seat == seat:
                 self.undo_seat = -1
                 return True
@@ -207,18 +229,18 @@ class App:
             verdict = a.change(seat, call)
         else:
             verdict = a.call(seat, call)
-        if verdict == codes.FULL:
+        if verdict == _FULL:
             return _director().full(self, seat)
         self.message = self.held = ""
         self._call_event(seat, codes.VERDICT_NAMES[verdict])
-        if verdict == codes.HELD:
+        if verdict == _HELD:
             self.held, self.held_at = calls.seat_name(seat) + " " + calls.call_name(call) + " not taken", 2 * a.n_inputs
-        elif verdict == codes.REFUSED:  # why, in at most 9 columns, and the law: "E: N's turn L31"
+        elif verdict == _REFUSED:  # why, in at most 9 columns, and the law: "E: N's turn L31"
             why = a.why
-            turn = why == codes.OUT_OF_ROTATION or why == codes.CHANGE_OF_CALL
+            turn = why == _OUT_OF_ROTATION or why == _CHANGE_OF_CALL
             why = calls.seat_name(a.in_turn()) + "'s turn" if turn else _WHY[why]
             self.message = calls.seat_name(seat) + ": " + why + (" L" + str(a.law) if a.law else "")
-        if verdict != codes.LEGAL or a.p_at != before:  # an irregularity made or settled: the collector hears of it
+        if verdict != _LEGAL or a.p_at != before:  # an irregularity made or settled: the collector hears of it
             if before >= 0 and a.p_at != before:  # this call settled the pending irregularity (rectify.while_pending)
                 self.settled(seat)
             self.report(before, verdict, seat, call)
@@ -229,7 +251,7 @@ class App:
         a = self.auction
         alert = verdict == "alert"
         b = a.inputs
-        how = "~" if b[-2] >> 2 == auction.IN_CHANGE else ":"
+        how = "~" if b[-2] >> 2 == _IN_CHANGE else ":"
         token = calls.seat_name(seat) + ("@" if alert else how + calls.call_name(b[-1]))
         self.emit({"type": "call", "input": token, "seat": calls.seat_name(seat), "verdict": verdict, "law": a.law,
                    "alert": alert})
@@ -245,7 +267,7 @@ class App:
                        "offender": calls.seat_name(a.p_seat), "call": calls.call_name(a.p_call),
                        "entitled": calls.seat_name(calls.lho(a.p_seat)),
                        "options": [codes.RULE_NAMES[r] for r in codes.rulings(a.p_kind)]})
-        elif codes.LEGAL < verdict <= codes.ABOVE_SEVEN and not a.p_kind:
+        elif _LEGAL < verdict <= _ABOVE_SEVEN and not a.p_kind:
             self.emit({"type": "irregularity", "kind": codes.VERDICT_NAMES[verdict], "law": a.law,
                        "at": a.n_inputs - 1, "settled": "law", "offender": calls.seat_name(seat),
                        "call": calls.call_name(call), "entitled": None, "options": []})
@@ -264,8 +286,8 @@ class App:
         a, before_phase, self.before_phase = self.auction, self.before_phase, -1
         if before_phase < 0 or a.phase == before_phase:
             return
-        if a.phase == codes.ENDED or a.phase == codes.PASSED_OUT:
-            if a.phase == codes.PASSED_OUT:
+        if a.phase == _ENDED or a.phase == _PASSED_OUT:
+            if a.phase == _PASSED_OUT:
                 self.contract = "Pass"
             else:
                 c = a.contract() or (0, 0)
@@ -278,14 +300,14 @@ class App:
                            "lead_restrictions": s["lead_restrictions"], "log": s["log"]})
                 s = record = None
                 drop("bidwire.core.record")
-        if a.phase == codes.ENDED:
+        if a.phase == _ENDED:
             self.leader = calls.lho(a.declarer())
             self.screen = LEAD
-        elif a.phase == codes.PASSED_OUT:
+        elif a.phase == _PASSED_OUT:
             self.screen = SCORE
             self.emit({"type": "result", "contract": "Pass", "declarer": None, "tricks": None, "score_ns": 0,
                        "entered_by": None, "confirmed_by": None})
-        elif a.phase == codes.AUCTION:
+        elif a.phase == _AUCTION:
             self.screen = BIDDING  # Law 39 reopened an ended auction
 
     def _lead(self, seat, suit):
@@ -299,17 +321,17 @@ class App:
 
     def _result(self, seat, key):
         t = self.tricks
-        if key < keys.K_C:
+        if key < _K_C:
             t = key + 7  # level key N: made at level N
-        elif key == keys.K_X:
+        elif key == _K_X:
             t -= 1
-        elif key == keys.K_XX:
+        elif key == _K_XX:
             t += 1
-        elif key == keys.K_PASS:
+        elif key == _K_PASS:
             self.entered_by = seat
             self.screen = CONFIRM
             return True
-        if key == keys.K_UNDO or t == self.tricks or not 0 <= t <= 13:
+        if key == _K_UNDO or t == self.tricks or not 0 <= t <= 13:
             return False
         self.tricks = t
         return True
@@ -318,11 +340,11 @@ class App:
         if calls.side(seat) == calls.side(self.entered_by):
             self.message = ("NS" if self.entered_by & 1 else "EW") + " to confirm"
             return False
-        if key == keys.K_UNDO:  # disputed: back to entry
+        if key == _K_UNDO:  # disputed: back to entry
             self.screen = RESULT
             self.emit({"type": "note", "text": "result disputed by " + calls.seat_name(seat)})
             return True
-        if key != keys.K_PASS:
+        if key != _K_PASS:
             return False
         self.screen = SCORE
         self.emit({"type": "result", "contract": self.contract, "declarer": calls.seat_name(self.auction.declarer()),
@@ -333,9 +355,9 @@ class App:
     def score_ns(self):
         """Law 77 from North-South's side for the tricks entered (computed once per entry: the display asks often)."""
         a = self.auction
-        if a.phase == codes.AUCTION:
+        if a.phase == _AUCTION:
             return None
-        if a.phase == codes.PASSED_OUT:
+        if a.phase == _PASSED_OUT:
             return 0
         if self._score[0] != self.tricks:
             from bidwire.core.score import score_ns
@@ -376,7 +398,7 @@ class App:
             self.message = str(cmd.get("text", ""))[:48]
         elif kind == "config":
             if cmd.get("mode") in ("record", "enforce"):
-                self.mode = codes.ENFORCE if cmd["mode"] == "enforce" else codes.RECORD  # from the next board on
+                self.mode = _ENFORCE if cmd["mode"] == "enforce" else _RECORD  # from the next board on
         elif kind == "time":
             if isinstance(cmd.get("now"), int):
                 self.clock_offset = cmd["now"] - now

@@ -3,8 +3,11 @@ clock, the battery gauge, and the turn LEDs with the buzzer. The boards construc
 """
 import asyncio
 import time
+from bidwire.core.compat import const
 
-from bidwire.unit.keys import KEYS_PER_SEAT, NO_KEY
+_KEYS_PER_SEAT = const(18)  # keys.KEYS_PER_SEAT
+_NO_KEY = const(255)  # keys.NO_KEY
+
 
 # Six MCP23017s, 14 inputs each (mcp23017.py says why not 16). Expander 0x20 + seat (N E S W) takes that seat's
 # keys 1-7 on GPA0-6 and C D H S NT PASS X on GPB0-6; XX ALERT UNDO TD are on GPA0-3 (N, S) or GPB0-3 (E, W)
@@ -26,10 +29,10 @@ def keymap():
     """bytes: input bit -> key event (seat * 18 + key), NO_KEY on GPA7/GPB7 and the spare pins of 0x24-0x25."""
     m = bytearray(16 * len(EXPANDERS))
     for n in range(len(m)):
-        m[n] = NO_KEY
+        m[n] = _NO_KEY
     for seat in range(4):
-        for key in range(KEYS_PER_SEAT):
-            m[key_input(seat, key)] = seat * KEYS_PER_SEAT + key
+        for key in range(_KEYS_PER_SEAT):
+            m[key_input(seat, key)] = seat * _KEYS_PER_SEAT + key
     return bytes(m)
 
 

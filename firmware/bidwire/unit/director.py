@@ -7,10 +7,18 @@ holds the state and reports the irregularities themselves (App.report, App.settl
 A ruling answers one irregularity, named by its input index (`at`, docs/unit.md "Irregularities"): a collector
 ruling is applied only while that irregularity is the one pending on that board, otherwise refused with a reason.
 """
-from bidwire.core import auction, codes
+from bidwire.core import codes
 from bidwire.core.calls import seat_name
 from bidwire.core.compat import const
-from bidwire.unit import keys
+
+_IN_RULE = const(2)  # auction.IN_RULE
+_MAX_INPUTS = const(384)  # auction.MAX_INPUTS
+_AUCTION = const(0)  # codes.AUCTION
+_FULL = const(12)  # codes.FULL
+_RULE_PASS_NEXT_TURN = const(7)  # codes.RULE_PASS_NEXT_TURN
+_K_C = const(7)  # keys.K_C
+_K_TD = const(17)  # keys.K_TD
+_K_UNDO = const(16)  # keys.K_UNDO
 
 # app.td's states (app.py's TD_*), as micropython-lib copies a constant another module owns
 _TD_CALLED = const(1)
@@ -30,7 +38,7 @@ def full(app, seat):
     app.message = "auction full: TD"
     if not app.log_full:
         app.log_full = True
-        app.emit({"type": "note", "text": f"board {app.board}: the input log is full ({auction.MAX_INPUTS} inputs): "
+        app.emit({"type": "note", "text": f"board {app.board}: the input log is full ({_MAX_INPUTS} inputs): "
                   f"{seat_name(seat)}'s press refused, only a ruling, a legal call or the lead is taken"})
         if not app.td:
             app.td = _TD_CALLED
@@ -43,8 +51,8 @@ def menu(app):
     m = []
     if app.board:  # before the first board there is no auction to rule on
         m = list(codes.rulings(app.auction.p_kind))
-        if app.auction.phase == codes.AUCTION:
-            m.append(codes.RULE_PASS_NEXT_TURN)
+        if app.auction.phase == _AUCTION:
+            m.append(_RULE_PASS_NEXT_TURN)
     m.append(_END_CALL)
     return m
 
@@ -52,7 +60,7 @@ def menu(app):
 def key(app, seat, key):
     """TD at any seat, or any key while the director holds the panel (PIN, menu, seat). True if it changed."""
     td = app.td
-    if key == keys.K_TD:
+    if key == _K_TD:
         if td == 0:
             app.td = _TD_CALLED
             app.emit({"type": "td_call", "seat": seat_name(seat)})
@@ -61,12 +69,12 @@ def key(app, seat, key):
             app.td, app.pin = _TD_PIN, ""
             return True
         return False
-    if key == keys.K_UNDO:  # leave the PIN entry or the menu; the call stays open until ended
+    if key == _K_UNDO:  # leave the PIN entry or the menu; the call stays open until ended
         app.td, app.pin = _TD_CALLED, ""
         return True
     if td == _TD_SEAT:
-        return apply_ruling(app, codes.RULE_PASS_NEXT_TURN, seat, "table")
-    if key >= keys.K_C:
+        return apply_ruling(app, _RULE_PASS_NEXT_TURN, seat, "table")
+    if key >= _K_C:
         return False
     if td == _TD_PIN:
         app.pin += str(key + 1)
@@ -83,7 +91,7 @@ def key(app, seat, key):
         app.td = 0
         app.message = ""
         app.emit({"type": "td_end", "seat": seat_name(seat)})
-    elif choice == codes.RULE_PASS_NEXT_TURN:
+    elif choice == _RULE_PASS_NEXT_TURN:
         app.td = _TD_SEAT  # the director presses any key on the panel of the seat to restrict
     else:
         apply_ruling(app, choice, 0, "table")
@@ -96,12 +104,12 @@ def apply_ruling(app, ruling, seat, by):
         return False
     before, before_phase = a.p_at, a.phase
     verdict = a.rule(ruling, seat)
-    if verdict == codes.FULL:
+    if verdict == _FULL:
         return full(app, seat)
     app.td = 0
     app.emit({"type": "ruling_applied", "ruling": codes.RULE_NAMES[ruling], "seat": seat_name(seat), "by": by,
               "verdict": codes.VERDICT_NAMES[verdict], "law": a.law,
-              "at": None if ruling == codes.RULE_PASS_NEXT_TURN or before < 0 else before})
+              "at": None if ruling == _RULE_PASS_NEXT_TURN or before < 0 else before})
     app.report(before, verdict, seat, 0)  # a change of call allowed under 25 A may itself be irregular
     app.before_phase = before_phase  # app.after() once the input is done
     return True
@@ -122,8 +130,8 @@ def command(app, cmd):
         why = "unknown_ruling"
     elif board != app.board or not app.board:
         why = "other_board"
-    elif r == codes.RULE_PASS_NEXT_TURN:  # a restriction the director imposes, tied to no irregularity
-        if a.phase != codes.AUCTION:
+    elif r == _RULE_PASS_NEXT_TURN:  # a restriction the director imposes, tied to no irregularity
+        if a.phase != _AUCTION:
             why = "auction_over"
     elif at is None:
         why = "no_at"
@@ -133,7 +141,7 @@ def command(app, cmd):
         why = "other_pending"
     elif r not in codes.rulings(a.p_kind):
         why = "not_allowed"
-    if why is None and not a.room(auction.IN_RULE):
+    if why is None and not a.room(_IN_RULE):
         why = "log_full"
     if why is None:
         return apply_ruling(app, r, "NESW".find(cmd.get("seat") or "N") & 3, "collector")

@@ -10,6 +10,9 @@ from bidwire.unit import keys, screens
 from bidwire.unit.app import App
 from bidwire.unit.journal import Journal
 from bidwire.unit.store import Store
+from bidwire.core.compat import const
+
+_KEYS_PER_SEAT = const(18)  # keys.KEYS_PER_SEAT
 
 
 class Unit:
@@ -71,7 +74,7 @@ class Unit:
     def press(self, code):
         self.keys += 1
         if self.measure is None:
-            self.changed = self.store.key(code // keys.KEYS_PER_SEAT, code % keys.KEYS_PER_SEAT)
+            self.changed = self.store.key(code // _KEYS_PER_SEAT, code % _KEYS_PER_SEAT)
             self.refresh()
             return
         # `make bench`: bytes allocated and time from the press to the frame on the display (console excluded)
@@ -79,7 +82,7 @@ class Unit:
         gc.disable()
         console, self.hal.console = self.hal.console, None
         a0, t0 = gc.mem_alloc(), time.ticks_us()
-        self.changed = self.store.key(code // keys.KEYS_PER_SEAT, code % keys.KEYS_PER_SEAT)
+        self.changed = self.store.key(code // _KEYS_PER_SEAT, code % _KEYS_PER_SEAT)
         self.refresh()
         self.measure = (gc.mem_alloc() - a0, time.ticks_diff(time.ticks_us(), t0))
         gc.enable()

@@ -6,8 +6,10 @@ keymap[input] is that input's key event (seat * 18 + key, keys.py) or 255 where 
 Nothing is allocated per scan (docs/architecture.md §3 "Memory"): every buffer is made in the constructor.
 """
 import asyncio
+from bidwire.core.compat import const
 
-from bidwire.unit.keys import NO_KEY
+_NO_KEY = const(255)  # keys.NO_KEY
+
 
 
 class Scanner:
@@ -33,7 +35,7 @@ class Scanner:
         self._runs = bytearray(nbytes * 8)  # for each moving input, how many scans it has read so
         self._used = bytearray(nbytes)  # inputs with a key; the others are ignored
         for n in range(nbytes * 8):
-            if keymap[n] != NO_KEY:
+            if keymap[n] != _NO_KEY:
                 self._used[n >> 3] |= 1 << (n & 7)
         self._settling = False
         self._held = False

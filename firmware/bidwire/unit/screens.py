@@ -4,10 +4,29 @@ renders the rows that changed, each on its 8-pixel page, with the 8 x 8 font, su
 virtual unit prints the same rows as text, suits as letters (`text()`).
 """
 import bidwire.core.board as board  # the full name in the code: the import makes no qstr for it in the heap
-from bidwire.core import calls, codes
+from bidwire.core import calls
 from bidwire.core.calls import SEATS
 from bidwire.core.compat import const
-from bidwire.unit import app as A
+
+_FIRST_BID = const(3)  # calls.FIRST_BID
+_AUCTION = const(0)  # codes.AUCTION
+_CHANGE_OF_CALL = const(6)  # codes.CHANGE_OF_CALL
+_ENFORCE = const(1)  # codes.ENFORCE
+_MUST_REPEAT = const(4)  # codes.MUST_REPEAT
+_MUST_REPLACE = const(5)  # codes.MUST_REPLACE
+_PASSED_OUT = const(2)  # codes.PASSED_OUT
+_PASS_NEXT_TURN = const(1)  # codes.PASS_NEXT_TURN
+_PASS_THROUGHOUT = const(2)  # codes.PASS_THROUGHOUT
+_BIDDING = const(2)  # app.BIDDING
+_CONFIRM = const(5)  # app.CONFIRM
+_LEAD = const(3)  # app.LEAD
+_MOVE = const(7)  # app.MOVE
+_RESULT = const(4)  # app.RESULT
+_SCORE = const(6)  # app.SCORE
+_SETUP = const(0)  # app.SETUP
+_START = const(1)  # app.START
+_TD_CALLED = const(1)  # app.TD_CALLED
+_TD_PIN = const(2)  # app.TD_PIN
 
 COLS = const(16)
 _ROWS = const(8)
@@ -30,7 +49,7 @@ _DIRECTOR_CALLED = const("director called")
 
 
 def call_text(call):
-    if call < calls.FIRST_BID:
+    if call < _FIRST_BID:
         return ("P", "X", "XX")[call]
     s = calls.strain_of(call)
     return str(calls.level_of(call)) + ("NT" if s == 4 else SUITS[s])
@@ -52,7 +71,7 @@ def _grid(app, rows, top, n):
     player skipped by an accepted call out of rotation stays blank (Law 29 B: that turn is lost)."""
     a = app.auction
     eff = a.eff
-    rows[top - 1] = _HEADING[a.in_turn() if a.phase == codes.AUCTION and not a.p_kind else 4]
+    rows[top - 1] = _HEADING[a.in_turn() if a.phase == _AUCTION and not a.p_kind else 4]
     total = 0
     col = 4
     for c in eff:
@@ -92,27 +111,27 @@ def _prompt(app):
         return SEATS[app.undo_seat] + ": new call?"
     if app.level_pending():
         return _level(app)
-    if app.td == A.TD_CALLED:
+    if app.td == _TD_CALLED:
         return _DIRECTOR_CALLED
-    if a.phase != codes.AUCTION:
+    if a.phase != _AUCTION:
         return ""
     t = a.in_turn()
     for r in a.restrictions:
         if r[0] == t:
-            if r[1] == codes.PASS_NEXT_TURN or r[1] == codes.PASS_THROUGHOUT:
+            if r[1] == _PASS_NEXT_TURN or r[1] == _PASS_THROUGHOUT:
                 return SEATS[t] + ": PASS only"
-            if r[1] == codes.MUST_REPEAT:
+            if r[1] == _MUST_REPEAT:
                 return SEATS[t] + ": repeat " + call_text(r[2])
-            if r[1] == codes.MUST_REPLACE:
+            if r[1] == _MUST_REPLACE:
                 return SEATS[t] + ": replace call"
-    return SEATS[t] + " to call" + (" (E)" if app.mode == codes.ENFORCE else "")
+    return SEATS[t] + " to call" + (" (E)" if app.mode == _ENFORCE else "")
 
 
 def _irregularity(app, rows):
     a = app.auction
     o = SEATS[a.p_seat]
     rows[0] = "IRREGULAR L" + str(a.p_law)
-    if a.p_kind == codes.CHANGE_OF_CALL:
+    if a.p_kind == _CHANGE_OF_CALL:
         rows[1] = o + " change to " + call_text(a.p_call)
         rows[2] = "director rules"
         rows[3] = "(Law 25)"
@@ -122,7 +141,7 @@ def _irregularity(app, rows):
         rows[3] = SEATS[(a.p_seat + 1) & 3] + " may accept:"
         rows[4] = " call over it"
         rows[5] = "or TD: reject"
-    if app.td == A.TD_CALLED:
+    if app.td == _TD_CALLED:
         rows[5] = _DIRECTOR_CALLED
     if app.held_at == 2 * a.n_inputs:  # the last press was kept out: who pressed what
         rows[6] = app.held
@@ -145,7 +164,7 @@ def _over(app):
 def _result(app):
     """The result line: contract, declarer and tricks against the contract, e.g. '4\x04X S -1' or '3NT N ='."""
     a = app.auction
-    if a.phase == codes.PASSED_OUT:
+    if a.phase == _PASSED_OUT:
         return "Passed out"
     return _contract(app) + " " + SEATS[a.declarer()] + " " + _over(app) if a.contract() else "?"
 
@@ -181,24 +200,24 @@ def compose(app, status=""):
     """The 8 rows for the app's state, each as long as it is (lines() is what the display gets)."""
     rows = [""] * _ROWS
     s = app.screen
-    if app.td >= A.TD_PIN:
+    if app.td >= _TD_PIN:
         from bidwire.unit import director  # in the heap already: loaded while the director's call is open (app.py)
 
         director.screen(app, rows)
-    elif s == A.BIDDING and app.auction.p_kind:
+    elif s == _BIDDING and app.auction.p_kind:
         _irregularity(app, rows)
     else:
         _screen(app, s, rows)
-        if app.td == A.TD_CALLED and s != A.BIDDING:  # on the auction grid, the prompt says so
+        if app.td == _TD_CALLED and s != _BIDDING:  # on the auction grid, the prompt says so
             rows[6] = _DIRECTOR_CALLED
-    if app.message and app.td < A.TD_PIN:  # the director's PIN and menu keep their rows
+    if app.message and app.td < _TD_PIN:  # the director's PIN and menu keep their rows
         _message(app, rows)
     rows[7] = "journal cut" if status.startswith("journal cut") else status  # its reason: boot line, collector note
     return rows
 
 
 def _screen(app, s, rows):
-    if s == A.SETUP:
+    if s == _SETUP:
         rows[0] = "bidwire"
         rows[1] = app.unit[:COLS]  # a unit id has up to 32 characters: two rows
         rows[2] = app.unit[COLS:2 * COLS]
@@ -206,7 +225,7 @@ def _screen(app, s, rows):
         rows[4] = "collector"
         rows[5] = "PASS: play"
         rows[6] = "board " + str(app.board + 1)
-    elif s == A.START:
+    elif s == _START:
         rows[0] = _header(app)
         asg = app.assignment
         if asg:
@@ -216,35 +235,35 @@ def _screen(app, s, rows):
         rows[4] = "Dealer " + SEATS[app.auction.dealer]
         rows[5] = "Vul " + board.VUL_NAMES[board.vulnerability(app.board)]
         rows[6] = SEATS[app.auction.dealer] + " to call"
-    elif s == A.BIDDING:
+    elif s == _BIDDING:
         rows[0] = _header(app)
         _grid(app, rows, 2, 4)
         rows[6] = _prompt(app)
-    elif s == A.LEAD:
+    elif s == _LEAD:
         rows[0] = _header(app)
         _grid(app, rows, 2, 3)
         rows[5] = _contract(app) + " by " + SEATS[app.auction.declarer()]
         rows[6] = SEATS[app.leader] + ": lead suit"
-    elif s == A.RESULT or s == A.CONFIRM:
+    elif s == _RESULT or s == _CONFIRM:
         rows[0] = _header(app)
         rows[1] = _contract(app) + " by " + SEATS[app.auction.declarer()]
         rows[2] = "lead " + SEATS[app.leader] + " " + SUITS[app.lead]
         rows[3] = "tricks " + str(app.tricks) + " " + _over(app)
-        if s == A.RESULT:
+        if s == _RESULT:
             rows[5] = "1-7 X- XX+"
             rows[6] = "PASS: enter"
         else:
             rows[4] = "NS " + str(app.score_ns())
             rows[5] = ("EW" if app.entered_by & 1 == 0 else "NS") + " PASS=agree"
             rows[6] = "UNDO=wrong"
-    elif s == A.SCORE:
+    elif s == _SCORE:
         rows[0] = _header(app)
         rows[1] = _result(app)
         rows[2] = "NS " + str(app.score_ns())
         for i, row in enumerate((app.traveller or [])[:3]):
             rows[3 + i] = _traveller(row)
         rows[6] = "PASS: next"
-    elif s == A.MOVE:
+    elif s == _MOVE:
         asg = app.assignment or {}
         rows[0] = "Round " + str(asg.get("round", "")) + " over"
         move = str(asg.get("move", ""))

@@ -99,7 +99,7 @@ def build(root, board, mpy_cross):
         # are the same bytes for every port; native code (@micropython.native) would need -march=xtensawin and
         # mpy-cross refuses it without one ("invalid arch"), so that cannot reach a unit unnoticed. UNIT_FLAGS: -O3,
         # no line-number tables (mpy.py).
-        modules = compile_tree(mpy_cross, image / "lib", [firmware, stage], flags=UNIT_FLAGS, fold=True)
+        modules = compile_tree(mpy_cross, image / "lib", [firmware, stage], flags=UNIT_FLAGS)
     except CompileError as e:
         raise DeployError(str(e).replace(str(stage), str(root))) from None
     dropped = [(image / "lib" / name).with_suffix(".mpy") for name in ENTRY_POINTS]

@@ -2,12 +2,9 @@
 import ast
 import os
 import subprocess
-import tempfile
 from pathlib import Path
 
 import click
-
-from bidwire_host.unit_tools.constfold import fold_tree
 
 CORE = Path("bidwire/core")  # reported apart: the core's flash footprint is a budget of its own
 # What goes on a unit (deploy.build, and the bench's .mpy builds, which measure it): -O3 leaves out the line-number
@@ -57,10 +54,10 @@ def _module_name(rel):
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def compile_tree(mpy_cross, out, dirs, packages=(), flags=(), fold=False):
+def compile_tree(mpy_cross, out, dirs, packages=(), flags=()):
     """Compile every .py under dirs to out/<path within its dir>.mpy; return [(src, dst, size)]. flags: more
-    mpy-cross options (UNIT_FLAGS for what a unit runs). fold: the constants one module reads from another are
-    folded into it first (constfold.py; what a unit runs, with UNIT_FLAGS); the sources are not changed. A package
+    mpy-cross options (UNIT_FLAGS for what a unit runs). A constant one module reads from another is the reader's
+    own private `_NAME = const(v)` copy (micropython-lib's convention), so mpy-cross folds it there. A package
     whose __init__.py holds only its docstring gets no __init__.mpy (_namespace_init).
 
     Each dir is a module root (firmware/ is on the unit's sys.path), so firmware/bidwire/core/calls.py
@@ -69,34 +66,28 @@ def compile_tree(mpy_cross, out, dirs, packages=(), flags=(), fold=False):
     """
     out = Path(out)
     todo = [(src, src.relative_to(root)) for root, src in _sources(dirs, packages)]
-    texts = {_module_name(rel): src.read_text(encoding="utf-8") for src, rel in todo} if fold else {}
-    folded = fold_tree(texts) if fold else {}
     built = {}
-    with tempfile.TemporaryDirectory(prefix="bidwire-fold-") as scratch:
-        for src, rel in todo:
-            dst = out / rel.with_suffix(".mpy")
-            if dst in built:
-                raise CompileError(f"{src} and {built[dst][0]} would both compile to {dst}")
-            dst.parent.mkdir(parents=True, exist_ok=True)
-            name = _module_name(rel)
-            source = src
-            if fold and folded[name] != texts[name]:  # mpy-cross reads it from a file; its messages name the source
-                source = Path(scratch) / f"{name}.py"
-                source.write_text(folded[name], encoding="utf-8")
-            # written beside and renamed into place: a virtual unit importing from out meanwhile sees the old file
-            # or the new one, never a half-written one (a truncated .mpy can hang the MicroPython unix port)
-            tmp = dst.with_name(f".{dst.name}.{os.getpid()}.tmp")
-            cmd = [str(mpy_cross), *flags, "-s", name, "-o", str(tmp), str(source)]
-            proc = subprocess.run(cmd, capture_output=True, text=True)
-            if proc.returncode != 0:
-                tmp.unlink(missing_ok=True)
-                why = (proc.stderr + proc.stdout).strip().replace(str(source), str(src))
-                raise CompileError(f"mpy-cross rejected {src}:\n{why}")
-            if not dst.exists() or dst.read_bytes() != tmp.read_bytes():
-                os.replace(tmp, dst)
-            else:
-                tmp.unlink()  # unchanged: the file in place stays (and keeps its time)
-            built[dst] = (src, dst, dst.stat().st_size)
+    for src, rel in todo:
+        dst = out / rel.with_suffix(".mpy")
+        if dst in built:
+            raise CompileError(f"{src} and {built[dst][0]} would both compile to {dst}")
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        name = _module_name(rel)
+        source = src
+        # written beside and renamed into place: a virtual unit importing from out meanwhile sees the old file
+        # or the new one, never a half-written one (a truncated .mpy can hang the MicroPython unix port)
+        tmp = dst.with_name(f".{dst.name}.{os.getpid()}.tmp")
+        cmd = [str(mpy_cross), *flags, "-s", name, "-o", str(tmp), str(source)]
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        if proc.returncode != 0:
+            tmp.unlink(missing_ok=True)
+            why = (proc.stderr + proc.stdout).strip().replace(str(source), str(src))
+            raise CompileError(f"mpy-cross rejected {src}:\n{why}")
+        if not dst.exists() or dst.read_bytes() != tmp.read_bytes():
+            os.replace(tmp, dst)
+        else:
+            tmp.unlink()  # unchanged: the file in place stays (and keeps its time)
+        built[dst] = (src, dst, dst.stat().st_size)
     for stale in out.rglob("*.mpy"):
         if stale not in built:
             stale.unlink()
@@ -110,16 +101,13 @@ def compile_tree(mpy_cross, out, dirs, packages=(), flags=(), fold=False):
 @click.option("--package", "packages", multiple=True, type=click.Path(exists=True, file_okay=False),
               help="A package dir compiled under its own name (boards -> OUT/boards/...).")
 @click.option("--line-numbers", is_flag=True,
-              help="Compile without UNIT_FLAGS and without folding, as the tests need: asserts kept (-O3 drops "
-                   "them), the line-number tables (tracebacks with lines), and every constant still a global of "
-                   "its module (the tests read them).")
+              help="Compile without UNIT_FLAGS, as the tests need: asserts kept (-O3 drops them) and the "
+                   "line-number tables (tracebacks with lines).")
 @click.argument("dirs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False))
 def main(mpy_cross, out, dirs, packages, line_numbers):
-    """Compile every .py under DIRS to .mpy in OUT as a unit gets them (UNIT_FLAGS, constants folded across modules)
-    and print the flash footprint."""
+    """Compile every .py under DIRS to .mpy in OUT as a unit gets them (UNIT_FLAGS) and print the flash footprint."""
     try:
-        modules = compile_tree(mpy_cross, out, dirs, packages, flags=() if line_numbers else UNIT_FLAGS,
-                               fold=not line_numbers)
+        modules = compile_tree(mpy_cross, out, dirs, packages, flags=() if line_numbers else UNIT_FLAGS)
     except CompileError as e:
         raise click.ClickException(str(e)) from None
     total = sum(size for _, _, size in modules)
