@@ -4,6 +4,8 @@ delivered in every sync reply while their seq is above the cmd_ack the unit repo
 The unit applies them in seq order (firmware/bidwire/unit/app.py `App.command`): assign {section, table, round,
 boards, ns, ew, move}, ruling {board, ruling, seat}, adjust {board, text}, traveller {board, rows},
 message {text}, config {mode}, time {now}.
+Each command as a sync reply carries it (with its seq) is a $def of docs/protocol/sync-v1.schema.json, which
+tests/host/test_protocol_schema.py checks the commands built here against.
 """
 import json
 import time

@@ -2,6 +2,8 @@
 
 Only what the host relies on is required; fields a newer firmware adds are kept (extra="allow"). Tricks are
 any integer here: an impossible count is the validator's business (an alert), not a malformed body.
+docs/protocol/sync-v1.schema.json states the same protocol as a JSON Schema (what this parser takes, and where the
+firmware sends less); tests/host/test_protocol_schema.py holds the two together.
 """
 from typing import Annotated, Literal, Union
 
