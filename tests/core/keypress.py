@@ -7,9 +7,9 @@ def presses(app, script):
     events, changed = [], []
     for item in script.split(","):
         seat, key = item.split()
-        changed.append(app.key("NESW".index(seat), parse_key(key)))
-        events.extend(app.out)
-        app.out = []
+        out = app.key("NESW".index(seat), parse_key(key))
+        changed.append(out is not None)
+        events.extend(out or [])
     return events, changed
 
 

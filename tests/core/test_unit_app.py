@@ -89,13 +89,13 @@ def test_call_out_of_rotation_rejected_by_the_director_with_pin():
     assert app.auction.p_kind == OUT_OF_ROTATION and irr["law"] == 31 and irr["offender"] == "E"
     assert irr["entitled"] == "S" and irr["options"] == ["reject"]
     ev, _ = press(app, "W TD")
-    assert kinds(ev) == ["td_call"] and app.td == A.TD_CALLED
+    assert kinds(ev) == ["td_call"] and app.td.state == A.TD_CALLED
     press(app, "N TD, N 1, N 2, N 3, N 5")  # wrong PIN
-    assert app.td == A.TD_CALLED and app.message == "wrong PIN"
+    assert app.td.state == A.TD_CALLED and app.message == "wrong PIN"
     press(app, "N TD, N 1, N 2, N 3, N 4")
-    assert app.td == A.TD_MENU and director.menu(app) == [1, 7, 0]  # reject, pass next turn, end call
+    assert app.td.state == A.TD_MENU and director.menu(app) == [1, 7, 0]  # reject, pass next turn, end call
     ev, _ = press(app, "N 1")
-    assert ev[0]["type"] == "ruling_applied" and ev[0]["ruling"] == "reject" and app.td == 0
+    assert ev[0]["type"] == "ruling_applied" and ev[0]["ruling"] == "reject" and app.td.state == 0
     press(app, "N PASS")  # R01: N passes, E must repeat 1S (Law 31 A1)
     r = app.auction.restriction(1, MUST_REPEAT)
     assert r is not None
@@ -139,7 +139,7 @@ def test_collector_assignment_and_end_of_round():
                         "ns": 3, "ew": 7, "move": "EW to table 4"})
     assert app.screen == A.START and app.board == 5
     assert screens.compose(app)[4:6] == ["Dealer N", "Vul NS"]  # board 5: dealer N, N-S vulnerable
-    assert not app.command({"seq": 1, "type": "message", "text": "again"})  # already applied
+    assert app.command({"seq": 1, "type": "message", "text": "again"}) is None  # already applied
     press(app, "N PASS, E PASS, S PASS, W PASS, N PASS")
     assert app.board == 6
     press(app, "E PASS, S PASS, W PASS, N PASS, N PASS")
@@ -151,7 +151,6 @@ def test_collector_assignment_and_end_of_round():
 def test_a_ruling_from_the_collector():
     app = started()
     press(app, "N 2, N H, E 1, E S")  # insufficient 1S over 2H
-    app.command({"seq": 1, "type": "ruling", "board": 1, "ruling": "reject", "at": 1})  # the 1S, input 1
-    ev = app.out
+    ev = app.command({"seq": 1, "type": "ruling", "board": 1, "ruling": "reject", "at": 1})  # the 1S, input 1
     assert ev[0]["type"] == "ruling_applied" and ev[0]["by"] == "collector" and ev[0]["at"] == 1
     assert not app.auction.p_kind

@@ -18,7 +18,6 @@ def play(app, script):
     for item in script.split(","):
         seat, key = item.split()
         app.key("NESW".index(seat), parse_key(key))
-        app.out = []
 
 
 def board(number):

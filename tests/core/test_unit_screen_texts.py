@@ -23,7 +23,6 @@ def play(app, script):
     for item in script.split(","):
         seat, key = item.split()
         app.key("NESW".index(seat), parse_key(key))
-        app.out = []
     return app
 
 
@@ -151,9 +150,9 @@ def test_the_director_call_shows_on_the_lead_result_and_score_screens():
     for script, screen in (("W TD", A.LEAD), ("E C, S TD", A.RESULT), ("N PASS, W TD", A.CONFIRM),
                            ("E PASS, W TD", A.SCORE)):
         play(app, script)
-        assert app.screen == screen and app.td == A.TD_CALLED and shown(app)[6] == "director called", script
+        assert app.screen == screen and app.td.state == A.TD_CALLED and shown(app)[6] == "director called", script
         play(app, "N TD, N 1, N 2, N 3, N 4, N 1")  # the director's PIN, then "end call"
-        assert app.td == 0
+        assert app.td.state == 0
 
 
 def test_a_press_held_by_a_pending_irregularity_is_answered():

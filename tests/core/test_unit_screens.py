@@ -12,7 +12,6 @@ def play(app, script):
     for item in script.split(","):
         seat, key = item.split()
         app.key("NESW".index(seat), parse_key(key))
-        app.out = []
 
 
 def shown(app, status="W q0"):

@@ -332,11 +332,9 @@ def unit_events(keys, unit, first_seq, t0=1000):
     app = App(unit, "record", "1234")
     events = []
     for seat, key in [(0, "PASS"), *keys]:
-        app.key(seat, parse_key(key))
-        for e in app.out:
+        for e in app.key(seat, parse_key(key)) or []:
             e.update(t=t0 + len(events), unit=unit, seq=first_seq + len(events))
             events.append(e)
-        app.out = []
     return events
 
 
@@ -416,11 +414,9 @@ def test_a_command_the_api_takes_leaves_the_units_events_storable(collector, com
     top = highest(data, "T03")
     events = []
     for seat, key in [(0, "PASS"), *keys]:
-        app.key(seat, parse_key(key))
-        for e in app.out:
+        for e in app.key(seat, parse_key(key)) or []:
             e.update(t=clock + len(events) + app.clock_offset, unit="T03", seq=top + 1 + len(events))
             events.append(e)
-        app.out = []
     raw = _raw({"unit": "T03", "boot": 1, "cmd_ack": queued["seq"], "events": events})
     r = send(collector, raw, sign(raw, "T03"), unit="T03")
     assert r.status_code == 200, (command, r.text)

@@ -1,8 +1,8 @@
 """The table unit's state machine: key presses and collector commands in, events and screen state out.
 
-Pure: no I/O and no clock. `key()` and `command()` return True when the state changed (only then is the input
-journaled, bidwire.unit.store); the events each input produced are left in `out` for the store to number and
-write in the same journal record. Screens (screens.py) only read this state.
+Pure: no I/O and no clock. `key()` and `command()` return the events the input produced (a list, maybe empty)
+when it changed the state, and None when it changed nothing; the store numbers those events and journals them
+with the input in one record (bidwire.unit.store). Screens (screens.py) only read this state.
 """
 from bidwire.core import auction, calls, codes
 from bidwire.core import board as boards
@@ -42,7 +42,8 @@ CONFIRM = const(5)
 SCORE = const(6)
 MOVE = const(7)
 
-# app.td, the director's call (director.py): called, entering the PIN, in the ruling menu, choosing a seat; 0: none
+# TdCall.state, the director's call (director.py): called, entering the PIN, in the ruling menu, choosing a seat;
+# 0: none
 TD_CALLED = const(1)
 TD_PIN = const(2)
 TD_MENU = const(3)
@@ -62,12 +63,21 @@ def _director():
     return director
 
 
+class TdCall:
+    """The director's call at this unit, owned by the App and changed only by director.py: where it stands (TD_*,
+    0: no call open), the digits of the PIN typed so far, and the PIN that opens the menu."""
+
+    def __init__(self, pin):
+        self.state = 0
+        self.typed = ""
+        self.pin = pin
+
+
 class App:
     def __init__(self, unit="", mode="record", td_pin="1234"):
         self.unit = unit
         self.mode = _ENFORCE if mode == "enforce" else _RECORD
-        self.td_pin = td_pin
-        self.out = []  # events of the current input: dicts without seq
+        self.out = None  # while an input is applied: its events (dicts without seq), returned by key() / command()
         self.replaying = False  # boot replays the journal: its events were stored with it, none are made
         self.screen = SETUP
         self.assignment = None  # the last `assign` command: section, table, round, boards, ns, ew, move
@@ -81,8 +91,7 @@ class App:
         self.tricks = self.entered_by = -1
         self.leader = self.lead = -1
         self.log_full = False  # a press was refused for want of room in the board's input log (director.full)
-        self.td = 0
-        self.pin = ""
+        self.td = TdCall(td_pin)
         self.message = ""
         self.held = ""  # the press a pending irregularity kept out, shown on its screen: "W 1NT not taken"
         self.held_at = 0  # ... while it is the auction's last input (a ruling or another press makes it old)
@@ -96,7 +105,7 @@ class App:
 
     # ---- snapshot: the state at a quiet point (START screen, nothing entered yet) ------------------
     def quiet(self):
-        return self.screen in (SETUP, START, MOVE) and self.td == 0 and not self.level_pending()
+        return self.screen in (SETUP, START, MOVE) and self.td.state == 0 and not self.level_pending()
 
     def level_pending(self):
         return self.level[0] | self.level[1] | self.level[2] | self.level[3]
@@ -151,19 +160,25 @@ class App:
         if self.replaying:
             return
         event["board"] = event.get("board", self.board)
-        self.out.append(event)
+        self.out.append(event)  # pyright: ignore[reportOptionalMemberAccess] - only while an input is applied
 
     def key(self, seat, key):
-        """One key press at a seat panel. True if anything changed (the press must then be journaled)."""
+        """One key press at a seat panel: its events if anything changed (the press must then be journaled with
+        them), None if nothing did."""
+        self.out = []
         changed = self._key(seat, key)
-        if not self.td:
+        if not self.td.state:
             drop(_DIRECTOR)
         self.after()
-        return changed
+        return self._done(changed)
+
+    def _done(self, changed):
+        out, self.out = self.out, None
+        return out if changed else None
 
     def _key(self, seat, key):
-        if key == _K_TD or self.td >= TD_PIN:
-            return _director().key(self, seat, key)
+        if key == _K_TD or self.td.state >= TD_PIN:
+            return self._director_did(_director().key, seat, key)
         s = self.screen
         if s == SETUP:
             if key != _K_PASS:
@@ -368,11 +383,24 @@ class App:
         return self._score[1]
 
     # ---- collector commands -----------------------------------------------------------------------------
+    def _director_did(self, act, *args):
+        """What the director's module did to the board (act: one of its functions): a ruling may end or reopen the
+        auction, and after() then brings what the new phase needs, as for a call."""
+        before_phase = self.auction.phase if self.board else -1
+        changed = act(self, *args)
+        self.before_phase = before_phase
+        return changed
+
     def command(self, cmd, now=0):
-        """Apply one collector command (docs/architecture.md §4) in seq order; True if it was new.
+        """Apply one collector command (docs/architecture.md §4) in seq order: its events if it was new (journaled
+        with them), None if it was applied already.
 
         `now` is the unit clock (seconds) when it arrived: a `time` command sets the offset to the host clock.
         """
+        self.out = []
+        return self._done(self._command(cmd, now))
+
+    def _command(self, cmd, now):
         seq = cmd.get("seq")
         if not isinstance(seq, int) or seq <= self.cmd_ack:
             return False
@@ -387,8 +415,8 @@ class App:
             else:
                 self.next_assignment = cmd
         elif kind == "ruling":
-            _director().command(self, cmd)
-            if not self.td:
+            self._director_did(_director().command, cmd)
+            if not self.td.state:
                 drop(_DIRECTOR)
             self.after()
         elif kind == "traveller":

@@ -1,8 +1,9 @@
 """The director at the table unit: the TD call, his PIN, his menu, the seat he picks, the rulings he gives there and
 the ones the collector sends (laws.md §4.19; which rulings each irregularity allows is the core's `codes.rulings`),
-and a board whose input log is full. Functions of the App (app.py imports this module, never the other way), which
-holds the state and reports the irregularities themselves (App.report, App.settled); events go out through
-`app.emit`.
+and a board whose input log is full. The call's state is the App's `td` (app.TdCall), which only this module
+changes; the App loads this module for a director's input (app.py imports it, never the other way), reports the
+irregularities themselves (App.report, App.settled) and brings what a ruling's new phase needs (App.after). Events
+go out through `app.emit`.
 
 A ruling answers one irregularity, named by its input index (`at`, docs/unit.md "Irregularities"): a collector
 ruling is applied only while that irregularity is the one pending on that board, otherwise refused with a reason.
@@ -20,7 +21,7 @@ _K_C = const(7)  # keys.K_C
 _K_TD = const(17)  # keys.K_TD
 _K_UNDO = const(16)  # keys.K_UNDO
 
-# app.td's states (app.py's TD_*), as micropython-lib copies a constant another module owns
+# TdCall.state's values (app.py's TD_*), as micropython-lib copies a constant another module owns
 _TD_CALLED = const(1)
 _TD_PIN = const(2)
 _TD_MENU = const(3)
@@ -40,8 +41,8 @@ def full(app, seat):
         app.log_full = True
         app.emit({"type": "note", "text": f"board {app.board}: the input log is full ({_MAX_INPUTS} inputs): "
                   f"{seat_name(seat)}'s press refused, only a ruling, a legal call or the lead is taken"})
-        if not app.td:
-            app.td = _TD_CALLED
+        if not app.td.state:
+            app.td.state = _TD_CALLED
             app.emit({"type": "td_call", "seat": seat_name(seat)})
     return True
 
@@ -59,28 +60,29 @@ def menu(app):
 
 def key(app, seat, key):
     """TD at any seat, or any key while the director holds the panel (PIN, menu, seat). True if it changed."""
-    td = app.td
+    call = app.td
+    td = call.state
     if key == _K_TD:
         if td == 0:
-            app.td = _TD_CALLED
+            call.state = _TD_CALLED
             app.emit({"type": "td_call", "seat": seat_name(seat)})
             return True
         if td == _TD_CALLED:
-            app.td, app.pin = _TD_PIN, ""
+            call.state, call.typed = _TD_PIN, ""
             return True
         return False
     if key == _K_UNDO:  # leave the PIN entry or the menu; the call stays open until ended
-        app.td, app.pin = _TD_CALLED, ""
+        call.state, call.typed = _TD_CALLED, ""
         return True
     if td == _TD_SEAT:
         return apply_ruling(app, _RULE_PASS_NEXT_TURN, seat, "table")
     if key >= _K_C:
         return False
     if td == _TD_PIN:
-        app.pin += str(key + 1)
-        if len(app.pin) == len(app.td_pin):
-            ok = app.pin == app.td_pin
-            app.td, app.pin = (_TD_MENU if ok else _TD_CALLED), ""
+        call.typed += str(key + 1)
+        if len(call.typed) == len(call.pin):
+            ok = call.typed == call.pin
+            call.state, call.typed = (_TD_MENU if ok else _TD_CALLED), ""
             app.message = "" if ok else "wrong PIN"
         return True
     m = menu(app)
@@ -88,11 +90,11 @@ def key(app, seat, key):
         return False
     choice = m[key]
     if choice == _END_CALL:
-        app.td = 0
+        call.state = 0
         app.message = ""
         app.emit({"type": "td_end", "seat": seat_name(seat)})
     elif choice == _RULE_PASS_NEXT_TURN:
-        app.td = _TD_SEAT  # the director presses any key on the panel of the seat to restrict
+        call.state = _TD_SEAT  # the director presses any key on the panel of the seat to restrict
     else:
         apply_ruling(app, choice, 0, "table")
     return True
@@ -102,16 +104,15 @@ def apply_ruling(app, ruling, seat, by):
     a = app.auction
     if not app.board:
         return False
-    before, before_phase = a.p_at, a.phase
+    before = a.p_at
     verdict = a.rule(ruling, seat)
     if verdict == _FULL:
         return full(app, seat)
-    app.td = 0
+    app.td.state = 0
     app.emit({"type": "ruling_applied", "ruling": codes.RULE_NAMES[ruling], "seat": seat_name(seat), "by": by,
               "verdict": codes.VERDICT_NAMES[verdict], "law": a.law,
               "at": None if ruling == _RULE_PASS_NEXT_TURN or before < 0 else before})
     app.report(before, verdict, seat, 0)  # a change of call allowed under 25 A may itself be irregular
-    app.before_phase = before_phase  # app.after() once the input is done
     return True
 
 
@@ -152,12 +153,12 @@ def command(app, cmd):
 
 def screen(app, rows):
     """The director's rows while he holds the panel (screens.compose): his PIN, the seat he picks, his menu."""
-    if app.td == _TD_PIN:
+    if app.td.state == _TD_PIN:
         rows[0] = "DIRECTOR"
-        rows[2] = "PIN: " + "*" * len(app.pin) + "_"
+        rows[2] = "PIN: " + "*" * len(app.td.typed) + "_"
         rows[4] = "UNDO: back"
         return
-    if app.td == _TD_SEAT:
+    if app.td.state == _TD_SEAT:
         rows[0] = "PASS NEXT TURN"
         rows[2] = "press any key"
         rows[3] = "at the seat"

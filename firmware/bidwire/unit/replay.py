@@ -97,7 +97,6 @@ def _records(store):
             store.boot = struct.unpack_from("<I", payload, 4)[0]
         elif kind == _R_ACK:
             store.acked = max(store.acked, struct.unpack_from("<I", payload, 4)[0])
-        app.out = []
         while off + 6 <= len(payload):
             seq, n = struct.unpack_from("<IH", payload, off)
             store.seq = seq + 1
@@ -111,7 +110,7 @@ def _damaged(store):
     j = store.journal
     if j.damaged is not None:
         store.status = "journal cut: " + j.damage_reason
-        store.app.out.append({"type": "note", "text": f"journal damaged at byte {j.damaged} "
+        store.pending.append({"type": "note", "text": f"journal damaged at byte {j.damaged} "
                               f"({j.damage_reason}); the torn record was dropped"})
         repair(j)
         if j.size() == 0:

@@ -111,7 +111,7 @@ def _prompt(app):
         return SEATS[app.undo_seat] + ": new call?"
     if app.level_pending():
         return _level(app)
-    if app.td == _TD_CALLED:
+    if app.td.state == _TD_CALLED:
         return _DIRECTOR_CALLED
     if a.phase != _AUCTION:
         return ""
@@ -141,7 +141,7 @@ def _irregularity(app, rows):
         rows[3] = SEATS[(a.p_seat + 1) & 3] + " may accept:"
         rows[4] = " call over it"
         rows[5] = "or TD: reject"
-    if app.td == _TD_CALLED:
+    if app.td.state == _TD_CALLED:
         rows[5] = _DIRECTOR_CALLED
     if app.held_at == 2 * a.n_inputs:  # the last press was kept out: who pressed what
         rows[6] = app.held
@@ -200,7 +200,7 @@ def compose(app, status=""):
     """The 8 rows for the app's state, each as long as it is (lines() is what the display gets)."""
     rows = [""] * _ROWS
     s = app.screen
-    if app.td >= _TD_PIN:
+    if app.td.state >= _TD_PIN:
         from bidwire.unit import director  # in the heap already: loaded while the director's call is open (app.py)
 
         director.screen(app, rows)
@@ -208,9 +208,9 @@ def compose(app, status=""):
         _irregularity(app, rows)
     else:
         _screen(app, s, rows)
-        if app.td == _TD_CALLED and s != _BIDDING:  # on the auction grid, the prompt says so
+        if app.td.state == _TD_CALLED and s != _BIDDING:  # on the auction grid, the prompt says so
             rows[6] = _DIRECTOR_CALLED
-    if app.message and app.td < _TD_PIN:  # the director's PIN and menu keep their rows
+    if app.message and app.td.state < _TD_PIN:  # the director's PIN and menu keep their rows
         _message(app, rows)
     rows[7] = "journal cut" if status.startswith("journal cut") else status  # its reason: boot line, collector note
     return rows

@@ -53,6 +53,7 @@ class Store:
         # without one (tests) only the Halted exception stops the caller
         self.halted = ""  # why the store halted; then it journals nothing more
         self.new_gen = True  # the journal needs its _R_GEN record before the next append (replay.py sets it too)
+        self.pending = []  # the store's own events (boot, a damaged journal) for the next record
 
     def halt(self, reason):
         """Stop journaling for good: the app is not what the flash holds (a replay that could not complete)."""
@@ -70,20 +71,20 @@ class Store:
         drop(_REPLAY)  # the boot's module (no longer in the heap once booted)
         self.boot += 1
         hello["type"], hello["boot"], hello["backlog"] = "hello", self.boot, self.backlog()
-        self.app.out.append(hello)
-        self._commit(_R_BOOT, struct.pack("<I", self.boot), self.clock.time())
+        self.pending.append(hello)
+        self._commit(_R_BOOT, struct.pack("<I", self.boot), self.clock.time(), [])
 
     def rebuild(self):
         """Rebuild the app from flash (after a failed write left the RAM state ahead of the journal)."""
         app = self.app
-        app.__init__(app.unit, "enforce" if app.mode else "record", app.td_pin)
+        app.__init__(app.unit, "enforce" if app.mode else "record", app.td.pin)
         gc.collect()
         status = self.status
         from bidwire.unit import replay  # once the old state is freed (as .mpy files its code comes into the heap)
 
         replay.load(self)
         drop(_REPLAY)
-        self.app.out = []
+        self.pending = []  # what the rebuild found to say is for a boot: this input goes back
         self.status = status
 
     # ---- inputs -----------------------------------------------------------------------------------------
@@ -92,13 +93,9 @@ class Store:
 
         An exception half-way (the heap, a bug) may leave the app ahead of the journal: it is rebuilt from the flash
         before the exception goes on (and halts if it cannot be); likewise for a command."""
-        self.app.out = []
         t = self.clock.time()
         try:
-            if not self.app.key(seat, key):
-                self.app.out = []
-                return False
-            if not self._commit(_R_KEY, bytes((seat, key)), t):
+            if not self._commit(_R_KEY, bytes((seat, key)), t, self.app.key(seat, key)):
                 return False
         except Halted:
             raise
@@ -110,13 +107,13 @@ class Store:
 
     def command(self, cmd):
         """A collector command (already parsed); journaled with its events if new."""
-        self.app.out = []
         t = self.clock.time()
         try:
-            if not self.app.command(cmd, t):
+            events = self.app.command(cmd, t)
+            if events is None:
                 return False
             raw = json.dumps(cmd).encode()
-            return self._commit(_R_CMD, struct.pack("<H", len(raw)) + raw, t)
+            return self._commit(_R_CMD, struct.pack("<H", len(raw)) + raw, t, events)
         except Halted:
             raise
         except Exception:
@@ -128,8 +125,7 @@ class Store:
         if seq < self.seq:
             if seq > self.acked:
                 self.acked = seq
-                self.app.out = []
-                self._commit(_R_ACK, struct.pack("<I", seq), self.clock.time())
+                self._commit(_R_ACK, struct.pack("<I", seq), self.clock.time(), [])
                 self.compact()
             return
         # The collector holds seqs up to `seq`, more than this unit ever made: a unit replaced under the same id with
@@ -137,21 +133,29 @@ class Store:
         # queued again, numbered after `seq`, in the same record that marks the old ones done.
         again = self.batch(1 << 30)
         old = self.seq - 1
-        self.app.out = [json.loads(raw) for raw in again]
+        events = [json.loads(raw) for raw in again]
         again = None
         self.seq = seq + 1
         self.acked = seq
-        self.app.out.append({"type": "note", "text": f"collector was at seq {seq}, unit at {old}: "
-                             "unacknowledged events sent again after it"})
-        self._commit(_R_ACK, struct.pack("<I", seq), self.clock.time())
+        events.append({"type": "note", "text": f"collector was at seq {seq}, unit at {old}: "
+                       "unacknowledged events sent again after it"})
+        self._commit(_R_ACK, struct.pack("<I", seq), self.clock.time(), events)
 
-    def _commit(self, kind, body, t):
+    def _commit(self, kind, body, t, events):
+        """Journal one input (`kind`, `body`) with its `events` and the store's own `pending` ones, numbered from
+        the next seq. False if there is nothing to journal (`events` None: the input changed nothing) or the flash
+        refused the record (the state goes back to what the flash holds)."""
         if self.halted:
             raise Halted(self.halted)
+        if events is None:
+            return False
         app = self.app
+        if self.pending:  # the store's own go first (a damaged journal's note, then the boot's hello)
+            self.pending.extend(events)
+            events, self.pending = self.pending, []
         parts = [struct.pack("<I", t), body]
         seq = self.seq
-        for ev in app.out:
+        for ev in events:
             if "t" not in ev:  # events queued again keep their time
                 ev["t"], ev["unit"] = t + app.clock_offset, app.unit
             ev["seq"] = seq
@@ -159,7 +163,7 @@ class Store:
             parts.append(struct.pack("<IH", seq, len(raw)))
             parts.append(raw)
             seq += 1
-        app.out = []
+        events.clear()  # the dicts go now: the journal write may need their room
         try:
             if self.new_gen:
                 self.journal.append(_R_GEN, struct.pack("<II", t, self.gen))
