@@ -1,0 +1,272 @@
+"""The hub's web app: the organiser's API and pages, the clubs' uploads, the public pages (docs/hub.md).
+
+Stateless: every request reads the database through the worker's pool, so any number of workers serve one hub.
+The only thing a worker keeps is a cache of the scored field, keyed on the sim's `changes` counter, which every
+change of the field bumps in the same transaction; a worker that has not seen a change scores again.
+"""
+import hmac
+import json
+import os
+from datetime import UTC, datetime
+from pathlib import Path
+
+import psycopg
+from fastapi import Depends, FastAPI, Form, Header, HTTPException, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
+from fastapi.templating import Jinja2Templates
+from itsdangerous import BadSignature, URLSafeTimedSerializer
+from pydantic import ValidationError
+
+from bidwire_host.formats.pbn import PbnError
+from bidwire_host.formats.pbn_import import load as load_pbn
+from bidwire_host.hub import db, field, records, signing
+from bidwire_host.hub.inputs import ClubRegistration, SimChange, SimSetup, Upload
+from bidwire_host.hub.records import Refused
+
+MAX_BODY = 2_000_000  # bytes of one upload: 2,000 results fit in well under a third of it
+COOKIE = "bidwire_hub"
+TEMPLATES = Jinja2Templates(directory=str(Path(__file__).with_name("templates")))
+
+
+def _now():
+    return datetime.now(UTC)
+
+
+def _errors(e: ValidationError):
+    """Pydantic's errors without the values sent (a reply never echoes a body): field path and reason."""
+    return [{"field": ".".join(str(p) for p in err["loc"]), "reason": err["msg"]} for err in e.errors()]
+
+
+class Hub:
+    def __init__(self, dsn, organiser_password):
+        self.dsn = dsn
+        self.password = organiser_password
+        self.pool = db.pool(dsn)
+        self._fields = {}  # sim id -> (changes, Field)
+        with self.pool.connection() as conn:
+            self.cookies = URLSafeTimedSerializer(records.hub_secret(conn), salt="organiser")
+
+    def field(self, conn, sim):
+        cached = self._fields.get(sim["id"])
+        if cached is not None and cached[0] == sim["changes"]:
+            return cached[1]
+        scored = field.score(sim, records.results(conn, sim["id"]))
+        self._fields[sim["id"]] = (sim["changes"], scored)
+        return scored
+
+
+def create_app(dsn=None, organiser_password=None):
+    dsn = dsn or os.environ["BIDWIRE_HUB_DSN"]
+    if organiser_password is None:
+        organiser_password = Path(os.environ["BIDWIRE_HUB_PASSWORD_FILE"]).read_text(encoding="utf-8").strip()
+    hub = Hub(dsn, organiser_password)
+    app = FastAPI(title="bidwire hub", docs_url=None, redoc_url=None)
+    app.state.hub = hub
+
+    @app.exception_handler(Refused)
+    async def refused(request, exc: Refused):
+        return JSONResponse({"reason": exc.reason, "field": exc.field}, status_code=exc.status)
+
+    @app.exception_handler(psycopg.OperationalError)
+    async def database_down(request, exc):
+        return JSONResponse({"reason": "the hub's database is unreachable: try again"}, status_code=503,
+                            headers={"Retry-After": "2"})
+
+    def organiser(request: Request, authorization: str | None = Header(default=None)):
+        """The organiser: a bearer password (API) or the signed session cookie (pages)."""
+        if authorization and authorization.startswith("Bearer "):
+            if hmac.compare_digest(authorization[7:].encode(), hub.password.encode()):
+                return True
+        cookie = request.cookies.get(COOKIE)
+        if cookie:
+            try:
+                hub.cookies.loads(cookie, max_age=12 * 3600)
+                return True
+            except BadSignature:
+                pass
+        raise HTTPException(401, "organiser login needed")
+
+    def is_organiser(request: Request):
+        try:
+            return organiser(request, request.headers.get("authorization"))
+        except HTTPException:
+            return False
+
+    def released(sim):
+        return _now() >= sim["release_at"]
+
+    # ---- organiser -------------------------------------------------------------------------------------
+    @app.post("/api/v1/sims", status_code=201, dependencies=[Depends(organiser)])
+    def create_sim(setup: SimSetup):
+        hands = {}
+        if setup.hands_pbn:
+            try:
+                hands = {b: h.deal.pbn() for b, h in load_pbn(setup.hands_pbn).hands.items() if h.deal is not None}
+            except PbnError as e:
+                raise Refused(422, f"hands_pbn: {e}", "hands_pbn") from None
+        with hub.pool.connection() as conn:
+            records.create_sim(conn, setup, hands)
+        return {"id": setup.id}
+
+    @app.patch("/api/v1/sims/{sim_id}", dependencies=[Depends(organiser)])
+    def change_sim(sim_id: str, change: SimChange):
+        with hub.pool.connection() as conn:
+            records.change_sim(conn, sim_id, change)
+        return {"id": sim_id}
+
+    @app.post("/api/v1/sims/{sim_id}/clubs", status_code=201, dependencies=[Depends(organiser)])
+    def register_club(sim_id: str, club: ClubRegistration):
+        with hub.pool.connection() as conn:
+            secret = records.register_club(conn, sim_id, club)
+        return {"id": club.id, "secret": secret}
+
+    @app.get("/api/v1/sims/{sim_id}/progress", dependencies=[Depends(organiser)])
+    def progress(sim_id: str):
+        with hub.pool.connection() as conn:
+            sim = records.sim(conn, sim_id)
+            clubs = records.clubs(conn, sim_id)
+            f = hub.field(conn, sim)
+        return {"sim": sim_id, "changes": sim["changes"], "released": released(sim),
+                "clubs": [{"id": c["club_id"], "name": c["name"], "results": c["results"], "boards": c["boards"],
+                           "started": c["results"] > 0} for c in clubs],
+                "clubs_started": sum(1 for c in clubs if c["results"]), "results": f.results,
+                "ranking": [_standing(e) for e in f.ranking]}
+
+    @app.get("/api/v1/sims/{sim_id}/audit", dependencies=[Depends(organiser)])
+    def audit(sim_id: str):
+        with hub.pool.connection() as conn:
+            records.sim(conn, sim_id)
+            rows = records.audit(conn, sim_id)
+        return [{"id": r["id"], "at": r["at"].isoformat(), "by": r["by"], "what": r["what"], "detail": r["detail"]}
+                for r in rows]
+
+    # ---- clubs -----------------------------------------------------------------------------------------
+    @app.post("/api/v1/upload")
+    async def upload(request: Request):
+        club_id = request.headers.get(signing.HEADER_CLUB, "")
+        signature = request.headers.get(signing.HEADER_SIGNATURE, "")
+        body = bytearray()
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_BODY:
+                raise Refused(413, f"an upload is at most {MAX_BODY} bytes", "body")
+        body = bytes(body)
+        try:
+            sim_id = json.loads(body).get("sim")
+        except (ValueError, AttributeError):
+            raise Refused(422, "the body is not a JSON object", "body") from None
+        if not isinstance(sim_id, str) or len(sim_id) > 40:
+            raise Refused(422, "sim: the sim's id", "sim")
+        return _take(sim_id, club_id, signature, body)
+
+    def _take(sim_id, club_id, signature, body):
+        with hub.pool.connection() as conn:
+            secret = records.club_secret(conn, sim_id, club_id) if len(club_id) <= 32 else None
+            if secret is None or not signing.valid(body, secret, signature):
+                raise Refused(401, f"{signing.HEADER_SIGNATURE}: not signed by a club of this sim", "signature")
+            try:
+                up = Upload.model_validate_json(body)
+            except ValidationError as e:
+                return JSONResponse({"reason": "the upload does not parse", "errors": _errors(e)}, status_code=422)
+            if up.club != club_id:
+                raise Refused(403, f"club: club {club_id} cannot upload for club {up.club}", "club")
+            status, n = records.store_upload(conn, up, signing.digest(body))
+        return {"upload": up.upload, "stored": n, "again": status == "again"}
+
+    # ---- public ----------------------------------------------------------------------------------------
+    @app.get("/api/v1/sims/{sim_id}/release")
+    def release(sim_id: str):
+        """Whether the sim's hands and frequencies may be shown: what a club collector asks before it shows them."""
+        with hub.pool.connection() as conn:
+            sim = records.sim(conn, sim_id)
+        return {"sim": sim_id, "released": released(sim), "release_at": sim["release_at"].isoformat(),
+                "boards": sim["boards"]}
+
+    @app.get("/api/v1/sims/{sim_id}/results")
+    def results(sim_id: str, request: Request):
+        with hub.pool.connection() as conn:
+            sim = records.sim(conn, sim_id)
+            if not released(sim) and not is_organiser(request):
+                raise Refused(403, f"embargoed until {sim['release_at'].isoformat()}", "sim")
+            f = hub.field(conn, sim)
+        return {"sim": sim_id, "name": sim["name"], "ranking": [_standing(e) for e in f.ranking],
+                "boards": {str(b): [_plain(r) for r in rows] for b, rows in f.boards.items()}}
+
+    @app.get("/healthz")
+    def healthz():
+        with hub.pool.connection() as conn:
+            conn.execute("SELECT 1")
+        return {"ok": True, "pid": os.getpid()}
+
+    # ---- pages -----------------------------------------------------------------------------------------
+    @app.get("/", response_class=HTMLResponse)
+    def index(request: Request):
+        with hub.pool.connection() as conn:
+            all_sims = records.sims(conn)
+        return TEMPLATES.TemplateResponse(request, "index.html", {"sims": all_sims, "now": _now()})
+
+    @app.get("/sims/{sim_id}", response_class=HTMLResponse)
+    def sim_page(sim_id: str, request: Request):
+        with hub.pool.connection() as conn:
+            sim = records.sim(conn, sim_id)
+            shown = released(sim) or is_organiser(request)
+            f = hub.field(conn, sim) if shown else None
+        return TEMPLATES.TemplateResponse(request, "sim.html", {"sim": sim, "field": f, "shown": shown,
+                                                                "pct": _pct})
+
+    @app.get("/sims/{sim_id}/boards/{board}", response_class=HTMLResponse)
+    def board_page(sim_id: str, board: int, request: Request):
+        with hub.pool.connection() as conn:
+            sim = records.sim(conn, sim_id)
+            if board not in sim["boards"]:
+                raise Refused(404, f"board {board} is not in sim {sim_id}", "board")
+            shown = released(sim) or is_organiser(request)
+            f = hub.field(conn, sim) if shown else None
+        rows = f.boards.get(board, []) if f else []
+        return TEMPLATES.TemplateResponse(request, "board.html", {
+            "sim": sim, "board": board, "shown": shown, "rows": rows, "pct": _pct,
+            "freq": field.frequencies(rows), "deal": sim["hands"].get(str(board)) if shown else None})
+
+    @app.get("/organiser/login", response_class=HTMLResponse)
+    def login_page(request: Request):
+        return TEMPLATES.TemplateResponse(request, "login.html", {"error": None})
+
+    @app.post("/organiser/login")
+    def login(request: Request, password: str = Form(max_length=200)):
+        if not hmac.compare_digest(password.encode(), hub.password.encode()):
+            return TEMPLATES.TemplateResponse(request, "login.html", {"error": "wrong password"}, status_code=401)
+        r = RedirectResponse("/", status_code=303)
+        secure = request.url.scheme == "https" or request.headers.get("x-forwarded-proto") == "https"
+        r.set_cookie(COOKIE, hub.cookies.dumps("organiser"), httponly=True, samesite="strict", secure=secure)
+        return r
+
+    @app.get("/organiser/sims/{sim_id}", response_class=HTMLResponse)
+    def organiser_page(sim_id: str, request: Request):
+        if not is_organiser(request):
+            return RedirectResponse("/organiser/login", status_code=303)
+        with hub.pool.connection() as conn:
+            sim = records.sim(conn, sim_id)
+        return TEMPLATES.TemplateResponse(request, "organiser.html", {"sim": sim})
+
+    return app
+
+
+def _pct(value):
+    return "" if value is None else f"{float(value):.2f}"
+
+
+def _plain(r):
+    return {k: (str(v) if k in ("mp_ns", "mp_ew", "top", "pct_ns", "pct_ew") and v is not None else v)
+            for k, v in r.items()}
+
+
+def _standing(e):
+    p = e["pair"]
+    return {"rank": e["rank"], "club": p.club, "section": p.section, "pair": p.number, "direction": p.direction,
+            "names": e["names"], "pct": _pct(e["pct"]), "mp": str(e["mp"]), "top": e["top"], "boards": e["boards"],
+            "field": e["field"]}
+
+
+def app_from_env():
+    """`uvicorn --factory bidwire_host.hub.app:app_from_env`: DSN and password file from the environment."""
+    return create_app()

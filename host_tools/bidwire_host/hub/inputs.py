@@ -1,0 +1,127 @@
+"""The bounded types every request to the hub is parsed into before anything stores or renders it.
+
+A value out of bounds is a 422 naming the field (FastAPI's validation reply); nothing of a refused request is
+stored. A club's upload is a claim: each played result's score is worked again from the contract (Law 77) and a
+result whose score disagrees is refused with the board named.
+"""
+from datetime import datetime
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+
+from bidwire_host.scoring.model import ScoringError, law77_score
+
+SimId = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]{0,39}$")]
+ClubId = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$")]
+Section = Annotated[str, Field(pattern=r"^[A-Za-z0-9]{1,8}$")]
+PairId = Annotated[str, Field(pattern=r"^[A-Za-z0-9]{1,8}$")]
+Board = Annotated[int, Field(ge=1, le=999)]
+Names = Annotated[str, Field(max_length=200, pattern=r"^[^\x00-\x1f\x7f]*$")]
+Text = Annotated[str, Field(min_length=1, max_length=100, pattern=r"^[^\x00-\x1f\x7f]*$")]
+MAX_RESULTS = 2000  # per upload: a club's whole heat of 60 tables x 32 boards fits in one
+
+
+def _aware(value: datetime):
+    if value.tzinfo is None:
+        raise ValueError("give a time zone (e.g. 2026-12-02T21:30:00+00:00)")
+    return value
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=False)
+
+
+class SimSetup(Strict):
+    """What the organiser sets up: the sim's boards, hand set, release time and scoring."""
+
+    id: SimId
+    name: Text
+    release_at: Annotated[datetime, AfterValidator(_aware)]
+    scoring: Literal["mp", "neuberg"] = "neuberg"  # Neuberg factors boards played unequally often
+    winners: Literal["one", "two"] = "two"  # one: every pair in one ranking (ECats); two: NS and EW apart
+    boards: Annotated[list[Board], Field(min_length=1, max_length=99)]
+    hands_pbn: Annotated[str, Field(max_length=1_000_000)] | None = None
+
+    @model_validator(mode="after")
+    def _distinct(self):
+        if len(set(self.boards)) != len(self.boards):
+            raise ValueError("boards: each board once")
+        return self
+
+
+class SimChange(Strict):
+    """A change to the setup before play starts (recorded in the audit log)."""
+
+    name: Text | None = None
+    release_at: Annotated[datetime, AfterValidator(_aware)] | None = None
+    scoring: Literal["mp", "neuberg"] | None = None
+    winners: Literal["one", "two"] | None = None
+
+
+class ClubRegistration(Strict):
+    id: ClubId
+    name: Text
+
+
+class Adjusted(Strict):
+    """Law 12 C as the club gave it: artificial percentages (ns, ew) or assigned scores (ns_score, ew_score)."""
+
+    ns: Annotated[float, Field(ge=0, le=100, allow_inf_nan=False)] | None = None
+    ew: Annotated[float, Field(ge=0, le=100, allow_inf_nan=False)] | None = None
+    ns_score: Annotated[int, Field(ge=-7600, le=7600)] | None = None
+    ew_score: Annotated[int, Field(ge=-7600, le=7600)] | None = None
+
+    @model_validator(mode="after")
+    def _one_kind(self):
+        pct = self.ns is not None and self.ew is not None
+        scores = self.ns_score is not None and self.ew_score is not None
+        if pct == scores or (pct and (self.ns_score, self.ew_score) != (None, None)) or (
+                scores and (self.ns, self.ew) != (None, None)):
+            raise ValueError("adjusted: give ns and ew (artificial %), or ns_score and ew_score (assigned)")
+        return self
+
+
+class ResultIn(Strict):
+    section: Section
+    board: Board
+    ns: PairId
+    ew: PairId
+    ns_names: Names = ""
+    ew_names: Names = ""
+    contract: Annotated[str, Field(pattern=r"^(Pass|[1-7](C|D|H|S|NT)(X|XX)?)$")] | None = None
+    declarer: Literal["N", "E", "S", "W"] | None = None
+    tricks: Annotated[int, Field(ge=0, le=13)] | None = None
+    score_ns: Annotated[int, Field(ge=-7600, le=7600)] | None = None
+    adjusted: Adjusted | None = None
+
+    @model_validator(mode="after")
+    def _scored(self):
+        if self.adjusted is not None:
+            if self.contract is not None or self.score_ns is not None:
+                raise ValueError(f"board {self.board}: an adjusted result has no contract or score")
+            return self
+        if self.contract is None or self.score_ns is None:
+            raise ValueError(f"board {self.board}: give the contract and score_ns, or adjusted")
+        if self.contract != "Pass" and (self.declarer is None or self.tricks is None):
+            raise ValueError(f"board {self.board}: a played contract needs declarer and tricks")
+        try:
+            score = law77_score(self.board, self.contract, self.declarer, self.tricks)
+        except ScoringError as e:
+            raise ValueError(str(e)) from None
+        if score != self.score_ns:
+            raise ValueError(f"board {self.board}: score_ns {self.score_ns} is not the Law 77 score {score} of "
+                             f"{self.contract} by {self.declarer} making {self.tricks}")
+        return self
+
+
+class Upload(Strict):
+    """One upload from a club: its number (1, 2, ... in the club's order) and the results it sets or corrects."""
+
+    sim: SimId
+    club: ClubId
+    upload: Annotated[int, Field(ge=1, le=2**53)]
+    results: Annotated[list[ResultIn], Field(min_length=1, max_length=MAX_RESULTS)]
+
+
+class Login(Strict):
+    password: Annotated[str, Field(min_length=1, max_length=200)]

@@ -1,0 +1,153 @@
+"""The hub's SQL: each change of state is one function here, in one transaction, with its audit row.
+
+Every function takes a psycopg connection from the worker's pool; the caller's `with pool.connection()` commits
+on success and rolls back on an exception, so a refused upload stores nothing.
+"""
+import json
+
+from psycopg.rows import dict_row
+from psycopg.types.json import Jsonb
+
+from bidwire_host.hub import signing
+
+
+class Refused(Exception):
+    """A request the hub turns down, with the HTTP status and the reason the reply gives."""
+
+    def __init__(self, status, reason, field=None):
+        super().__init__(reason)
+        self.status, self.reason, self.field = status, reason, field
+
+
+def _audit(conn, sim, by, what, **detail):
+    conn.execute("INSERT INTO audit (sim_id, by, what, detail) VALUES (%s, %s, %s, %s)",
+                 (sim, by, what, Jsonb(detail)))
+
+
+def _bump(conn, sim):
+    conn.execute("UPDATE sims SET changes = changes + 1 WHERE id = %s", (sim,))
+    conn.execute("SELECT pg_notify('hub_changes', %s)", (sim,))
+
+
+def sim(conn, sim_id):
+    cur = conn.cursor(row_factory=dict_row)
+    row = cur.execute("SELECT * FROM sims WHERE id = %s", (sim_id,)).fetchone()
+    if row is None:
+        raise Refused(404, f"no sim {sim_id}", "sim")
+    return row
+
+
+def sims(conn):
+    return conn.cursor(row_factory=dict_row).execute("SELECT id, name, release_at FROM sims ORDER BY id").fetchall()
+
+
+def create_sim(conn, setup, hands):
+    """A new sim (`hands`: {board: PBN deal text} from the organiser's hand set)."""
+    missing = [b for b in setup.boards if hands and b not in hands]
+    if missing:
+        raise Refused(422, f"hands_pbn: no deal for board {missing[0]}", "hands_pbn")
+    cur = conn.execute("INSERT INTO sims (id, name, release_at, scoring, winners, boards, hands) "
+                       "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO NOTHING",
+                       (setup.id, setup.name, setup.release_at, setup.scoring, setup.winners, setup.boards,
+                        Jsonb({str(b): hands[b] for b in setup.boards if b in hands})))
+    if cur.rowcount == 0:
+        raise Refused(409, f"a sim {setup.id} exists already", "id")
+    _audit(conn, setup.id, "organiser", "sim created", name=setup.name, release_at=setup.release_at.isoformat(),
+           scoring=setup.scoring, winners=setup.winners, boards=setup.boards)
+
+
+def change_sim(conn, sim_id, change):
+    row = sim(conn, sim_id)
+    values = {k: v for k, v in change.model_dump().items() if v is not None}
+    fixed = sorted(set(values) - {"release_at", "name"})
+    if row["started"] and fixed:  # the release time stays the organiser's to move: earlier, or later
+        raise Refused(409, f"{fixed[0]}: play has started, the scoring is fixed", fixed[0])
+    if not values:
+        return
+    conn.execute(f"UPDATE sims SET {', '.join(f'{k} = %s' for k in values)} WHERE id = %s",  # noqa: S608 - names are the model's
+                 (*values.values(), sim_id))
+    _audit(conn, sim_id, "organiser", "setup changed",
+           **{k: (v.isoformat() if hasattr(v, "isoformat") else v) for k, v in values.items()})
+    _bump(conn, sim_id)
+
+
+def register_club(conn, sim_id, club):
+    """The club's id and a new secret (hex), shown once to the organiser to give to the club."""
+    sim(conn, sim_id)
+    secret = signing.new_secret()
+    cur = conn.execute("INSERT INTO clubs (sim_id, club_id, name, secret) VALUES (%s, %s, %s, %s) "
+                       "ON CONFLICT DO NOTHING", (sim_id, club.id, club.name, secret))
+    if cur.rowcount == 0:
+        raise Refused(409, f"club {club.id} is registered already", "id")
+    _audit(conn, sim_id, "organiser", "club registered", club=club.id, name=club.name)
+    return secret.hex()
+
+
+def club_secret(conn, sim_id, club_id):
+    row = conn.execute("SELECT secret FROM clubs WHERE sim_id = %s AND club_id = %s", (sim_id, club_id)).fetchone()
+    return None if row is None else bytes(row[0])
+
+
+def store_upload(conn, upload, body_digest):
+    """Store a club's verified upload, exactly once: ("stored", n) for a new one, ("again", 0) for a retry of the
+    last one (same number, same bytes: nothing changes). Anything else is Refused and stores nothing."""
+    s = sim(conn, upload.sim)
+    row = conn.execute("SELECT last_upload, last_digest FROM clubs WHERE sim_id = %s AND club_id = %s FOR UPDATE",
+                       (upload.sim, upload.club)).fetchone()
+    last, last_digest = row[0], (bytes(row[1]) if row[1] is not None else None)
+    if upload.upload == last and body_digest == last_digest:
+        return "again", 0
+    if upload.upload <= last:
+        raise Refused(409, f"upload {upload.upload} replayed or out of order: the hub has taken up to {last}",
+                      "upload")
+    boards = set(s["boards"])
+    for i, r in enumerate(upload.results):
+        if r.board not in boards:
+            raise Refused(422, f"results[{i}].board: board {r.board} is not in sim {upload.sim}", f"results[{i}].board")
+    stored = 0
+    for r in upload.results:
+        adjusted = None if r.adjusted is None else Jsonb(r.adjusted.model_dump(exclude_none=True))
+        cur = conn.execute(
+            "INSERT INTO results AS old (sim_id, club_id, section, board, ns, ew, ns_names, ew_names, contract, "
+            "declarer, tricks, score_ns, adjusted, upload) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
+            "%s, %s) ON CONFLICT (sim_id, club_id, section, board, ns, ew) DO UPDATE SET ns_names = "
+            "EXCLUDED.ns_names, ew_names = EXCLUDED.ew_names, contract = EXCLUDED.contract, declarer = "
+            "EXCLUDED.declarer, tricks = EXCLUDED.tricks, score_ns = EXCLUDED.score_ns, adjusted = EXCLUDED.adjusted, "
+            "upload = EXCLUDED.upload, version = old.version + 1, updated_at = now() RETURNING version",
+            (upload.sim, upload.club, r.section, r.board, r.ns, r.ew, r.ns_names, r.ew_names, r.contract,
+             r.declarer, r.tricks, r.score_ns, adjusted, upload.upload))
+        version = cur.fetchone()[0]
+        if version > 1:
+            _audit(conn, upload.sim, f"club {upload.club}", "result corrected", section=r.section, board=r.board,
+                   ns=r.ns, ew=r.ew, version=version, result=json.loads(r.model_dump_json()))
+        stored += 1
+    conn.execute("UPDATE clubs SET last_upload = %s, last_digest = %s WHERE sim_id = %s AND club_id = %s",
+                 (upload.upload, body_digest, upload.sim, upload.club))
+    conn.execute("UPDATE sims SET started = true WHERE id = %s AND NOT started", (upload.sim,))
+    _bump(conn, upload.sim)
+    return "stored", stored
+
+
+def results(conn, sim_id):
+    cur = conn.cursor(row_factory=dict_row)
+    return cur.execute("SELECT club_id, section, board, ns, ew, ns_names, ew_names, contract, declarer, tricks, "
+                       "score_ns, adjusted, version FROM results WHERE sim_id = %s "
+                       "ORDER BY board, club_id, section, ns, ew", (sim_id,)).fetchall()
+
+
+def clubs(conn, sim_id):
+    cur = conn.cursor(row_factory=dict_row)
+    return cur.execute("SELECT c.club_id, c.name, c.last_upload, count(r.board) AS results, "
+                       "count(DISTINCT r.board) AS boards FROM clubs c LEFT JOIN results r ON r.sim_id = c.sim_id "
+                       "AND r.club_id = c.club_id WHERE c.sim_id = %s GROUP BY c.club_id, c.name, c.last_upload "
+                       "ORDER BY c.club_id", (sim_id,)).fetchall()
+
+
+def audit(conn, sim_id, limit=500):
+    cur = conn.cursor(row_factory=dict_row)
+    return cur.execute("SELECT id, at, by, what, detail FROM audit WHERE sim_id = %s ORDER BY id DESC LIMIT %s",
+                       (sim_id, limit)).fetchall()
+
+
+def hub_secret(conn):
+    return bytes(conn.execute("SELECT secret FROM hub_secret").fetchone()[0])

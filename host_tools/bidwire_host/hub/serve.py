@@ -1,0 +1,61 @@
+"""Run the hub: `python -m bidwire_host.hub.serve [--data DIR] [--dsn DSN] [--workers 2] [--port 8090]`.
+
+With a DSN (or BIDWIRE_HUB_DSN) the hub uses that server, a managed PostgreSQL as well as a local one. Without, it
+makes and starts a local cluster under DATA (localpg.py) and stops it on exit. The migrations run once here, before
+the workers start (each worker's own start finds them done). The organiser's password is read from
+DATA/organiser-password (made with a random one if missing) or BIDWIRE_HUB_PASSWORD_FILE; it is never printed
+unless it was just made.
+"""
+import argparse
+import os
+import secrets
+import signal
+import sys
+from pathlib import Path
+
+import uvicorn
+
+from bidwire_host.hub import db
+from bidwire_host.hub.localpg import Cluster
+
+
+def password_file(data):
+    path = Path(os.environ.get("BIDWIRE_HUB_PASSWORD_FILE") or Path(data) / "organiser-password")
+    made = not path.exists()
+    if made:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(secrets.token_urlsafe(12) + "\n")
+    return path, made
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--data", default="build/hub")
+    p.add_argument("--dsn", default=os.environ.get("BIDWIRE_HUB_DSN"))
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8090)
+    p.add_argument("--workers", type=int, default=2)
+    args = p.parse_args(argv)
+    cluster = None
+    if not args.dsn:
+        cluster = Cluster(Path(args.data) / "postgres").start()
+        args.dsn = cluster.dsn
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    try:
+        db.migrate(args.dsn)
+        pw, made = password_file(args.data)
+        os.environ["BIDWIRE_HUB_DSN"] = args.dsn
+        os.environ["BIDWIRE_HUB_PASSWORD_FILE"] = str(pw.resolve())
+        print(f"hub: http://{args.host}:{args.port}/ ({args.workers} workers)", flush=True)
+        print(f"hub: organiser password in {pw}" + (f": {pw.read_text().strip()}" if made else ""), flush=True)
+        uvicorn.run("bidwire_host.hub.app:app_from_env", factory=True, host=args.host, port=args.port,
+                    workers=args.workers, log_level="warning")
+    finally:
+        if cluster is not None:
+            cluster.stop()
+
+
+if __name__ == "__main__":
+    main()

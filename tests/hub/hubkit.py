@@ -1,0 +1,109 @@
+"""A throwaway PostgreSQL cluster and a real hub (two uvicorn workers) for the hub's tests, and a club's signed
+uploads. Everything it starts, it stops."""
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx2 as httpx
+
+from bidwire_host.hub import signing
+from bidwire_host.hub.localpg import Cluster
+
+ROOT = Path(__file__).resolve().parents[2]
+PASSWORD = "organiser-test-password"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Hub:
+    def __init__(self, dsn, folder, workers=2):
+        self.dsn, self.folder, self.workers = dsn, Path(folder), workers
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc = None
+
+    def start(self):
+        pw = self.folder / "organiser-password"
+        pw.write_text(PASSWORD + "\n")
+        env = {**os.environ, "BIDWIRE_HUB_PASSWORD_FILE": str(pw),
+               "PYTHONPATH": os.pathsep.join([str(ROOT / "host_tools"), str(ROOT / "firmware")])}
+        self.log = open(self.folder / "hub.log", "w")  # noqa: SIM115 - closed in stop()
+        self.proc = subprocess.Popen([sys.executable, "-m", "bidwire_host.hub.serve", "--dsn", self.dsn,
+                                      "--port", str(self.port), "--workers", str(self.workers),
+                                      "--data", str(self.folder)], env=env, stdout=self.log,
+                                     stderr=subprocess.STDOUT, start_new_session=True)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the hub stopped: {(self.folder / 'hub.log').read_text()[-2000:]}")
+            try:
+                if httpx.get(self.url + "/healthz", timeout=2).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError("the hub did not start in 60 s")
+
+    def workers_pids(self):
+        """The worker processes (uvicorn's children, multiprocessing's resource tracker left out)."""
+        out = subprocess.run(["ps", "-o", "pid=,args=", "--ppid", str(self.proc.pid)], capture_output=True,
+                             text=True)
+        return [int(line.split()[0]) for line in out.stdout.splitlines() if "resource_tracker" not in line]
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(20)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+        self.log.close()
+
+    # ---- clients ---------------------------------------------------------------------------------------
+    def organiser(self):
+        return httpx.Client(base_url=self.url, headers={"Authorization": f"Bearer {PASSWORD}"}, timeout=30)
+
+    def public(self):
+        return httpx.Client(base_url=self.url, timeout=30)
+
+
+def upload_body(sim, club, number, results):
+    return json.dumps({"sim": sim, "club": club, "upload": number, "results": results}).encode()
+
+
+def post_upload(url, club, secret_hex, body, *, as_club=None, signature=None):
+    sig = signature or signing.sign(body, bytes.fromhex(secret_hex))
+    return httpx.post(url + "/api/v1/upload", content=body, timeout=30,
+                      headers={signing.HEADER_CLUB: as_club or club, signing.HEADER_SIGNATURE: sig,
+                               "Content-Type": "application/json"})
+
+
+def played(section, board, ns, ew, contract, declarer, tricks, score_ns, **extra):
+    return {"section": section, "board": board, "ns": ns, "ew": ew, "contract": contract, "declarer": declarer,
+            "tricks": tricks, "score_ns": score_ns, **extra}
+
+
+class Pg:
+    """A cluster in a folder of its own under /tmp (the server's user must reach it), removed at the end."""
+
+    def __enter__(self):
+        self.folder = tempfile.mkdtemp(prefix="bidwire-pg-")
+        os.chmod(self.folder, 0o755)
+        self.cluster = Cluster(self.folder).start()
+        return self.cluster
+
+    def __exit__(self, *exc):
+        self.cluster.stop("immediate")
+        shutil.rmtree(self.folder, ignore_errors=True)

@@ -1,0 +1,196 @@
+"""The hub's flows against a real PostgreSQL and two real workers: the organiser sets up a sim and registers
+clubs, clubs upload signed results, the hub scores the field and keeps it embargoed until the release time.
+
+The combined figures are worked by hand here (Law 78 A, 2 points a pair beaten, 1 a pair tied; Neuberg's
+(M + 1) x E / N - 1 for a board played N times against the E of the most-played board), not by the hub's code.
+"""
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from hubkit import played, post_upload, upload_body
+
+SOON = (datetime.now(UTC) + timedelta(days=1)).isoformat()
+PAST = (datetime.now(UTC) - timedelta(minutes=1)).isoformat()
+
+# Board 1 (dealer N, none vul) four times, board 2 (dealer E, NS vul) three times: B's second table sat out.
+CLUB_A = [played("A", 1, "1", "1", "4S", "N", 10, 420), played("A", 1, "2", "2", "4S", "N", 9, -50),
+          played("A", 2, "1", "1", "2H", "S", 8, 110), played("A", 2, "2", "2", "2H", "S", 9, 140)]
+CLUB_B = [played("A", 1, "1", "1", "4S", "N", 10, 420), played("A", 1, "2", "2", "3NT", "S", 9, 400),
+          played("A", 2, "1", "1", "2H", "S", 8, 110)]
+
+
+def setup_sim(hub, sim, release_at=SOON, **extra):
+    with hub.organiser() as org:
+        r = org.post("/api/v1/sims", json={"id": sim, "name": f"Sim {sim}", "release_at": release_at,
+                                           "boards": [1, 2], **extra})
+        assert r.status_code == 201, r.text
+        secrets = {}
+        for club in ("A", "B"):
+            r = org.post(f"/api/v1/sims/{sim}/clubs", json={"id": club, "name": f"Club {club}"})
+            assert r.status_code == 201, r.text
+            secrets[club] = r.json()["secret"]
+    return secrets
+
+
+def upload(hub, sim, club, secret, number, results):
+    return post_upload(hub.url, club, secret, upload_body(sim, club, number, results))
+
+
+def pct(ranking, club, pair, direction):
+    (e,) = [e for e in ranking if (e["club"], e["pair"], e["direction"]) == (club, pair, direction)]
+    return e["rank"], e["pct"]
+
+
+def test_the_field_is_scored_across_clubs_with_neuberg_and_ties(hub):
+    secrets = setup_sim(hub, "flows-score")
+    assert upload(hub, "flows-score", "A", secrets["A"], 1, CLUB_A).json() == {"upload": 1, "stored": 4,
+                                                                                "again": False}
+    assert upload(hub, "flows-score", "B", secrets["B"], 1, CLUB_B).status_code == 200
+    with hub.organiser() as org:
+        ranking = org.get("/api/v1/sims/flows-score/results").json()["ranking"]
+    # NS. Board 1: 420 beats 400 and -50 and ties 420: 5 of 6; 400: 2; -50: 0. Board 2 (N=3, E=4): 140 beats
+    # two: (4+1)x4/3-1 = 17/3; each 110 ties one: (1+1)x4/3-1 = 5/3. Tops: 12 for two boards, 6 for one.
+    assert pct(ranking, "A", "1", "NS") == ("1=", "55.56")  # (5 + 5/3) / 12
+    assert pct(ranking, "B", "1", "NS") == ("1=", "55.56")
+    assert pct(ranking, "A", "2", "NS") == ("3", "47.22")  # (0 + 17/3) / 12
+    assert pct(ranking, "B", "2", "NS") == ("4", "33.33")  # 2 / 6
+    # EW: board 1 420s 1, 400: 4, -50: 6; board 2 140: (0+1)x4/3-1 = 1/3, 110s: (3+1)x4/3-1 = 13/3.
+    assert pct(ranking, "B", "2", "EW") == ("1", "66.67")  # 4 / 6
+    assert pct(ranking, "A", "2", "EW") == ("2", "52.78")  # (6 + 1/3) / 12
+    assert pct(ranking, "A", "1", "EW") == ("3=", "44.44")  # (1 + 13/3) / 12
+    assert pct(ranking, "B", "1", "EW") == ("3=", "44.44")
+
+
+def test_one_winner_ranks_every_pair_in_one_list(hub):
+    secrets = setup_sim(hub, "flows-one", winners="one")
+    upload(hub, "flows-one", "A", secrets["A"], 1, CLUB_A)
+    upload(hub, "flows-one", "B", secrets["B"], 1, CLUB_B)
+    with hub.organiser() as org:
+        ranking = org.get("/api/v1/sims/flows-one/results").json()["ranking"]
+    assert [(e["club"], e["pair"], e["direction"], e["rank"]) for e in ranking][:3] == [
+        ("B", "2", "EW", "1"), ("A", "1", "NS", "2="), ("B", "1", "NS", "2=")]
+    assert len(ranking) == 8 and {e["field"] for e in ranking} == {"NS+EW"}
+
+
+def test_an_adjusted_score_is_scored_as_the_club_gave_it(hub):
+    secrets = setup_sim(hub, "flows-adj", scoring="mp")
+    upload(hub, "flows-adj", "A", secrets["A"], 1, CLUB_A[:2])
+    r = upload(hub, "flows-adj", "B", secrets["B"], 1, [
+        played("A", 1, "1", "1", "4S", "N", 10, 420),
+        {"section": "A", "board": 1, "ns": "2", "ew": "2", "adjusted": {"ns": 60, "ew": 40}}])
+    assert r.status_code == 200, r.text
+    with hub.organiser() as org:
+        rows = org.get("/api/v1/sims/flows-adj/results").json()["boards"]["1"]
+    (adj,) = [r for r in rows if r["adjusted"]]
+    assert (adj["pct_ns"], adj["pct_ew"]) == ("60", "40")  # Law 12 C: the percentages themselves
+
+
+def test_a_correction_replaces_the_result_and_is_in_the_audit_log(hub):
+    secrets = setup_sim(hub, "flows-fix")
+    upload(hub, "flows-fix", "A", secrets["A"], 1, CLUB_A)
+    r = upload(hub, "flows-fix", "A", secrets["A"], 2, [played("A", 1, "2", "2", "4S", "N", 10, 420)])
+    assert r.json()["stored"] == 1
+    with hub.organiser() as org:
+        rows = org.get("/api/v1/sims/flows-fix/results").json()["boards"]["1"]
+        log = org.get("/api/v1/sims/flows-fix/audit").json()
+    assert sorted(r["score_ns"] for r in rows) == [420, 420]  # replaced, not added
+    assert [r["version"] for r in rows if r["ns"] == "2"] == [2]
+    assert any(e["what"] == "result corrected" and e["by"] == "club A" and e["detail"]["board"] == 1 for e in log)
+
+
+@pytest.mark.parametrize("case", ["forged", "other club", "unknown club", "not in sim", "bad score", "replayed"])
+def test_refused_uploads_store_nothing(hub, case):
+    sim = f"flows-refuse-{case.replace(' ', '-')}"
+    secrets = setup_sim(hub, sim)
+    assert upload(hub, sim, "A", secrets["A"], 1, CLUB_A[:1]).status_code == 200
+    assert upload(hub, sim, "A", secrets["A"], 2, CLUB_A[1:2]).status_code == 200
+    body = upload_body(sim, "A", 3, CLUB_A[2:])
+    if case == "forged":
+        r = post_upload(hub.url, "A", secrets["B"], body)
+        assert r.status_code == 401
+    elif case == "other club":  # B signs an upload that says it is A's
+        r = post_upload(hub.url, "B", secrets["B"], body)
+        assert r.status_code == 403 and "cannot upload for club A" in r.json()["reason"]
+    elif case == "unknown club":
+        r = post_upload(hub.url, "Z", secrets["A"], body)
+        assert r.status_code == 401
+    elif case == "not in sim":
+        r = upload(hub, sim, "A", secrets["A"], 3, CLUB_A[2:] + [played("A", 9, "1", "1", "1NT", "N", 7, 90)])
+        assert r.status_code == 422 and r.json()["field"] == "results[2].board"
+    elif case == "bad score":
+        r = upload(hub, sim, "A", secrets["A"], 3, [played("A", 2, "1", "1", "2H", "S", 8, 140)])
+        assert r.status_code == 422 and "Law 77 score 110" in r.text and "results.0" in r.text
+    else:  # the first upload sent again, after the second was taken
+        r = upload(hub, sim, "A", secrets["A"], 1, CLUB_A[:1])
+        assert r.status_code == 409 and r.json()["field"] == "upload"
+    with hub.organiser() as org:
+        rows = org.get(f"/api/v1/sims/{sim}/results").json()["boards"]
+    assert sum(len(v) for v in rows.values()) == 2  # the two uploads taken before, nothing more
+
+
+def test_a_retry_of_the_last_upload_is_answered_again_and_stored_once(hub):
+    secrets = setup_sim(hub, "flows-retry")
+    first = upload(hub, "flows-retry", "A", secrets["A"], 1, CLUB_A)
+    again = upload(hub, "flows-retry", "A", secrets["A"], 1, CLUB_A)
+    assert first.json()["again"] is False and again.json() == {"upload": 1, "stored": 0, "again": True}
+    with hub.organiser() as org:
+        rows = org.get("/api/v1/sims/flows-retry/results").json()["boards"]
+        log = org.get("/api/v1/sims/flows-retry/audit").json()
+    assert sum(len(v) for v in rows.values()) == 4
+    assert not any(e["what"] == "result corrected" for e in log)
+
+
+def test_nothing_combined_is_public_before_the_release_time(hub):
+    secrets = setup_sim(hub, "flows-embargo", hands_pbn=HANDS)
+    upload(hub, "flows-embargo", "A", secrets["A"], 1, CLUB_A)
+    upload(hub, "flows-embargo", "B", secrets["B"], 1, CLUB_B)
+    with hub.public() as web:
+        pages = [web.get(p) for p in ("/", "/sims/flows-embargo", "/sims/flows-embargo/boards/1",
+                                      "/sims/flows-embargo/boards/2", "/api/v1/sims/flows-embargo/results")]
+        assert pages[-1].status_code == 403
+        for page in pages:
+            text = page.text
+            for secret in ("55.56", "47.22", "AKQJ", "T9876", "420", "Frequencies", "Traveller"):
+                assert secret not in text, (page.url, secret)
+        assert web.get("/api/v1/sims/flows-embargo/progress").status_code == 401
+        assert web.get("/api/v1/sims/flows-embargo/release").json()["released"] is False
+    with hub.organiser() as org:  # the organiser moves the release time to now: the results go public
+        assert org.patch("/api/v1/sims/flows-embargo", json={"release_at": PAST}).status_code == 200
+        assert org.patch("/api/v1/sims/flows-embargo", json={"scoring": "mp"}).status_code == 409  # play started
+    with hub.public() as web:
+        assert "55.56" in web.get("/sims/flows-embargo").text
+        board = web.get("/sims/flows-embargo/boards/1").text
+        assert "AKQJ" in board and "Frequencies" in board and "420" in board
+        assert web.get("/api/v1/sims/flows-embargo/release").json()["released"] is True
+
+
+def test_every_worker_serves_the_same_field(hub):
+    """Two workers, one database: whichever worker takes a request sees every upload at once."""
+    secrets = setup_sim(hub, "flows-workers")
+    pids, seen = set(), set()
+    import httpx2 as httpx
+    for n in range(1, 13):
+        upload(hub, "flows-workers", "A", secrets["A"], n, [played("A", 1, "1", "1", "1NT", "N", 6 + n % 7,
+                                                                   _score_1nt(6 + n % 7))])
+        with httpx.Client(base_url=hub.url, headers={"Authorization": "Bearer organiser-test-password"}) as c:
+            pids.add(c.get("/healthz").json()["pid"])
+            seen.add(c.get("/api/v1/sims/flows-workers/progress").json()["changes"])
+    assert len(pids) == 2 and len(hub.workers_pids()) == 2
+    assert len(seen) == 12  # each read, on whichever worker, saw the upload just acknowledged
+
+
+def _score_1nt(tricks):
+    return 90 + 30 * (tricks - 7) if tricks >= 7 else -50 * (7 - tricks)
+
+
+HANDS = """[Event "sim"]
+[Board "1"]
+[Dealer "N"]
+[Vulnerable "None"]
+[Deal "N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432"]
+
+[Board "2"]
+[Dealer "E"]
+[Vulnerable "NS"]
+[Deal "N:T9876.AKQ.AKQ.AK AKQJ.JT9.JT9.JT9 5432.876.876.876 .5432.5432.Q5432"]
+"""
