@@ -34,7 +34,7 @@ FROZEN_SRC  := $(shell find firmware boards -name '*.py' -not -path '*/__pycache
 # pyright-python otherwise asks PyPI for its latest version on every run, only to print a warning.
 export PYRIGHT_PYTHON_IGNORE_WARNINGS := 1
 
-.PHONY: setup chromium gcc-multilib mp32 mp32-mpy test test-py test-mp compile lint typecheck bench demo unit-build vunit firmware deploy provision serve rebuild clean chaos
+.PHONY: setup chromium gcc-multilib postgresql hub mp32 mp32-mpy test test-py test-mp compile lint typecheck bench demo unit-build vunit firmware deploy provision serve rebuild clean chaos
 
 setup: $(STAMP) $(TYPESHED)
 
@@ -49,7 +49,7 @@ $(STAMP): pyproject.toml
 $(TYPESHED): | $(STAMP)
 	ln -sfn "$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))')" $@
 
-test: setup chromium gcc-multilib
+test: setup chromium gcc-multilib postgresql
 	$(MAKE) --no-print-directory test-py test-mp compile lint typecheck
 
 # The dashboard's browser tests drive Debian's chromium through Playwright (which never downloads a browser).
@@ -57,6 +57,18 @@ chromium:
 	@test -x /usr/bin/chromium || { echo "installing Debian chromium for the browser tests"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } \
 		|| { echo "make test needs /usr/bin/chromium: apt-get install chromium (as root)"; exit 1; }
+
+# The hub's tests and make hub start throwaway clusters with Debian's PostgreSQL server (initdb, pg_ctl).
+postgresql:
+	@ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || { echo "installing Debian postgresql for the hub"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; } \
+		|| { echo "the hub needs PostgreSQL's server: apt-get install postgresql (as root)"; exit 1; }
+
+# make hub [DATA=build/hub] [PORT=8090] [WORKERS=2]: the hub on a local cluster under DATA, or on the server named
+# by BIDWIRE_HUB_DSN (docs/hub.md).
+hub: setup postgresql
+	$(BIN)/python -m bidwire_host.hub.serve --data $(or $(DATA),build/hub) --port $(or $(PORT),8090) \
+		--workers $(or $(WORKERS),2)
 
 # The 32-bit build needs a C compiler that targets i386 (Debian's gcc-multilib).
 gcc-multilib:
