@@ -145,7 +145,7 @@ CREATE TABLE setup (
 """, False),
     (3, """
 -- What the director and scorer decided (not derived: raw like the events, and as immutable): adjusted and
--- assigned scores, procedural penalties, publications (collector/director.py). The scores are the results
+-- assigned scores, procedural penalties, publications (collector/decisions/). The scores are the results
 -- with these actions applied in order, so a rebuild or a restart replays them.
 CREATE TABLE director_actions (
     id INTEGER PRIMARY KEY,             -- the order they are applied in
