@@ -12,7 +12,7 @@ from bidwire.core import board as boards
 from bidwire.core.calls import seat_name
 from bidwire_host.collector import attribution, setup, validator
 from bidwire_host.collector.decisions.state import fold
-from bidwire_host.collector.store import DERIVED, Store
+from bidwire_host.collector.store import DERIVED, Store, forget
 
 log = logging.getLogger("bidwire.collector")
 
@@ -272,6 +272,7 @@ def apply(conn, unit, seq, event, received):
             handler(conn, unit, seq, event, row)
         conn.execute("RELEASE derive")
     except Exception as e:  # a bug or an event the derivation cannot read: say so, keep the raw event
+        forget(conn)  # nothing kept from inside the savepoint outlives it (store.py)
         conn.execute("ROLLBACK TO derive")
         conn.execute("RELEASE derive")
         log.exception("deriving %s seq %d", unit, seq)
