@@ -4,7 +4,7 @@ Each decision is one row of the append-only table `director_actions` (its kind â
 `resolve`, `correct`, `close` or `players` â€”, the accepted body as JSON, who, when, and whether it was made after
 the correction period). Raw events stay untouched: the scores are the stored results with the actions applied in
 `id` order (`fold`), so a restart, an event reload or `bidwire rebuild` followed by a restart gives the same
-standings as the live collector.
+standings as the live collector. The fold is kept per connection until the table changes (`fold`).
 
 How each kind counts in the fold (the modules beside this one check and store them): an `adjust` for a table
 and board replaces the one before it, and `clear` removes it; a `penalty` is one more ledger entry; a `publish`
@@ -111,11 +111,26 @@ class State:
                 "post_period": [a for a in self.actions if a["post_period"]]}
 
 
+CACHE_KEY = "decisions.fold"  # the folded State in a connection's cache (store.py): (last id folded, State)
+
+
 def fold(conn):
-    """The State of the stored actions."""
-    s = State()
+    """The State of the stored actions, folded once per change. On a store's connection (its `cache`) the State is
+    kept with the id of the last row folded and given again while that row is still the last: one `max(id)`, not
+    every row read again for every sync and page. The table is append-only, so the same last id is the same rows;
+    a rollback, which could take a row away and let its id be used again, empties the cache (store.forget). The
+    State given may be the one kept for every later caller: read it, never change it."""
+    cache = getattr(conn, "cache", None)
+    if cache is not None:
+        kept = cache.get(CACHE_KEY)
+        if kept is not None and kept[0] == conn.execute("SELECT max(id) FROM director_actions").fetchone()[0]:
+            return kept[1]
+    s, last = State(), None
     for row in conn.execute("SELECT * FROM director_actions ORDER BY id"):
         s.apply(row)
+        last = row["id"]
+    if cache is not None:
+        cache[CACHE_KEY] = (last, s)
     return s
 
 
