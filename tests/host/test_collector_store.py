@@ -162,6 +162,37 @@ def test_a_failing_job_is_rolled_back_alone(data):
     assert [r["unit"] for r in query(data, "SELECT unit FROM unit_sync ORDER BY unit")] == ["U1", "U2"]
 
 
+def test_what_a_connection_keeps_goes_with_every_rollback(data):
+    """Each connection of the store has a cache for values computed from its tables; the writer's is emptied when a
+    job is rolled back and when a commit fails, so that nothing kept outlives the rows it was computed from."""
+    with Store(data) as s:
+        assert s.write(lambda c: c.cache) == {} and s.reader().cache == {}
+        s.write(lambda c: c.cache.update(kept=1))
+        assert s.write(lambda c: c.cache) == {"kept": 1}  # kept across committed transactions
+
+        def bad(c):
+            c.cache["mine"] = 2
+            raise ValueError("refused")
+        with pytest.raises(ValueError):
+            s.write(bad)
+        assert s.write(lambda c: c.cache) == {}
+        s.write(lambda c: c.cache.update(kept=3))
+
+        def commit_fails(c):  # a deferred foreign key: refused only by COMMIT, and the whole transaction with it
+            c.execute("CREATE TEMP TABLE parent (id INTEGER PRIMARY KEY)")
+            c.execute("CREATE TEMP TABLE child (p INTEGER REFERENCES parent (id) DEFERRABLE INITIALLY DEFERRED)")
+            c.execute("INSERT INTO child VALUES (1)")
+        with pytest.raises(StoreError, match="could not commit"):
+            s.write(commit_fails)
+        assert s.write(lambda c: c.cache) == {}
+    conn = store.connect(data / DB_NAME)  # a connection outside a Store keeps nothing: nobody watches its rollbacks
+    try:
+        assert conn.cache is None
+        store.forget(conn)
+    finally:
+        conn.close()
+
+
 def test_a_derivation_failure_keeps_the_event_and_says_so(data, monkeypatch):
     def broken(conn, unit, seq, e, row):
         raise RuntimeError("a bug")

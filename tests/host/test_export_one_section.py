@@ -16,8 +16,9 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from export_bench import store_for_export  # noqa: E402
 
-from bidwire_host.collector import derive, director, export  # noqa: E402
+from bidwire_host.collector import derive, export  # noqa: E402
 from bidwire_host.collector import setup as setup_mod  # noqa: E402
+from bidwire_host.collector.decisions import kinds  # noqa: E402
 from bidwire_host.collector.standings import Standings  # noqa: E402
 
 BIDWIRE = os.path.join(os.path.dirname(sys.executable), "bidwire")
@@ -27,7 +28,7 @@ AT = datetime(2026, 12, 1, 21, 0, tzinfo=timezone.utc)
 def _decide(data, decisions):
     def job(conn):
         for kind, body in decisions:
-            director.ACTIONS[kind](conn, setup_mod.load(conn), body, AT)
+            kinds.ACTIONS[kind](conn, setup_mod.load(conn), body, AT)
     with derive.open_store(data) as store:
         store.write(job)
 

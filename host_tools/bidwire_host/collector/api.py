@@ -14,8 +14,9 @@ from fastapi import Path as FastPath
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from bidwire_host.collector import apiauth, commands, director, export, roster, setup
+from bidwire_host.collector import apiauth, commands, export, roster, setup
 from bidwire_host.collector import queue as queue_mod
+from bidwire_host.collector.decisions.state import fold, label
 from bidwire_host.collector.deps import Service
 from bidwire_host.collector.store import SCHEMA_VERSION
 
@@ -251,7 +252,7 @@ def ranking_(service: Service):
     return {"method": st.method, "ranking": rows, "problems": list(st.problems)}
 
 
-# ---- the director's decisions: adjusted scores, penalties, publication (director.py) -------------------------
+# ---- the director's decisions: adjusted scores, penalties, publication (decisions/) ------------------------
 class Adjustment(BaseModel):
     """An artificial adjusted score (ns and ew: A+, A, A- or a percentage), an assigned score (score_ns, and
     score_ew if non-balancing), or `clear`, for one board at one table."""
@@ -307,9 +308,9 @@ async def post_adjustment(service: Service, body: Adjustment, key: IdempotencyKe
 @router.get("/api/v1/adjustments", tags=["director"])
 def get_adjustments(service: Service):
     """Every `adjust` action in order, and the adjustments in force."""
-    st = director.fold(service.store.reader())
+    st = fold(service.store.reader())
     return {"actions": [a for a in st.actions if a["kind"] == "adjust"],
-            "in_force": [dict(a, label=director.label(a)) for a in st.adjustments.values()]}
+            "in_force": [dict(a, label=label(a)) for a in st.adjustments.values()]}
 
 
 @router.post("/api/v1/penalties", tags=["director"], status_code=201)
@@ -321,7 +322,7 @@ async def post_penalty(service: Service, body: PenaltyIn, key: IdempotencyKey = 
 @router.get("/api/v1/penalties", tags=["director"])
 def get_penalties(service: Service):
     """The penalty ledger, in order."""
-    return {"penalties": director.fold(service.store.reader()).penalties}
+    return {"penalties": fold(service.store.reader()).penalties}
 
 
 @router.post("/api/v1/publish", tags=["director"], status_code=201)
@@ -351,8 +352,8 @@ class PlayersFix(BaseModel):
 
 @router.post("/api/v1/players", tags=["director"], status_code=201)
 async def post_players(service: Service, body: PlayersFix, key: IdempotencyKey = None):
-    """Fix a pair's players (director.players): recorded with the players before; every output names the new ones.
-    After the correction period only with `override` and `by` (Law 79 C)."""
+    """Fix a pair's players (decisions.players.players): recorded with the players before; every output names the
+    new ones. After the correction period only with `override` and `by` (Law 79 C)."""
     return await _decide(service, "players", body, key)
 
 
@@ -370,7 +371,7 @@ def get_players(service: Service):
                                "pair": who[1] if isinstance(who, tuple) else who, "names": said.get(who),
                                "players": roster.as_json(pl), "fix": (fixed.get((sec.name, who)) or {}).get("id")}
                               for who, pl in found.items()]
-    return {"sections": sections, "fixes": [a for a in director.fold(conn).actions if a["kind"] == "players"]}
+    return {"sections": sections, "fixes": [a for a in fold(conn).actions if a["kind"] == "players"]}
 
 
 class Resolution(BaseModel):
@@ -433,7 +434,7 @@ async def post_close(service: Service, body: AlertClose, key: IdempotencyKey = N
 def held(service: Service):
     """The results held for the director (attribution.py): what differs from the event, and the decision if any."""
     conn = service.store.reader()
-    decided = director.fold(conn).resolutions
+    decided = fold(conn).resolutions
     out = []
     for r in conn.execute("SELECT * FROM results WHERE held IS NOT NULL ORDER BY rowid"):
         item = _row(r, ("held", "expected"))
@@ -446,7 +447,7 @@ def held(service: Service):
 @router.get("/api/v1/publish", tags=["director"])
 def get_publish(service: Service):
     """The last publication, when the correction period ends, whether it is open; corrections made after it."""
-    return director.fold(service.store.reader()).publication(service.clock())
+    return fold(service.store.reader()).publication(service.clock())
 
 
 @router.get("/api/v1/export/{fmt}", tags=["director"])

@@ -2,7 +2,7 @@
 
 A unit's result is a claim: it is credited to the pairs the movement seats at the unit's table in that round,
 for a board of that round. `check` compares the claim with the event; whatever differs holds the result (stored,
-not scored, shown to the director, who accepts it as played — re-attributed — or voids it: director.resolve).
+not scored, shown to the director, who accepts it as played — re-attributed — or voids it: decisions.results.resolve).
 A result that arrives after the results were published is held too, so that a published traveller, ranking or
 /results never changes without a recorded decision (Law 79 C). With no event loaded there is nothing to check a
 claim against: results are then scored as the units report them (until publication).
@@ -19,7 +19,7 @@ def _text(x):
 def check(conn, s, state, unit, row, received):
     """(reasons, expected) for the result of board row `row` (its section, table, round, board and pairs as
     the unit reported them): reasons [] when the event agrees. `s`: the loaded setup (setup.Setup) or None;
-    `state`: the director's decisions folded (director.State), for the publication."""
+    `state`: the director's decisions folded (decisions.state.State), for the publication."""
     reasons = []
     if state.period.published_at is not None and state.period.published_at <= datetime.fromisoformat(received):
         reasons.append(f"the results were published at {state.period.published_at.isoformat(timespec='seconds')}:"

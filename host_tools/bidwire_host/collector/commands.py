@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter, ValidationError
 
 from bidwire.core.codes import RULE_NAMES
-from bidwire_host.collector import director
+from bidwire_host.collector.decisions.state import alert_key, fold
 
 REPLY_BYTES = 12 * 1024  # the unit reads a sync reply of 16 KB at most (firmware/bidwire/unit/http.py)
 REPLY_COMMANDS = 16
@@ -137,7 +137,7 @@ def ruling(conn, unit, seq, choice, by="director"):
         raise NotFound(f"no irregularity {seq} from unit {unit}")
     if row["state"] != "open":
         raise NotOpen(f"the irregularity is no longer open: {row['outcome'] or row['state']}")
-    closed = director.fold(conn).closed.get(director.alert_key("irr", unit, seq))
+    closed = fold(conn).closed.get(alert_key("irr", unit, seq))
     if closed is not None:
         raise NotOpen(f"the irregularity was closed by the director at {closed['at']}")
     options = json.loads(row["options"]) if row["options"] else []

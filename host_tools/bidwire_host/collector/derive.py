@@ -10,8 +10,9 @@ import logging
 
 from bidwire.core import board as boards
 from bidwire.core.calls import seat_name
-from bidwire_host.collector import attribution, director, setup, validator
-from bidwire_host.collector.store import DERIVED, Store
+from bidwire_host.collector import attribution, setup, validator
+from bidwire_host.collector.decisions.state import fold
+from bidwire_host.collector.store import DERIVED, Store, forget
 
 log = logging.getLogger("bidwire.collector")
 
@@ -167,7 +168,7 @@ def _lead(conn, unit, seq, e, row):
 def _result(conn, unit, seq, e, row, received):
     contract, declarer, score, alerts = validator.check_result(row["board"], row["contract"], row["declarer"], e)
     tricks = e.get("tricks")
-    held, expected = attribution.check(conn, setup.load(conn), director.fold(conn), unit, row, received)
+    held, expected = attribution.check(conn, setup.load(conn), fold(conn), unit, row, received)
     conn.execute("INSERT INTO results (unit, seq, board_id, board, section, table_no, round, ns, ew, contract, "
                  "declarer, tricks, score_ns, unit_contract, unit_declarer, unit_score_ns, entered_by, confirmed_by, "
                  "lead, t, held, expected) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -196,7 +197,7 @@ def check_stored_results(conn, numbers, only=None):
     numbers = sorted(set(numbers))
     if not numbers:
         return 0
-    state = director.fold(conn)
+    state = fold(conn)
     marks = ", ".join("?" * len(numbers))
     rows = conn.execute(f"SELECT rowid AS rowid_, * FROM results WHERE board IN ({marks}) ORDER BY rowid",
                         numbers).fetchall()
@@ -271,6 +272,7 @@ def apply(conn, unit, seq, event, received):
             handler(conn, unit, seq, event, row)
         conn.execute("RELEASE derive")
     except Exception as e:  # a bug or an event the derivation cannot read: say so, keep the raw event
+        forget(conn)  # nothing kept from inside the savepoint outlives it (store.py)
         conn.execute("ROLLBACK TO derive")
         conn.execute("RELEASE derive")
         log.exception("deriving %s seq %d", unit, seq)

@@ -2,13 +2,13 @@
 
 An irregularity is open until the unit reports it settled at the table (accepted by the next player's call,
 condoned, a ruling applied) or the board is redone (superseded); a director call until the director ends it at
-the table or rules there; any alert until the director closes it (director.close); a held result until the
-director decides it (director.resolve). A ruling sent from the page shows as on its way until the unit applies
+the table or rules there; any alert until the director closes it (decisions.alerts.close); a held result until the
+director decides it (decisions.results.resolve). A ruling sent from the page shows as on its way until the unit applies
 (or refuses) it. The JSON API (GET /api/v1/queue) and the director's page read the same queue.
 """
 import json
 
-from bidwire_host.collector import director
+from bidwire_host.collector.decisions.state import alert_key, fold
 
 
 def cmd_acks(conn):
@@ -22,7 +22,7 @@ PAGE = 50  # open alerts per page
 def alerts(conn, acks, state="open", page=1, limit=PAGE):
     """The alerts queue, newest first: `state` "open" (what the director still has to deal with) or "closed"
     (settled at the table, superseded, resolved by the director: each with its outcome). (items, total)."""
-    decisions = director.fold(conn)
+    decisions = fold(conn)
     closed, resolutions = decisions.closed, decisions.resolutions
     queued = {}
     for c in conn.execute("SELECT unit, seq, body FROM commands WHERE type = 'ruling' ORDER BY seq"):
@@ -32,23 +32,23 @@ def alerts(conn, acks, state="open", page=1, limit=PAGE):
     want_open = state == "open"
     rows = []
     for i in conn.execute("SELECT i.*, e.id AS eid FROM irregularities i JOIN events e USING (unit, seq)"):
-        key = director.alert_key("irr", i["unit"], i["seq"])
+        key = alert_key("irr", i["unit"], i["seq"])
         is_open = i["state"] == "open" and key not in closed
         if is_open == want_open:
             rows.append(("irr", key, i, is_open))
     for c in conn.execute("SELECT c.*, e.id AS eid FROM director_calls c JOIN events e USING (unit, seq)"):
-        key = director.alert_key("td", c["unit"], c["seq"])
+        key = alert_key("td", c["unit"], c["seq"])
         is_open = c["state"] == "open" and key not in closed
         if is_open == want_open:
             rows.append(("td", key, c, is_open))
     for a in conn.execute("SELECT a.*, e.id AS eid FROM alerts a LEFT JOIN events e USING (unit, seq)"):
-        key = director.alert_key("alert", a["unit"], a["seq"], a["kind"])
+        key = alert_key("alert", a["unit"], a["seq"], a["kind"])
         is_open = key not in closed and not (a["kind"] == "held_result" and (a["unit"], a["seq"]) in resolutions)
         if is_open == want_open:
             rows.append(("alert", key, a, is_open))
     for c in conn.execute("SELECT c.*, NULL AS board, (SELECT coalesce(max(id), 0) FROM events) AS eid "
                           "FROM seq_conflicts c"):
-        key = director.alert_key("conflict", c["unit"], c["seq"], str(c["id"]))
+        key = alert_key("conflict", c["unit"], c["seq"], str(c["id"]))
         is_open = key not in closed
         if is_open == want_open:
             rows.append(("conflict", key, c, is_open))

@@ -3,9 +3,9 @@
 `players(conn, setup, section)` is the one answer every output uses (the exports, the JSON API, the pages):
 {contestant: [event.Player]}, keyed as the standings key contestants ((line, pair) when NS and EW are ranked
 apart, else the pair or team number, as text). A pair's players are the event file's (names and numbers, the
-register's where the file refers to it), or the latest `players` decision for that pair (director.py). A team's
-are its NS, EW and reserve players. `names` gives the text the outputs print ("Ann Smith - Bob Jones"; a pair
-with no players its name, if any; a team its name) and `seats` the four players of one table's result.
+register's where the file refers to it), or the latest `players` decision for that pair (decisions/players.py).
+A team's are its NS, EW and reserve players. `names` gives the text the outputs print ("Ann Smith - Bob Jones"; a
+pair with no players its name, if any; a team its name) and `seats` the four players of one table's result.
 """
 import json
 
@@ -19,7 +19,7 @@ def key(setup, section, line, pair):
 
 
 def fixes(conn):
-    """{(section, contestant): the director's latest `players` decision} (director.players, in id order)."""
+    """{(section, contestant): the director's latest `players` decision} (decisions.players.players, in id order)."""
     out = {}
     for row in conn.execute("SELECT id, body, by_whom, at FROM director_actions WHERE kind = 'players' ORDER BY id"):
         body = json.loads(row["body"])

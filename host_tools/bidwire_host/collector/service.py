@@ -16,7 +16,9 @@ import json
 import logging
 import threading
 
-from bidwire_host.collector import commands, derive, director, ingest, live, setup
+from bidwire_host.collector import commands, derive, ingest, live, setup
+from bidwire_host.collector.decisions import kinds
+from bidwire_host.collector.decisions.state import ActionError, now
 from bidwire_host.collector.standings import Standings
 from bidwire_host.collector.store import StoreError
 from bidwire_host.event import analysis
@@ -41,7 +43,7 @@ def _refusal(e):
         return Refused(409, str(e))
     if isinstance(e, commands.NotFound):
         return Refused(404, str(e))
-    if isinstance(e, director.ActionError):
+    if isinstance(e, ActionError):
         return Refused(e.status, str(e))
     if isinstance(e, (setup.SetupError, commands.CommandError)):
         return Refused(400, str(e))
@@ -76,7 +78,7 @@ def idempotent(job, op, key, request):
 class Service:
     """The session's one authority: the store, the keyring, the standings, the live pages' hub."""
 
-    def __init__(self, store, keyring, clock=director.now):
+    def __init__(self, store, keyring, clock=now):
         self.store = store
         self.keyring = keyring
         self.clock = clock  # the host clock (UTC) for decisions; tests set their own
@@ -248,12 +250,12 @@ class Service:
         job = idempotent(lambda conn: setup.start_round(conn, round_no, section), "round", key, [round_no, section])
         return await self._commit(job, {"event": True})
 
-    # ---- decisions (director.py) -----------------------------------------------------------------------
+    # ---- decisions (decisions/) ------------------------------------------------------------------------
     async def decide(self, kind, body, key=None):
         """A director's or scorer's decision: kind adjust, penalty, publish, resolve (a held result), close (an
         alert), correct (a result's contract, declarer, tricks, lead or pairs), players (a pair's players). The stored
         action."""
-        action = director.ACTIONS.get(kind)
+        action = kinds.ACTIONS.get(kind)
         if action is None:
             raise Refused(400, f"no such decision {kind!r}")
         at = self.clock()
@@ -262,7 +264,7 @@ class Service:
             item = action(conn, setup.load(conn), body, at)
             if kind == "correct":  # the corrected result checked against double dummy, as a result at sync
                 derive.check_stored_results(conn, [item["board"]], only=(item["unit"], item["seq"]))
-            if kind in director.ADVANCING:
+            if kind in kinds.ADVANCING:
                 setup.advance(conn)  # an accepted result may complete its table's round
             return item
         return await self._commit(idempotent(job, kind, key, body), {"scores": True, "alerts": True,

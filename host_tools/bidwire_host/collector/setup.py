@@ -8,7 +8,8 @@ has reported a result for its last board.
 """
 import json
 
-from bidwire_host.collector import commands, director
+from bidwire_host.collector import commands
+from bidwire_host.collector.decisions.state import fold
 from bidwire_host.event import model as event_mod
 
 METHODS = ("mp", "neuberg", "cross-imps", "butler", "teams")  # scoring.session.METHODS
@@ -187,7 +188,7 @@ def start_round(conn, round_no, section=None):
 def round_complete(conn, s, section, round_no, accepted=None):
     """Every table of the section's round has a result for the last board of its assignment that counts: one
     the event agrees with (not held), or a held one the director accepted for that table (`accepted`: a set of
-    (section, table, round, board) from director.fold(conn).accepted())."""
+    (section, table, round, board) from decisions.state.fold(conn).accepted())."""
     for a in event_mod.assignments(s.event, round_no, s.session):
         if a["section"] != section:
             continue
@@ -196,7 +197,7 @@ def round_complete(conn, s, section, round_no, accepted=None):
                         "AND held IS NULL LIMIT 1", (section, a["table"], round_no, last)).fetchone() is not None:
             continue
         if accepted is None:
-            accepted = director.fold(conn).accepted()
+            accepted = fold(conn).accepted()
         if (section, a["table"], round_no, last) not in accepted:
             return False
     return True

@@ -8,12 +8,12 @@ section, table and board: a second result for the same table and board replaces 
 validator has raised an alert for the director). Results without a section (no assignment) or without a host
 score are not scored, and neither are results held for the director (attribution.py) until he accepts them —
 then as his decision credits them; a scorer's correction replaces the result's contract, declarer, tricks and
-pairs (director.State.effective).
+pairs (decisions.state.State.effective).
 """
 import threading
 
-from bidwire_host.collector import director
 from bidwire_host.collector import setup as setup_mod
+from bidwire_host.collector.decisions.state import State, adjusted, deduction, fold, label
 from bidwire_host.scoring import Result, ScoringError, Session
 from bidwire_host.scoring.model import format_number
 
@@ -30,7 +30,7 @@ class Standings:
         self.index = {}  # (section, table, board) -> index on the board's traveller
         self.source = {}  # (section, table, board) -> the `results` row on the traveller (or kept aside)
         self.problems = []
-        self.actions = director.State()
+        self.actions = State()
         self.last_rowid = 0  # the results row scored last
         self.only = None  # the one section loaded (load(conn, section)), None for every section
 
@@ -58,7 +58,7 @@ class Standings:
         export of one section, `bidwire export --section`: the same figures, the other sections not read)."""
         with self._lock:
             self.reset(setup_mod.load(conn))
-            self.actions = director.fold(conn)
+            self.actions = fold(conn)
             if section is None:
                 rows = [dict(r) for r in conn.execute("SELECT rowid AS rowid_, * FROM results ORDER BY rowid")]
             else:
@@ -69,7 +69,7 @@ class Standings:
             for (sec, table, board), item in self.actions.adjustments.items():
                 if section is None or sec == section:
                     self._put(sec, table, board, Result(board, item["ns"], item["ew"], None,
-                                                        adjusted=director.adjusted(item), table=str(table)),
+                                                        adjusted=adjusted(item), table=str(table)),
                               {"unit": None, "seq": None})
 
     def _section_rows(self, conn, section):
@@ -155,7 +155,7 @@ class Standings:
             if item["section"] != section or sess is None:
                 continue
             who = (item["direction"], item["pair"]) if item["direction"] else item["pair"]
-            out[who] = out.get(who, 0) + director.deduction(item, sess.totals.get(who), self.method)
+            out[who] = out.get(who, 0) + deduction(item, sess.totals.get(who), self.method)
             entries.setdefault(who, []).append(item)
         return out, entries
 
@@ -192,7 +192,7 @@ class Standings:
         if res.adjusted is None or res.table is None:
             return None
         item = self.actions.adjustments.get((section, int(res.table), res.board))
-        return director.label(item) if item is not None else None
+        return label(item) if item is not None else None
 
     def ranking(self):
         with self._lock:

@@ -13,6 +13,11 @@ A store is checked when it is opened (`check_file`, then SQLite's `quick_check`:
 index read and its structure checked): an empty (0-byte) file or a damaged one is refused with a StoreError that
 names the file and how to restore a backup (backup.py). `health()` says whether the last transaction could commit
 (for /healthz). `close()` leaves every commit in the main file: the WAL checkpointed and removed.
+
+Each of the store's connections has a `cache` for what is computed from its tables and worth keeping between
+transactions (the director's decisions folded: decisions/state.py), each value keyed by its owner on what it was
+computed from. A rollback could take away rows a value was computed from, so every rollback on the writer's
+connection empties its cache (`forget`); the readers only ever see committed rows.
 """
 import logging
 import queue
@@ -145,7 +150,7 @@ CREATE TABLE setup (
 """, False),
     (3, """
 -- What the director and scorer decided (not derived: raw like the events, and as immutable): adjusted and
--- assigned scores, procedural penalties, publications (collector/director.py). The scores are the results
+-- assigned scores, procedural penalties, publications (collector/decisions/). The scores are the results
 -- with these actions applied in order, so a rebuild or a restart replays them.
 CREATE TABLE director_actions (
     id INTEGER PRIMARY KEY,             -- the order they are applied in
@@ -266,13 +271,26 @@ def damage(conn):
     return "" if rows == ["ok"] else "; ".join(rows)
 
 
+class Connection(sqlite3.Connection):
+    """A connection with a `cache`: values computed from its tables, kept by their owners (None: none kept, as on a
+    connection outside a Store, whose rollbacks nobody watches)."""
+
+    cache = None
+
+
+def forget(conn):
+    """Empty the connection's cache: a rollback may have taken away rows its values were computed from."""
+    if getattr(conn, "cache", None) is not None:
+        conn.cache.clear()
+
+
 def connect(path, readonly=False):
     """A connection in autocommit mode (transactions are explicit), WAL, fsync on every commit."""
     if readonly:
         conn = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True, isolation_level=None,
-                               check_same_thread=False)
+                               check_same_thread=False, factory=Connection)
     else:
-        conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, factory=Connection)
     conn.row_factory = sqlite3.Row
     conn.execute("PRAGMA busy_timeout = 10000")
     if not readonly:
@@ -372,6 +390,7 @@ class Store:
         except BaseException:
             self._close_opening()
             raise
+        self._conn.cache = {}  # the writer's: emptied on every rollback (_transaction)
         self.failure = None  # (when, why) the last transaction could not commit; None once one commits
         self._queue = queue.SimpleQueue()
         self._local = threading.local()
@@ -427,6 +446,7 @@ class Store:
                     outcomes.append((job, job.fn(conn), None))
                     conn.execute("RELEASE job")
                 except Exception as e:  # the job's own changes go; the others' stay
+                    forget(conn)
                     conn.execute("ROLLBACK TO job")
                     conn.execute("RELEASE job")
                     outcomes.append((job, None, e))
@@ -436,6 +456,7 @@ class Store:
         except Exception as e:  # the commit itself failed (disk full, I/O error): nothing was stored
             log.error("store: transaction failed: %s", e)
             self.failure = (time.time(), str(e))
+            forget(conn)
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             outcomes = [(job, None, StoreError(f"the store could not commit: {e}")) for job in jobs]
@@ -451,6 +472,7 @@ class Store:
         conn = getattr(self._local, "conn", None)
         if conn is None:
             conn = connect(self.path, readonly=True)
+            conn.cache = {}  # only committed rows are read here: nothing it holds is ever rolled back
             self._local.conn = conn
             with self._readers_lock:
                 self._readers.append(conn)

@@ -4,7 +4,7 @@ the audit list of the director's decisions.
 Every alert has a lifecycle (docs/director.md): an irregularity is open until the unit reports it settled at the
 table (accepted by the next player's call, condoned, a ruling applied) or the board is redone (superseded); a
 director call until the director ends it at the table or rules there; any alert until the director closes it
-(director.close). A ruling given from the page shows as on its way until the unit applies (or refuses) it.
+(decisions.alerts.close). A ruling given from the page shows as on its way until the unit applies (or refuses) it.
 
 Late tables: a table is late when its round has run longer than `ROUND_MINUTES` (from the host's receipt of the
 round's first `board_start`), or when a board is under way (bidding, opening lead, play) and nothing has been
@@ -14,7 +14,8 @@ import json
 import os
 from datetime import datetime, timezone
 
-from bidwire_host.collector import director, queue
+from bidwire_host.collector import queue
+from bidwire_host.collector.decisions.state import fold, label
 
 PHASES = {"auction": "bidding", "ended": "opening lead", "play": "play", "done": "done"}
 RULINGS = {  # what each ruling does, for the buttons (laws.md §4.19)
@@ -187,7 +188,7 @@ def audit(conn):
     """The director's decisions (adjusted scores, penalties, publications), newest first, with a summary.
     (A penalty's body has its own `kind`, procedural or disciplinary, so it is told by its `amount`.)"""
     out = []
-    for a in reversed(director.fold(conn).actions):
+    for a in reversed(fold(conn).actions):
         section = f"section {a['section']}, " if a.get("section") else ""
         if "amount" in a:
             kind = "penalty"
@@ -215,7 +216,7 @@ def audit(conn):
                        f" -> {' - '.join(p['name'] for p in a['players'])}")
         elif a["kind"] == "adjust":
             kind = "adjusted score"
-            what = "cleared" if a.get("clear") else director.label(a)
+            what = "cleared" if a.get("clear") else label(a)
             summary = f"board {a['board']}, {section}table {a['table']} (NS {a['ns']} v EW {a['ew']}): {what}"
         else:
             kind = "publication"

@@ -1,13 +1,13 @@
 """The scorer's pages and the public results (issue 5, items 2 and 3): server-rendered from the collector's own
 standings, director actions and exports; nothing is scored here.
 
-- /scorer (staff session: the scorer's or the director's login): travellers per board, the ranking, publication
-  (POST /scorer/publish with the session's CSRF token: `director.publish`, the correction period of Law 79 C),
-  corrections (POST /scorer/correct: `director.correct`, a result's contract, declarer, tricks, lead or pair
-  numbers as they really were, scored again by Law 77, `by` the logged-in role; after the period refused with
-  its 409 reason unless `override` is ticked; assigned and artificial scores are the director's, on /director),
-  the audit log of every decision, the download links (the JSON API's exports) and the printable page
-  /scorer/print. Every change goes through the collector service; every form carries an idempotency key;
+- /scorer (staff session: the scorer's or the director's login): travellers per board, the ranking, publication (POST
+  /scorer/publish with the session's CSRF token: `decisions.publication.publish`, the correction period of Law 79 C),
+  corrections (POST /scorer/correct: `decisions.results.correct`, a result's contract, declarer, tricks, lead or pair
+  numbers as they really were, scored again by Law 77, `by` the logged-in role; after the period refused with its 409
+  reason unless `override` is ticked; assigned and artificial scores are the director's, on /director), the audit log
+  of every decision, the download links (the JSON API's exports) and the printable page /scorer/print. Every change
+  goes through the collector service; every form carries an idempotency key;
 - /scorer/pairs/{direction}/{pair}: a pair's score card (direction NS, EW, or `-` in a Howell or a team match);
 - /results (no login): the event, its sections and movements, the ranking with the players' names and the
   travellers once the results are published, "not published yet" before; /results/boards/{board} a board's
@@ -28,7 +28,8 @@ from bidwire.core.board import VUL_NAMES, dealer, vulnerability
 from bidwire.core.calls import seat_name
 from bidwire.core.score import parse_contract
 from bidwire_host.auth import form_refused, same_token
-from bidwire_host.collector import director, hands, roster
+from bidwire_host.collector import hands, roster
+from bidwire_host.collector.decisions.state import MP_METHODS, ActionError, fold
 from bidwire_host.collector.deps import Service
 from bidwire_host.collector.service import Refused
 from bidwire_host.dashboard import queries
@@ -177,9 +178,9 @@ def traveller(st, board):
 def _context(request):
     collector = _collector(request)
     st = collector.standings
-    publication = director.fold(collector.store.reader()).publication(collector.clock())
+    publication = fold(collector.store.reader()).publication(collector.clock())
     boards = _boards(st)
-    return {"method": st.method, "imps": st.method not in director.MP_METHODS,
+    return {"method": st.method, "imps": st.method not in MP_METHODS,
             "groups": _groups(st.ranking()), "problems": list(st.problems),
             "travellers": [(b, traveller(st, b)) for b in boards], "publication": publication,
             "exports": EXPORTS, "hands": hands.boards(collector.store.reader()),
@@ -220,23 +221,23 @@ def _text(form, name):
 
 
 def correction_body(standings, form, by):
-    """The body of director.correct from the scorer's form: the result on the traveller at section/table/board,
+    """The body of decisions.results.correct from the scorer's form: the result on the traveller at section/table/board,
     and what to change (blank fields stay as they are)."""
     sections = sorted(standings.sessions)
     section = _text(form, "section") or (sections[0] if len(sections) == 1 else None)
     try:
         table, board = int(str(form.get("table") or "")), int(str(form.get("board") or ""))
     except ValueError:
-        raise director.ActionError("table and board: whole numbers") from None
+        raise ActionError("table and board: whole numbers") from None
     row = standings.source.get((section, table, board))
     if row is None or row.get("unit") is None:
-        raise director.ActionError(f"no result from a unit on the traveller of board {board} at "
+        raise ActionError(f"no result from a unit on the traveller of board {board} at "
                                    f"{'section ' + section + ' ' if section else ''}table {table}", 404)
     tricks = _text(form, "tricks")
     try:
         tricks = None if tricks is None else int(tricks)
     except ValueError:
-        raise director.ActionError(f"tricks: the tricks declarer took, 0-13, not {tricks!r}") from None
+        raise ActionError(f"tricks: the tricks declarer took, 0-13, not {tricks!r}") from None
     return {"unit": row["unit"], "seq": row["seq"], "contract": _text(form, "contract"),
             "declarer": (_text(form, "declarer") or "").upper() or None, "tricks": tricks, "lead": _text(form, "lead"),
             "ns": _text(form, "ns"), "ew": _text(form, "ew"), "reason": str(form.get("reason") or "")[:500],
@@ -246,8 +247,8 @@ def correction_body(standings, form, by):
 @router.post("/scorer/correct")
 async def correct(request: Request, service: Service):
     """A correction (Law 79 C): a result's contract, declarer, tricks, lead or pairs as they really were
-    (director.correct), recorded `by` the logged-in role. After the period: 409 with the reason, unless the form's
-    override is ticked (then recorded as post-period)."""
+    (decisions.results.correct), recorded `by` the logged-in role. After the period: 409 with the reason, unless the
+    form's override is ticked (then recorded as post-period)."""
     session = _session(request)
     form = await request.form()
     if session is None or not same_token(form.get("csrf"), session["csrf"]):
@@ -256,7 +257,7 @@ async def correct(request: Request, service: Service):
     try:
         body = correction_body(service.standings, form, session["role"])
         await service.decide("correct", body, str(form.get("idem") or "") or None)
-    except director.ActionError as e:
+    except ActionError as e:
         return await run_in_threadpool(_scorer, request, session, str(e), e.status, dict(form))
     except Refused as e:
         return await run_in_threadpool(_scorer, request, session, e.reason, e.status, dict(form))
@@ -305,7 +306,7 @@ def _card_page(request, direction, pair, section, extra):
         return Response(rows, status_code=404)
     return templates.TemplateResponse(request, "scorer_pair.html", dict(extra, **{
         "entry": entry, "rows": rows, "direction": direction.upper(), "pair": pair,
-        "imps": st.method not in director.MP_METHODS, "method": st.method, "names": pair_names(collector),
+        "imps": st.method not in MP_METHODS, "method": st.method, "names": pair_names(collector),
         "event": _event(st.setup)}))
 
 
@@ -319,7 +320,8 @@ def scorer_card(request: Request, direction: str, pair: str, section: str | None
 
 @router.post("/scorer/publish")
 async def publish(request: Request, service: Service):
-    """Publish the results through the director's publication (director.publish): the correction period starts."""
+    """Publish the results through the director's publication (decisions.publication.publish): the correction period
+    starts."""
     session = _session(request)
     form = await request.form()
     if session is None or not same_token(form.get("csrf"), session["csrf"]):
@@ -339,7 +341,7 @@ async def publish(request: Request, service: Service):
 
 def _publication(request):
     collector = _collector(request)
-    return director.fold(collector.store.reader()).publication(collector.clock())
+    return fold(collector.store.reader()).publication(collector.clock())
 
 
 def _not_published(request):
@@ -372,7 +374,7 @@ def public_board(request: Request, service: Service, board: int):
         "board": board, "rows": traveller(st, board), "hand": hands.boards(collector.store.reader()).get(board),
         "dealer": seat_name(dealer(board)), "vul": VUL_TEXT[VUL_NAMES[vulnerability(board)]],
         "previous": boards[at - 1] if at else None, "next": boards[at + 1] if at + 1 < len(boards) else None,
-        "imps": st.method not in director.MP_METHODS, "names": pair_names(collector), "event": _event(st.setup)})
+        "imps": st.method not in MP_METHODS, "names": pair_names(collector), "event": _event(st.setup)})
 
 
 @router.get("/results/pairs/{direction}/{pair}", response_class=HTMLResponse)

@@ -15,8 +15,9 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from bidwire_host.auth import LOGIN_COOKIE, SESSION_COOKIE, form_refused, same_token
-from bidwire_host.collector import director, roster
+from bidwire_host.collector import roster
 from bidwire_host.collector.apiauth import client_of
+from bidwire_host.collector.decisions.state import ActionError
 from bidwire_host.collector.deps import Service
 from bidwire_host.collector.service import Refused
 from bidwire_host.dashboard import fragments as frag
@@ -159,7 +160,7 @@ def _int(form, name, required=True):
     try:
         return int(text)
     except ValueError:
-        raise director.ActionError(f"{name}: a whole number, not {text!r}") from None
+        raise ActionError(f"{name}: a whole number, not {text!r}") from None
 
 
 async def _decision(request, session, form, kind, body):
@@ -182,7 +183,7 @@ ARTIFICIAL = ("A+", "A", "A-")
 
 
 def adjust_body(form, by):
-    """The body of director.adjust from an adjusted-score form: `kind` "artificial" (ns and ew: A+, A or A-,
+    """The body of decisions.scores.adjust from an adjusted-score form: `kind` "artificial" (ns and ew: A+, A or A-,
     Law 12 C) or "assigned" (score_ns, NS's view, and score_ew only if it is not the balancing score: Law 12 C1)."""
     body = {"section": str(form.get("section") or "").strip() or None, "table": _int(form, "table"),
             "board": _int(form, "board"), "reason": str(form.get("reason") or "").strip()[:500], "by": by,
@@ -194,9 +195,9 @@ def adjust_body(form, by):
     elif kind == "artificial":
         body["ns"], body["ew"] = str(form.get("ns", "")), str(form.get("ew", ""))
         if body["ns"] not in ARTIFICIAL or body["ew"] not in ARTIFICIAL:
-            raise director.ActionError("ns and ew: A+, A or A- (Law 12 C)")
+            raise ActionError("ns and ew: A+, A or A- (Law 12 C)")
     else:
-        raise director.ActionError(f"kind: artificial or assigned, not {kind!r}")
+        raise ActionError(f"kind: artificial or assigned, not {kind!r}")
     return body
 
 
@@ -209,7 +210,7 @@ async def _form_decision(request, kind, parse, done):
         return form_refused(request)
     try:
         body = parse(form)
-    except director.ActionError as e:
+    except ActionError as e:
         return await run_in_threadpool(_director, request, session, str(e), dict(form), 400)
     refused = await _decision(request, session, form, kind, body)
     return refused or RedirectResponse(done, status_code=303)
@@ -233,7 +234,7 @@ def penalty_body(form):
             "by": str(form.get("by") or "").strip()[:100] or "director",
             "override": form.get("override") == "on"}
     if not body["pair"]:
-        raise director.ActionError("pair: which pair (its number)")
+        raise ActionError("pair: which pair (its number)")
     return body
 
 
@@ -316,7 +317,8 @@ def pairs_page(request: Request):
 
 
 def players_body(form):
-    """The body of director.players from the pairs page's form: two players, each a name and an optional number."""
+    """The body of decisions.players.players from the pairs page's form: two players, each a name and an optional
+    number."""
     return {"section": str(form.get("section") or "").strip() or None,
             "direction": str(form.get("direction") or "").strip() or None, "pair": str(form.get("pair") or "").strip(),
             "players": [{"name": str(form.get(f"name{k}") or "").strip(),
@@ -327,7 +329,7 @@ def players_body(form):
 
 @router.post("/director/players")
 async def fix_players(request: Request, service: Service):
-    """The director fixes a pair's players (director.players): recorded with the players it replaces."""
+    """The director fixes a pair's players (decisions.players.players): recorded with the players it replaces."""
     form = await request.form()
     session = _checked_form(request, form)
     if session is None:

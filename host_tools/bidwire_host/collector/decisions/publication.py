@@ -1,0 +1,20 @@
+"""The publication of the results (docs/collector.md).
+
+* `publish` (Law 79 C): the results are made public now; corrections (adjust, penalty, resolve, correct) are
+  accepted until `minutes` (default 30) after the last publication, later only with `override` by a named
+  director, and such a row is marked `post_period` (checks.period_check).
+"""
+from bidwire_host.collector.decisions.state import ActionError, insert
+from bidwire_host.scoring.ledger import DEFAULT_CORRECTION_MINUTES
+
+MAX_CORRECTION_MINUTES = 366 * 24 * 60  # a longer period is a typo (and its end would overflow the date)
+
+
+def publish(conn, s, body, at):
+    """Record a publication (Law 79 C: the correction period starts, or starts again)."""
+    minutes = body.get("minutes")
+    minutes = DEFAULT_CORRECTION_MINUTES if minutes is None else minutes
+    if not isinstance(minutes, int) or isinstance(minutes, bool) or not 0 <= minutes <= MAX_CORRECTION_MINUTES:
+        raise ActionError(f"minutes: a whole number of minutes from 0 to {MAX_CORRECTION_MINUTES} (a year), "
+                          f"not {minutes!r}")
+    return insert(conn, "publish", {"minutes": minutes}, body.get("by"), at, False)
