@@ -59,7 +59,9 @@ def create_app(data_dir, keyring_path=None, event=None, tables=None, method="mp"
     async def lifespan(app):
         probe.start()
         service.analyse_soon()  # hand records loaded earlier and not analysed yet (a restart, --event)
+        service.link_sim()  # the sim's hub, if the event names one
         yield
+        service.unlink_sim()
         await probe.stop()
         store.close()  # the writer finishes the jobs queued before it stops
 

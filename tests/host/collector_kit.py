@@ -15,7 +15,7 @@ from bidwire_host.collector.store import DB_NAME
 SECRETS = {"T01": "5a" * 32, "T02": "a5" * 32, "T03": "3c" * 32}
 TABLES = ("events", "unit_sync", "commands", "units", "boards", "results", "irregularities", "rulings",
           "director_calls", "alerts", "setup", "director_actions", "idempotency", "batches", "seq_conflicts",
-          "analysis")
+          "analysis", "hub_outbox", "hub_sent")
 
 
 class ApiClient(TestClient):

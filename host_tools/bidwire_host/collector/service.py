@@ -16,7 +16,7 @@ import json
 import logging
 import threading
 
-from bidwire_host.collector import commands, derive, ingest, live, setup
+from bidwire_host.collector import commands, derive, ingest, live, roster, setup, uplink
 from bidwire_host.collector.decisions import kinds
 from bidwire_host.collector.decisions.state import ActionError, now
 from bidwire_host.collector.standings import Standings
@@ -91,6 +91,8 @@ class Service:
         self._refreshing = None  # _catch_up: (event loop, its lock); asked counts the calls, refreshed the last covered
         self._asked = self._refreshed = 0
         self._full = False
+        self.uplink = None  # the sim's hub, when the event names one (link_sim)
+        self.uplink_error = None  # why it could not start
 
     # ---- the one path of every change ------------------------------------------------------------------
     async def _commit(self, job, change):
@@ -108,7 +110,50 @@ class Service:
     async def _after_commit(self, change):
         if change.get("scores"):
             await self._catch_up(bool(change.get("event") or change.get("decisions")))
+            if change.get("event"):
+                self.link_sim()
+            if self.uplink is not None:
+                self.uplink.wake()
         self.hub.publish(change)
+
+    # ---- the sim's hub (uplink.py) ---------------------------------------------------------------------
+    def link_sim(self):
+        """Start (or restart, or stop) the upload to the hub of the sim the loaded event names, if any."""
+        setup_now = self.standings.setup
+        sim = setup_now.event.sim if setup_now is not None else None
+        if self.uplink is not None and self.uplink.sim == sim:
+            return
+        self.unlink_sim()
+        self.uplink_error = None
+        if sim is None:
+            return
+        try:
+            secret = uplink.read_secret(sim, self.store.data_dir)
+        except uplink.UplinkError as e:
+            self.uplink_error = str(e)  # the director's page says so; the sim's boards stay hidden
+            log.error("hub: %s", e)
+            return
+
+        def names():
+            text = {}
+            for k, (said, players) in roster.by_line(self.store.reader(), self.standings.setup).items():
+                text[k] = " & ".join(p.name for p in players if p.name) if players else (said or "")
+            return text
+        self.uplink = uplink.Uplink(self.store, self.standings, sim, secret, names).start()
+
+    def unlink_sim(self):
+        if self.uplink is not None:
+            self.uplink.stop()
+            self.uplink = None
+
+    def embargoed(self, board):
+        """True while the sim's hub has not released `board` (a board of the sim): its hands and frequencies stay
+        off the public pages and exports. Always True for every board while the event names a sim whose hub has
+        not been reached, or whose secret cannot be read."""
+        setup_now = self.standings.setup
+        if setup_now is None or setup_now.event.sim is None:
+            return False
+        return self.uplink is None or self.uplink.embargoes(board)
 
     async def _catch_up(self, full):
         """The standings caught up with every commit made before this call, in a worker thread, one refresh at a

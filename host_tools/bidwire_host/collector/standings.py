@@ -179,6 +179,13 @@ class Standings:
             out.sort(key=lambda x: (x["section"], x["table"] is None, x["table"] or 0))
             return out
 
+    def results(self):
+        """[(section, scoring Result)] of every result on the travellers, decisions applied (the hub's upload)."""
+        with self._lock:
+            return [(section, res) for section in sorted(self.sessions)
+                    for board in sorted(self.sessions[section].travellers)
+                    for res in self.sessions[section].travellers[board].results]
+
     def _corrected(self, section, res):
         """The scorer's correction of the result on the traveller (who, when, why), or None."""
         if res.table is None:

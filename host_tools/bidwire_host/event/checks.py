@@ -2,6 +2,7 @@
 
 Used by bidwire_host.event.model.from_dict after the structure (types, required and unknown fields) is checked.
 """
+import re
 from dataclasses import asdict
 
 from bidwire_host.event import movements
@@ -23,6 +24,7 @@ def check(event):
     if not event.sessions:
         problems.append("sessions: the event needs at least one session")
     _check_club(problems, event)
+    _check_sim(problems, event.sim)
     _unique(problems, "sessions", [s.name for s in event.sessions], "session")
     for i, s in enumerate(event.sessions):
         where = f"sessions[{i}]"
@@ -35,6 +37,20 @@ def check(event):
         for j, sec in enumerate(s.sections):
             _check_section(problems, f"{where}.sections[{j}]", sec, ids)
     return problems
+
+
+def _check_sim(problems, sim):
+    """The sim block: what the hub takes (hub/inputs.py's SimId and ClubId) and a URL it can be reached at."""
+    if sim is None:
+        return
+    if not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", sim.hub) or len(sim.hub) > 200:
+        problems.append(f"sim.hub: the hub's URL, http:// or https:// (https://sim.example.org), not {sim.hub[:80]!r}")
+    if not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,39}", sim.id):
+        problems.append("sim.id: the sim's id at the hub, 1-40 lower-case letters, digits and -")
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}", sim.club):
+        problems.append("sim.club: this club's id at the hub, 1-32 letters, digits, _ and -")
+    if not sim.secret_file.strip():
+        problems.append("sim.secret_file: the file holding the club's secret from the hub")
 
 
 def _check_section(problems, where, sec, ids):

@@ -129,6 +129,18 @@ class Ebu:
 
 
 @dataclass
+class Sim:
+    """The simultaneous event this club's heat is part of (docs/hub.md): the hub's URL, the sim's id there, this
+    club's id and the file holding its secret (hex; relative: beside the event file). The collector uploads each
+    result to the hub and hides the sim's hands and frequencies until the hub says they are released."""
+    __pydantic_config__ = _FORBID
+    hub: StrictStr
+    id: StrictStr
+    club: StrictStr
+    secret_file: StrictStr
+
+
+@dataclass
 class Event:
     __pydantic_config__ = _FORBID
     name: StrictStr
@@ -137,6 +149,7 @@ class Event:
     club: Club | None = None
     ebu: Ebu | None = None
     register: StrictStr | None = None  # the player register, a CSV file (players.py); relative: beside the event
+    sim: Sim | None = None  # the heat of a simultaneous event: results go to its hub too
     directory: Path | None = field(default=None, init=False, repr=False)  # where the file is (not saved)
 
     def session(self, name=None):
