@@ -1,7 +1,12 @@
+import sys
 import tempfile
+from pathlib import Path
 
 import pytest
-from hubkit import Hub, Pg
+
+sys.path.insert(0, str(Path(__file__).parents[1]))  # tests/hubkit.py
+
+from hubkit import Hub, Pg  # noqa: E402
 
 
 @pytest.fixture(scope="session")

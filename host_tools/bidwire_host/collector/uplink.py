@@ -27,7 +27,7 @@ from bidwire_host.scoring.model import Artificial, Assigned
 
 log = logging.getLogger("bidwire.collector")
 MAX_RESULTS = 2000  # per upload, as the hub takes (hub/inputs.py)
-RETRY_S = (1, 2, 5, 10, 30)  # the wait after each failure in a row, then the last one
+RETRY_S = (1, 2, 5, 10)  # the wait after each failure in a row, then the last one
 
 
 class UplinkError(ValueError):

@@ -16,7 +16,7 @@ import httpx2 as httpx
 from bidwire_host.hub import signing
 from bidwire_host.hub.localpg import Cluster
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 PASSWORD = "organiser-test-password"
 
 

@@ -1,0 +1,112 @@
+"""A sim end to end: two clubs play the same 3-table Mitchell heat with bidwire (real collectors, three real
+virtual units each), both feeding one hub (a real PostgreSQL cluster, two workers) over HTTP with signed uploads.
+
+Club B cannot reach the hub all evening (its link goes through a proxy whose upstream is down): it uploads
+everything once the link is back. Club A's scorer then corrects a result, which replaces it at the hub. The
+combined field is checked against figures worked here: both clubs play the same tricks, so on every board a
+result with the club's matchpoints m (2/1 units, top 4) beats 2m of the other five and ties its twin at the other
+club: 2m + 1 of a top of 10. Over six boards a pair with a club total M has 2M + 6 of 60.
+"""
+import json
+import subprocess
+import time
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from chaos_proxy import ChaosProxy
+from collector_proc import BIDWIRE, Collector, keyring, rows
+from hubkit import Hub, Pg
+from test_collector_mitchell import TRICKS, UNITS, play_mitchell
+from test_collector_units import fixed_port, secret
+
+SIM = "e2e-sim"
+
+
+@pytest.fixture(scope="module")
+def hub(tmp_path_factory):
+    with Pg() as cluster:
+        h = Hub(cluster.dsn, tmp_path_factory.mktemp("hub")).start()
+        try:
+            yield h
+        finally:
+            h.stop()
+
+
+def club(tmp_path, name, hub_url, club_secret):
+    data = tmp_path / name
+    data.mkdir()
+    event_file = data / "event.json"
+    subprocess.run([str(BIDWIRE), "event", "create", str(event_file), "--name", f"Club {name} heat", "--movement",
+                    "mitchell", "--tables", "3", "--boards-per-round", "2"], check=True, capture_output=True)
+    event = json.loads(event_file.read_text())
+    event["sim"] = {"hub": hub_url, "id": SIM, "club": name, "secret_file": "hub-secret"}
+    event_file.write_text(json.dumps(event))
+    (data / "hub-secret").write_text(club_secret + "\n")
+    ring = keyring(data / "keyring.json", {UNITS[t]: secret(t) for t in UNITS})
+    return Collector(data, ring, extra=("--event", str(event_file), "--tables", "T01=1,T02=2,T03=3"))
+
+
+def hub_rows(hub, expected, timeout=90):
+    """The hub's results once `expected` of them are in (the clubs upload in the background)."""
+    deadline = time.monotonic() + timeout
+    with hub.organiser() as org:
+        while True:
+            got = org.get(f"/api/v1/sims/{SIM}/results").json()
+            n = sum(len(v) for v in got["boards"].values())
+            if n >= expected or time.monotonic() > deadline:
+                return got
+            time.sleep(0.5)
+
+
+def test_two_clubs_feed_one_hub_and_an_offline_club_catches_up(tmp_path, hub):
+    with hub.organiser() as org:
+        r = org.post("/api/v1/sims", json={"id": SIM, "name": "E2E sim", "boards": [1, 2, 3, 4, 5, 6],
+                                           "release_at": (datetime.now(UTC) + timedelta(days=1)).isoformat()})
+        assert r.status_code == 201, r.text
+        secrets = {c: org.post(f"/api/v1/sims/{SIM}/clubs", json={"id": c, "name": f"Club {c}"}).json()["secret"]
+                   for c in "AB"}
+    down = ChaosProxy(("127.0.0.1", fixed_port()), seed=1, faults={})  # B's link: nothing behind it yet
+    down.start()
+    a = club(tmp_path, "A", hub.url, secrets["A"])
+    b = club(tmp_path, "B", f"http://127.0.0.1:{down.port}", secrets["B"])
+    try:
+        play_mitchell(a.data, a)
+        play_mitchell(b.data, b)
+        assert len(rows(b.data, "SELECT * FROM results")) == 18
+        field = hub_rows(hub, 18)
+        assert {r["club"] for rs in field["boards"].values() for r in rs} == {"A"}  # B is not through yet
+        assert rows(b.data, "SELECT count(*) AS n FROM hub_sent")[0]["n"] == 0
+        down.retarget(("127.0.0.1", hub.port))  # B's link is back
+        field = hub_rows(hub, 36)
+        ranking = field["ranking"]
+        pct = {(e["club"], e["direction"], e["pair"]): (e["rank"], e["pct"]) for e in ranking}
+        for c in "AB":
+            assert pct[(c, "NS", "3")] == ("1=", "63.33")  # club total 16: 38 / 60
+            assert pct[(c, "NS", "1")] == ("3=", "43.33")  # 10: 26 / 60
+            assert pct[(c, "NS", "2")] == ("3=", "43.33")
+            assert pct[(c, "EW", "1")] == ("1=", "53.33")  # 13: 32 / 60
+            assert pct[(c, "EW", "3")] == ("1=", "53.33")
+            assert pct[(c, "EW", "2")] == ("5=", "43.33")
+        assert len(ranking) == 12
+
+        # A's scorer corrects board 1 at table 1 (7 tricks to 8): the hub's result is replaced, not added.
+        assert TRICKS[1][1] == 7
+        [res] = rows(a.data, "SELECT unit, seq FROM results WHERE board = 1 AND table_no = 1")
+        r = a.api.post(f"/api/v1/results/{res['unit']}/{res['seq']}/correct",
+                       json={"tricks": 8, "reason": "the tricks were entered wrong", "by": "scorer"})
+        assert r.status_code == 201, r.text
+        deadline = time.monotonic() + 30
+        while True:
+            board1 = hub_rows(hub, 36)["boards"]["1"]
+            mine = [x for x in board1 if x["club"] == "A" and x["ns"] == "1"]
+            if mine[0]["score_ns"] == 120 or time.monotonic() > deadline:
+                break
+            time.sleep(0.5)
+        assert len(board1) == 6 and mine[0]["score_ns"] == 120 and mine[0]["version"] == 2
+        with hub.organiser() as org:
+            log = org.get(f"/api/v1/sims/{SIM}/audit").json()
+        assert any(e["what"] == "result corrected" and e["by"] == "club A" for e in log)
+    finally:
+        a.stop()
+        b.stop()
+        down.stop()
