@@ -370,6 +370,7 @@ def event_create(out, name, kind, tables, even, rounds, boards_per_round, boards
     import os
 
     from bidwire_host.event import model as event_mod
+    from bidwire_host.event import seating
 
     if out.exists() and not force:
         raise click.ClickException(f"{out} exists: use --force to replace it")
@@ -400,7 +401,7 @@ def event_create(out, name, kind, tables, even, rounds, boards_per_round, boards
         raise click.ClickException(str(e)) from None
     except OSError as e:
         raise click.ClickException(f"cannot write {out}: {e.strerror}") from None
-    click.echo(event_mod.describe(new))
+    click.echo(seating.describe(new))
     click.echo(f"wrote {out}: add the players' names and ids there (docs/movements.md)")
 
 

@@ -38,6 +38,7 @@ from vunit import ROOT, VUnit, write_config
 
 from bidwire_host.demo.club import TD_CALL, _table_play
 from bidwire_host.event import model as event_mod
+from bidwire_host.event import seating
 from bidwire_host.unit_tools.simulator import board_lines
 
 MODE = "full" if os.environ.get("BIDWIRE_CHAOS", "").lower() == "full" else "short"
@@ -132,7 +133,7 @@ class Session:
         self.scripts = {t: [] for t in self.units}
         self.expected = {}  # (unit, board) -> {table_no, round, contract, declarer, tricks}
         for r in range(1, ROUNDS + 1):
-            for a in event_mod.assignments(ev, r):
+            for a in seating.assignments(ev, r):
                 t, lines = a["table"], []
                 for board in a["boards"]:
                     calls, tricks, td = _table_play(board, t, session_seed)

@@ -12,6 +12,7 @@ from endplay.types import Denom, Player
 
 from bidwire_host.demo.play import demo_event, write_event
 from bidwire_host.event import model as event_mod
+from bidwire_host.event import seating
 
 SEATS = "NESW"
 PLAYERS = {"N": Player.north, "E": Player.east, "S": Player.south, "W": Player.west}
@@ -52,7 +53,7 @@ def test_the_event_file_names_its_players_by_number_from_the_clubs_register(demo
 
 def test_the_session_has_a_hand_record_for_every_board_it_plays(demo):
     ev, _, path = demo
-    played = {b for r in range(1, 6) for a in event_mod.assignments(ev, r) for b in a["boards"]}
+    played = {b for r in range(1, 6) for a in seating.assignments(ev, r) for b in a["boards"]}
     assert played == set(range(1, 11))
     dealt = pbn.load(open(path.with_name(ev.sessions[0].hand_records), encoding="utf-8"))
     assert {b.board_num for b in dealt} == played
@@ -74,7 +75,7 @@ def test_every_lead_is_a_suit_the_leader_holds_and_only_the_staged_result_is_far
     solved = {b: calc_dd_table(d) for b, d in dealt.items()}
     far, played = [], 0
     for r in range(1, 6):
-        for a in event_mod.assignments(ev, r):
+        for a in seating.assignments(ev, r):
             for board in a["boards"]:
                 lines, contract, declarer, tricks = deals.play(board, a["table"])
                 if contract == "Pass":

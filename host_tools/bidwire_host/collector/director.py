@@ -33,7 +33,7 @@ from bidwire.core import board as boards
 from bidwire.core.readback import CallError, parse_seat
 from bidwire.core.score import parse_contract, score_ns
 from bidwire_host.collector import roster
-from bidwire_host.event import model as event_mod
+from bidwire_host.event import seating
 from bidwire_host.scoring.ledger import DEFAULT_CORRECTION_MINUTES, KINDS, CorrectionPeriod
 from bidwire_host.scoring.model import Artificial, Assigned, ScoringError, artificial_code
 
@@ -175,7 +175,7 @@ def _section(s, section):
 def _assignments(s, sec):
     plan = sec.movement_plan()
     for r in range(1, plan.rounds + 1):
-        for a in event_mod.assignments(s.event, r, s.session):
+        for a in seating.assignments(s.event, r, s.session):
             if a["section"] == sec.name:
                 yield a
 
