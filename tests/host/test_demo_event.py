@@ -11,7 +11,7 @@ from endplay.parsers import pbn
 from endplay.types import Denom, Player
 
 from bidwire_host.demo.play import demo_event, write_event
-from bidwire_host.event import model as event_mod
+from bidwire_host.event import files as event_files
 from bidwire_host.event import seating
 
 SEATS = "NESW"
@@ -24,7 +24,7 @@ SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 def demo(tmp_path_factory):
     path = tmp_path_factory.mktemp("demo") / "event.json"
     deals = write_event(demo_event({"type": "mitchell", "tables": 5}, 2, 2026), path, 2026)
-    return event_mod.load(path), deals, path
+    return event_files.load(path), deals, path
 
 
 def test_every_pair_has_two_named_players_with_membership_numbers(demo):

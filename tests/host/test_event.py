@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from bidwire_host.event import files as event_files
 from bidwire_host.event import model as ev
 from bidwire_host.event import seating
 from bidwire_host.event.model import EventError
@@ -40,11 +41,11 @@ def error(data):
 def test_the_documented_example_loads_and_round_trips(tmp_path):
     path = tmp_path / "event.json"
     path.write_text(json.dumps(doc_example()), encoding="utf-8")
-    event = ev.load(path)
+    event = event_files.load(path)
     a, b = event.sessions[0].sections
     assert a.pairs[0].players[0].name == "Ann Smith" and a.pairs[1].players[0].id == 1003
     assert b.movement_plan().title == "3-table Howell" and b.round_boards() == 3
-    ev.save(event, tmp_path / "copy.json")
+    event_files.save(event, tmp_path / "copy.json")
     assert json.loads((tmp_path / "copy.json").read_text(encoding="utf-8")) == doc_example()
     assert not (tmp_path / "copy.json.tmp").exists()
 
@@ -183,22 +184,23 @@ def test_howell_board_start_with_pairs_the_wrong_way_round():
 def test_hand_records_from_the_sessions_pbn_file(tmp_path):
     (tmp_path / "tuesday.pbn").write_text(PBN, encoding="utf-8")
     (tmp_path / "event.json").write_text(json.dumps(doc_example()), encoding="utf-8")
-    event = ev.load(tmp_path / "event.json")
-    one = ev.hand_record(event, 1)
+    event = event_files.load(tmp_path / "event.json")
+    one = event_files.hand_record(event, 1)
     assert (one.board, one.dealer, one.vulnerable) == (1, "N", 0)
     assert one.deal.hands["N"] == ("AKQJ", "T98", "765", "432")
-    two = ev.hand_record(event, 2)  # a hand record without the cards: dealer and vulnerability only
-    assert (two.dealer, two.vulnerable, two.deal.hands["N"]) == ("E", 1, None) and ev.hand_record(event, 3) is None
+    two = event_files.hand_record(event, 2)  # a hand record without the cards: dealer and vulnerability only
+    assert (two.dealer, two.vulnerable, two.deal.hands["N"]) == ("E", 1, None)
+    assert event_files.hand_record(event, 3) is None
     (tmp_path / "tuesday.pbn").write_text('[Board "1"]\n[Deal "N:AKQ"]\n', encoding="utf-8")
     with pytest.raises(EventError, match=r"sessions\[0\].hand_records: .*tuesday.pbn: line 2: \[Deal\] needs 4 hands"):
-        ev.hand_record(event, 1)
+        event_files.hand_record(event, 1)
 
 
 def test_hand_records_missing_file_and_none(tmp_path):
     event = ev.from_dict(doc_example(), directory=tmp_path)
     with pytest.raises(EventError, match=r"sessions\[0\].hand_records: the hand-record file .*tuesday.pbn does not"):
-        ev.hand_record(event, 1)
-    assert ev.hand_record(ev.from_dict(mitchell_3()), 1) is None
+        event_files.hand_record(event, 1)
+    assert event_files.hand_record(ev.from_dict(mitchell_3()), 1) is None
 
 
 # --- bad input ------------------------------------------------------------------------------------------------------
@@ -291,12 +293,12 @@ def test_load_names_the_file(tmp_path):
     path = tmp_path / "e.json"
     path.write_text("{", encoding="utf-8")
     with pytest.raises(EventError, match=r"e.json: not valid JSON"):
-        ev.load(path)
+        event_files.load(path)
     path.write_text(json.dumps({"name": "X"}), encoding="utf-8")
     with pytest.raises(EventError, match=r"e.json: sessions: is missing"):
-        ev.load(path)
+        event_files.load(path)
     with pytest.raises(EventError, match=r"nope.json: cannot read the event file"):
-        ev.load(tmp_path / "nope.json")
+        event_files.load(tmp_path / "nope.json")
 
 
 def test_bidwire_event_create(tmp_path):
@@ -311,8 +313,8 @@ def test_bidwire_event_create(tmp_path):
     got = CliRunner().invoke(cli.main, args)
     assert got.exit_code == 0, got.output
     assert "table 4: phantom v EW 4, boards 1-6 (shared with table 1)" in got.output
-    event = ev.load(out)
-    assert event.sessions[0].hand_records == "h.pbn" and ev.hand_record(event, 1).dealer == "N"
+    event = event_files.load(out)
+    assert event.sessions[0].hand_records == "h.pbn" and event_files.hand_record(event, 1).dealer == "N"
     again = CliRunner().invoke(cli.main, args)
     assert again.exit_code == 1 and "exists: use --force" in again.output
     bad = CliRunner().invoke(cli.main, [*args[:2], str(tmp_path / "b.json"), *args[3:9], "--boards", "26"])

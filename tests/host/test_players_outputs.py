@@ -17,6 +17,7 @@ from collector_kit import ApiClient, counts, query, sync
 from fastapi.testclient import TestClient
 from test_collector_export import TABLES, nt
 
+from bidwire_host.event import files as event_files
 from bidwire_host.event import model as ev
 from bidwire_host.event import seating
 from bidwire_host.formats.pbn import parse
@@ -54,7 +55,7 @@ def event_file(tmp_path):
 def play(c, path):
     """Every table plays its two boards in each of the three rounds (1NT by the dealer, 7-9 tricks)."""
     seqs = dict.fromkeys(TABLES, 1)
-    e = ev.load(path)
+    e = event_files.load(path)
     for rnd in (1, 2, 3):
         for a in seating.assignments(e, rnd):
             unit = f"T0{a['table']}"

@@ -20,6 +20,7 @@ from bidwire_host.collector import commands, derive, director, ingest, live, set
 from bidwire_host.collector.standings import Standings
 from bidwire_host.collector.store import StoreError
 from bidwire_host.event import analysis
+from bidwire_host.event import files as event_files
 from bidwire_host.event import model as event_mod
 
 log = logging.getLogger("bidwire.collector")
@@ -237,7 +238,7 @@ class Service:
         if s is None:
             return {}
         try:
-            hands = event_mod.hand_records(s.event, s.session)
+            hands = event_files.hand_records(s.event, s.session)
         except event_mod.EventError as e:
             log.warning("no double-dummy analysis: %s", e)
             return {}

@@ -15,6 +15,7 @@ from bidwire.core.score import parse_contract, score_ns
 from bidwire_host.collector import commands
 from bidwire_host.collector import setup as setup_mod
 from bidwire_host.event import analysis, seating
+from bidwire_host.event import files as event_files
 from bidwire_host.event import model as event_mod
 
 
@@ -235,7 +236,7 @@ def check_lead(conn, s, board, event):
     if s is None or seat not in ("N", "E", "S", "W") or suit not in ("C", "D", "H", "S"):
         return []
     try:
-        hand = event_mod.hand_record(s.event, board, s.session)
+        hand = event_files.hand_record(s.event, board, s.session)
     except event_mod.EventError:
         return []
     if analysis.holds_suit(hand, seat, suit) is False:

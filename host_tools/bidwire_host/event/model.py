@@ -1,14 +1,13 @@
 """The event: sessions, sections, pairs or teams, movements and hand records, kept in a JSON file (issue 4, part 4).
 
-`load`/`save` read and write the event file (format in docs/movements.md), every error naming the field;
-`new_event` makes one for `bidwire event create`; `hand_record` finds a board's deal in the session's PBN file.
-What a round means at the tables (assignments, sit-outs, the Law 15 check) is bidwire_host.event.seating; the
-movements are bidwire_host.event.movements.
+`from_dict`/`to_dict` turn the event file's JSON object (format in docs/movements.md) into a checked Event and back,
+every error naming the field, the players completed from the event's register; `new_event` makes one
+for `bidwire event create`. Reading and writing the file and the session's hand records are
+bidwire_host.event.files; what a round means at the tables (assignments, sit-outs, the Law 15 check) is
+bidwire_host.event.seating; the movements are bidwire_host.event.movements.
 """
 from __future__ import annotations
 
-import json
-import os
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -19,12 +18,9 @@ from bidwire_host.event import movements
 from bidwire_host.event import players as players_mod
 from bidwire_host.event.checks import FORMAT, check
 from bidwire_host.event.movements import MovementError, PairId
-from bidwire_host.formats.pbn import PbnError
-from bidwire_host.formats.pbn_import import load as load_pbn
-from bidwire_host.formats.score_pbn import decode
 
 __all__ = ["Event", "EventError", "MovementChoice", "Pair", "Player", "Section", "Session", "Team", "from_dict",
-           "hand_record", "load", "new_event", "players_of", "register_path", "save", "to_dict"]
+           "new_event", "players_of", "register_path", "to_dict"]
 
 _FORBID = ConfigDict(extra="forbid")
 
@@ -178,30 +174,6 @@ def to_dict(event):
     return _prune({k: v for k, v in asdict(event).items() if k != "directory"})
 
 
-def load(path):
-    path = Path(path)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise EventError(f"{path}: cannot read the event file ({e.strerror})") from None
-    except ValueError as e:
-        raise EventError(f"{path}: not valid JSON ({e})") from None
-    try:
-        return from_dict(data, directory=path.resolve().parent)
-    except EventError as e:
-        raise EventError(f"{path}: {e}") from None
-
-
-def save(event, path):
-    """Write the event file atomically (architecture: name.tmp, then renamed over the old file)."""
-    path = Path(path)
-    from_dict(to_dict(event))  # never write a file that would not load
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(to_dict(event), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
-    event.directory = path.resolve().parent
-
-
 def new_event(name, movement, *, boards_per_round=None, boards=None, pairs=None, section="A",
               session="Session 1", date=None, hand_records=None, first_board=1):
     """An event of one section with numbered pairs (or two teams) and no names yet.
@@ -233,42 +205,6 @@ def new_event(name, movement, *, boards_per_round=None, boards=None, pairs=None,
     data = {"name": name, "sessions": [{"name": session, "date": date, "hand_records": hand_records,
                                         "sections": [sec]}]}
     return from_dict(_prune(data))
-
-
-def hand_records(event, session=None):
-    """Every hand record of the session's file ({board: pbn_import.HandRecord}; {} without a file)."""
-    found = _hand_file(event, session)
-    return {} if found is None else dict(_hands(*found))
-
-
-def _hand_file(event, session):
-    """(path, its mtime, where in the event file) of the session's hand-record file, or None."""
-    s = event.session(session)
-    if not s.hand_records:
-        return None
-    path = Path(s.hand_records)
-    if not path.is_absolute():
-        path = (event.directory or Path.cwd()) / path
-    where = f"sessions[{event.sessions.index(s)}].hand_records"
-    try:
-        return str(path), path.stat().st_mtime_ns, where
-    except OSError:
-        raise EventError(f"{where}: the hand-record file {path} does not exist") from None
-
-
-def hand_record(event, board, session=None):
-    """The board's pbn_import.HandRecord from the session's hand-record file, or None (no file, no such board)."""
-    found = _hand_file(event, session)
-    return None if found is None else _hands(*found).get(board)
-
-
-@lru_cache(maxsize=8)
-def _hands(path, stamp, where):
-    """The hand records of a PBN file, read again when the file changes (`stamp`)."""
-    try:
-        return load_pbn(decode(Path(path).read_bytes())).hands
-    except PbnError as e:
-        raise EventError(f"{where}: {path}: {e}") from None
 
 
 def register_path(event):
