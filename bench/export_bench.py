@@ -43,6 +43,7 @@ from collector_scoring import _OUTCOMES  # noqa: E402
 from bidwire.core import board as core_board  # noqa: E402
 from bidwire_host.collector import setup as setup_mod  # noqa: E402
 from bidwire_host.event import analysis  # noqa: E402
+from bidwire_host.event import files as event_files  # noqa: E402
 from bidwire_host.event import model as event_mod  # noqa: E402
 from bidwire_host.scoring.model import law77_score  # noqa: E402
 
@@ -103,7 +104,7 @@ def store_for_export(data, sections=SECTIONS):
     hands_file.write_text(analysis.deal_session(range(1, TABLES * BOARDS_PER_ROUND + 1), SEED), encoding="utf-8")
     event = _event(sections, hands_file)
     ev = event_mod.from_dict(event)
-    hands = event_mod.hand_records(ev)
+    hands = event_files.hand_records(ev)
     tables = analysis.tables(hands)
     plan = ev.sessions[0].sections[0].movement_plan()
     rng = random.Random(SEED)

@@ -369,7 +369,9 @@ def event_create(out, name, kind, tables, even, rounds, boards_per_round, boards
     """Write a new event file OUT (JSON) with numbered pairs and print its movement round by round."""
     import os
 
+    from bidwire_host.event import files as event_files
     from bidwire_host.event import model as event_mod
+    from bidwire_host.event import seating
 
     if out.exists() and not force:
         raise click.ClickException(f"{out} exists: use --force to replace it")
@@ -394,13 +396,13 @@ def event_create(out, name, kind, tables, even, rounds, boards_per_round, boards
                                   section=section, session=session, date=date, hand_records=hands)
         new.directory = out.resolve().parent
         if hands is not None:
-            event_mod.hand_record(new, new.sessions[0].sections[0].first_board)  # malformed PBN: say so now
-        event_mod.save(new, out)
+            event_files.hand_record(new, new.sessions[0].sections[0].first_board)  # malformed PBN: say so now
+        event_files.save(new, out)
     except event_mod.EventError as e:
         raise click.ClickException(str(e)) from None
     except OSError as e:
         raise click.ClickException(f"cannot write {out}: {e.strerror}") from None
-    click.echo(event_mod.describe(new))
+    click.echo(seating.describe(new))
     click.echo(f"wrote {out}: add the players' names and ids there (docs/movements.md)")
 
 

@@ -119,10 +119,11 @@ def create_app(data_dir, keyring_path=None, event=None, tables=None, method="mp"
 
 def load_event_file(path):
     """An event file's JSON (checked by setup.save); SetupError if it cannot be read."""
+    from bidwire_host.event import files as event_files
     from bidwire_host.event import model as event_mod
 
     try:
-        ev = event_mod.load(path)
+        ev = event_files.load(path)
     except event_mod.EventError as e:
         raise setup.SetupError(str(e)) from None
     data = event_mod.to_dict(ev)

@@ -37,7 +37,9 @@ from test_collector_units import fixed_port, secret
 from vunit import ROOT, VUnit, write_config
 
 from bidwire_host.demo.club import TD_CALL, _table_play
+from bidwire_host.event import files as event_files
 from bidwire_host.event import model as event_mod
+from bidwire_host.event import seating
 from bidwire_host.unit_tools.simulator import board_lines
 
 MODE = "full" if os.environ.get("BIDWIRE_CHAOS", "").lower() == "full" else "short"
@@ -124,7 +126,7 @@ class Session:
         ev = event_mod.new_event("chaos pairs", {"type": "mitchell", "tables": TABLES, "rounds": ROUNDS},
                                  boards_per_round=BOARDS_PER_ROUND)
         self.event_file = self.root / "event.json"
-        event_mod.save(ev, self.event_file)
+        event_files.save(ev, self.event_file)
         self.units = {t: f"T{t:02d}" for t in range(1, TABLES + 1)}
         self.ring = keyring(self.root / "keyring.json", {u: secret(t) for t, u in self.units.items()})
         self.extra = ("--event", str(self.event_file), "--tables", ",".join(f"{u}={t}" for t, u in self.units.items()))
@@ -132,7 +134,7 @@ class Session:
         self.scripts = {t: [] for t in self.units}
         self.expected = {}  # (unit, board) -> {table_no, round, contract, declarer, tricks}
         for r in range(1, ROUNDS + 1):
-            for a in event_mod.assignments(ev, r):
+            for a in seating.assignments(ev, r):
                 t, lines = a["table"], []
                 for board in a["boards"]:
                     calls, tricks, td = _table_play(board, t, session_seed)

@@ -40,7 +40,7 @@ EXPECTED = [
     ("NS", "3", 1, False, 16), ("NS", "1", 2, True, 10), ("NS", "2", 2, True, 10),
     ("EW", "1", 1, True, 13), ("EW", "3", 1, True, 13), ("EW", "2", 3, False, 10),
 ]
-# The boards each table plays round by round (event.assignments, checked against the collector's commands).
+# The boards each table plays round by round (seating.assignments, checked against the collector's commands).
 PLAN = {1: [[1, 2], [3, 4], [5, 6]], 2: [[3, 4], [5, 6], [1, 2]], 3: [[5, 6], [1, 2], [3, 4]]}
 UNITS = {1: "T01", 2: "T02", 3: "T03"}
 

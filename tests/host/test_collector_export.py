@@ -16,6 +16,7 @@ import pytest
 from collector_kit import ApiClient, played, sync, write_keyring
 
 from bidwire_host.event import model as ev
+from bidwire_host.event import seating
 from bidwire_host.scoring.model import law77_score
 from bidwire_host.server import create_app
 
@@ -41,7 +42,7 @@ def play_session(c, skip=()):
     seqs = dict.fromkeys(TABLES, 1)
     e = ev.from_dict(mitchell())
     for rnd in (1, 2, 3):
-        for a in ev.assignments(e, rnd):
+        for a in seating.assignments(e, rnd):
             unit = f"T0{a['table']}"
             for board in a["boards"]:
                 if (a["table"], board) in skip:

@@ -11,7 +11,8 @@ from endplay.parsers import pbn
 from endplay.types import Denom, Player
 
 from bidwire_host.demo.play import demo_event, write_event
-from bidwire_host.event import model as event_mod
+from bidwire_host.event import files as event_files
+from bidwire_host.event import seating
 
 SEATS = "NESW"
 PLAYERS = {"N": Player.north, "E": Player.east, "S": Player.south, "W": Player.west}
@@ -23,7 +24,7 @@ SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 def demo(tmp_path_factory):
     path = tmp_path_factory.mktemp("demo") / "event.json"
     deals = write_event(demo_event({"type": "mitchell", "tables": 5}, 2, 2026), path, 2026)
-    return event_mod.load(path), deals, path
+    return event_files.load(path), deals, path
 
 
 def test_every_pair_has_two_named_players_with_membership_numbers(demo):
@@ -52,7 +53,7 @@ def test_the_event_file_names_its_players_by_number_from_the_clubs_register(demo
 
 def test_the_session_has_a_hand_record_for_every_board_it_plays(demo):
     ev, _, path = demo
-    played = {b for r in range(1, 6) for a in event_mod.assignments(ev, r) for b in a["boards"]}
+    played = {b for r in range(1, 6) for a in seating.assignments(ev, r) for b in a["boards"]}
     assert played == set(range(1, 11))
     dealt = pbn.load(open(path.with_name(ev.sessions[0].hand_records), encoding="utf-8"))
     assert {b.board_num for b in dealt} == played
@@ -74,7 +75,7 @@ def test_every_lead_is_a_suit_the_leader_holds_and_only_the_staged_result_is_far
     solved = {b: calc_dd_table(d) for b, d in dealt.items()}
     far, played = [], 0
     for r in range(1, 6):
-        for a in event_mod.assignments(ev, r):
+        for a in seating.assignments(ev, r):
             for board in a["boards"]:
                 lines, contract, declarer, tricks = deals.play(board, a["table"])
                 if contract == "Pass":

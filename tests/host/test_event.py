@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from bidwire_host.event import files as event_files
 from bidwire_host.event import model as ev
+from bidwire_host.event import seating
 from bidwire_host.event.model import EventError
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "movements.md"
@@ -39,18 +41,18 @@ def error(data):
 def test_the_documented_example_loads_and_round_trips(tmp_path):
     path = tmp_path / "event.json"
     path.write_text(json.dumps(doc_example()), encoding="utf-8")
-    event = ev.load(path)
+    event = event_files.load(path)
     a, b = event.sessions[0].sections
     assert a.pairs[0].players[0].name == "Ann Smith" and a.pairs[1].players[0].id == 1003
     assert b.movement_plan().title == "3-table Howell" and b.round_boards() == 3
-    ev.save(event, tmp_path / "copy.json")
+    event_files.save(event, tmp_path / "copy.json")
     assert json.loads((tmp_path / "copy.json").read_text(encoding="utf-8")) == doc_example()
     assert not (tmp_path / "copy.json.tmp").exists()
 
 
 def test_the_documented_assign_command():
     event = ev.from_dict(doc_example())
-    first = ev.assignments(event, 1)[0]
+    first = seating.assignments(event, 1)[0]
     text = DOC.read_text(encoding="utf-8")
     shown = json.loads(re.search(r"among others:\s+```json\n(.*?)```", text, re.S).group(1))
     assert first == shown
@@ -58,7 +60,7 @@ def test_the_documented_assign_command():
 
 def test_assignments_of_a_3_table_mitchell():
     event = ev.from_dict(mitchell_3())
-    got = ev.assignments(event, 2)
+    got = seating.assignments(event, 2)
     assert [(a["table"], a["boards"], a["ns"], a["ew"]) for a in got] == [(1, [3, 4], 1, 3), (2, [5, 6], 2, 1),
                                                                             (3, [1, 2], 3, 2)]
     assert got[0] == {"type": "assign", "section": "A", "table": 1, "round": 2, "boards": [3, 4], "ns": 1, "ew": 3,
@@ -67,9 +69,9 @@ def test_assignments_of_a_3_table_mitchell():
     move = got[0]["move"]
     assert [move[i:i + 16].rstrip() for i in range(0, len(move), 16)] == ["NS stay", "EW to table 2",
                                                                           "Boards: table 3"]
-    assert {a["move"] for a in ev.assignments(event, 3)} == {"End of session  Thank you"}
+    assert {a["move"] for a in seating.assignments(event, 3)} == {"End of session  Thank you"}
     with pytest.raises(EventError, match="round 4: no section of the session plays that round"):
-        ev.assignments(event, 4)
+        seating.assignments(event, 4)
 
 
 def test_assign_commands_are_what_the_collector_accepts():
@@ -77,7 +79,7 @@ def test_assign_commands_are_what_the_collector_accepts():
     for data in (doc_example(), mitchell_3()):
         event = ev.from_dict(data)
         for r in range(1, 6):
-            for a in ev.assignments(event, r) if r <= 3 else []:
+            for a in seating.assignments(event, r) if r <= 3 else []:
                 assert commands.check(a) == a
 
 
@@ -85,12 +87,12 @@ def test_phantom_table_gets_no_assign_but_a_sit_out_message():
     data = mitchell_3()
     data["sessions"][0]["sections"][0]["pairs"].pop(2)  # NS 3 is missing
     event = ev.from_dict(data)
-    assert [a["table"] for a in ev.assignments(event, 1)] == [1, 2]
-    assert ev.sit_outs(event, 1) == [{"section": "A", "table": 3, "round": 1, "pair": 3,
+    assert [a["table"] for a in seating.assignments(event, 1)] == [1, 2]
+    assert seating.sit_outs(event, 1) == [{"section": "A", "table": 3, "round": 1, "pair": 3,
                                       "text": "EW 3: sit out round 1, then table 1 EW"}]
-    assert ev.sit_outs(event, 2)[0]["pair"] == 2
+    assert seating.sit_outs(event, 2)[0]["pair"] == 2
     # EW 2 is told where it goes after round 1: to the sit-out table.
-    assert ev.assignments(event, 1)[1]["move"] == "NS stay         EW sit out      Boards: table 1"
+    assert seating.assignments(event, 1)[1]["move"] == "NS stay         EW sit out      Boards: table 1"
 
 
 def test_team_match_assignments_use_team_numbers():
@@ -98,11 +100,11 @@ def test_team_match_assignments_use_team_numbers():
         {"name": "M3", "movement": {"type": "teams", "rounds": 2}, "boards": 16, "teams": [
             {"number": 7, "name": "Lions", "ns": [{"name": "A"}, {"name": "B"}], "ew": [{"name": "C"}, {"name": "D"}]},
             {"number": 12, "name": "Tigers"}]}]}]})
-    got = ev.assignments(event, 1)
+    got = seating.assignments(event, 1)
     assert [(a["table"], a["ns"], a["ew"], a["boards"]) for a in got] == [(1, 7, 12, list(range(1, 9))),
                                                                            (2, 12, 7, list(range(9, 17)))]
     assert got[0]["move"] == "NS stay         EW stay         Boards: table 2"
-    assert "Lions (NS) v Tigers (EW)" in ev.describe(event)
+    assert "Lions (NS) v Tigers (EW)" in seating.describe(event)
 
 
 def test_new_event_with_a_phantom_and_describe():
@@ -110,13 +112,13 @@ def test_new_event_with_a_phantom_and_describe():
     section = event.sessions[0].sections[0]
     assert [(p.line, p.number) for p in section.pairs] == [("NS", 1), ("NS", 2), ("NS", 3), ("EW", 1), ("EW", 2),
                                                            ("EW", 3), ("EW", 4)]
-    text = ev.describe(event)
+    text = seating.describe(event)
     assert "Section A: 4-table relay Mitchell: 4 rounds of 6 boards (boards 1-24, 4 sets)" in text
     assert "table 4: phantom v EW 4, boards 1-6 (shared with table 1)" in text
     assert "relay: boards 19-24" in text
     howell = ev.new_event("Club", {"type": "howell", "tables": 4}, boards_per_round=3, pairs=7)
     assert [p.number for p in howell.sessions[0].sections[0].pairs] == list(range(1, 8))
-    assert [a["table"] for a in ev.assignments(howell, 1)] == [2, 3, 4]  # pair 8 (stationary) is the phantom
+    assert [a["table"] for a in seating.assignments(howell, 1)] == [2, 3, 4]  # pair 8 (stationary) is the phantom
     with pytest.raises(EventError, match=r"pairs: a 4-table Howell is for 8 pairs, or 7 with a phantom; not 5"):
         ev.new_event("Club", {"type": "howell", "tables": 4}, boards_per_round=3, pairs=5)
 
@@ -126,35 +128,35 @@ def test_several_sessions_need_a_name():
     data["sessions"].append({**data["sessions"][0], "name": "S2"})
     event = ev.from_dict(data)
     with pytest.raises(EventError, match=r"the event has 2 sessions: say which one \(S1, S2\)"):
-        ev.assignments(event, 1)
-    assert len(ev.assignments(event, 1, session="S2")) == 3
+        seating.assignments(event, 1)
+    assert len(seating.assignments(event, 1, session="S2")) == 3
     with pytest.raises(EventError, match="no session 'S3'"):
-        ev.assignments(event, 1, session="S3")
+        seating.assignments(event, 1, session="S3")
 
 
 # --- Law 15: the board start against the movement ------------------------------------------------------------
 
 def test_board_start_as_the_movement_says_is_fine():
     event = ev.from_dict(mitchell_3())
-    assert ev.check_board_start(event, 2, 2, 6, 2, 1) is None
-    assert ev.check_board_start(event, 2, 2, 5, "2", "1", section="A") is None
-    assert ev.check_board_start(event, 2, 2, 5, None, None) is None  # pairs not said: only the board is checked
+    assert seating.check_board_start(event, 2, 2, 6, 2, 1) is None
+    assert seating.check_board_start(event, 2, 2, 5, "2", "1", section="A") is None
+    assert seating.check_board_start(event, 2, 2, 5, None, None) is None  # pairs not said: only the board is checked
 
 
 def test_wrong_board_names_where_it_is():
     event = ev.from_dict(mitchell_3())
-    assert ev.check_board_start(event, 1, 1, 3, 1, 1) == (
+    assert seating.check_board_start(event, 1, 1, 3, 1, 1) == (
         "Law 15: section A, table 1, round 1: board 3 is not played here (boards 1-2); it is at table 2 this round")
-    assert ev.check_board_start(event, 1, 1, 7, 1, 1).endswith("board 7 is not played here (boards 1-2); "
+    assert seating.check_board_start(event, 1, 1, 7, 1, 1).endswith("board 7 is not played here (boards 1-2); "
                                                                "it is not in play in this section")
     relay = ev.new_event("Club", {"type": "mitchell", "tables": 4, "even": "relay"}, boards_per_round=2)
-    assert ev.check_board_start(relay, 1, 1, 7, 1, 1).endswith("it is on the relay this round")  # set 4
+    assert seating.check_board_start(relay, 1, 1, 7, 1, 1).endswith("it is on the relay this round")  # set 4
 
 
 def test_wrong_pair_names_where_they_play_the_board():
     event = ev.from_dict(mitchell_3())
     # EW 2 sits at table 1 in round 1 and starts board 1, which EW 2 is to play at table 3 in round 2 (Law 15).
-    assert ev.check_board_start(event, 1, 1, 1, 1, 2) == (
+    assert seating.check_board_start(event, 1, 1, 1, 1, 2) == (
         "Law 15: section A, table 1, round 1: EW should be EW 1, not 2 (EW 2 plays board 1 at table 3 in round 2)")
 
 
@@ -162,19 +164,19 @@ def test_board_start_outside_the_movement():
     data = mitchell_3()
     data["sessions"][0]["sections"][0]["pairs"].pop(2)
     event = ev.from_dict(data)
-    assert "section A has tables 1-3" in ev.check_board_start(event, 4, 1, 1, 1, 1)
-    assert "section A's movement has rounds 1-3" in ev.check_board_start(event, 1, 4, 1, 1, 1)
-    assert ev.check_board_start(event, 3, 1, 5, None, 3) == (
+    assert "section A has tables 1-3" in seating.check_board_start(event, 4, 1, 1, 1, 1)
+    assert "section A's movement has rounds 1-3" in seating.check_board_start(event, 1, 4, 1, 1, 1)
+    assert seating.check_board_start(event, 3, 1, 5, None, 3) == (
         "Law 15: section A, table 3, round 1: EW 3 sits out this round (the phantom is their opponent); "
         "no board is played here")
-    assert "started in section 'Z'" in ev.check_board_start(event, 1, 1, 1, 1, 1, section="Z")
+    assert "started in section 'Z'" in seating.check_board_start(event, 1, 1, 1, 1, 1, section="Z")
 
 
 def test_howell_board_start_with_pairs_the_wrong_way_round():
     event = ev.new_event("Club", {"type": "howell", "tables": 3}, boards_per_round=3)
     # Round 1, table 2: pair 2 NS v pair 5 EW, boards 10-12 (docs/movements.md, the 3-table Howell).
-    assert ev.check_board_start(event, 2, 1, 10, 2, 5) is None
-    assert "NS should be pair 2, not 5; EW should be pair 5, not 2" in ev.check_board_start(event, 2, 1, 10, 5, 2)
+    assert seating.check_board_start(event, 2, 1, 10, 2, 5) is None
+    assert "NS should be pair 2, not 5; EW should be pair 5, not 2" in seating.check_board_start(event, 2, 1, 10, 5, 2)
 
 
 # --- hand records -------------------------------------------------------------------------------------------------
@@ -182,22 +184,23 @@ def test_howell_board_start_with_pairs_the_wrong_way_round():
 def test_hand_records_from_the_sessions_pbn_file(tmp_path):
     (tmp_path / "tuesday.pbn").write_text(PBN, encoding="utf-8")
     (tmp_path / "event.json").write_text(json.dumps(doc_example()), encoding="utf-8")
-    event = ev.load(tmp_path / "event.json")
-    one = ev.hand_record(event, 1)
+    event = event_files.load(tmp_path / "event.json")
+    one = event_files.hand_record(event, 1)
     assert (one.board, one.dealer, one.vulnerable) == (1, "N", 0)
     assert one.deal.hands["N"] == ("AKQJ", "T98", "765", "432")
-    two = ev.hand_record(event, 2)  # a hand record without the cards: dealer and vulnerability only
-    assert (two.dealer, two.vulnerable, two.deal.hands["N"]) == ("E", 1, None) and ev.hand_record(event, 3) is None
+    two = event_files.hand_record(event, 2)  # a hand record without the cards: dealer and vulnerability only
+    assert (two.dealer, two.vulnerable, two.deal.hands["N"]) == ("E", 1, None)
+    assert event_files.hand_record(event, 3) is None
     (tmp_path / "tuesday.pbn").write_text('[Board "1"]\n[Deal "N:AKQ"]\n', encoding="utf-8")
     with pytest.raises(EventError, match=r"sessions\[0\].hand_records: .*tuesday.pbn: line 2: \[Deal\] needs 4 hands"):
-        ev.hand_record(event, 1)
+        event_files.hand_record(event, 1)
 
 
 def test_hand_records_missing_file_and_none(tmp_path):
     event = ev.from_dict(doc_example(), directory=tmp_path)
     with pytest.raises(EventError, match=r"sessions\[0\].hand_records: the hand-record file .*tuesday.pbn does not"):
-        ev.hand_record(event, 1)
-    assert ev.hand_record(ev.from_dict(mitchell_3()), 1) is None
+        event_files.hand_record(event, 1)
+    assert event_files.hand_record(ev.from_dict(mitchell_3()), 1) is None
 
 
 # --- bad input ------------------------------------------------------------------------------------------------------
@@ -290,12 +293,12 @@ def test_load_names_the_file(tmp_path):
     path = tmp_path / "e.json"
     path.write_text("{", encoding="utf-8")
     with pytest.raises(EventError, match=r"e.json: not valid JSON"):
-        ev.load(path)
+        event_files.load(path)
     path.write_text(json.dumps({"name": "X"}), encoding="utf-8")
     with pytest.raises(EventError, match=r"e.json: sessions: is missing"):
-        ev.load(path)
+        event_files.load(path)
     with pytest.raises(EventError, match=r"nope.json: cannot read the event file"):
-        ev.load(tmp_path / "nope.json")
+        event_files.load(tmp_path / "nope.json")
 
 
 def test_bidwire_event_create(tmp_path):
@@ -310,8 +313,8 @@ def test_bidwire_event_create(tmp_path):
     got = CliRunner().invoke(cli.main, args)
     assert got.exit_code == 0, got.output
     assert "table 4: phantom v EW 4, boards 1-6 (shared with table 1)" in got.output
-    event = ev.load(out)
-    assert event.sessions[0].hand_records == "h.pbn" and ev.hand_record(event, 1).dealer == "N"
+    event = event_files.load(out)
+    assert event.sessions[0].hand_records == "h.pbn" and event_files.hand_record(event, 1).dealer == "N"
     again = CliRunner().invoke(cli.main, args)
     assert again.exit_code == 1 and "exists: use --force" in again.output
     bad = CliRunner().invoke(cli.main, [*args[:2], str(tmp_path / "b.json"), *args[3:9], "--boards", "26"])
@@ -320,9 +323,9 @@ def test_bidwire_event_create(tmp_path):
 
 def test_howell_move_text_tells_pairs_their_new_direction():
     event = ev.new_event("Club", {"type": "howell", "tables": 3}, boards_per_round=3)
-    table_2 = ev.assignments(event, 1)[1]
+    table_2 = seating.assignments(event, 1)[1]
     # Round 1, table 2: pair 2 v pair 5 on set 4. Round 2: pair 2 sits EW at table 1 (6 v 2), pair 5 EW at
     # table 3 (4 v 5), and set 4 is played at table 2 again (3 v 1).
     assert (table_2["ns"], table_2["ew"], table_2["boards"]) == (2, 5, [10, 11, 12])
     assert table_2["move"] == "NS to 1 as EW   EW to table 3   Boards stay"
-    assert ev.assignments(event, 4)[0]["move"] == "NS stay         EW to table 2   Boards: finished"
+    assert seating.assignments(event, 4)[0]["move"] == "NS stay         EW to table 2   Boards: finished"

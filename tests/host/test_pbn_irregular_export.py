@@ -15,6 +15,7 @@ from bidwire.core import readback, record
 from bidwire.core.auction import Auction
 from bidwire.core.readback import parse_seat
 from bidwire_host.event import model as ev
+from bidwire_host.event import seating
 from bidwire_host.formats import pbn_export
 from bidwire_host.formats.pbn import parse, parse_deal
 from bidwire_host.formats.pbn_import import HandRecord
@@ -53,7 +54,7 @@ def exported(data, tmp_path):
         seqs = dict.fromkeys(TABLES, 1)
         e = ev.from_dict(event)
         for rnd in (1, 2, 3):
-            for a in ev.assignments(e, rnd):
+            for a in seating.assignments(e, rnd):
                 unit = f"T0{a['table']}"
                 for board in a["boards"]:
                     s = summary(board)

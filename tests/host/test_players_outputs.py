@@ -17,7 +17,9 @@ from collector_kit import ApiClient, counts, query, sync
 from fastapi.testclient import TestClient
 from test_collector_export import TABLES, nt
 
+from bidwire_host.event import files as event_files
 from bidwire_host.event import model as ev
+from bidwire_host.event import seating
 from bidwire_host.formats.pbn import parse
 from bidwire_host.server import create_app
 
@@ -53,9 +55,9 @@ def event_file(tmp_path):
 def play(c, path):
     """Every table plays its two boards in each of the three rounds (1NT by the dealer, 7-9 tricks)."""
     seqs = dict.fromkeys(TABLES, 1)
-    e = ev.load(path)
+    e = event_files.load(path)
     for rnd in (1, 2, 3):
-        for a in ev.assignments(e, rnd):
+        for a in seating.assignments(e, rnd):
             unit = f"T0{a['table']}"
             for board in a["boards"]:
                 r = sync(c, nt(seqs[unit], board, 7 + (board + a["table"]) % 3, section="A", table=a["table"],
@@ -184,7 +186,7 @@ def test_the_usebio_names_the_players_of_a_howell(data, tmp_path):
     with ApiClient(create_app(data, event=raw, tables={"T01": 1, "T02": 2})) as c:
         seqs = {"T01": 1, "T02": 1}
         for rnd in range(1, howell.sessions[0].sections[0].movement_plan().rounds + 1):
-            for a in ev.assignments(howell, rnd):
+            for a in seating.assignments(howell, rnd):
                 unit = f"T0{a['table']}"
                 for board in a["boards"]:
                     assert sync(c, nt(seqs[unit], board, 8, section="A", table=a["table"], round=rnd, ns=a["ns"],
@@ -261,7 +263,7 @@ def test_a_team_match_names_each_table_by_the_lines_that_sat_there(data):
     with ApiClient(create_app(data, event=raw, tables={"T01": 1, "T02": 2}, method="teams")) as c:
         seqs = {"T01": 1, "T02": 1}
         for rnd in (1, 2):
-            for a in ev.assignments(match, rnd):
+            for a in seating.assignments(match, rnd):
                 unit = f"T0{a['table']}"
                 for board in a["boards"]:
                     assert sync(c, nt(seqs[unit], board, 7 + board % 3, section="A", table=a["table"], round=rnd,

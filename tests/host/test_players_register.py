@@ -6,6 +6,7 @@ import subprocess
 import pytest
 from test_collector_export import BIDWIRE
 
+from bidwire_host.event import files as event_files
 from bidwire_host.event import model as ev
 from bidwire_host.event import players
 
@@ -37,7 +38,7 @@ def test_import_records_the_register_and_the_event_gets_names_and_numbers_from_i
     written = json.loads(path.read_text(encoding="utf-8"))
     assert written["register"] == "members.csv"
     assert written["sessions"][0]["sections"][0]["pairs"][0]["players"] == [{"id": 1001}, {"name": "Bob Jones"}]
-    pairs = ev.load(path).sessions[0].sections[0].pairs
+    pairs = event_files.load(path).sessions[0].sections[0].pairs
     assert [(p.name, p.id) for p in pairs[0].players] == [("Ann Smith", 1001), ("Bob Jones", "1002")]
     # a name in any case and spacing finds its member (the register's spelling kept); a visitor keeps no number
     assert [(p.name, p.id) for p in pairs[1].players] == [("Zoë Ørsted", "1003"), ("Visitor", None)]

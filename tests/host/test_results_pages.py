@@ -13,6 +13,7 @@ from bidwire.core.calls import seat_name
 from bidwire.core.score import score_ns
 from bidwire_host.dashboard.scorer import result_text, when
 from bidwire_host.event import model as ev
+from bidwire_host.event import seating
 from bidwire_host.server import create_app
 
 NAMES = {("NS", 1): ("Ann Smith", "Bob Jones"), ("NS", 2): ("Carol White", "Dan Brown"),
@@ -43,7 +44,7 @@ def _play_session(client):
     seq = {u: 1 for u in UNITS.values()}
     event = ev.from_dict(_event())
     for round_no in (1, 2, 3):
-        for a in ev.assignments(event, round_no):
+        for a in seating.assignments(event, round_no):
             unit, events = UNITS[a["table"]], []
             for board in a["boards"]:
                 tricks = BOARD_1_TRICKS[a["table"]] if board == 1 else 10

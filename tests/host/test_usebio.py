@@ -9,6 +9,7 @@ from endplay.config import suppress_unicode
 from endplay.parsers import lin as endplay_lin
 from endplay.types import Player as Seat
 
+from bidwire_host.event import files as event_files
 from bidwire_host.event import model as ev
 from bidwire_host.event.model import EventError, Player
 from bidwire_host.formats import usebio
@@ -265,8 +266,8 @@ def test_club_and_ebu_load_and_save(tmp_path):
     event = ev.from_dict(data)
     assert (event.club.name, event.club.id, event.ebu.charge_code, event.ebu.master_point_scale) == \
         ("Bidwire BC", 1234, "10", "Club")
-    ev.save(event, tmp_path / "e.json")
-    assert ev.to_dict(ev.load(tmp_path / "e.json")) == ev.to_dict(event)
+    event_files.save(event, tmp_path / "e.json")
+    assert ev.to_dict(event_files.load(tmp_path / "e.json")) == ev.to_dict(event)
     assert "club" not in ev.to_dict(ev.from_dict(event_file()))
 
 

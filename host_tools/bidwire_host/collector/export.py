@@ -15,6 +15,7 @@ import json
 from dataclasses import asdict
 
 from bidwire_host.collector import roster, validator
+from bidwire_host.event import files as event_files
 from bidwire_host.event import model as event_mod
 from bidwire_host.formats import pbn_export, results_csv, usebio
 from bidwire_host.formats.publish import AuctionCall, BoardRecord, EventInfo, Publication
@@ -84,7 +85,7 @@ def publication(conn, standings, section=None):
     for number in sorted(sess.travellers):
         rows = sess.travellers[number].rows
         try:
-            hand = event_mod.hand_record(s.event, number, s.session)
+            hand = event_files.hand_record(s.event, number, s.session)
         except event_mod.EventError:
             hand = None
         record = BoardRecord(number, rows, getattr(hand, "deal", None), getattr(hand, "dealer", None),

@@ -3,6 +3,7 @@ the public results and the exports; bidwire_host/event/analysis.py computes the 
 import json
 
 from bidwire_host.collector import setup
+from bidwire_host.event import files as event_files
 from bidwire_host.event import model as event_mod
 
 
@@ -13,7 +14,7 @@ def boards(conn):
     if s is None:
         return {}
     try:
-        records = event_mod.hand_records(s.event, s.session)
+        records = event_files.hand_records(s.event, s.session)
     except event_mod.EventError:
         return {}
     stored = {(r["board"], r["deal"]): json.loads(r["body"])

@@ -22,6 +22,7 @@ from bidwire_host.collector.decisions.state import ActionError, now
 from bidwire_host.collector.standings import Standings
 from bidwire_host.collector.store import StoreError
 from bidwire_host.event import analysis
+from bidwire_host.event import files as event_files
 from bidwire_host.event import model as event_mod
 
 log = logging.getLogger("bidwire.collector")
@@ -284,7 +285,7 @@ class Service:
         if s is None:
             return {}
         try:
-            hands = event_mod.hand_records(s.event, s.session)
+            hands = event_files.hand_records(s.event, s.session)
         except event_mod.EventError as e:
             log.warning("no double-dummy analysis: %s", e)
             return {}

@@ -2,7 +2,7 @@
 
 The setup is kept in the store (table `setup`, one row, not derived): the event file's JSON, the unit -> table
 map, the scoring method and the round each section has been sent. `start_round` queues a round's `assign`
-commands (event.assignments) for the units at those tables and a `message` for a table whose pair sits out;
+commands (seating.assignments) for the units at those tables and a `message` for a table whose pair sits out;
 `advance` (run in every sync's transaction) starts the next round of a section once every table of its round
 has reported a result for its last board.
 """
@@ -11,6 +11,7 @@ import json
 from bidwire_host.collector import commands
 from bidwire_host.collector.decisions.state import fold
 from bidwire_host.event import model as event_mod
+from bidwire_host.event import seating
 
 METHODS = ("mp", "neuberg", "cross-imps", "butler", "teams")  # scoring.session.METHODS
 TEAM_METHODS = ("teams",)  # a two-table team match (movement "teams"); the others are for pairs
@@ -75,7 +76,7 @@ class Setup:
             out, r = {}, 1
             while True:
                 try:
-                    assigns = event_mod.assignments(self.event, r, self.session)
+                    assigns = seating.assignments(self.event, r, self.session)
                 except event_mod.EventError:
                     break
                 if not assigns and r > max((sec.movement_plan().rounds for sec in
@@ -156,8 +157,8 @@ def start_round(conn, round_no, section=None):
     if s is None:
         raise SetupError("no event loaded: `bidwire serve --event FILE --tables ...` or POST /api/v1/event")
     try:
-        assigns = event_mod.assignments(s.event, round_no, s.session)
-        sits = event_mod.sit_outs(s.event, round_no, s.session)
+        assigns = seating.assignments(s.event, round_no, s.session)
+        sits = seating.sit_outs(s.event, round_no, s.session)
     except event_mod.EventError as e:
         raise SetupError(str(e)) from None
     queued, missing, sections = [], [], set()
@@ -189,7 +190,7 @@ def round_complete(conn, s, section, round_no, accepted=None):
     """Every table of the section's round has a result for the last board of its assignment that counts: one
     the event agrees with (not held), or a held one the director accepted for that table (`accepted`: a set of
     (section, table, round, board) from decisions.state.fold(conn).accepted())."""
-    for a in event_mod.assignments(s.event, round_no, s.session):
+    for a in seating.assignments(s.event, round_no, s.session):
         if a["section"] != section:
             continue
         last = a["boards"][-1]

@@ -14,7 +14,8 @@ from bidwire.core.readback import CallError, parse_seat
 from bidwire.core.score import parse_contract, score_ns
 from bidwire_host.collector import commands
 from bidwire_host.collector import setup as setup_mod
-from bidwire_host.event import analysis
+from bidwire_host.event import analysis, seating
+from bidwire_host.event import files as event_files
 from bidwire_host.event import model as event_mod
 
 
@@ -166,7 +167,7 @@ def check_board_start(conn, board_id, start):
     if setup is not None and section is not None and table is not None and start["round"] is not None \
             and setup.section(section) is not None:
         try:
-            why = event_mod.check_board_start(setup.event, table, start["round"], board, start["ns"], start["ew"],
+            why = seating.check_board_start(setup.event, table, start["round"], board, start["ns"], start["ew"],
                                               section=section, session=setup.session)
         except event_mod.EventError as e:
             why = f"Law 15: {e}"
@@ -235,7 +236,7 @@ def check_lead(conn, s, board, event):
     if s is None or seat not in ("N", "E", "S", "W") or suit not in ("C", "D", "H", "S"):
         return []
     try:
-        hand = event_mod.hand_record(s.event, board, s.session)
+        hand = event_files.hand_record(s.event, board, s.session)
     except event_mod.EventError:
         return []
     if analysis.holds_suit(hand, seat, suit) is False:

@@ -40,6 +40,7 @@ import httpx2 as httpx
 from bidwire_host.collector.store import DB_NAME
 from bidwire_host.demo.play import HANDS, TD_CALL, Deals, _table_play, demo_event, write_event
 from bidwire_host.event import model as event_mod
+from bidwire_host.event import seating
 from bidwire_host.event.analysis import tricks_for
 from bidwire_host.unit_tools import provision as provision_mod
 from bidwire_host.unit_tools.simulator import UnitError, VirtualUnit, unit_runtime
@@ -138,7 +139,7 @@ def _rounds(ev):
     n = 0
     while True:
         try:
-            if not event_mod.assignments(ev, n + 1):
+            if not seating.assignments(ev, n + 1):
                 return n
         except event_mod.EventError:
             return n

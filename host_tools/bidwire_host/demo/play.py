@@ -18,6 +18,7 @@ from pathlib import Path
 
 from bidwire.core import board as core_board
 from bidwire_host.event import analysis
+from bidwire_host.event import files as event_files
 from bidwire_host.event import model as event_mod
 from bidwire_host.event.analysis import tricks_for
 from bidwire_host.scoring.model import law77_score
@@ -98,7 +99,7 @@ def write_event(ev, path, seed):
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     os.replace(tmp, path)
-    return Deals(event_mod.load(path), seed)  # the names from the register
+    return Deals(event_files.load(path), seed)  # the names from the register
 
 
 def _table_play(board, table, seed, deal=None):
@@ -152,7 +153,7 @@ class Deals:
     (table, board)) entered five tricks away from it, a wrong entry for the director's queue."""
 
     def __init__(self, ev, seed):
-        self.hands, self.seed = event_mod.hand_records(ev), seed
+        self.hands, self.seed = event_files.hand_records(ev), seed
         self.tables = analysis.tables(self.hands)  # {board: {"dd", "par"}}
         # table 1's last round, played once the collector has stored its analysis: its last board bid to a contract
         plan = ev.sessions[0].sections[0].movement_plan()

@@ -1,14 +1,13 @@
 """The event: sessions, sections, pairs or teams, movements and hand records, kept in a JSON file (issue 4, part 4).
 
-`load`/`save` read and write the event file (format in docs/movements.md), every error naming the field;
-`new_event` makes one for `bidwire event create`. What a round means at the tables: `assignments` (the collector's
-`assign` commands), `sit_outs`, `check_board_start` (a unit's board_start against the movement, Law 15);
-`hand_record` finds a board's deal in the session's PBN file. The movements are bidwire_host.event.movements.
+`from_dict`/`to_dict` turn the event file's JSON object (format in docs/movements.md) into a checked Event and back,
+every error naming the field, the players completed from the event's register; `new_event` makes one
+for `bidwire event create`. Reading and writing the file and the session's hand records are
+bidwire_host.event.files; what a round means at the tables (assignments, sit-outs, the Law 15 check) is
+bidwire_host.event.seating; the movements are bidwire_host.event.movements.
 """
 from __future__ import annotations
 
-import json
-import os
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -18,15 +17,10 @@ from pydantic import ConfigDict, StrictInt, StrictStr, TypeAdapter, ValidationEr
 from bidwire_host.event import movements
 from bidwire_host.event import players as players_mod
 from bidwire_host.event.checks import FORMAT, check
-from bidwire_host.event.movecards import guide, move_text, sit_out_text
 from bidwire_host.event.movements import MovementError, PairId
-from bidwire_host.formats.pbn import PbnError
-from bidwire_host.formats.pbn_import import load as load_pbn
-from bidwire_host.formats.score_pbn import decode
 
-__all__ = ["Event", "EventError", "MovementChoice", "Pair", "Player", "Section", "Session", "Team", "assignments",
-           "check_board_start", "describe", "from_dict", "hand_record", "load", "new_event", "players_of",
-           "register_path", "save", "sit_outs", "to_dict"]
+__all__ = ["Event", "EventError", "MovementChoice", "Pair", "Player", "Section", "Session", "Team", "from_dict",
+           "new_event", "players_of", "register_path", "to_dict"]
 
 _FORBID = ConfigDict(extra="forbid")
 
@@ -193,30 +187,6 @@ def to_dict(event):
     return _prune({k: v for k, v in asdict(event).items() if k != "directory"})
 
 
-def load(path):
-    path = Path(path)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise EventError(f"{path}: cannot read the event file ({e.strerror})") from None
-    except ValueError as e:
-        raise EventError(f"{path}: not valid JSON ({e})") from None
-    try:
-        return from_dict(data, directory=path.resolve().parent)
-    except EventError as e:
-        raise EventError(f"{path}: {e}") from None
-
-
-def save(event, path):
-    """Write the event file atomically (architecture: name.tmp, then renamed over the old file)."""
-    path = Path(path)
-    from_dict(to_dict(event))  # never write a file that would not load
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(to_dict(event), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
-    event.directory = path.resolve().parent
-
-
 def new_event(name, movement, *, boards_per_round=None, boards=None, pairs=None, section="A",
               session="Session 1", date=None, hand_records=None, first_board=1):
     """An event of one section with numbered pairs (or two teams) and no names yet.
@@ -248,113 +218,6 @@ def new_event(name, movement, *, boards_per_round=None, boards=None, pairs=None,
     data = {"name": name, "sessions": [{"name": session, "date": date, "hand_records": hand_records,
                                         "sections": [sec]}]}
     return from_dict(_prune(data))
-
-
-def assignments(event, round_no, session=None):
-    """The `assign` commands of round `round_no` (no seq: the collector numbers them), table by table and
-    section by section; a table whose pair sits out (against the phantom) gets none (see `sit_outs`)."""
-    out = []
-    for sec in _sections_in_round(event, round_no, session):
-        plan = sec.movement_plan()
-        for p in plan.in_round(round_no):
-            if not p.sit_out:
-                out.append({"type": "assign", "section": sec.name, "table": p.table, "round": round_no,
-                            "boards": list(p.boards), "ns": sec.entrant(p.ns).number, "ew": sec.entrant(p.ew).number,
-                            "move": move_text(plan, p.table, round_no)})
-    return out
-
-
-def sit_outs(event, round_no, session=None):
-    """The pairs sitting out round `round_no`: [{"section", "table", "round", "pair", "text"}], `text` fit for
-    a unit's `message` command (48 characters at most)."""
-    out = []
-    for sec in _sections_in_round(event, round_no, session):
-        plan = sec.movement_plan()
-        for p in plan.in_round(round_no):
-            for pair in p.pairs() if p.sit_out else ():
-                out.append({"section": sec.name, "table": p.table, "round": round_no,
-                            "pair": sec.entrant(pair).number, "text": sit_out_text(plan, pair, round_no)})
-    return out
-
-
-def check_board_start(event, table, round_no, board, ns, ew, *, section=None, session=None):
-    """None if the movement has this board at this table in this round with these pairs (as the assign
-    command numbered them; None: not said), else what is wrong (Law 15: a wrong board or wrong pairs)."""
-    s = event.session(session)
-    if section is None and len(s.sections) == 1:
-        sec = s.sections[0]
-    else:
-        sec = next((c for c in s.sections if c.name == section), None)
-        if sec is None:
-            return (f"Law 15: board {board} started in section {section!r}, and session {s.name!r} has sections "
-                    f"{', '.join(c.name for c in s.sections)}")
-    plan = sec.movement_plan()
-    where = f"section {sec.name}, table {table}, round {round_no}"
-    if not 1 <= round_no <= plan.rounds:
-        return f"Law 15: {where}: section {sec.name}'s movement has rounds 1-{plan.rounds}"
-    here = plan.at(table, round_no)
-    if here is None:
-        return f"Law 15: {where}: section {sec.name} has tables 1-{plan.tables}"
-    if here.sit_out:
-        return (f"Law 15: {where}: {_label(sec, here.ns or here.ew)} sits out this round (the phantom is their "
-                "opponent); no board is played here")
-    problems = []
-    if board not in here.boards:
-        problems.append(f"board {board} is not played here (boards {_span(here.boards)}); "
-                        f"{_whereabouts(plan, board, round_no)}")
-    for said, due, line in ((ns, here.ns, "NS"), (ew, here.ew, "EW")):
-        number = sec.entrant(due).number
-        if said is not None and str(said) != str(number):
-            problems.append(f"{line} should be {_label(sec, due)}, not {said}"
-                            + _when_due(sec, plan, said, line, board, table))
-    return f"Law 15: {where}: " + "; ".join(problems) if problems else None
-
-
-def describe(event, session=None):
-    """The session's movements as text, section by section, for `bidwire event create` and the director."""
-    s = event.session(session)
-    out = [f"{event.name}, {s.name}" + (f" ({s.date})" if s.date else "")]
-    for sec in s.sections:
-        lines = guide(sec.movement_plan(), lambda pair, sec=sec: _label(sec, pair))
-        out.append(f"Section {sec.name}: {lines[0]}")
-        out += lines[1:]
-    return "\n".join(out)
-
-
-def hand_records(event, session=None):
-    """Every hand record of the session's file ({board: pbn_import.HandRecord}; {} without a file)."""
-    found = _hand_file(event, session)
-    return {} if found is None else dict(_hands(*found))
-
-
-def _hand_file(event, session):
-    """(path, its mtime, where in the event file) of the session's hand-record file, or None."""
-    s = event.session(session)
-    if not s.hand_records:
-        return None
-    path = Path(s.hand_records)
-    if not path.is_absolute():
-        path = (event.directory or Path.cwd()) / path
-    where = f"sessions[{event.sessions.index(s)}].hand_records"
-    try:
-        return str(path), path.stat().st_mtime_ns, where
-    except OSError:
-        raise EventError(f"{where}: the hand-record file {path} does not exist") from None
-
-
-def hand_record(event, board, session=None):
-    """The board's pbn_import.HandRecord from the session's hand-record file, or None (no file, no such board)."""
-    found = _hand_file(event, session)
-    return None if found is None else _hands(*found).get(board)
-
-
-@lru_cache(maxsize=8)
-def _hands(path, stamp, where):
-    """The hand records of a PBN file, read again when the file changes (`stamp`)."""
-    try:
-        return load_pbn(decode(Path(path).read_bytes())).hands
-    except PbnError as e:
-        raise EventError(f"{where}: {path}: {e}") from None
 
 
 def register_path(event):
@@ -403,47 +266,6 @@ def players_of(event):
                 for part in ("ns", "ew", "reserves"):
                     for n, pl in enumerate(getattr(t, part)):
                         yield f"{at}.teams[{k}].{part}[{n}]", pl
-
-
-def _sections_in_round(event, round_no, session):
-    secs = [c for c in event.session(session).sections if 1 <= round_no <= c.movement_plan().rounds]
-    if not secs:
-        raise EventError(f"round {round_no}: no section of the session plays that round (rounds 1-"
-                         f"{max(c.movement_plan().rounds for c in event.session(session).sections)})")
-    return secs
-
-
-def _label(sec, pair):
-    """A pair as players know it: NS 3, pair 5, or a team's name and line."""
-    who = sec.entrant(pair)
-    if isinstance(who, Team):
-        return f"{who.name} ({pair.line})"
-    return str(pair)
-
-
-def _whereabouts(plan, board, round_no):
-    if board not in plan.boards():
-        return "it is not in play in this section"
-    tables = plan.tables_playing((board - plan.first_board) // plan.boards_per_round + 1, round_no)
-    return f"it is at table {' and '.join(str(t) for t in tables)} this round" if tables else \
-        "it is on the relay this round"
-
-
-def _span(boards):
-    return f"{boards[0]}" if len(boards) == 1 else f"{min(boards)}-{max(boards)}"
-
-
-def _when_due(sec, plan, said, line, board, table):
-    """Where the pair that sat down here plays this board in the movement, if elsewhere (Law 15)."""
-    for pid in plan.pairs():
-        who = sec.entrant(pid)
-        if who is None or str(who.number) != str(said) or (pid.line and pid.line != line):
-            continue
-        for r in range(1, plan.rounds + 1):
-            there = plan.sitting(pid, r)
-            if there is not None and not there.sit_out and board in there.boards and there.table != table:
-                return f" ({_label(sec, pid)} plays board {board} at table {there.table} in round {r})"
-    return ""
 
 
 def _explain(errors):

@@ -1,7 +1,7 @@
 """The checks the kinds of decision share: the section, table and board a decision names, the pairs of a section,
 and the correction period (Law 79 C) that a correction made after it must override."""
 from bidwire_host.collector.decisions.state import ActionError, iso
-from bidwire_host.event import model as event_mod
+from bidwire_host.event import seating
 
 
 def _sections(s):
@@ -23,7 +23,7 @@ def pick_section(s, section):
 def _assignments(s, sec):
     plan = sec.movement_plan()
     for r in range(1, plan.rounds + 1):
-        for a in event_mod.assignments(s.event, r, s.session):
+        for a in seating.assignments(s.event, r, s.session):
             if a["section"] == sec.name:
                 yield a
 
