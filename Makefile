@@ -34,7 +34,7 @@ FROZEN_SRC  := $(shell find firmware boards -name '*.py' -not -path '*/__pycache
 # pyright-python otherwise asks PyPI for its latest version on every run, only to print a warning.
 export PYRIGHT_PYTHON_IGNORE_WARNINGS := 1
 
-.PHONY: setup chromium gcc-multilib postgresql hub mp32 mp32-mpy test test-py test-mp compile lint typecheck bench demo unit-build vunit firmware deploy provision serve rebuild clean chaos
+.PHONY: setup chromium gcc-multilib postgresql hub demo-sim mp32 mp32-mpy test test-py test-mp compile lint typecheck bench demo unit-build vunit firmware deploy provision serve rebuild clean chaos
 
 setup: $(STAMP) $(TYPESHED)
 
@@ -153,6 +153,13 @@ bench: setup gcc-multilib mp32 mp32-mpy
 # make demo [TABLES=5] [BOARDS=6] [PORT=8080] [EXIT_WHEN_DONE=1]
 demo: setup
 	$(BIN)/python -m bidwire_host.demo.club $(if $(VUNIT_HEAP),--heap $(VUNIT_HEAP)) $(if $(TABLES),--tables $(TABLES)) \
+		$(if $(BOARDS),--boards $(BOARDS)) $(if $(PORT),--port $(PORT)) \
+		$(if $(filter-out 0,$(EXIT_WHEN_DONE)),--exit-when-done)
+
+# A simultaneous pairs across clubs (docs/hub.md): PostgreSQL and the hub, then one club session per club.
+# make demo-sim [CLUBS=3] [TABLES=4] [BOARDS=8] [PORT=0] [EXIT_WHEN_DONE=1]
+demo-sim: setup postgresql
+	$(BIN)/python -m bidwire_host.demo.sim $(if $(CLUBS),--clubs $(CLUBS)) $(if $(TABLES),--tables $(TABLES)) \
 		$(if $(BOARDS),--boards $(BOARDS)) $(if $(PORT),--port $(PORT)) \
 		$(if $(filter-out 0,$(EXIT_WHEN_DONE)),--exit-when-done)
 

@@ -82,7 +82,7 @@ def test_an_adjusted_score_is_scored_as_the_club_gave_it(hub):
     with hub.organiser() as org:
         rows = org.get("/api/v1/sims/flows-adj/results").json()["boards"]["1"]
     (adj,) = [r for r in rows if r["adjusted"]]
-    assert (adj["pct_ns"], adj["pct_ew"]) == ("60", "40")  # Law 12 C: the percentages themselves
+    assert (adj["pct_ns"], adj["pct_ew"]) == (60, 40)  # Law 12 C: the percentages themselves
 
 
 def test_a_correction_replaces_the_result_and_is_in_the_audit_log(hub):
@@ -194,3 +194,30 @@ HANDS = """[Event "sim"]
 [Vulnerable "NS"]
 [Deal "N:T9876.AKQ.AKQ.AK AKQJ.JT9.JT9.JT9 5432.876.876.876 .5432.5432.Q5432"]
 """
+
+
+def test_the_combined_field_exports_as_pbn_and_usebio_that_other_readers_take(hub):
+    """endplay (a PBN reader nobody here wrote) reads the hub's PBN: each board's deal from the sim's hand set and
+    one ScoreTable holding every club's results; the USEBIO file names every club's pair on the board."""
+    import xml.etree.ElementTree as ET
+
+    from endplay.parsers import pbn as endplay_pbn
+
+    secrets = setup_sim(hub, "flows-export", hands_pbn=HANDS)
+    upload(hub, "flows-export", "A", secrets["A"], 1, CLUB_A)
+    upload(hub, "flows-export", "B", secrets["B"], 1, CLUB_B)
+    with hub.public() as web:
+        assert web.get("/api/v1/sims/flows-export/export.pbn").status_code == 403  # embargoed
+        assert web.get("/api/v1/sims/flows-export/export.xml").status_code == 403
+    with hub.organiser() as org:
+        text = org.get("/api/v1/sims/flows-export/export.pbn").text
+        xml = org.get("/api/v1/sims/flows-export/export.xml").text
+    boards = endplay_pbn.loads(text)
+    assert [b.board_num for b in boards] == [1, 2]
+    assert boards[0].deal.to_pbn().startswith("N:AKQJ.AKQ.AKQ.AKQ")
+    table = boards[0].info["ScoreTable"]
+    assert len(table["rows"]) == 4 and len(boards[1].info["ScoreTable"]["rows"]) == 3
+    assert "TotalScoreTable" in boards[0].info
+    root = ET.fromstring(xml.split("\n", 2)[2])  # past the declaration and the DOCTYPE
+    pairs = {el.text for el in root.iter("PAIR_NUMBER")}
+    assert {"A-A-1", "A-A-2", "B-A-1", "B-A-2"} <= pairs

@@ -239,6 +239,17 @@ def traveller(service: Service, board: int):
     return {"board": board, "method": service.standings.method, "rows": rows}
 
 
+@router.get("/api/v1/hub", tags=["director"])
+def hub_link(service: Service):
+    """The link to the sim's hub when the event names one (collector/uplink.py): released or not, the results
+    not yet acknowledged by the hub (`backlog`), the last error."""
+    if service.uplink is not None:
+        return service.uplink.status()
+    if service.uplink_error is not None:
+        return {"released": False, "backlog": None, "error": service.uplink_error}
+    return _error(404, "the event names no sim")
+
+
 @router.get("/api/v1/ranking", tags=["director"])
 def ranking_(service: Service):
     """The standings per section (NS and EW apart in a Mitchell): totals, percentages, ranks with ties; each pair's

@@ -210,6 +210,35 @@ def _exports(collector, workdir, echo):
     echo(f"exports: {', '.join(str(out / f'bidwire.{ext}') for ext in EXPORTS.values())}")
 
 
+def _join_sim(event_file, data, hub, sim_id, club, secret_file):
+    """The event names the sim; the club's secret goes into the collector's data directory (uplink.read_secret)."""
+    event = json.loads(event_file.read_text(encoding="utf-8"))
+    event["sim"] = {"hub": hub, "id": sim_id, "club": club, "secret_file": "hub-secret"}
+    event_file.write_text(json.dumps(event, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    target = data / "hub-secret"
+    shutil.copyfile(secret_file, target)
+    os.chmod(target, 0o600)
+
+
+def _hub_done(collector, echo):
+    """Wait until the hub holds every result (the upload's backlog is empty) and has released the sim, saying
+    what it waits for when that changes: the club's exports then carry the sim's boards."""
+    said = None
+    while True:
+        status = collector.get("/api/v1/hub")
+        if status.get("backlog") == 0 and status.get("released"):
+            echo("hub: every result acknowledged; the sim is released")
+            return
+        now = ("hub: uploading, " + f"{status.get('backlog')} results to go" if status.get("backlog")
+               else "hub: every result acknowledged; waiting for the organiser's release")
+        if status.get("error"):
+            now = f"hub: cannot upload yet ({status['error']}); retrying"
+        if now != said:
+            echo(now)
+            said = now
+        time.sleep(1)
+
+
 def _table_talk(data):
     """Irregularities and director calls the units reported (the collector's store, read-only)."""
     db = sqlite3.connect(f"file:{data / DB_NAME}?mode=ro", uri=True)
@@ -314,13 +343,17 @@ def _claim(workdir):
               help="Stop everything when the session is over (default: the collector keeps running until Ctrl-C).")
 @click.option("--dir", "workdir", default=str(ROOT / "build" / "demo"), show_default=True,
               type=click.Path(file_okay=False, path_type=Path), help="Made afresh for each run.")
-def main(tables, boards, boards_per_round, port, heap, seed, exit_when_done, workdir):
+@click.option("--deal-seed", type=int, help="Deal the boards with this seed (default --seed): a sim's clubs share it.")
+@click.option("--sim", nargs=4, metavar="HUB SIM CLUB SECRET_FILE",
+              help="Play a heat of a sim: the hub's URL, the sim's id, this club's id and its secret's file.")
+def main(tables, boards, boards_per_round, port, heap, seed, exit_when_done, workdir, deal_seed, sim):
     """Play a whole Mitchell session on virtual units against a real collector, then print the ranking."""
     started = []  # what this run started and must stop: the collector, the virtual units
     for signum in STOP_SIGNALS:  # Ctrl-C reaches the terminal's whole group; kill -TERM/-HUP only this process
         signal.signal(signum, _stop)
     try:
-        _session(started, tables, boards, boards_per_round, port, heap, seed, exit_when_done, workdir)
+        _session(started, tables, boards, boards_per_round, port, heap, seed, exit_when_done, workdir,
+                 deal_seed, sim)
     except Stopped as e:
         click.echo(f"\n{signal.Signals(e.args[0]).name}: the collector and the virtual units are stopped", err=True)
     finally:
@@ -330,7 +363,8 @@ def main(tables, boards, boards_per_round, port, heap, seed, exit_when_done, wor
             thing.stop()
 
 
-def _session(started, tables, boards, boards_per_round, port, heap, seed, exit_when_done, workdir):
+def _session(started, tables, boards, boards_per_round, port, heap, seed, exit_when_done, workdir, deal_seed=None,
+             sim=None):
     echo = click.echo
     movement = {"type": "mitchell", "tables": tables}
     if boards is not None:
@@ -354,7 +388,10 @@ def _session(started, tables, boards, boards_per_round, port, heap, seed, exit_w
     for unit in units.values():
         provision_mod.provision(unit, url_hint, workdir / "units" / f"{unit}.json", keyring=keyring, board="unix_sim")
     event_file = workdir / "event.json"
-    deals = write_event(ev, event_file, seed)
+    deals = write_event(ev, event_file, seed, deal_seed)
+    if sim:
+        _join_sim(event_file, workdir / "data", *sim)
+        echo(f"sim: {sim[1]} at {sim[0]}, as club {sim[2]}")
     echo(f"hand records: boards {', '.join(map(str, sorted(deals.hands)))} dealt into {workdir / HANDS} "
          f"(seed {seed}), analysed double dummy")
     if deals.staged:
@@ -397,6 +434,8 @@ def _session(started, tables, boards, boards_per_round, port, heap, seed, exit_w
     for vu in vus.values():
         vu.finish()
     _print_results(collector, deals, echo)
+    if sim:
+        _hub_done(collector, echo)
     _exports(collector, workdir, echo)
     kinds, calls = _table_talk(workdir / "data")
     echo(f"director calls from the tables: {calls}; irregularities: "

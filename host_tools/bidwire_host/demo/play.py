@@ -79,14 +79,16 @@ def demo_event(movement, boards_per_round, seed):
     return event_mod.from_dict(data)
 
 
-def write_event(ev, path, seed):
+def write_event(ev, path, seed, deal_seed=None):
     """Write the event beside its files: the club's register (REGISTER, `bidwire players import`'s CSV) and the
     boards it plays dealt into HANDS (`bidwire event create --deal`'s dealer, seeded); the event file at `path`
-    names each player by membership number only, the register giving the name. The session's Deals, analysed."""
+    names each player by membership number only, the register giving the name. The session's Deals, analysed.
+    `deal_seed` (default `seed`) deals the boards: the clubs of a sim share it, and differ in `seed`."""
     path = Path(path)
     plan = ev.sessions[0].sections[0].movement_plan()
     played = sorted({b for r in range(1, plan.rounds + 1) for t in plan.in_round(r) for b in t.boards})
-    path.with_name(HANDS).write_text(analysis.deal_session(played, seed), encoding="utf-8")
+    dealt = analysis.deal_session(played, seed if deal_seed is None else deal_seed)
+    path.with_name(HANDS).write_text(dealt, encoding="utf-8")
     data = event_mod.to_dict(ev)
     pairs = [p for sec in data["sessions"][0]["sections"] for p in sec["pairs"]]
     with open(path.with_name(REGISTER), "w", encoding="utf-8", newline="") as f:

@@ -12,16 +12,17 @@ from pathlib import Path
 
 import psycopg
 from fastapi import Depends, FastAPI, Form, Header, HTTPException, Request
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 from pydantic import ValidationError
 
 from bidwire_host.formats.pbn import PbnError
 from bidwire_host.formats.pbn_import import load as load_pbn
-from bidwire_host.hub import db, field, records, signing
+from bidwire_host.hub import db, exports, field, records, signing
 from bidwire_host.hub.inputs import ClubRegistration, SimChange, SimSetup, Upload
 from bidwire_host.hub.records import Refused
+from bidwire_host.scoring.model import format_number
 
 MAX_BODY = 2_000_000  # bytes of one upload: 2,000 results fit in well under a third of it
 COOKIE = "bidwire_hub"
@@ -192,6 +193,28 @@ def create_app(dsn=None, organiser_password=None):
         return {"sim": sim_id, "name": sim["name"], "ranking": [_standing(e) for e in f.ranking],
                 "boards": {str(b): [_plain(r) for r in rows] for b, rows in f.boards.items()}}
 
+    @app.get("/api/v1/sims/{sim_id}/export.pbn")
+    def export_pbn(sim_id: str, request: Request):
+        sim, rows = _released_rows(sim_id, request)
+        return Response(exports.pbn(sim, rows), media_type="application/x-pbn; charset=utf-8",
+                        headers={"Content-Disposition": f'attachment; filename="{sim_id}.pbn"'})
+
+    @app.get("/api/v1/sims/{sim_id}/export.xml")
+    def export_usebio(sim_id: str, request: Request):
+        sim, rows = _released_rows(sim_id, request)
+        return Response(exports.usebio_xml(sim, rows), media_type="application/xml; charset=utf-8",
+                        headers={"Content-Disposition": f'attachment; filename="{sim_id}.xml"'})
+
+    def _released_rows(sim_id, request):
+        with hub.pool.connection() as conn:
+            sim = records.sim(conn, sim_id)
+            if not released(sim) and not is_organiser(request):
+                raise Refused(403, f"embargoed until {sim['release_at'].isoformat()}", "sim")
+            rows = records.results(conn, sim_id)
+        if not rows:
+            raise Refused(409, "no result in yet", "sim")
+        return sim, rows
+
     @app.get("/healthz")
     def healthz():
         with hub.pool.connection() as conn:
@@ -256,14 +279,15 @@ def _pct(value):
 
 
 def _plain(r):
-    return {k: (str(v) if k in ("mp_ns", "mp_ew", "top", "pct_ns", "pct_ew") and v is not None else v)
-            for k, v in r.items()}
+    """A traveller row for JSON: matchpoints and percentages as numbers rounded to 2 decimals (format_number)."""
+    return {k: (format_number(v) if k in ("mp_ns", "mp_ew", "top", "pct_ns", "pct_ew") else v) for k, v in r.items()}
 
 
 def _standing(e):
     p = e["pair"]
     return {"rank": e["rank"], "club": p.club, "section": p.section, "pair": p.number, "direction": p.direction,
-            "names": e["names"], "pct": _pct(e["pct"]), "mp": str(e["mp"]), "top": e["top"], "boards": e["boards"],
+            "names": e["names"], "pct": _pct(e["pct"]), "mp": format_number(e["mp"]), "top": e["top"],
+            "boards": e["boards"],
             "field": e["field"]}
 
 

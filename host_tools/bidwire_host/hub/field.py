@@ -33,14 +33,20 @@ def _result(row):
             adjusted = Artificial(Fraction(str(a["ns"])), Fraction(str(a["ew"])))
         else:
             adjusted = Assigned(a["ns_score"], a["ew_score"])
-    key = f"{row['club_id']}\x1f{row['section']}\x1f"
-    return Result(row["board"], key + row["ns"], key + row["ew"], row["score_ns"], row["contract"],
+    return Result(row["board"], pair_id(row["club_id"], row["section"], row["ns"]),
+                  pair_id(row["club_id"], row["section"], row["ew"]), row["score_ns"], row["contract"],
                   row["declarer"], row["tricks"], adjusted, table=row["club_id"])
+
+
+def pair_id(club, section, number):
+    """A pair's id across the field, as the exports print it: club, section and number ("C1-A-3"). A section
+    and a pair number hold no "-" (hub/inputs.py), so the club's id is everything before the last two."""
+    return f"{club}-{section}-{number}"
 
 
 def _pair(contestant, names):
     direction, who = contestant
-    club, section, number = who.split("\x1f")
+    club, section, number = who.rsplit("-", 2)
     pair = Pair(club, section, number, direction)
     return pair, names.get((direction, who), "")
 
@@ -51,6 +57,16 @@ class Field:
     ranking: list  # [{"rank", "pair", "names", "pct", "mp", "top", "boards"}], best first (by field if two)
     clubs: dict  # club -> its pairs' ranking within the field (the same dicts, with "club_rank")
     results: int
+
+
+def results_of(rows):
+    """The stored results (records.results) as the scoring core's Results, with each pair's names."""
+    results = [_result(r) for r in rows]
+    names = {}
+    for r, res in zip(rows, results, strict=True):
+        names[("NS", res.ns)] = r["ns_names"]
+        names[("EW", res.ew)] = r["ew_names"]
+    return results, names
 
 
 def score(sim, rows):
