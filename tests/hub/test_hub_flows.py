@@ -148,9 +148,11 @@ def test_nothing_combined_is_public_before_the_release_time(hub):
         pages = [web.get(p) for p in ("/", "/sims/flows-embargo", "/sims/flows-embargo/boards/1",
                                       "/sims/flows-embargo/boards/2", "/api/v1/sims/flows-embargo/results")]
         assert pages[-1].status_code == 403
+        pages.append(web.get("/sims/flows-embargo/pairs/A/A/NS/1"))
+        assert pages[-1].status_code == 403
         for page in pages:
             text = page.text
-            for secret in ("55.56", "47.22", "AKQJ", "T9876", "420", "Frequencies", "Traveller"):
+            for secret in ("55.56", "47.22", "AKQJ", "T9876", "420", "Frequencies", "Traveller", "1520", "Double"):
                 assert secret not in text, (page.url, secret)
         assert web.get("/api/v1/sims/flows-embargo/progress").status_code == 401
         assert web.get("/api/v1/sims/flows-embargo/release").json()["released"] is False
@@ -161,6 +163,10 @@ def test_nothing_combined_is_public_before_the_release_time(hub):
         assert "55.56" in web.get("/sims/flows-embargo").text
         board = web.get("/sims/flows-embargo/boards/1").text
         assert "AKQJ" in board and "Frequencies" in board and "420" in board
+        # North holds AKQJ AKQ AKQ AKQ: 13 tricks in every strain double dummy; par is 7NT by NS (+1520, none vul)
+        assert "Double dummy" in board and "Par: 1520" in board
+        card = web.get("/sims/flows-embargo/pairs/A/A/NS/1").text  # A's NS 1: 420 on board 1, 110 on board 2
+        assert "55.56" in card and "4S" in card and "2H" in card
         assert web.get("/api/v1/sims/flows-embargo/release").json()["released"] is True
 
 
@@ -221,3 +227,25 @@ def test_the_combined_field_exports_as_pbn_and_usebio_that_other_readers_take(hu
     root = ET.fromstring(xml.split("\n", 2)[2])  # past the declaration and the DOCTYPE
     pairs = {el.text for el in root.iter("PAIR_NUMBER")}
     assert {"A-A-1", "A-A-2", "B-A-1", "B-A-2"} <= pairs
+
+
+def test_wrong_organiser_passwords_are_limited_across_workers(hub):
+    """Five wrong passwords from one address, whichever worker took them, and the sixth try waits (429), even
+    with the right password; the API's bearer password counts the same."""
+    import httpx2 as httpx
+
+    def client():  # from 127.0.0.2: the other tests' address (127.0.0.1) is not held up
+        return httpx.Client(base_url=hub.url, transport=httpx.HTTPTransport(local_address="127.0.0.2"))
+
+    codes = []
+    for n in range(5):
+        with client() as c:  # a new connection each time: both workers take some
+            if n % 2:
+                codes.append(c.post("/organiser/login", data={"password": f"guess{n}"}).status_code)
+            else:
+                codes.append(c.get("/api/v1/sims/x/progress", headers={"Authorization": f"Bearer g{n}"}).status_code)
+    assert codes == [401] * 5
+    with client() as c:
+        assert c.post("/organiser/login", data={"password": "organiser-test-password"}).status_code == 429
+    with hub.public() as c:  # another address is not held up
+        assert c.post("/organiser/login", data={"password": "organiser-test-password"}).status_code == 303

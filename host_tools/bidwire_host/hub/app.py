@@ -17,7 +17,9 @@ from fastapi.templating import Jinja2Templates
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 from pydantic import ValidationError
 
-from bidwire_host.formats.pbn import PbnError
+from bidwire.core import board as core_board
+from bidwire_host.event import analysis
+from bidwire_host.formats.pbn import PbnError, parse_deal
 from bidwire_host.formats.pbn_import import load as load_pbn
 from bidwire_host.hub import db, exports, field, records, signing
 from bidwire_host.hub.inputs import ClubRegistration, SimChange, SimSetup, Upload
@@ -27,6 +29,7 @@ from bidwire_host.scoring.model import format_number
 MAX_BODY = 2_000_000  # bytes of one upload: 2,000 results fit in well under a third of it
 COOKIE = "bidwire_hub"
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).with_name("templates")))
+TEMPLATES.env.globals["zip"] = zip
 
 
 def _now():
@@ -73,10 +76,23 @@ def create_app(dsn=None, organiser_password=None):
         return JSONResponse({"reason": "the hub's database is unreachable: try again"}, status_code=503,
                             headers={"Retry-After": "2"})
 
+    def password_ok(request, given):
+        """The organiser's password, checked in constant time; wrong ones are counted per client address in the
+        database (every worker sees them) and an address with LOGIN_TRIES of them in the window waits."""
+        source = request.client.host if request.client else "?"
+        with hub.pool.connection() as conn:
+            if records.login_blocked(conn, source):
+                raise Refused(429, "too many wrong passwords from this address: try again in 10 minutes",
+                              "password")
+            if hmac.compare_digest(given.encode(), hub.password.encode()):
+                return True
+            records.login_failed(conn, source)
+        return False
+
     def organiser(request: Request, authorization: str | None = Header(default=None)):
         """The organiser: a bearer password (API) or the signed session cookie (pages)."""
         if authorization and authorization.startswith("Bearer "):
-            if hmac.compare_digest(authorization[7:].encode(), hub.password.encode()):
+            if password_ok(request, authorization[7:]):
                 return True
         cookie = request.cookies.get(COOKIE)
         if cookie:
@@ -88,9 +104,10 @@ def create_app(dsn=None, organiser_password=None):
         raise HTTPException(401, "organiser login needed")
 
     def is_organiser(request: Request):
+        """Whether the request is the organiser's (a page's cookie or the API's password), without refusing it."""
         try:
             return organiser(request, request.headers.get("authorization"))
-        except HTTPException:
+        except (HTTPException, Refused):
             return False
 
     def released(sim):
@@ -99,14 +116,16 @@ def create_app(dsn=None, organiser_password=None):
     # ---- organiser -------------------------------------------------------------------------------------
     @app.post("/api/v1/sims", status_code=201, dependencies=[Depends(organiser)])
     def create_sim(setup: SimSetup):
-        hands = {}
+        hands, worked = {}, {}
         if setup.hands_pbn:
             try:
-                hands = {b: h.deal.pbn() for b, h in load_pbn(setup.hands_pbn).hands.items() if h.deal is not None}
+                records_in = load_pbn(setup.hands_pbn).hands
             except PbnError as e:
                 raise Refused(422, f"hands_pbn: {e}", "hands_pbn") from None
+            hands = {b: h.deal.pbn() for b, h in records_in.items() if h.deal is not None}
+            worked = analysis.tables({b: h for b, h in records_in.items() if b in setup.boards})
         with hub.pool.connection() as conn:
-            records.create_sim(conn, setup, hands)
+            records.create_sim(conn, setup, hands, worked)
         return {"id": setup.id}
 
     @app.patch("/api/v1/sims/{sim_id}", dependencies=[Depends(organiser)])
@@ -246,9 +265,31 @@ def create_app(dsn=None, organiser_password=None):
             shown = released(sim) or is_organiser(request)
             f = hub.field(conn, sim) if shown else None
         rows = f.boards.get(board, []) if f else []
+        deal = sim["hands"].get(str(board)) if shown else None
         return TEMPLATES.TemplateResponse(request, "board.html", {
             "sim": sim, "board": board, "shown": shown, "rows": rows, "pct": _pct,
-            "freq": field.frequencies(rows), "deal": sim["hands"].get(str(board)) if shown else None})
+            "freq": field.frequencies(rows), "hands": parse_deal(deal).hands if deal else None,
+            "worked": sim["analysis"].get(str(board)) if shown else None,
+            "dealer": "NESW"[core_board.dealer(board)],
+            "vul": ("None", "NS", "EW", "Both")[core_board.vulnerability(board)]})
+
+    @app.get("/sims/{sim_id}/pairs/{club}/{section}/{direction}/{number}", response_class=HTMLResponse)
+    def pair_page(sim_id: str, club: str, section: str, direction: str, number: str, request: Request):
+        """A pair's card: every board it played, its opponents, the contract, the score and its percentage."""
+        with hub.pool.connection() as conn:
+            sim = records.sim(conn, sim_id)
+            if not (released(sim) or is_organiser(request)):
+                raise Refused(403, f"embargoed until {sim['release_at'].isoformat()}", "sim")
+            f = hub.field(conn, sim)
+        entry = next((e for e in f.ranking if (e["pair"].club, e["pair"].section, e["pair"].direction,
+                                               e["pair"].number) == (club, section, direction, number)), None)
+        if entry is None:
+            raise Refused(404, "no such pair in the field", "pair")
+        key = "ns" if direction == "NS" else "ew"
+        card = [(b, r) for b, rows in sorted(f.boards.items()) for r in rows
+                if r["club"] == club and r["section"] == section and r[key] == number]
+        return TEMPLATES.TemplateResponse(request, "pair.html", {"sim": sim, "entry": entry, "card": card,
+                                                                 "direction": direction, "pct": _pct})
 
     @app.get("/organiser/login", response_class=HTMLResponse)
     def login_page(request: Request):
@@ -256,7 +297,7 @@ def create_app(dsn=None, organiser_password=None):
 
     @app.post("/organiser/login")
     def login(request: Request, password: str = Form(max_length=200)):
-        if not hmac.compare_digest(password.encode(), hub.password.encode()):
+        if not password_ok(request, password):
             return TEMPLATES.TemplateResponse(request, "login.html", {"error": "wrong password"}, status_code=401)
         r = RedirectResponse("/", status_code=303)
         secure = request.url.scheme == "https" or request.headers.get("x-forwarded-proto") == "https"

@@ -41,15 +41,17 @@ def sims(conn):
     return conn.cursor(row_factory=dict_row).execute("SELECT id, name, release_at FROM sims ORDER BY id").fetchall()
 
 
-def create_sim(conn, setup, hands):
-    """A new sim (`hands`: {board: PBN deal text} from the organiser's hand set)."""
+def create_sim(conn, setup, hands, worked=None):
+    """A new sim (`hands`: {board: PBN deal text} from the organiser's hand set; `worked`: {board: double-dummy
+    table and par}, event/analysis.tables)."""
     missing = [b for b in setup.boards if hands and b not in hands]
     if missing:
         raise Refused(422, f"hands_pbn: no deal for board {missing[0]}", "hands_pbn")
-    cur = conn.execute("INSERT INTO sims (id, name, release_at, scoring, winners, boards, hands) "
-                       "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO NOTHING",
+    cur = conn.execute("INSERT INTO sims (id, name, release_at, scoring, winners, boards, hands, analysis) "
+                       "VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO NOTHING",
                        (setup.id, setup.name, setup.release_at, setup.scoring, setup.winners, setup.boards,
-                        Jsonb({str(b): hands[b] for b in setup.boards if b in hands})))
+                        Jsonb({str(b): hands[b] for b in setup.boards if b in hands}),
+                        Jsonb({str(b): v for b, v in (worked or {}).items()})))
     if cur.rowcount == 0:
         raise Refused(409, f"a sim {setup.id} exists already", "id")
     _audit(conn, setup.id, "organiser", "sim created", name=setup.name, release_at=setup.release_at.isoformat(),
@@ -151,3 +153,18 @@ def audit(conn, sim_id, limit=500):
 
 def hub_secret(conn):
     return bytes(conn.execute("SELECT secret FROM hub_secret").fetchone()[0])
+
+
+LOGIN_TRIES = 5  # wrong passwords from one address within LOGIN_WINDOW before it must wait
+LOGIN_WINDOW = "10 minutes"
+
+
+def login_blocked(conn, source):
+    n = conn.execute("SELECT count(*) FROM login_failures WHERE source = %s AND at > now() - %s::interval",
+                     (source, LOGIN_WINDOW)).fetchone()[0]
+    return n >= LOGIN_TRIES
+
+
+def login_failed(conn, source):
+    conn.execute("INSERT INTO login_failures (source) VALUES (%s)", (source[:100],))
+    conn.execute("DELETE FROM login_failures WHERE at < now() - interval '1 day'")
