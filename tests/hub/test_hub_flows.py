@@ -249,3 +249,25 @@ def test_wrong_organiser_passwords_are_limited_across_workers(hub):
         assert c.post("/organiser/login", data={"password": "organiser-test-password"}).status_code == 429
     with hub.public() as c:  # another address is not held up
         assert c.post("/organiser/login", data={"password": "organiser-test-password"}).status_code == 303
+
+
+def test_after_the_correction_period_only_the_organiser_changes_a_result(hub):
+    secrets = setup_sim(hub, "flows-period", correction_minutes=0)
+    upload(hub, "flows-period", "A", secrets["A"], 1, CLUB_A)
+    with hub.organiser() as org:  # released now, with no correction period: it is over at once
+        assert org.patch("/api/v1/sims/flows-period", json={"release_at": PAST}).status_code == 200
+    late = upload(hub, "flows-period", "A", secrets["A"], 2, [played("A", 1, "2", "2", "4S", "N", 10, 420)])
+    assert late.status_code == 409 and "only the organiser" in late.json()["reason"]
+    fix = {"club": "A", "reason": "the club's scorer phoned: 10 tricks",
+           "result": played("A", 1, "2", "2", "4S", "N", 10, 420)}
+    with hub.organiser() as org:
+        r = org.post("/api/v1/sims/flows-period/corrections", json=fix)
+        assert r.json() == {"version": 2, "changed": True}
+        assert org.post("/api/v1/sims/flows-period/corrections", json=fix).json()["changed"] is False
+        rows = org.get("/api/v1/sims/flows-period/results").json()["boards"]["1"]
+        log = org.get("/api/v1/sims/flows-period/audit").json()
+    assert sorted(r["score_ns"] for r in rows) == [420, 420]
+    (entry,) = [e for e in log if e["what"] == "result corrected"]
+    assert entry["by"] == "organiser" and entry["detail"]["reason"] == fix["reason"]
+    with hub.public() as web:  # nobody else may
+        assert web.post("/api/v1/sims/flows-period/corrections", json=fix).status_code == 401

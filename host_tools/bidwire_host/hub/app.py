@@ -22,7 +22,7 @@ from bidwire_host.event import analysis
 from bidwire_host.formats.pbn import PbnError, parse_deal
 from bidwire_host.formats.pbn_import import load as load_pbn
 from bidwire_host.hub import db, exports, field, records, signing
-from bidwire_host.hub.inputs import ClubRegistration, SimChange, SimSetup, Upload
+from bidwire_host.hub.inputs import ClubRegistration, OrganiserCorrection, SimChange, SimSetup, Upload
 from bidwire_host.hub.records import Refused
 from bidwire_host.scoring.model import format_number
 
@@ -151,6 +151,13 @@ def create_app(dsn=None, organiser_password=None):
                            "started": c["results"] > 0} for c in clubs],
                 "clubs_started": sum(1 for c in clubs if c["results"]), "results": f.results,
                 "ranking": [_standing(e) for e in f.ranking]}
+
+    @app.post("/api/v1/sims/{sim_id}/corrections", dependencies=[Depends(organiser)])
+    def correct(sim_id: str, fix: OrganiserCorrection):
+        """The organiser sets one club's result, with the reason (after the correction period, the only way)."""
+        with hub.pool.connection() as conn:
+            version = records.organiser_correct(conn, sim_id, fix)
+        return {"version": version, "changed": version is not None}
 
     @app.get("/api/v1/sims/{sim_id}/audit", dependencies=[Depends(organiser)])
     def audit(sim_id: str):

@@ -41,6 +41,7 @@ class SimSetup(Strict):
     winners: Literal["one", "two"] = "two"  # one: every pair in one ranking (ECats); two: NS and EW apart
     boards: Annotated[list[Board], Field(min_length=1, max_length=99)]
     hands_pbn: Annotated[str, Field(max_length=1_000_000)] | None = None
+    correction_minutes: Annotated[int, Field(ge=0, le=10080)] = 60  # after the release; then the organiser's
 
     @model_validator(mode="after")
     def _distinct(self):
@@ -56,6 +57,7 @@ class SimChange(Strict):
     release_at: Annotated[datetime, AfterValidator(_aware)] | None = None
     scoring: Literal["mp", "neuberg"] | None = None
     winners: Literal["one", "two"] | None = None
+    correction_minutes: Annotated[int, Field(ge=0, le=10080)] | None = None
 
 
 class ClubRegistration(Strict):
@@ -125,3 +127,11 @@ class Upload(Strict):
 
 class Login(Strict):
     password: Annotated[str, Field(min_length=1, max_length=200)]
+
+
+class OrganiserCorrection(Strict):
+    """The organiser's change of one club's result (after the correction period only the organiser's), with why."""
+
+    club: ClubId
+    result: ResultIn
+    reason: Annotated[str, Field(min_length=1, max_length=500, pattern=r"^[^\x00-\x08\x0b-\x1f\x7f]*$")]

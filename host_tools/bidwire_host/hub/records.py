@@ -47,11 +47,11 @@ def create_sim(conn, setup, hands, worked=None):
     missing = [b for b in setup.boards if hands and b not in hands]
     if missing:
         raise Refused(422, f"hands_pbn: no deal for board {missing[0]}", "hands_pbn")
-    cur = conn.execute("INSERT INTO sims (id, name, release_at, scoring, winners, boards, hands, analysis) "
-                       "VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO NOTHING",
+    cur = conn.execute("INSERT INTO sims (id, name, release_at, scoring, winners, boards, hands, analysis, "
+                       "correction_minutes) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO NOTHING",
                        (setup.id, setup.name, setup.release_at, setup.scoring, setup.winners, setup.boards,
                         Jsonb({str(b): hands[b] for b in setup.boards if b in hands}),
-                        Jsonb({str(b): v for b, v in (worked or {}).items()})))
+                        Jsonb({str(b): v for b, v in (worked or {}).items()}), setup.correction_minutes))
     if cur.rowcount == 0:
         raise Refused(409, f"a sim {setup.id} exists already", "id")
     _audit(conn, setup.id, "organiser", "sim created", name=setup.name, release_at=setup.release_at.isoformat(),
@@ -61,7 +61,7 @@ def create_sim(conn, setup, hands, worked=None):
 def change_sim(conn, sim_id, change):
     row = sim(conn, sim_id)
     values = {k: v for k, v in change.model_dump().items() if v is not None}
-    fixed = sorted(set(values) - {"release_at", "name"})
+    fixed = sorted(set(values) - {"release_at", "name", "correction_minutes"})
     if row["started"] and fixed:  # the release time stays the organiser's to move: earlier, or later
         raise Refused(409, f"{fixed[0]}: play has started, the scoring is fixed", fixed[0])
     if not values:
@@ -102,32 +102,64 @@ def store_upload(conn, upload, body_digest):
     if upload.upload <= last:
         raise Refused(409, f"upload {upload.upload} replayed or out of order: the hub has taken up to {last}",
                       "upload")
+    if _period_over(conn, upload.sim):
+        raise Refused(409, "the correction period is over: only the organiser changes a result now", "upload")
     boards = set(s["boards"])
     for i, r in enumerate(upload.results):
         if r.board not in boards:
             raise Refused(422, f"results[{i}].board: board {r.board} is not in sim {upload.sim}", f"results[{i}].board")
-    stored = 0
     for r in upload.results:
-        adjusted = None if r.adjusted is None else Jsonb(r.adjusted.model_dump(exclude_none=True))
-        cur = conn.execute(
-            "INSERT INTO results AS old (sim_id, club_id, section, board, ns, ew, ns_names, ew_names, contract, "
-            "declarer, tricks, score_ns, adjusted, upload) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
-            "%s, %s) ON CONFLICT (sim_id, club_id, section, board, ns, ew) DO UPDATE SET ns_names = "
-            "EXCLUDED.ns_names, ew_names = EXCLUDED.ew_names, contract = EXCLUDED.contract, declarer = "
-            "EXCLUDED.declarer, tricks = EXCLUDED.tricks, score_ns = EXCLUDED.score_ns, adjusted = EXCLUDED.adjusted, "
-            "upload = EXCLUDED.upload, version = old.version + 1, updated_at = now() RETURNING version",
-            (upload.sim, upload.club, r.section, r.board, r.ns, r.ew, r.ns_names, r.ew_names, r.contract,
-             r.declarer, r.tricks, r.score_ns, adjusted, upload.upload))
-        version = cur.fetchone()[0]
-        if version > 1:
-            _audit(conn, upload.sim, f"club {upload.club}", "result corrected", section=r.section, board=r.board,
-                   ns=r.ns, ew=r.ew, version=version, result=json.loads(r.model_dump_json()))
-        stored += 1
+        _put(conn, upload.sim, upload.club, r, upload.upload, f"club {upload.club}")
     conn.execute("UPDATE clubs SET last_upload = %s, last_digest = %s WHERE sim_id = %s AND club_id = %s",
                  (upload.upload, body_digest, upload.sim, upload.club))
     conn.execute("UPDATE sims SET started = true WHERE id = %s AND NOT started", (upload.sim,))
     _bump(conn, upload.sim)
-    return "stored", stored
+    return "stored", len(upload.results)
+
+
+def _period_over(conn, sim_id):
+    return conn.execute("SELECT now() > release_at + correction_minutes * interval '1 minute' FROM sims "
+                        "WHERE id = %s", (sim_id,)).fetchone()[0]
+
+
+def organiser_correct(conn, sim_id, fix):
+    """The organiser sets one club's result (at any time; after the correction period, the only way), audited
+    with the reason."""
+    s = sim(conn, sim_id)
+    if fix.result.board not in s["boards"]:
+        raise Refused(422, f"result.board: board {fix.result.board} is not in sim {sim_id}", "result.board")
+    if club_secret(conn, sim_id, fix.club) is None:
+        raise Refused(404, f"club: no club {fix.club} in sim {sim_id}", "club")
+    version = _put(conn, sim_id, fix.club, fix.result, 0, "organiser", reason=fix.reason, always_audit=True)
+    _bump(conn, sim_id)
+    return version
+
+
+def _put(conn, sim_id, club, r, upload_no, by, reason=None, always_audit=False):
+    """Insert or replace one result (keyed by club, section, board and pairs); a replacement is audited. Its
+    version, or None when it is the result already held."""
+    adjusted = None if r.adjusted is None else Jsonb(r.adjusted.model_dump(exclude_none=True))
+    cur = conn.execute(
+        "INSERT INTO results AS old (sim_id, club_id, section, board, ns, ew, ns_names, ew_names, contract, "
+        "declarer, tricks, score_ns, adjusted, upload) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
+        "%s, %s) ON CONFLICT (sim_id, club_id, section, board, ns, ew) DO UPDATE SET ns_names = "
+        "EXCLUDED.ns_names, ew_names = EXCLUDED.ew_names, contract = EXCLUDED.contract, declarer = "
+        "EXCLUDED.declarer, tricks = EXCLUDED.tricks, score_ns = EXCLUDED.score_ns, adjusted = EXCLUDED.adjusted, "
+        "upload = EXCLUDED.upload, version = old.version + 1, updated_at = now() WHERE (old.ns_names, old.ew_names, "
+        "old.contract, old.declarer, old.tricks, old.score_ns, old.adjusted) IS DISTINCT FROM (EXCLUDED.ns_names, "
+        "EXCLUDED.ew_names, EXCLUDED.contract, EXCLUDED.declarer, EXCLUDED.tricks, EXCLUDED.score_ns, "
+        "EXCLUDED.adjusted) RETURNING version",
+        (sim_id, club, r.section, r.board, r.ns, r.ew, r.ns_names, r.ew_names, r.contract,
+         r.declarer, r.tricks, r.score_ns, adjusted, upload_no))
+    row = cur.fetchone()
+    if row is None:
+        return None  # the same result again: nothing changes, and no correction is recorded
+    version = row[0]
+    if version > 1 or always_audit:
+        _audit(conn, sim_id, by, "result corrected", club=club, section=r.section, board=r.board, ns=r.ns,
+               ew=r.ew, version=version, result=json.loads(r.model_dump_json()),
+               **({"reason": reason} if reason else {}))
+    return version
 
 
 def results(conn, sim_id):
