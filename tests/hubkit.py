@@ -56,10 +56,24 @@ class Hub:
         raise RuntimeError("the hub did not start in 60 s")
 
     def workers_pids(self):
-        """The worker processes (uvicorn's children, multiprocessing's resource tracker left out)."""
-        out = subprocess.run(["ps", "-o", "pid=,args=", "--ppid", str(self.proc.pid)], capture_output=True,
-                             text=True)
-        return [int(line.split()[0]) for line in out.stdout.splitlines() if "resource_tracker" not in line]
+        """The live worker processes: uvicorn's children spawned by multiprocessing, read from /proc (ps would cut
+        long command lines to COLUMNS), multiprocessing's resource tracker and any unreaped zombie left out."""
+        pids = []
+        for task in Path(f"/proc/{self.proc.pid}/task").iterdir():
+            try:
+                pids += [int(p) for p in (task / "children").read_text().split()]
+            except OSError:
+                continue
+        workers = []
+        for pid in sorted(set(pids)):
+            try:
+                cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
+                state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            except OSError:
+                continue  # gone while we looked
+            if b"multiprocessing.spawn" in cmdline and state != "Z":
+                workers.append(pid)
+        return workers
 
     def stop(self):
         if self.proc and self.proc.poll() is None:

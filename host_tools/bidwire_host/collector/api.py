@@ -241,13 +241,16 @@ def traveller(service: Service, board: int):
 
 @router.get("/api/v1/hub", tags=["director"])
 def hub_link(service: Service):
-    """The link to the sim's hub when the event names one (collector/uplink.py): released or not, the results
-    not yet acknowledged by the hub (`backlog`), the last error."""
+    """The link to the sim's hub (collector/uplink.py): released or not, the results not yet acknowledged by the
+    hub (`backlog`), the last error. An event that names no sim has no link: `sim` is null (a state, not an
+    error: the director's page asks every event)."""
     if service.uplink is not None:
         return service.uplink.status()
     if service.uplink_error is not None:
-        return {"released": False, "backlog": None, "error": service.uplink_error}
-    return _error(404, "the event names no sim")
+        return {"hub": None, "sim": None, "club": None, "released": False, "backlog": None,
+                "error": service.uplink_error, "last_ok": None, "skipped": None}
+    return {"hub": None, "sim": None, "club": None, "released": None, "backlog": None, "error": None,
+            "last_ok": None, "skipped": None}
 
 
 @router.get("/api/v1/ranking", tags=["director"])
