@@ -9,19 +9,21 @@ import json
 import os
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Annotated
 
 import psycopg
-from fastapi import Depends, FastAPI, Form, Header, HTTPException, Request
+from fastapi import Depends, FastAPI, File, Form, Header, HTTPException, Request, UploadFile
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 from pydantic import ValidationError
+from starlette.concurrency import run_in_threadpool
 
 from bidwire.core import board as core_board
 from bidwire_host.event import analysis
 from bidwire_host.formats.pbn import PbnError, parse_deal
 from bidwire_host.formats.pbn_import import load as load_pbn
-from bidwire_host.hub import db, exports, field, records, signing
+from bidwire_host.hub import db, exports, field, records, signing, usebio_in
 from bidwire_host.hub.inputs import ClubRegistration, OrganiserCorrection, SimChange, SimSetup, Upload
 from bidwire_host.hub.records import Refused
 from bidwire_host.scoring.model import format_number
@@ -172,19 +174,14 @@ def create_app(dsn=None, organiser_password=None):
     async def upload(request: Request):
         club_id = request.headers.get(signing.HEADER_CLUB, "")
         signature = request.headers.get(signing.HEADER_SIGNATURE, "")
-        body = bytearray()
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > MAX_BODY:
-                raise Refused(413, f"an upload is at most {MAX_BODY} bytes", "body")
-        body = bytes(body)
+        body = await _body(request, MAX_BODY)
         try:
             sim_id = json.loads(body).get("sim")
         except (ValueError, AttributeError):
             raise Refused(422, "the body is not a JSON object", "body") from None
         if not isinstance(sim_id, str) or len(sim_id) > 40:
             raise Refused(422, "sim: the sim's id", "sim")
-        return _take(sim_id, club_id, signature, body)
+        return await run_in_threadpool(_take, sim_id, club_id, signature, body)  # the pool blocks
 
     def _take(sim_id, club_id, signature, body):
         with hub.pool.connection() as conn:
@@ -199,6 +196,79 @@ def create_app(dsn=None, organiser_password=None):
                 raise Refused(403, f"club: club {club_id} cannot upload for club {up.club}", "club")
             status, n = records.store_upload(conn, up, signing.digest(body))
         return {"upload": up.upload, "stored": n, "again": status == "again"}
+
+    async def _body(request, limit):
+        body = bytearray()
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > limit:
+                raise Refused(413, f"a file is at most {limit} bytes", "file")
+        return bytes(body)
+
+    def _heat(sim_id, club_id, data):
+        """A USEBIO heat from a club whose secret was checked: parsed, then replacing the club's results."""
+        results = usebio_in.parse(data)
+        with hub.pool.connection() as conn:
+            status, n, withdrawn = records.replace_heat(conn, sim_id, club_id, results, signing.digest(data))
+        return {"stored": n, "withdrawn": withdrawn, "again": status == "again"}
+
+    @app.post("/api/v1/sims/{sim_id}/usebio")
+    async def upload_usebio(sim_id: str, request: Request):
+        """A club that does not use bidwire: its whole heat as a USEBIO file, the body signed as an upload is."""
+        club_id = request.headers.get(signing.HEADER_CLUB, "")
+        signature = request.headers.get(signing.HEADER_SIGNATURE, "")
+        data = await _body(request, usebio_in.MAX_BYTES)
+        return await run_in_threadpool(_signed_heat, sim_id, club_id, signature, data)
+
+    def _signed_heat(sim_id, club_id, signature, data):
+        with hub.pool.connection() as conn:
+            records.sim(conn, sim_id)
+            secret = records.club_secret(conn, sim_id, club_id) if len(club_id) <= 32 else None
+        if secret is None or not signing.valid(data, secret, signature):
+            raise Refused(401, f"{signing.HEADER_SIGNATURE}: not signed by a club of this sim", "signature")
+        return _heat(sim_id, club_id, data)
+
+    @app.get("/sims/{sim_id}/upload", response_class=HTMLResponse)
+    def upload_page(sim_id: str, request: Request):
+        with hub.pool.connection() as conn:
+            sim = records.sim(conn, sim_id)
+        return TEMPLATES.TemplateResponse(request, "upload.html", {"sim": sim, "error": None, "done": None})
+
+    @app.post("/sims/{sim_id}/upload", response_class=HTMLResponse)
+    async def upload_form(sim_id: str, request: Request, file: Annotated[UploadFile, File()],
+                          club: str = Form(max_length=32), secret: str = Form(max_length=200)):
+        """The page form: the club's id and secret (as the organiser gave them) and the USEBIO file. Wrong
+        secrets are counted per address, apart from the organiser's logins."""
+        data = await file.read(usebio_in.MAX_BYTES + 1)
+        return await run_in_threadpool(_form_heat, sim_id, request, club, secret, data)
+
+    def _form_heat(sim_id, request, club, secret, data):
+        source = "usebio " + (request.client.host if request.client else "?")
+        with hub.pool.connection() as conn:
+            sim = records.sim(conn, sim_id)
+            if records.login_blocked(conn, source):
+                raise Refused(429, "too many wrong secrets from this address: try again in 10 minutes", "secret")
+            held = records.club_secret(conn, sim_id, club)
+            try:
+                given = bytes.fromhex(secret.strip())
+            except ValueError:
+                given = b""
+            ok = held is not None and hmac.compare_digest(held, given)
+            if not ok:
+                records.login_failed(conn, source)
+
+        def page(status, **context):
+            return TEMPLATES.TemplateResponse(request, "upload.html", {"sim": sim, "error": None, "done": None,
+                                                                       **context}, status_code=status)
+        if not ok:
+            return page(401, error="the club id and secret do not match a club of this sim")
+        if len(data) > usebio_in.MAX_BYTES:
+            return page(413, error=f"a USEBIO file is at most {usebio_in.MAX_BYTES} bytes")
+        try:
+            done = _heat(sim_id, club, data)
+        except Refused as e:
+            return page(e.status, error=e.reason)
+        return page(200, done=done, club=club)
 
     # ---- public ----------------------------------------------------------------------------------------
     @app.get("/api/v1/sims/{sim_id}/release")

@@ -117,6 +117,47 @@ def store_upload(conn, upload, body_digest):
     return "stored", len(upload.results)
 
 
+def replace_heat(conn, sim_id, club, results, file_digest):
+    """A club's whole heat from one USEBIO file: each result set (a changed one audited as a correction), and
+    the club's results the file no longer holds withdrawn, audited. ("again", 0, 0) for the file taken last;
+    ("stored", set, withdrawn) otherwise. A re-upload replaces; it never adds a second copy of a result."""
+    s = sim(conn, sim_id)
+    row = conn.execute("SELECT usebio_digest FROM clubs WHERE sim_id = %s AND club_id = %s FOR UPDATE",
+                       (sim_id, club)).fetchone()
+    if row is None:
+        raise Refused(404, f"club: no club {club} in sim {sim_id}", "club")
+    if row[0] is not None and bytes(row[0]) == file_digest:
+        return "again", 0, 0
+    if _period_over(conn, sim_id):
+        raise Refused(409, "the correction period is over: only the organiser changes a result now", "file")
+    boards = set(s["boards"])
+    keys = set()
+    for r in results:
+        if r.board not in boards:
+            raise Refused(422, f"BOARD {r.board}: board {r.board} is not in sim {sim_id}", "BOARD_NUMBER")
+        key = (r.section, r.board, r.ns, r.ew)
+        if key in keys:
+            raise Refused(422, f"BOARD {r.board}: {r.ns} v {r.ew} in section {r.section} twice", "TRAVELLER_LINE")
+        keys.add(key)
+    by = f"club {club} (USEBIO)"
+    for r in results:
+        _put(conn, sim_id, club, r, 0, by)
+    held = conn.execute("SELECT section, board, ns, ew FROM results WHERE sim_id = %s AND club_id = %s",
+                        (sim_id, club)).fetchall()
+    gone = [k for k in held if tuple(k) not in keys]
+    for section, board, ns, ew in gone:
+        conn.execute("DELETE FROM results WHERE sim_id = %s AND club_id = %s AND section = %s AND board = %s "
+                     "AND ns = %s AND ew = %s", (sim_id, club, section, board, ns, ew))
+        _audit(conn, sim_id, by, "result withdrawn", club=club, section=section, board=board, ns=ns, ew=ew)
+    conn.execute("UPDATE clubs SET usebio_digest = %s WHERE sim_id = %s AND club_id = %s",
+                 (file_digest, sim_id, club))
+    conn.execute("UPDATE sims SET started = true WHERE id = %s AND NOT started", (sim_id,))
+    _audit(conn, sim_id, by, "heat uploaded", club=club, results=len(results), withdrawn=len(gone),
+           sha256=file_digest.hex())
+    _bump(conn, sim_id)
+    return "stored", len(results), len(gone)
+
+
 def _period_over(conn, sim_id):
     return conn.execute("SELECT now() > release_at + correction_minutes * interval '1 minute' FROM sims "
                         "WHERE id = %s", (sim_id,)).fetchone()[0]
