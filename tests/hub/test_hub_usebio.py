@@ -139,7 +139,21 @@ def test_a_re_upload_replaces_the_heat_and_never_duplicates(hub):
     assert whats.count(("club B (USEBIO)", "heat uploaded")) == 2  # the repeat of the first file is not one
 
 
-def test_bidwires_own_usebio_in_the_section_layout(hub):
+def test_the_section_layout_names_the_section(hub):
+    """PARTICIPANTS and BOARD under EVENT/SESSION/SECTION SECTION_ID="C": the results are section C's."""
+    secrets = setup(hub, "usebio-section")
+    xml = EVENT_LAYOUT.format(score="<SCORE>110</SCORE>").replace(
+        "<PARTICIPANTS>", '<SESSION SESSION_ID="1"><SECTION SECTION_ID="C"><PARTICIPANTS>', 1).replace(
+        "</EVENT>", "</SECTION></SESSION></EVENT>", 1)
+    assert xml.index("<SECTION ") < xml.index("<BOARD>")
+    assert send(hub, "usebio-section", "B", secrets["B"], xml).status_code == 200
+    sections = {r["section"] for rows in field(hub, "usebio-section")["boards"].values() for r in rows}
+    assert sections == {"C"}
+    (b1,) = [e for e in field(hub, "usebio-section")["ranking"] if (e["pair"], e["direction"]) == ("1", "NS")]
+    assert b1["names"] == "Ann Smith & Bob Jones"
+
+
+def test_bidwires_own_usebio_export(hub):
     """bidwire's writer (formats/usebio.py) on a club's two-table heat, section B, then uploaded."""
     secrets = setup(hub, "usebio-own")
     results = [Result.played(1, "1", "1", "4S", "N", 10, table="1"), Result.played(1, "2", "2", "4S", "N", 9,
