@@ -7,6 +7,7 @@ change of the field bumps in the same transaction; a worker that has not seen a 
 import hmac
 import json
 import os
+import threading
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated
@@ -49,16 +50,29 @@ class Hub:
         self.password = organiser_password
         self.pool = db.pool(dsn)
         self._fields = {}  # sim id -> (changes, Field)
+        self._scoring = threading.Lock()
         with self.pool.connection() as conn:
             self.cookies = URLSafeTimedSerializer(records.hub_secret(conn), salt="organiser")
 
     def field(self, conn, sim):
+        """The scored field as of `sim["changes"]`. One request at a time rescores it in this worker; while one
+        does, the others are served the field it replaces, so readers never queue behind a rescoring and the
+        ranking served is at most one rescoring behind the database."""
         cached = self._fields.get(sim["id"])
         if cached is not None and cached[0] == sim["changes"]:
             return cached[1]
-        scored = field.score(sim, records.results(conn, sim["id"]))
-        self._fields[sim["id"]] = (sim["changes"], scored)
-        return scored
+        if not self._scoring.acquire(blocking=cached is None):
+            return cached[1]
+        try:
+            again = self._fields.get(sim["id"])
+            if again is not None and again[0] >= sim["changes"]:
+                return again[1]
+            changes = conn.execute("SELECT changes FROM sims WHERE id = %s", (sim["id"],)).fetchone()[0]
+            scored = field.score(sim, records.results(conn, sim["id"]))
+            self._fields[sim["id"]] = (changes, scored)
+            return scored
+        finally:
+            self._scoring.release()
 
 
 def create_app(dsn=None, organiser_password=None):

@@ -5,12 +5,13 @@ Scoring is the club collector's own (bidwire_host.scoring); the hub only names t
 pair is its club, section and pair number. With one winner (as ECats scores) every pair is ranked in one list;
 with two, North-South and East-West apart. Adjusted scores are scored as the club gave them.
 """
+from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 
 from bidwire_host.scoring.model import Artificial, Assigned, Result
 from bidwire_host.scoring.ranking import rank
-from bidwire_host.scoring.session import score_field
+from bidwire_host.scoring.session import score_board
 
 
 @dataclass(frozen=True)
@@ -51,11 +52,53 @@ def _pair(contestant, names):
     return pair, names.get((direction, who), "")
 
 
+class Boards(dict):
+    """{board: [traveller row dicts]}, each board's rows built when first read: a page asks for one board, and
+    the ranking needs none of them."""
+
+    def __init__(self, build):
+        super().__init__()
+        self._build = build  # {board: () -> rows}
+
+    def __missing__(self, board):
+        make = self._build.get(board)
+        if make is None:
+            raise KeyError(board)
+        rows = self[board] = make()
+        return rows
+
+    def get(self, board, default=None):
+        return self[board] if board in self._build else default
+
+    def keys(self):
+        return sorted(self._build)
+
+    def __iter__(self):
+        return iter(self.keys())
+
+    def __len__(self):
+        return len(self._build)
+
+    def __contains__(self, board):
+        return board in self._build
+
+    def items(self):
+        return [(b, self[b]) for b in self.keys()]
+
+    def values(self):
+        return [self[b] for b in self.keys()]
+
+    def __eq__(self, other):
+        return dict(self.items()) == other
+
+    __hash__ = None
+
+
 @dataclass
 class Field:
-    boards: dict  # board -> [{"club", "section", "ns", "ew", "contract", ..., "score_ns", "pct_ns", "pct_ew"}]
-    ranking: list  # [{"rank", "pair", "names", "pct", "mp", "top", "boards"}], best first (by field if two)
-    clubs: dict  # club -> its pairs' ranking within the field (the same dicts, with "club_rank")
+    boards: Boards  # board -> [{"club", "section", "ns", "ew", "contract", ..., "score_ns", "pct_ns", "pct_ew"}]
+    ranking: list  # [{"rank", "pair", "names", "pct", "mp", "top", "boards", "club_rank"}], best first
+    clubs: dict  # club -> its pairs' entries of the ranking (with "club_rank"), best first
     results: int
 
 
@@ -69,45 +112,175 @@ def results_of(rows):
     return results, names
 
 
-def score(sim, rows):
-    """The sim's field from its stored results (records.results)."""
-    results = [_result(r) for r in rows]
-    names = {}
-    for r, res in zip(rows, results, strict=True):
-        names[("NS", res.ns)] = r["ns_names"]
-        names[("EW", res.ew)] = r["ew_names"]
-    if not results:
-        return Field({}, [], {}, 0)
-    method = sim["scoring"]
-    by_board, totals, _, _ = score_field(results, method, two_fields=True)
-    boards = {}
-    for b, board_rows in by_board.items():
-        out = []
-        for row, src in zip(board_rows, (r for r in rows if r["board"] == b), strict=True):
-            out.append({"club": src["club_id"], "section": src["section"], "ns": src["ns"], "ew": src["ew"],
-                        "contract": src["contract"], "declarer": src["declarer"], "tricks": src["tricks"],
-                        "score_ns": src["score_ns"], "adjusted": src["adjusted"], "version": src["version"],
-                        "mp_ns": row.mp_ns, "mp_ew": row.mp_ew, "top": row.top,
-                        "pct_ns": row.pct_ns, "pct_ew": row.pct_ew})
-        boards[b] = out
-    groups = [("NS", "EW")] if sim["winners"] == "one" else [("NS",), ("EW",)]
+def _plain_board(rows, method, expected):
+    """Law 78 A on a board with no adjusted result, by distinct score (the field has thousands of results and a
+    few dozen scores a board): {score_ns: (ns numerator, ew numerator)} over the board's one denominator, and
+    the top. The same figures as scoring.matchpoints.score_board (tests/hub/test_field_fast.py compares them)."""
+    counts = Counter(r["score_ns"] for r in rows)
+    n = len(rows)
+    factor = method == "neuberg" and n != expected
+    e = expected if method == "neuberg" else n
+    top = 2 * (e - 1) if e > 1 else 0
+    values = {}
+    below = 0
+    for score in sorted(counts):
+        c = counts[score]
+        u_ns = 2 * below + c - 1
+        u_ew = 2 * (n - 1) - u_ns
+        below += c
+        # Neuberg: (M + 1) x E / n - 1, that is ((M + 1) x E - n) / n
+        values[score] = ((u_ns + 1) * e - n, (u_ew + 1) * e - n) if factor else (u_ns, u_ew)
+    return values, (n if factor else 1), top
+
+
+def _value(num, den):
+    return num if den == 1 else Fraction(num, den)
+
+
+def _pct(mp, top):
+    return Fraction(50) if not top else Fraction(mp) * 100 / top
+
+
+def _row_dict(src, mp_ns, mp_ew, top, pct_ns, pct_ew):
+    return {"club": src["club_id"], "section": src["section"], "ns": src["ns"], "ew": src["ew"],
+            "contract": src["contract"], "declarer": src["declarer"], "tricks": src["tricks"],
+            "score_ns": src["score_ns"], "adjusted": src["adjusted"], "version": src["version"],
+            "mp_ns": mp_ns, "mp_ew": mp_ew, "top": top, "pct_ns": pct_ns, "pct_ew": pct_ew}
+
+
+class _Tally:
+    """Each side's totals, summed in integers as the rows go by: per denominator {pair: numerators}, per top
+    {pair: boards}, and the pair's names. A pair is (club, section, number); NS and EW are kept apart."""
+
+    def __init__(self):
+        self.parts = ({}, {})  # side -> {denominator: {pair: sum of numerators}}
+        self.played = ({}, {})  # side -> {top: {pair: boards}}
+        self.names = ({}, {})
+
+    def plain(self, board_rows, method, expected):
+        values, den, top = _plain_board(board_rows, method, expected)
+        ns_mp, ew_mp = self.parts[0].setdefault(den, {}), self.parts[1].setdefault(den, {})
+        ns_n, ew_n = self.played[0].setdefault(top, {}), self.played[1].setdefault(top, {})
+        ns_names, ew_names = self.names
+        for r in board_rows:  # the hot loop of a rescoring: dict updates only
+            v_ns, v_ew = values[r["score_ns"]]
+            club, section = r["club_id"], r["section"]
+            k = (club, section, r["ns"])
+            ns_mp[k] = ns_mp.get(k, 0) + v_ns
+            ns_n[k] = ns_n.get(k, 0) + 1
+            if k not in ns_names:
+                ns_names[k] = r["ns_names"]
+            k = (club, section, r["ew"])
+            ew_mp[k] = ew_mp.get(k, 0) + v_ew
+            ew_n[k] = ew_n.get(k, 0) + 1
+            if k not in ew_names:
+                ew_names[k] = r["ew_names"]
+
+        def make():
+            shown = {s: (_value(ns, den), _value(ew, den)) for s, (ns, ew) in values.items()}
+            return [_row_dict(r, *shown[r["score_ns"]], top, _pct(shown[r["score_ns"]][0], top),
+                              _pct(shown[r["score_ns"]][1], top)) for r in board_rows]
+        return make
+
+    def adjusted(self, board_rows, method, expected):
+        scored = score_board([_result(r) for r in board_rows], method, expected=expected)
+        for r, row in zip(board_rows, scored, strict=True):
+            for side, number, mp in ((0, r["ns"], row.mp_ns), (1, r["ew"], row.mp_ew)):
+                mp = Fraction(mp)
+                k = (r["club_id"], r["section"], number)
+                acc = self.parts[side].setdefault(mp.denominator, {})
+                acc[k] = acc.get(k, 0) + mp.numerator
+                n = self.played[side].setdefault(row.top, {})
+                n[k] = n.get(k, 0) + 1
+                self.names[side].setdefault(k, r["ns_names"] if side == 0 else r["ew_names"])
+
+        def make():
+            return [_row_dict(r, row.mp_ns, row.mp_ew, row.top, row.pct_ns, row.pct_ew)
+                    for r, row in zip(board_rows, scored, strict=True)]
+        return make
+
+    def totals(self, side):
+        """{pair: (mp, top, boards)} of one side, exact."""
+        whole, fractional, tops, boards = {}, {}, {}, {}
+        for den, sums in self.parts[side].items():
+            if den == 1:
+                for k, num in sums.items():
+                    whole[k] = whole.get(k, 0) + num
+            else:
+                for k, num in sums.items():
+                    fractional.setdefault(k, []).append((num, den))
+        for top, counts in self.played[side].items():
+            for k, c in counts.items():
+                tops[k] = tops.get(k, 0) + c * top
+                boards[k] = boards.get(k, 0) + c
+        out = {}
+        for k, c in boards.items():
+            mp = whole.get(k, 0)
+            if k in fractional:
+                mp = mp + sum(Fraction(num, den) for num, den in fractional[k])
+                mp = mp.numerator if mp.denominator == 1 else mp
+            out[k] = (mp, tops[k], c)
+        return out
+
+
+def _club_ranks(ranking):
+    """Each entry's rank within its club and field, from the field's order (best first): ties share a rank."""
+    groups = {}
+    for e in ranking:
+        groups.setdefault((e["pair"].club, e["field"]), []).append(e)
+    clubs = {}
+    for (club, _field), entries in groups.items():
+        i = 0
+        while i < len(entries):
+            j = i + 1
+            while j < len(entries) and entries[j]["pct"] == entries[i]["pct"]:
+                j += 1
+            for e in entries[i:j]:
+                e["club_rank"] = f"{i + 1}=" if j - i > 1 else str(i + 1)
+            i = j
+        clubs.setdefault(club, []).extend(entries)
+    return clubs
+
+
+def _rank(tally, winners):
+    sides = {"NS": tally.totals(0), "EW": tally.totals(1)}
+    groups = [("NS", "EW")] if winners == "one" else [("NS",), ("EW",)]
     ranking = []
     for directions in groups:
-        values = {who: t.pct for who, t in totals.items() if who[0] in directions and t.pct is not None}
-        for st in rank(values):
-            t = totals[st.contestant]
-            pair, pair_names = _pair(st.contestant, names)
-            ranking.append({"rank": st.display, "pair": pair, "names": pair_names, "pct": st.value, "mp": t.mp,
-                            "top": t.top, "boards": t.boards, "field": "+".join(directions)})
-    clubs = {}
-    for entry in ranking:
-        clubs.setdefault((entry["pair"].club, entry["field"]), []).append(entry)
-    by_club = {}
-    for (club, _field), entries in clubs.items():
-        for st in rank({id(e): e["pct"] for e in entries}):
-            e = next(x for x in entries if id(x) == st.contestant)
-            by_club.setdefault(club, []).append({**e, "club_rank": st.display})
-    return Field(boards, ranking, by_club, len(results))
+        entries = {(d, *k): v for d in directions for k, v in sides[d].items()}
+        pcts = {key: _pct(mp, top) for key, (mp, top, _) in entries.items()}
+        for st in rank(pcts):
+            mp, top, boards = entries[st.contestant]
+            direction, club, section, number = st.contestant
+            ranking.append({"rank": st.display, "pair": Pair(club, section, number, direction),
+                            "names": tally.names[0 if direction == "NS" else 1][(club, section, number)],
+                            "pct": st.value, "mp": mp, "top": top, "boards": boards,
+                            "field": "+".join(directions)})
+    return ranking, _club_ranks(ranking)
+
+
+def score(sim, rows):
+    """The sim's field from its stored results (records.results): each board matchpointed across every club
+    (Neuberg to the most-played board's size when the sim says so), every pair's total and the rankings.
+
+    A board with no adjusted result is scored by distinct score (_plain_board) and each pair's total summed in
+    integers; a board with one goes through the club's scoring core (scoring.session.score_board), which knows
+    artificial and assigned scores. Either way the figures are exact, and each board's traveller rows are built
+    only when read (Boards).
+    """
+    by_board = {}
+    for r in rows:
+        by_board.setdefault(r["board"], []).append(r)
+    if not by_board:
+        return Field(Boards({}), [], {}, 0)
+    method = sim["scoring"]
+    expected = max(len(v) for v in by_board.values())
+    tally, build = _Tally(), {}
+    for b, board_rows in by_board.items():
+        plain = all(r["adjusted"] is None for r in board_rows)
+        build[b] = (tally.plain if plain else tally.adjusted)(board_rows, method, expected)
+    ranking, clubs = _rank(tally, sim["winners"])
+    return Field(Boards(build), ranking, clubs, len(rows))
 
 
 def frequencies(board_rows):

@@ -108,8 +108,7 @@ def store_upload(conn, upload, body_digest):
     for i, r in enumerate(upload.results):
         if r.board not in boards:
             raise Refused(422, f"results[{i}].board: board {r.board} is not in sim {upload.sim}", f"results[{i}].board")
-    for r in upload.results:
-        _put(conn, upload.sim, upload.club, r, upload.upload, f"club {upload.club}")
+    _put_many(conn, upload.sim, upload.club, upload.results, upload.upload, f"club {upload.club}")
     conn.execute("UPDATE clubs SET last_upload = %s, last_digest = %s WHERE sim_id = %s AND club_id = %s",
                  (upload.upload, body_digest, upload.sim, upload.club))
     conn.execute("UPDATE sims SET started = true WHERE id = %s AND NOT started", (upload.sim,))
@@ -140,8 +139,7 @@ def replace_heat(conn, sim_id, club, results, file_digest):
             raise Refused(422, f"BOARD {r.board}: {r.ns} v {r.ew} in section {r.section} twice", "TRAVELLER_LINE")
         keys.add(key)
     by = f"club {club} (USEBIO)"
-    for r in results:
-        _put(conn, sim_id, club, r, 0, by)
+    _put_many(conn, sim_id, club, results, 0, by)
     held = conn.execute("SELECT section, board, ns, ew FROM results WHERE sim_id = %s AND club_id = %s",
                         (sim_id, club)).fetchall()
     gone = [k for k in held if tuple(k) not in keys]
@@ -201,6 +199,41 @@ def _put(conn, sim_id, club, r, upload_no, by, reason=None, always_audit=False):
                ew=r.ew, version=version, result=json.loads(r.model_dump_json()),
                **({"reason": reason} if reason else {}))
     return version
+
+
+_COLUMNS = ("section", "board", "ns", "ew", "ns_names", "ew_names", "contract", "declarer", "tricks", "score_ns")
+_TYPES = ("text", "int", "text", "text", "text", "text", "text", "text", "int", "int")
+
+
+def _put_many(conn, sim_id, club, results, upload_no, by):
+    """_put for a whole upload in one statement (unnest of one array per column): a result given twice in one
+    upload counts once, its last form. The replacements are audited as _put audits them."""
+    last = {}
+    for r in results:
+        last[(r.section, r.board, r.ns, r.ew)] = r
+    rows = list(last.values())
+    arrays = [[getattr(r, c) for r in rows] for c in _COLUMNS]
+    arrays.append([None if r.adjusted is None else json.dumps(r.adjusted.model_dump(exclude_none=True))
+                   for r in rows])
+    casts = ", ".join(f"%s::{t}[]" for t in _TYPES)
+    cur = conn.execute(
+        "INSERT INTO results AS old (sim_id, club_id, section, board, ns, ew, ns_names, ew_names, contract, "
+        "declarer, tricks, score_ns, adjusted, upload) SELECT %s, %s, u.section, u.board, u.ns, u.ew, u.ns_names, "
+        "u.ew_names, u.contract, u.declarer, u.tricks, u.score_ns, u.adjusted::jsonb, %s FROM unnest("  # noqa: S608 - fixed casts
+        f"{casts}, %s::text[]) AS u(section, board, ns, ew, ns_names, ew_names, contract, declarer, tricks, "
+        "score_ns, adjusted) ON CONFLICT (sim_id, club_id, section, board, ns, ew) DO UPDATE SET ns_names = "
+        "EXCLUDED.ns_names, ew_names = EXCLUDED.ew_names, contract = EXCLUDED.contract, declarer = "
+        "EXCLUDED.declarer, tricks = EXCLUDED.tricks, score_ns = EXCLUDED.score_ns, adjusted = EXCLUDED.adjusted, "
+        "upload = EXCLUDED.upload, version = old.version + 1, updated_at = now() WHERE (old.ns_names, "
+        "old.ew_names, old.contract, old.declarer, old.tricks, old.score_ns, old.adjusted) IS DISTINCT FROM "
+        "(EXCLUDED.ns_names, EXCLUDED.ew_names, EXCLUDED.contract, EXCLUDED.declarer, EXCLUDED.tricks, "
+        "EXCLUDED.score_ns, EXCLUDED.adjusted) RETURNING section, board, ns, ew, version",
+        (sim_id, club, upload_no, *arrays))
+    for section, board, ns, ew, version in cur.fetchall():
+        if version > 1:
+            r = last[(section, board, ns, ew)]
+            _audit(conn, sim_id, by, "result corrected", club=club, section=section, board=board, ns=ns, ew=ew,
+                   version=version, result=json.loads(r.model_dump_json()))
 
 
 def results(conn, sim_id):

@@ -86,24 +86,26 @@ class Standing:
 def rank(values, *, higher_is_better=True):
     """Standings for {contestant: value}: equal values share the best rank among them ("=")."""
     sign = -1 if higher_is_better else 1
-    # Sorting on floats is fast; values whose floats are equal are then ordered exactly (Fractions).
-    ordered = sorted(values.items(), key=lambda kv: sign * float(kv[1]))
-    i = 0
-    while i < len(ordered):
+    # Sorting on floats is fast (each value's float worked once); values whose floats are equal are then ordered
+    # exactly (Fractions), and only exactly equal values tie.
+    ordered = sorted(((sign * float(v), c, v) for c, v in values.items()), key=lambda x: x[0])
+    i, n = 0, len(ordered)
+    while i < n:
         j = i + 1
-        while j < len(ordered) and float(ordered[j][1]) == float(ordered[i][1]):
+        while j < n and ordered[j][0] == ordered[i][0]:
             j += 1
         if j - i > 1:
-            ordered[i:j] = sorted(ordered[i:j], key=lambda kv: (sign * kv[1], _key(kv[0])))
+            ordered[i:j] = sorted(ordered[i:j], key=lambda x: (sign * x[2], _key(x[1])))
         i = j
     out = []
     i = 0
-    while i < len(ordered):
-        j = i
-        while j < len(ordered) and ordered[j][1] == ordered[i][1]:
+    while i < n:
+        j = i + 1
+        while j < n and ordered[j][2] == ordered[i][2]:
             j += 1
-        for contestant, value in ordered[i:j]:
-            out.append(Standing(i + 1, j - i > 1, contestant, value))
+        tied = j - i > 1
+        for _, contestant, value in ordered[i:j]:
+            out.append(Standing(i + 1, tied, contestant, value))
         i = j
     return out
 
