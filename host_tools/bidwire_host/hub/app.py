@@ -8,6 +8,7 @@ import hmac
 import json
 import os
 import threading
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated
@@ -31,6 +32,7 @@ from bidwire_host.scoring.model import format_number
 
 MAX_BODY = 2_000_000  # bytes of one upload: 2,000 results fit in well under a third of it
 COOKIE = "bidwire_hub"
+RESCORE_EVERY = 0.5  # seconds: how stale a served ranking may be while uploads stream in (docs/hub.md)
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).with_name("templates")))
 TEMPLATES.env.globals["zip"] = zip
 
@@ -51,15 +53,17 @@ class Hub:
         self.pool = db.pool(dsn)
         self._fields = {}  # sim id -> (changes, Field)
         self._scoring = threading.Lock()
+        self._pages = {}  # (page, sim id, ...) -> (Field, html)
         with self.pool.connection() as conn:
             self.cookies = URLSafeTimedSerializer(records.hub_secret(conn), salt="organiser")
 
     def field(self, conn, sim):
-        """The scored field as of `sim["changes"]`. One request at a time rescores it in this worker; while one
-        does, the others are served the field it replaces, so readers never queue behind a rescoring and the
-        ranking served is at most one rescoring behind the database."""
+        """The scored field as of `sim["changes"]`, or as of at most RESCORE_EVERY ago. One request at a time
+        rescores it in this worker; while one does, the others are served the field it replaces, so readers
+        never queue behind a rescoring, and a stream of uploads costs one rescoring per RESCORE_EVERY, not one
+        per read."""
         cached = self._fields.get(sim["id"])
-        if cached is not None and cached[0] == sim["changes"]:
+        if cached is not None and (cached[0] == sim["changes"] or time.monotonic() - cached[2] < RESCORE_EVERY):
             return cached[1]
         if not self._scoring.acquire(blocking=cached is None):
             return cached[1]
@@ -69,10 +73,21 @@ class Hub:
                 return again[1]
             changes = conn.execute("SELECT changes FROM sims WHERE id = %s", (sim["id"],)).fetchone()[0]
             scored = field.score(sim, records.results(conn, sim["id"]))
-            self._fields[sim["id"]] = (changes, scored)
+            scored.version = changes
+            self._fields[sim["id"]] = (changes, scored, time.monotonic())
             return scored
         finally:
             self._scoring.release()
+
+    def page(self, key, f, render):
+        """A public page's HTML, rendered once per scored field per worker (200 readers of one ranking page
+        cost one rendering); `key` names the page, `f` is the field it shows."""
+        hit = self._pages.get(key)
+        if hit is not None and hit[0] is f:
+            return hit[1]
+        html = render()
+        self._pages[key] = (f, html)
+        return html
 
 
 def create_app(dsn=None, organiser_password=None):
@@ -166,6 +181,7 @@ def create_app(dsn=None, organiser_password=None):
                 "clubs": [{"id": c["club_id"], "name": c["name"], "results": c["results"], "boards": c["boards"],
                            "started": c["results"] > 0} for c in clubs],
                 "clubs_started": sum(1 for c in clubs if c["results"]), "results": f.results,
+                "ranking_changes": f.version,  # the ranking is as of this many changes (RESCORE_EVERY)
                 "ranking": [_standing(e) for e in f.ranking]}
 
     @app.post("/api/v1/sims/{sim_id}/corrections", dependencies=[Depends(organiser)])
@@ -344,8 +360,11 @@ def create_app(dsn=None, organiser_password=None):
             sim = records.sim(conn, sim_id)
             shown = released(sim) or is_organiser(request)
             f = hub.field(conn, sim) if shown else None
-        return TEMPLATES.TemplateResponse(request, "sim.html", {"sim": sim, "field": f, "shown": shown,
-                                                                "pct": _pct})
+        context = {"sim": sim, "field": f, "shown": shown, "pct": _pct}
+        if f is None:
+            return TEMPLATES.TemplateResponse(request, "sim.html", context)
+        return HTMLResponse(hub.page(("sim", sim_id, sim["name"], sim["release_at"]), f,
+                                     lambda: TEMPLATES.get_template("sim.html").render(context)))
 
     @app.get("/sims/{sim_id}/boards/{board}", response_class=HTMLResponse)
     def board_page(sim_id: str, board: int, request: Request):
@@ -355,14 +374,18 @@ def create_app(dsn=None, organiser_password=None):
                 raise Refused(404, f"board {board} is not in sim {sim_id}", "board")
             shown = released(sim) or is_organiser(request)
             f = hub.field(conn, sim) if shown else None
-        rows = f.boards.get(board, []) if f else []
-        deal = sim["hands"].get(str(board)) if shown else None
-        return TEMPLATES.TemplateResponse(request, "board.html", {
-            "sim": sim, "board": board, "shown": shown, "rows": rows, "pct": _pct,
-            "freq": field.frequencies(rows), "hands": parse_deal(deal).hands if deal else None,
-            "worked": sim["analysis"].get(str(board)) if shown else None,
-            "dealer": "NESW"[core_board.dealer(board)],
-            "vul": ("None", "NS", "EW", "Both")[core_board.vulnerability(board)]})
+        def context():
+            rows = f.boards.get(board, []) if f else []
+            deal = sim["hands"].get(str(board)) if shown else None
+            return {"sim": sim, "board": board, "shown": shown, "rows": rows, "pct": _pct,
+                    "freq": field.frequencies(rows), "hands": parse_deal(deal).hands if deal else None,
+                    "worked": sim["analysis"].get(str(board)) if shown else None,
+                    "dealer": "NESW"[core_board.dealer(board)],
+                    "vul": ("None", "NS", "EW", "Both")[core_board.vulnerability(board)]}
+        if f is None:
+            return TEMPLATES.TemplateResponse(request, "board.html", context())
+        return HTMLResponse(hub.page(("board", sim_id, board, sim["name"]), f,
+                                     lambda: TEMPLATES.get_template("board.html").render(context())))
 
     @app.get("/sims/{sim_id}/pairs/{club}/{section}/{direction}/{number}", response_class=HTMLResponse)
     def pair_page(sim_id: str, club: str, section: str, direction: str, number: str, request: Request):

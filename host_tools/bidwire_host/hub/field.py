@@ -100,6 +100,7 @@ class Field:
     ranking: list  # [{"rank", "pair", "names", "pct", "mp", "top", "boards", "club_rank"}], best first
     clubs: dict  # club -> its pairs' entries of the ranking (with "club_rank"), best first
     results: int
+    version: int = 0  # the sim's `changes` it was scored at (set by the app's cache)
 
 
 def results_of(rows):
