@@ -146,7 +146,7 @@ typecheck: setup
 	$(BIN)/pyright -p pyrightconfig.json
 
 # The unit's figures run on the device model ($(MP32)) and on $(MP32_MPY) and the 64-bit port (docs/benchmarks.md).
-bench: setup gcc-multilib mp32 mp32-mpy
+bench: setup gcc-multilib postgresql mp32 mp32-mpy
 	$(BIN)/python bench/run.py --micropython $(MPY) --mpy-cross $(MPYCROSS) --mp32-mpy $(MP32_MPY)
 
 # A whole Mitchell session with no hardware: the collector and one virtual unit per table (docs/unit.md, collector.md).

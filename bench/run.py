@@ -171,6 +171,25 @@ def hostile_figures():
     return [figure(**f) for f in hostile_bench.figures(hostile_bench.run())]
 
 
+def hub_figures(clubs, readers):
+    """The hub's (hub_bench.py): C clubs uploading at once to 2 workers on a throwaway PostgreSQL, with readers on
+    the released pages; ingest and acks beside a 1-worker hub, rescoring beside the scoring core, and how ingest
+    and rescoring grow with the clubs (one figure per size)."""
+    import hub_bench
+
+    measured = hub_bench.run(clubs, readers)
+    out = [figure(**f) for f in hub_bench.figures(measured)]
+    for g, r in zip(measured["growth"], measured["rescore"], strict=True):
+        out.append(figure(f"hub: growth, {g['clubs']} clubs: ingest", g["rate"], "results/s",
+                          f"{g['results']:,} results, 2 workers, {g['reads']:,} reads alongside", at_least=True,
+                          baseline=measured["baseline"]["rate"], baseline_name="the largest upload, 1 worker",
+                          tag="1 worker"))
+        out.append(figure(f"hub: growth, {g['clubs']} clubs: full rescoring", 1000 * r["hub_s"], "ms",
+                          f"hub/field.score on {r['results']:,} results", baseline=1000 * r["core_s"],
+                          baseline_name="the scoring core alone (score_field)", tag="scoring core"))
+    return out
+
+
 def unit_figures(mp, heap, mp32_mpy):
     """The table unit's (unit_bench.py) on the three builds (the device model by `make mp32`, `mp32_mpy`, the 64-bit
     port beside this Python), the core's per-call figures from this run as baselines."""
@@ -219,12 +238,15 @@ def numbers(text):
 @click.option("--skip-hostile", is_flag=True, help="Leave out the hostile-network figures (about a minute).")
 @click.option("--skip-analysis", is_flag=True, help="Leave out the double-dummy analysis figures (about a minute).")
 @click.option("--skip-export", is_flag=True, help="Leave out the export figures (a few minutes).")
+@click.option("--skip-hub", is_flag=True, help="Leave out the hub's figures (PostgreSQL; about 10 minutes).")
+@click.option("--hub-clubs", default="10,50,150", show_default=True,
+              help="Club counts for the hub's growth figures, comma-separated; the largest is the headline.")
 @click.option("--collector-units", default="200,1000", show_default=True,
               help="Numbers of simulated units for the collector's sync figures, comma-separated.")
 @click.option("--scoring-sizes", default=None,
               help="Result counts for the scoring figures, comma-separated (default: 338,5400,27000,180000).")
 def main(micropython, mpy_cross, mp32_mpy, heap, skip_unit, skip_collector, skip_hostile, skip_analysis,
-         skip_export, collector_units, scoring_sizes):
+         skip_export, skip_hub, hub_clubs, collector_units, scoring_sizes):
     """Measure the core, the table unit and the collector; print a table and write bench/results.json."""
     started, load_start = time.perf_counter(), os.getloadavg()[0]
     compile_tree(mpy_cross, OUT, [ROOT / "firmware", MP_SIDE])
@@ -257,8 +279,12 @@ def main(micropython, mpy_cross, mp32_mpy, heap, skip_unit, skip_collector, skip
         figs.extend(carried(["export:"]))
     else:
         figs.extend(export_figures())
-    left_out = [part for part, skip in (("unit", skip_unit), ("collector", skip_collector), ("export", skip_export))
-                if skip]
+    if skip_hub:
+        figs.extend(carried(["hub:"]))
+    else:
+        figs.extend(hub_figures(tuple(numbers(hub_clubs)), 200))
+    left_out = [part for part, skip in (("unit", skip_unit), ("collector", skip_collector), ("export", skip_export),
+                                        ("hub", skip_hub)) if skip]
     machine = {"nproc": os.cpu_count(), "cpu": platform.processor() or platform.machine(),
                "python": platform.python_version(), "micropython": mp["version"], "heap": heap,
                "loadavg_1min_start": round(load_start, 2), "loadavg_1min": round(os.getloadavg()[0], 2),
