@@ -278,3 +278,33 @@ def test_after_the_correction_period_only_the_organiser_changes_a_result(hub):
     assert entry["by"] == "organiser" and entry["detail"]["reason"] == fix["reason"]
     with hub.public() as web:  # nobody else may
         assert web.post("/api/v1/sims/flows-period/corrections", json=fix).status_code == 401
+
+
+def test_the_hub_deals_the_boards_when_the_organiser_asks(hub):
+    """Flow 1 without a hand set: the hub deals, keeps the deals and their analysis, and gives the organiser the
+    hand set as PBN (read by endplay, a reader nobody here wrote) to send to the clubs; nobody else gets it."""
+    from endplay.parsers import pbn as endplay_pbn
+    from endplay.types import Player as Seat
+
+    boards = [1, 2, 3, 4]
+    hand_sets = []
+    with hub.organiser() as org:
+        for sim in ("flows-dealt", "flows-dealt-again"):
+            r = org.post("/api/v1/sims", json={"id": sim, "name": 'Sim "dealt"', "release_at": SOON,
+                                               "boards": boards, "deal": True, "deal_seed": 7})
+            assert r.status_code == 201, r.text
+            r = org.get(f"/api/v1/sims/{sim}/hands.pbn")
+            assert r.status_code == 200
+            hand_sets.append(r.text)
+        both = org.post("/api/v1/sims", json={"id": "flows-dealt-both", "name": "x", "release_at": SOON,
+                                              "boards": boards, "deal": True, "hands_pbn": HANDS})
+        assert both.status_code == 422 and "not both" in both.text
+    read = endplay_pbn.loads(hand_sets[0])
+    assert [int(b.board_num) for b in read] == boards
+    deals = [b.deal.to_pbn() for b in read]
+    assert len(set(deals)) == 4 and all(len(d.replace(" ", "").replace(".", "")) == 2 + 52 for d in deals)
+    assert [b.dealer for b in read] == [Seat.north, Seat.east, Seat.south, Seat.west]  # Law 2, boards 1-4
+    assert hand_sets[0] == hand_sets[1]  # the same seed, the same deals
+    assert '[Event "Sim \\"dealt\\""]' in hand_sets[0]
+    import httpx2 as httpx
+    assert httpx.get(f"{hub.url}/api/v1/sims/flows-dealt/hands.pbn", timeout=10).status_code == 401

@@ -148,9 +148,10 @@ def create_app(dsn=None, organiser_password=None):
     @app.post("/api/v1/sims", status_code=201, dependencies=[Depends(organiser)])
     def create_sim(setup: SimSetup):
         hands, worked = {}, {}
-        if setup.hands_pbn:
+        hand_set = analysis.deal_session(setup.boards, setup.deal_seed) if setup.deal else setup.hands_pbn
+        if hand_set:
             try:
-                records_in = load_pbn(setup.hands_pbn).hands
+                records_in = load_pbn(hand_set).hands
             except PbnError as e:
                 raise Refused(422, f"hands_pbn: {e}", "hands_pbn") from None
             hands = {b: h.deal.pbn() for b, h in records_in.items() if h.deal is not None}
@@ -164,6 +165,22 @@ def create_app(dsn=None, organiser_password=None):
         with hub.pool.connection() as conn:
             records.change_sim(conn, sim_id, change)
         return {"id": sim_id}
+
+    @app.get("/api/v1/sims/{sim_id}/hands.pbn", dependencies=[Depends(organiser)])
+    def hand_set(sim_id: str):
+        """The sim's hand set as PBN, for the organiser to send the clubs (they duplicate the boards from it)."""
+        with hub.pool.connection() as conn:
+            sim = records.sim(conn, sim_id)
+        if not sim["hands"]:
+            raise Refused(404, "the sim has no hand set", "sim")
+        out, event = [], sim["name"].replace("\\", "\\\\").replace('"', '\\"')  # a PBN string's escapes
+        for b in sim["boards"]:
+            deal = sim["hands"].get(str(b))
+            if deal:
+                out.append(f'[Event "{event}"]\n[Board "{b}"]\n[Dealer "{"NESW"[core_board.dealer(b)]}"]\n'
+                           f'[Vulnerable "{core_board.VUL_NAMES[core_board.vulnerability(b)]}"]\n[Deal "{deal}"]\n')
+        return Response("\n".join(out), media_type="application/x-pbn; charset=utf-8",
+                        headers={"Content-Disposition": f'attachment; filename="{sim_id}-hands.pbn"'})
 
     @app.post("/api/v1/sims/{sim_id}/clubs", status_code=201, dependencies=[Depends(organiser)])
     def register_club(sim_id: str, club: ClubRegistration):

@@ -41,12 +41,18 @@ class SimSetup(Strict):
     winners: Literal["one", "two"] = "two"  # one: every pair in one ranking (ECats); two: NS and EW apart
     boards: Annotated[list[Board], Field(min_length=1, max_length=99)]
     hands_pbn: Annotated[str, Field(max_length=1_000_000)] | None = None
+    deal: bool = False  # the hub deals the boards (endplay's dealer) instead of a hand set
+    deal_seed: Annotated[int, Field(ge=0, lt=2**32)] | None = None  # the same seed deals the same boards
     correction_minutes: Annotated[int, Field(ge=0, le=10080)] = 60  # after the release; then the organiser's
 
     @model_validator(mode="after")
     def _distinct(self):
         if len(set(self.boards)) != len(self.boards):
             raise ValueError("boards: each board once")
+        if self.deal and self.hands_pbn is not None:
+            raise ValueError("deal: give a hand set (hands_pbn) or ask the hub to deal, not both")
+        if self.deal_seed is not None and not self.deal:
+            raise ValueError("deal_seed: only with deal: true")
         return self
 
 
