@@ -377,7 +377,8 @@ def create_app(dsn=None, organiser_password=None):
             sim = records.sim(conn, sim_id)
             shown = released(sim) or is_organiser(request)
             f = hub.field(conn, sim) if shown else None
-        context = {"sim": sim, "field": f, "shown": shown, "pct": _pct}
+            names = records.club_names(conn, sim_id) if shown else {}
+        context = {"sim": sim, "field": f, "shown": shown, "pct": _pct, "club_names": names}
         if f is None:
             return TEMPLATES.TemplateResponse(request, "sim.html", context)
         return HTMLResponse(hub.page(("sim", sim_id, sim["name"], sim["release_at"]), f,
@@ -419,8 +420,11 @@ def create_app(dsn=None, organiser_password=None):
         key = "ns" if direction == "NS" else "ew"
         card = [(b, r) for b, rows in sorted(f.boards.items()) for r in rows
                 if r["club"] == club and r["section"] == section and r[key] == number]
+        with hub.pool.connection() as conn:
+            club_name = records.club_names(conn, sim_id).get(club, club)
         return TEMPLATES.TemplateResponse(request, "pair.html", {"sim": sim, "entry": entry, "card": card,
-                                                                 "direction": direction, "pct": _pct})
+                                                                 "direction": direction, "pct": _pct,
+                                                                 "club_name": club_name})
 
     @app.get("/organiser/login", response_class=HTMLResponse)
     def login_page(request: Request):

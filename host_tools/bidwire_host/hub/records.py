@@ -251,6 +251,10 @@ def clubs(conn, sim_id):
                        "ORDER BY c.club_id", (sim_id,)).fetchall()
 
 
+def club_names(conn, sim_id):
+    return dict(conn.execute("SELECT club_id, name FROM clubs WHERE sim_id = %s", (sim_id,)).fetchall())
+
+
 def audit(conn, sim_id, limit=500):
     cur = conn.cursor(row_factory=dict_row)
     return cur.execute("SELECT id, at, by, what, detail FROM audit WHERE sim_id = %s ORDER BY id DESC LIMIT %s",

@@ -1,0 +1,77 @@
+"""The hub's public pages in a real browser (Debian's chromium through Playwright), on a phone (390 px) and a
+desktop (1366 px): the released ranking, a board's page with the hand diagram and frequencies, a pair's card,
+the upload form and the organiser's login. None scrolls sideways, and each shows what a player looks for.
+Screenshots go to build/screenshots/hub-*.png."""
+import sys
+import tempfile
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parents[1]))  # tests/hubkit.py
+
+from hubkit import Hub, Pg, played, post_upload, upload_body  # noqa: E402
+from test_dashboard import SHOTS, browser, chromium_installed  # noqa: E402, F401 (fixtures)
+
+HANDS = """[Board "1"]
+[Dealer "N"]
+[Vulnerable "None"]
+[Deal "N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432"]
+
+[Board "2"]
+[Dealer "E"]
+[Vulnerable "NS"]
+[Deal "N:T9876.AKQ.AKQ.AK AKQJ.JT9.JT9.JT9 5432.876.876.876 .5432.5432.Q5432"]
+"""
+SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1366, "height": 900}}
+
+
+@pytest.fixture(scope="module")
+def released_hub():
+    with Pg() as cluster, tempfile.TemporaryDirectory(prefix="bidwire-hub-") as folder:
+        hub = Hub(cluster.dsn, folder).start()
+        try:
+            with hub.organiser() as org:
+                org.post("/api/v1/sims", json={
+                    "id": "pages", "name": "Winter charity sim", "boards": [1, 2], "hands_pbn": HANDS,
+                    "release_at": (datetime.now(UTC) - timedelta(minutes=1)).isoformat()}).raise_for_status()
+                for club, name in (("BRM", "Bromley Bridge Club"), ("HOV", "Hove and District Bridge Club")):
+                    secret = org.post("/api/v1/sims/pages/clubs", json={"id": club, "name": name}).json()["secret"]
+                    results = [played("A", b, str(t), str(t), c, d, k, s,
+                                      ns_names="Margaret Featherstonehaugh & Bartholomew Oyelaran-Smith",
+                                      ew_names="Ann Lee & Bo Ng")
+                               for b, t, c, d, k, s in ((1, 1, "4S", "N", 10, 420), (1, 2, "3NT", "S", 9, 400),
+                                                        (2, 1, "2H", "S", 8, 110), (2, 2, "2H", "S", 9, 140))]
+                    post_upload(hub.url, club, secret, upload_body("pages", club, 1, results)).raise_for_status()
+            yield hub
+        finally:
+            hub.stop()
+
+
+def _no_sideways_scroll(page):
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_released_pages_read_on_a_phone_and_a_desktop(released_hub, browser, size):  # noqa: F811
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page = browser.new_page(viewport=SIZES[size])
+    base = released_hub.url
+    checks = [
+        ("/sims/pages", ["Winter charity sim", "Hove and District Bridge Club",
+                         "Margaret Featherstonehaugh"]),
+        ("/sims/pages/boards/1", ["AKQJ", "4S", "420"]),
+        ("/sims/pages/pairs/BRM/A/NS/1", ["Margaret Featherstonehaugh", "Bromley Bridge Club", "420"]),
+        ("/sims/pages/upload", ["USEBIO file", "Club secret"]),
+        ("/organiser/login", ["Password"]),
+    ]
+    for path, wanted in checks:
+        r = page.goto(base + path)
+        assert r is not None and r.status == 200, path
+        text = page.inner_text("body")
+        for w in wanted:
+            assert w in text, (path, w)
+        assert _no_sideways_scroll(page), (path, size)
+        page.screenshot(path=str(SHOTS / f"hub-{path.strip('/').replace('/', '-')}-{size}.png"), full_page=True)
+    page.close()
