@@ -1,0 +1,58 @@
+"""Who a request is: the organiser (a bearer password for the API, a signed cookie for the pages), or anyone.
+Wrong passwords are counted per client address in the database, so every worker sees the same count."""
+import hmac
+from typing import Annotated
+
+from fastapi import Depends, Header, HTTPException, Request
+from itsdangerous import BadSignature
+
+from bidwire_host.hub import records
+from bidwire_host.hub.records import Refused
+from bidwire_host.hub.state import Hub, HubDep
+
+COOKIE = "bidwire_hub"
+COOKIE_HOURS = 12
+
+
+def source(request: Request, role="organiser"):
+    """The key a wrong password is counted under: the role and the client's address (roles apart)."""
+    address = request.client.host if request.client else "?"
+    return address if role == "organiser" else f"{role} {address}"
+
+
+def password_ok(hub: Hub, request: Request, given: str):
+    """The organiser's password, checked in constant time; an address with LOGIN_TRIES wrong ones in the window
+    waits (429), even with the right one."""
+    where = source(request)
+    with hub.pool.connection() as conn:
+        if records.login_blocked(conn, where):
+            raise Refused(429, "too many wrong passwords from this address: try again in 10 minutes", "password")
+        if hmac.compare_digest(given.encode(), hub.password.encode()):
+            return True
+        records.login_failed(conn, where)
+    return False
+
+
+def organiser(request: Request, hub: HubDep, authorization: Annotated[str | None, Header()] = None):
+    """The organiser, or 401: a bearer password (API) or the signed session cookie (pages)."""
+    if authorization and authorization.startswith("Bearer ") and password_ok(hub, request, authorization[7:]):
+        return True
+    cookie = request.cookies.get(COOKIE)
+    if cookie:
+        try:
+            hub.cookies.loads(cookie, max_age=COOKIE_HOURS * 3600)
+            return True
+        except BadSignature:
+            pass
+    raise HTTPException(401, "organiser login needed")
+
+
+def is_organiser(hub: Hub, request: Request):
+    """Whether the request is the organiser's, without refusing it."""
+    try:
+        return organiser(request, hub, request.headers.get("authorization"))
+    except (HTTPException, Refused):
+        return False
+
+
+Organiser = [Depends(organiser)]

@@ -1,0 +1,134 @@
+"""What the clubs send: a bidwire club's signed uploads (store and forward, exactly once), and a heat as a
+USEBIO file from a club that scores with another program, by the API or the page form."""
+import hmac
+import json
+from typing import Annotated
+
+from fastapi import APIRouter, File, Form, Request, UploadFile
+from fastapi.responses import HTMLResponse, JSONResponse
+from pydantic import ValidationError
+from starlette.concurrency import run_in_threadpool
+
+from bidwire_host.hub import records, signing, usebio_in
+from bidwire_host.hub.access import source
+from bidwire_host.hub.inputs import Upload
+from bidwire_host.hub.records import Refused
+from bidwire_host.hub.state import Hub, HubDep
+from bidwire_host.hub.views import TEMPLATES, errors
+
+MAX_BODY = 2_000_000  # bytes of one upload: 2,000 results fit in well under a third of it
+
+router = APIRouter()
+
+
+async def _body(request, limit):
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise Refused(413, f"a file is at most {limit} bytes", "file")
+    return bytes(body)
+
+
+def _secret(hub: Hub, sim_id, club_id):
+    with hub.pool.connection() as conn:
+        records.sim(conn, sim_id)
+        return records.club_secret(conn, sim_id, club_id) if len(club_id) <= 32 else None
+
+
+@router.post("/api/v1/upload")
+async def upload(request: Request, hub: HubDep):
+    club_id = request.headers.get(signing.HEADER_CLUB, "")
+    signature = request.headers.get(signing.HEADER_SIGNATURE, "")
+    body = await _body(request, MAX_BODY)
+    try:
+        sim_id = json.loads(body).get("sim")
+    except (ValueError, AttributeError):
+        raise Refused(422, "the body is not a JSON object", "body") from None
+    if not isinstance(sim_id, str) or len(sim_id) > 40:
+        raise Refused(422, "sim: the sim's id", "sim")
+    return await run_in_threadpool(_take, hub, sim_id, club_id, signature, body)  # the pool blocks
+
+
+def _take(hub: Hub, sim_id, club_id, signature, body):
+    with hub.pool.connection() as conn:
+        secret = records.club_secret(conn, sim_id, club_id) if len(club_id) <= 32 else None
+        if secret is None or not signing.valid(body, secret, signature):
+            raise Refused(401, f"{signing.HEADER_SIGNATURE}: not signed by a club of this sim", "signature")
+        try:
+            up = Upload.model_validate_json(body)
+        except ValidationError as e:
+            return JSONResponse({"reason": "the upload does not parse", "errors": errors(e)}, status_code=422)
+        if up.club != club_id:
+            raise Refused(403, f"club: club {club_id} cannot upload for club {up.club}", "club")
+        status, n = records.store_upload(conn, up, signing.digest(body))
+    return {"upload": up.upload, "stored": n, "again": status == "again"}
+
+
+def _heat(hub: Hub, sim_id, club_id, data):
+    """A USEBIO heat from a club whose secret was checked: parsed, then replacing the club's results."""
+    results = usebio_in.parse(data)
+    with hub.pool.connection() as conn:
+        status, n, withdrawn = records.replace_heat(conn, sim_id, club_id, results, signing.digest(data))
+    return {"stored": n, "withdrawn": withdrawn, "again": status == "again"}
+
+
+@router.post("/api/v1/sims/{sim_id}/usebio")
+async def upload_usebio(sim_id: str, request: Request, hub: HubDep):
+    """A club that does not use bidwire: its whole heat as a USEBIO file, the body signed as an upload is."""
+    club_id = request.headers.get(signing.HEADER_CLUB, "")
+    signature = request.headers.get(signing.HEADER_SIGNATURE, "")
+    data = await _body(request, usebio_in.MAX_BYTES)
+    return await run_in_threadpool(_signed_heat, hub, sim_id, club_id, signature, data)
+
+
+def _signed_heat(hub: Hub, sim_id, club_id, signature, data):
+    secret = _secret(hub, sim_id, club_id)
+    if secret is None or not signing.valid(data, secret, signature):
+        raise Refused(401, f"{signing.HEADER_SIGNATURE}: not signed by a club of this sim", "signature")
+    return _heat(hub, sim_id, club_id, data)
+
+
+@router.get("/sims/{sim_id}/upload", response_class=HTMLResponse)
+def upload_page(sim_id: str, request: Request, hub: HubDep):
+    with hub.pool.connection() as conn:
+        sim = records.sim(conn, sim_id)
+    return TEMPLATES.TemplateResponse(request, "upload.html", {"sim": sim, "error": None, "done": None})
+
+
+@router.post("/sims/{sim_id}/upload", response_class=HTMLResponse)
+async def upload_form(sim_id: str, request: Request, hub: HubDep, file: Annotated[UploadFile, File()],
+                      club: str = Form(max_length=32), secret: str = Form(max_length=200)):
+    """The page form: the club's id and secret (as the organiser gave them) and the USEBIO file. Wrong
+    secrets are counted per address, apart from the organiser's logins."""
+    data = await file.read(usebio_in.MAX_BYTES + 1)
+    return await run_in_threadpool(_form_heat, hub, sim_id, request, club, secret, data)
+
+
+def _form_heat(hub: Hub, sim_id, request, club, secret, data):
+    where = source(request, "usebio")
+    with hub.pool.connection() as conn:
+        sim = records.sim(conn, sim_id)
+        if records.login_blocked(conn, where):
+            raise Refused(429, "too many wrong secrets from this address: try again in 10 minutes", "secret")
+        held = records.club_secret(conn, sim_id, club)
+        try:
+            given = bytes.fromhex(secret.strip())
+        except ValueError:
+            given = b""
+        ok = held is not None and hmac.compare_digest(held, given)
+        if not ok:
+            records.login_failed(conn, where)
+
+    def page(status, **context):
+        return TEMPLATES.TemplateResponse(request, "upload.html", {"sim": sim, "error": None, "done": None,
+                                                                   **context}, status_code=status)
+    if not ok:
+        return page(401, error="the club id and secret do not match a club of this sim")
+    if len(data) > usebio_in.MAX_BYTES:
+        return page(413, error=f"a USEBIO file is at most {usebio_in.MAX_BYTES} bytes")
+    try:
+        done = _heat(hub, sim_id, club, data)
+    except Refused as e:
+        return page(e.status, error=e.reason)
+    return page(200, done=done, club=club)

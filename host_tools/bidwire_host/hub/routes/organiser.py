@@ -1,0 +1,119 @@
+"""The organiser's API and pages: set up a sim and change it until play starts, register clubs, follow the
+progress, correct a result, read the audit log, log in."""
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from bidwire.core import board as core_board
+from bidwire_host.event import analysis
+from bidwire_host.formats.pbn import PbnError
+from bidwire_host.formats.pbn_import import load as load_pbn
+from bidwire_host.hub import records
+from bidwire_host.hub.access import COOKIE, Organiser, is_organiser, password_ok
+from bidwire_host.hub.inputs import ClubRegistration, OrganiserCorrection, SimChange, SimSetup
+from bidwire_host.hub.records import Refused
+from bidwire_host.hub.state import HubDep, released
+from bidwire_host.hub.views import TEMPLATES, standing
+
+router = APIRouter()
+
+
+@router.post("/api/v1/sims", status_code=201, dependencies=Organiser)
+def create_sim(setup: SimSetup, hub: HubDep):
+    hands, worked = {}, {}
+    hand_set = analysis.deal_session(setup.boards, setup.deal_seed) if setup.deal else setup.hands_pbn
+    if hand_set:
+        try:
+            records_in = load_pbn(hand_set).hands
+        except PbnError as e:
+            raise Refused(422, f"hands_pbn: {e}", "hands_pbn") from None
+        hands = {b: h.deal.pbn() for b, h in records_in.items() if h.deal is not None}
+        worked = analysis.tables({b: h for b, h in records_in.items() if b in setup.boards})
+    with hub.pool.connection() as conn:
+        records.create_sim(conn, setup, hands, worked)
+    return {"id": setup.id}
+
+
+@router.patch("/api/v1/sims/{sim_id}", dependencies=Organiser)
+def change_sim(sim_id: str, change: SimChange, hub: HubDep):
+    with hub.pool.connection() as conn:
+        records.change_sim(conn, sim_id, change)
+    return {"id": sim_id}
+
+
+@router.get("/api/v1/sims/{sim_id}/hands.pbn", dependencies=Organiser)
+def hand_set(sim_id: str, hub: HubDep):
+    """The sim's hand set as PBN, for the organiser to send the clubs (they duplicate the boards from it)."""
+    with hub.pool.connection() as conn:
+        sim = records.sim(conn, sim_id)
+    if not sim["hands"]:
+        raise Refused(404, "the sim has no hand set", "sim")
+    out, event = [], sim["name"].replace("\\", "\\\\").replace('"', '\\"')  # a PBN string's escapes
+    for b in sim["boards"]:
+        deal = sim["hands"].get(str(b))
+        if deal:
+            out.append(f'[Event "{event}"]\n[Board "{b}"]\n[Dealer "{"NESW"[core_board.dealer(b)]}"]\n'
+                       f'[Vulnerable "{core_board.VUL_NAMES[core_board.vulnerability(b)]}"]\n[Deal "{deal}"]\n')
+    return Response("\n".join(out), media_type="application/x-pbn; charset=utf-8",
+                    headers={"Content-Disposition": f'attachment; filename="{sim_id}-hands.pbn"'})
+
+
+@router.post("/api/v1/sims/{sim_id}/clubs", status_code=201, dependencies=Organiser)
+def register_club(sim_id: str, club: ClubRegistration, hub: HubDep):
+    with hub.pool.connection() as conn:
+        secret = records.register_club(conn, sim_id, club)
+    return {"id": club.id, "secret": secret}
+
+
+@router.get("/api/v1/sims/{sim_id}/progress", dependencies=Organiser)
+def progress(sim_id: str, hub: HubDep):
+    with hub.pool.connection() as conn:
+        sim = records.sim(conn, sim_id)
+        clubs = records.clubs(conn, sim_id)
+        f = hub.field(conn, sim)
+    return {"sim": sim_id, "changes": sim["changes"], "released": released(sim),
+            "clubs": [{"id": c["club_id"], "name": c["name"], "results": c["results"], "boards": c["boards"],
+                       "started": c["results"] > 0} for c in clubs],
+            "clubs_started": sum(1 for c in clubs if c["results"]), "results": f.results,
+            "ranking_changes": f.version,  # the ranking is as of this many changes (state.RESCORE_EVERY)
+            "ranking": [standing(e) for e in f.ranking]}
+
+
+@router.post("/api/v1/sims/{sim_id}/corrections", dependencies=Organiser)
+def correct(sim_id: str, fix: OrganiserCorrection, hub: HubDep):
+    """The organiser sets one club's result, with the reason (after the correction period, the only way)."""
+    with hub.pool.connection() as conn:
+        version = records.organiser_correct(conn, sim_id, fix)
+    return {"version": version, "changed": version is not None}
+
+
+@router.get("/api/v1/sims/{sim_id}/audit", dependencies=Organiser)
+def audit(sim_id: str, hub: HubDep):
+    with hub.pool.connection() as conn:
+        records.sim(conn, sim_id)
+        rows = records.audit(conn, sim_id)
+    return [{"id": r["id"], "at": r["at"].isoformat(), "by": r["by"], "what": r["what"], "detail": r["detail"]}
+            for r in rows]
+
+
+@router.get("/organiser/login", response_class=HTMLResponse)
+def login_page(request: Request):
+    return TEMPLATES.TemplateResponse(request, "login.html", {"error": None})
+
+
+@router.post("/organiser/login")
+def login(request: Request, hub: HubDep, password: str = Form(max_length=200)):
+    if not password_ok(hub, request, password):
+        return TEMPLATES.TemplateResponse(request, "login.html", {"error": "wrong password"}, status_code=401)
+    r = RedirectResponse("/", status_code=303)
+    secure = request.url.scheme == "https" or request.headers.get("x-forwarded-proto") == "https"
+    r.set_cookie(COOKIE, hub.cookies.dumps("organiser"), httponly=True, samesite="strict", secure=secure)
+    return r
+
+
+@router.get("/organiser/sims/{sim_id}", response_class=HTMLResponse)
+def organiser_page(sim_id: str, request: Request, hub: HubDep):
+    if not is_organiser(hub, request):
+        return RedirectResponse("/organiser/login", status_code=303)
+    with hub.pool.connection() as conn:
+        sim = records.sim(conn, sim_id)
+    return TEMPLATES.TemplateResponse(request, "organiser.html", {"sim": sim})
