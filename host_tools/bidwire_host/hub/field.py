@@ -26,7 +26,7 @@ class Pair:
         return f"{self.club} {self.section}{self.number} {self.direction}"
 
 
-def _result(row):
+def as_result(row):
     adjusted = None
     a = row["adjusted"]
     if a:
@@ -105,7 +105,7 @@ class Field:
 
 def results_of(rows):
     """The stored results (records.results) as the scoring core's Results, with each pair's names."""
-    results = [_result(r) for r in rows]
+    results = [as_result(r) for r in rows]
     names = {}
     for r, res in zip(rows, results, strict=True):
         names[("NS", res.ns)] = r["ns_names"]
@@ -158,12 +158,12 @@ class _Tally:
         self.played = ({}, {})  # side -> {top: {pair: boards}}
         self.names = ({}, {})
 
-    def plain(self, board_rows, method, expected):
-        values, den, top = _plain_board(board_rows, method, expected)
+    def plain(self, rows, method, expected):
+        values, den, top = _plain_board(rows, method, expected)
         ns_mp, ew_mp = self.parts[0].setdefault(den, {}), self.parts[1].setdefault(den, {})
         ns_n, ew_n = self.played[0].setdefault(top, {}), self.played[1].setdefault(top, {})
         ns_names, ew_names = self.names
-        for r in board_rows:  # the hot loop of a rescoring: dict updates only
+        for r in rows:  # the hot loop of a rescoring: dict updates only
             v_ns, v_ew = values[r["score_ns"]]
             club, section = r["club_id"], r["section"]
             k = (club, section, r["ns"])
@@ -176,16 +176,11 @@ class _Tally:
             ew_n[k] = ew_n.get(k, 0) + 1
             if k not in ew_names:
                 ew_names[k] = r["ew_names"]
+        return lambda: board_rows(rows, method, expected)
 
-        def make():
-            shown = {s: (_value(ns, den), _value(ew, den)) for s, (ns, ew) in values.items()}
-            return [_row_dict(r, *shown[r["score_ns"]], top, _pct(shown[r["score_ns"]][0], top),
-                              _pct(shown[r["score_ns"]][1], top)) for r in board_rows]
-        return make
-
-    def adjusted(self, board_rows, method, expected):
-        scored = score_board([_result(r) for r in board_rows], method, expected=expected)
-        for r, row in zip(board_rows, scored, strict=True):
+    def adjusted(self, rows, method, expected):
+        scored = score_board([as_result(r) for r in rows], method, expected=expected)
+        for r, row in zip(rows, scored, strict=True):
             for side, number, mp in ((0, r["ns"], row.mp_ns), (1, r["ew"], row.mp_ew)):
                 mp = Fraction(mp)
                 k = (r["club_id"], r["section"], number)
@@ -194,11 +189,7 @@ class _Tally:
                 n = self.played[side].setdefault(row.top, {})
                 n[k] = n.get(k, 0) + 1
                 self.names[side].setdefault(k, r["ns_names"] if side == 0 else r["ew_names"])
-
-        def make():
-            return [_row_dict(r, row.mp_ns, row.mp_ew, row.top, row.pct_ns, row.pct_ew)
-                    for r, row in zip(board_rows, scored, strict=True)]
-        return make
+        return lambda: board_rows(rows, method, expected)
 
     def totals(self, side):
         """{pair: (mp, top, boards)} of one side, exact."""
@@ -224,6 +215,19 @@ class _Tally:
         return out
 
 
+def board_rows(rows, method, expected):
+    """One board's traveller rows (dicts, as the pages and the API show them) with its matchpoints across the
+    field at Neuberg size `expected`."""
+    if any(r["adjusted"] is not None for r in rows):
+        scored = score_board([as_result(r) for r in rows], method, expected=expected)
+        return [_row_dict(r, row.mp_ns, row.mp_ew, row.top, row.pct_ns, row.pct_ew)
+                for r, row in zip(rows, scored, strict=True)]
+    values, den, top = _plain_board(rows, method, expected)
+    shown = {s: (_value(ns, den), _value(ew, den)) for s, (ns, ew) in values.items()}
+    return [_row_dict(r, *shown[r["score_ns"]], top, _pct(shown[r["score_ns"]][0], top),
+                      _pct(shown[r["score_ns"]][1], top)) for r in rows]
+
+
 def _club_ranks(ranking):
     """Each entry's rank within its club and field, from the field's order (best first): ties share a rank."""
     groups = {}
@@ -243,7 +247,7 @@ def _club_ranks(ranking):
     return clubs
 
 
-def _rank(tally, winners):
+def rank_field(tally, winners):
     sides = {"NS": tally.totals(0), "EW": tally.totals(1)}
     groups = [("NS", "EW")] if winners == "one" else [("NS",), ("EW",)]
     ranking = []
@@ -280,7 +284,7 @@ def score(sim, rows):
     for b, board_rows in by_board.items():
         plain = all(r["adjusted"] is None for r in board_rows)
         build[b] = (tally.plain if plain else tally.adjusted)(board_rows, method, expected)
-    ranking, clubs = _rank(tally, sim["winners"])
+    ranking, clubs = rank_field(tally, sim["winners"])
     return Field(Boards(build), ranking, clubs, len(rows))
 
 

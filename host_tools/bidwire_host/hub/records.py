@@ -24,7 +24,14 @@ def _audit(conn, sim, by, what, **detail):
                  (sim, by, what, Jsonb(detail)))
 
 
-def _bump(conn, sim):
+def _bump(conn, sim, boards=()):
+    """Count a change of the sim's field (its `changes`), and of each board it touched (`board_changes`: a worker
+    reads again only those boards, hub/live.py). Boards are locked in order, then the sim: no two changes wait
+    on each other in a circle."""
+    if boards:
+        conn.execute("INSERT INTO board_changes (sim_id, board, changes) SELECT %s, b, 1 FROM unnest(%s::int[]) b "
+                     "ON CONFLICT (sim_id, board) DO UPDATE SET changes = board_changes.changes + 1",
+                     (sim, sorted(set(boards))))
     conn.execute("UPDATE sims SET changes = changes + 1 WHERE id = %s", (sim,))
     conn.execute("SELECT pg_notify('hub_changes', %s)", (sim,))
 
@@ -112,7 +119,7 @@ def store_upload(conn, upload, body_digest):
     conn.execute("UPDATE clubs SET last_upload = %s, last_digest = %s WHERE sim_id = %s AND club_id = %s",
                  (upload.upload, body_digest, upload.sim, upload.club))
     conn.execute("UPDATE sims SET started = true WHERE id = %s AND NOT started", (upload.sim,))
-    _bump(conn, upload.sim)
+    _bump(conn, upload.sim, [r.board for r in upload.results])
     return "stored", len(upload.results)
 
 
@@ -152,7 +159,7 @@ def replace_heat(conn, sim_id, club, results, file_digest):
     conn.execute("UPDATE sims SET started = true WHERE id = %s AND NOT started", (sim_id,))
     _audit(conn, sim_id, by, "heat uploaded", club=club, results=len(results), withdrawn=len(gone),
            sha256=file_digest.hex())
-    _bump(conn, sim_id)
+    _bump(conn, sim_id, [r.board for r in results] + [g[1] for g in gone])
     return "stored", len(results), len(gone)
 
 
@@ -170,7 +177,7 @@ def organiser_correct(conn, sim_id, fix):
     if club_secret(conn, sim_id, fix.club) is None:
         raise Refused(404, f"club: no club {fix.club} in sim {sim_id}", "club")
     version = _put(conn, sim_id, fix.club, fix.result, 0, "organiser", reason=fix.reason, always_audit=True)
-    _bump(conn, sim_id)
+    _bump(conn, sim_id, [fix.result.board])
     return version
 
 
@@ -236,11 +243,19 @@ def _put_many(conn, sim_id, club, results, upload_no, by):
                    version=version, result=json.loads(r.model_dump_json()))
 
 
-def results(conn, sim_id):
+def results(conn, sim_id, boards=None):
+    """The sim's results (of `boards` only, when given), by board, club, section and pairs."""
     cur = conn.cursor(row_factory=dict_row)
+    only = "" if boards is None else " AND board = ANY(%s)"
     return cur.execute("SELECT club_id, section, board, ns, ew, ns_names, ew_names, contract, declarer, tricks, "
-                       "score_ns, adjusted, version FROM results WHERE sim_id = %s "
-                       "ORDER BY board, club_id, section, ns, ew", (sim_id,)).fetchall()
+                       f"score_ns, adjusted, version FROM results WHERE sim_id = %s{only} "  # noqa: S608 - fixed text
+                       "ORDER BY board, club_id, section, ns, ew",
+                       (sim_id,) if boards is None else (sim_id, list(boards))).fetchall()
+
+
+def board_changes(conn, sim_id):
+    """{board: its change counter}: the boards whose results changed since a worker read them differ."""
+    return dict(conn.execute("SELECT board, changes FROM board_changes WHERE sim_id = %s", (sim_id,)).fetchall())
 
 
 def clubs(conn, sim_id):

@@ -9,7 +9,8 @@ from typing import Annotated
 from fastapi import Depends, Request
 from itsdangerous import URLSafeTimedSerializer
 
-from bidwire_host.hub import db, field, records
+from bidwire_host.hub import db, records
+from bidwire_host.hub.live import LiveField
 
 RESCORE_EVERY = 0.5  # seconds: how stale a served ranking may be while uploads stream in (docs/hub.md)
 
@@ -29,6 +30,7 @@ class Hub:
         self.password = organiser_password
         self.pool = db.pool(dsn)
         self._fields = {}  # sim id -> (changes, Field, when scored)
+        self._live = {}  # sim id -> LiveField: the sums each board adds, read again board by board
         self._scoring = threading.Lock()
         self._pages = {}  # (page, sim id, ...) -> (Field, html)
         with self.pool.connection() as conn:
@@ -49,7 +51,10 @@ class Hub:
             if again is not None and again[0] >= sim["changes"]:
                 return again[1]
             changes = conn.execute("SELECT changes FROM sims WHERE id = %s", (sim["id"],)).fetchone()[0]
-            scored = field.score(sim, records.results(conn, sim["id"]))
+            live = self._live.get(sim["id"])
+            if live is None or not live.fits(sim):  # a new worker, or the scoring changed before play
+                live = self._live[sim["id"]] = LiveField(sim)
+            scored = live.refresh(conn, sim)
             scored.version = changes
             self._fields[sim["id"]] = (changes, scored, time.monotonic())
             return scored
