@@ -103,7 +103,7 @@ def test_usebio_and_csv(client):
     assert r.status_code == 200
     root = ET.fromstring(r.text.split("\n", 2)[2])
     assert root.tag == "USEBIO" and root.find("EVENT/BOARD_SCORING_METHOD").text == "MATCH_POINTS"
-    section = root.find("EVENT/SESSION/SECTION")
+    section = root.find("EVENT")  # PARTICIPANTS and BOARD straight under EVENT
     assert len(section.findall("BOARD")) == 6 and len(section.findall("PARTICIPANTS/PAIR")) == 6
     assert "A6040" in [x.text for x in root.iter("SCORE")]
     tables = {}

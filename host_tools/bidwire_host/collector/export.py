@@ -118,6 +118,9 @@ def _usebio_identity(info, event, session, section):
     info.session, info.section = str(event.sessions.index(session) + 1), section
     if event.ebu is not None:
         info.ebu = {k: v for k, v in asdict(event.ebu).items() if v}
+    if event.masterpoints is not None:
+        info.masterpoints = {k: v for k, v in asdict(event.masterpoints).items() if v is not None}
+    info.sections = len(session.sections)
 
 
 def render(conn, standings, fmt, section=None, table=None):
