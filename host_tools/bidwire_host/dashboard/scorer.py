@@ -183,6 +183,7 @@ def _context(request):
     return {"method": st.method, "imps": st.method not in MP_METHODS,
             "groups": _groups(st.ranking()), "problems": list(st.problems),
             "travellers": [(b, traveller(st, b)) for b in boards], "publication": publication,
+            "methods": {b: st.board_method(b) for b in boards},
             "exports": EXPORTS, "hands": hands.boards(collector.store.reader()),
             "names": pair_names(collector), "event": _event(st.setup)}
 
