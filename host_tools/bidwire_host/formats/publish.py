@@ -28,6 +28,12 @@ class EventInfo:
     ebu: dict = field(default_factory=dict)  # the event file's `ebu` (charge_code, master_point_scale), if set
     masterpoints: dict | None = None  # the event file's `masterpoints` ({"scale": ..., "awards": [...]}), if set
 
+    def iso_date(self):
+        """The date as spreadsheets read it, YYYY-MM-DD; '' when unknown."""
+        if isinstance(self.date, dt.date):
+            return self.date.isoformat()
+        return (self.date or "").replace(".", "-")
+
     def pbn_date(self):
         """PBN's YYYY.MM.DD (§3.4.3); '?' digits when unknown."""
         if isinstance(self.date, dt.date):
@@ -56,6 +62,7 @@ class BoardRecord:
     auctions: dict = field(default_factory=dict)  # row index -> [AuctionCall], dealer's call first
     players: dict = field(default_factory=dict)  # row index -> {"N": name, ...}
     leads: dict = field(default_factory=dict)  # row index -> the opening lead as recorded: a suit "S" or a card "SK"
+    rounds: dict = field(default_factory=dict)  # row index -> the round the table played the board in, when known
     analysis: dict | None = None  # the deal's double-dummy analysis (bidwire_host/event/analysis.py), if made
 
     def written(self, name):
