@@ -227,3 +227,13 @@ def test_a_masterpoint_scale_the_event_file_gets_wrong_is_named(masterpoints, me
     with pytest.raises(EventError) as e:
         ev.from_dict(two_sections(masterpoints=masterpoints))
     assert message in str(e.value)
+
+
+def test_the_ebu_pairs_scale_is_refused_for_a_team_match():
+    data = ev.to_dict(ev.new_event("Match", {"type": "teams"}, boards_per_round=4))
+    data["masterpoints"] = {"scale": EBU_CLUB}
+    with pytest.raises(EventError) as e:
+        ev.from_dict(data)
+    assert "masterpoints.scale: the EBU club scale here is the pairs scale" in str(e.value)
+    data["masterpoints"] = {"scale": "Match points", "awards": [20, 10]}
+    assert ev.from_dict(data).masterpoints.awards == [20, 10]

@@ -26,6 +26,10 @@ def check(event):
         problems.append("sessions: the event needs at least one session")
     _check_club(problems, event)
     _check_masterpoints(problems, event.masterpoints)
+    if event.masterpoints is not None and event.masterpoints.scale == EBU_CLUB and any(
+            sec.movement.type == "teams" for s in event.sessions for sec in s.sections):
+        problems.append(f"masterpoints.scale: the {EBU_CLUB} scale here is the pairs scale; a team match needs the "
+                        'club\'s own awards ("awards": [...] under another name)')
     _check_sim(problems, event.sim)
     _unique(problems, "sessions", [s.name for s in event.sessions], "session")
     for i, s in enumerate(event.sessions):

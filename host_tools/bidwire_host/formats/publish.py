@@ -22,7 +22,8 @@ class EventInfo:
     method: str = "neuberg"
     club: str = ""
     club_id: str = ""
-    session: str = "1"  # the session's number in the event and the section's name (USEBIO SESSION_ID, SECTION_ID)
+    session: str = "1"  # the session's number in the event
+    # the section's name: the CSV's section column, and USEBIO's EVENT_DESCRIPTION when the session has several
     section: str = "A"
     sections: int = 1  # how many sections the session has (one export a section)
     ebu: dict = field(default_factory=dict)  # the event file's `ebu` (charge_code, master_point_scale), if set
