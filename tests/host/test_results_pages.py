@@ -192,3 +192,6 @@ def test_the_scorer_page_says_which_method_each_board_used(club):
     page = club.get("/scorer").text
     assert _method_note(page, 1) == "Neuberg: 2 results compared, factored to 3, top 4"
     assert _method_note(page, 2) == "Matchpoints: 3 results compared, top 4"
+    _publish(club)  # the public pages say it too
+    assert _method_note(club.get("/results").text, 1) == "Neuberg: 2 results compared, factored to 3, top 4"
+    assert _method_note(club.get("/results/boards/1").text, 1) == "Neuberg: 2 results compared, factored to 3, top 4"
