@@ -103,8 +103,10 @@ def provision(root, unit, collector, out, keyring, wifi_ssid, wifi_password, boa
 
 
 @main.command("score-pbn")
-@click.option("--method", type=click.Choice(["mp", "neuberg", "cross-imps", "butler", "teams"]), default="mp",
-              show_default=True, help="mp: Law 78 A matchpoints; neuberg: factored to the biggest traveller; "
+@click.option("--method", type=click.Choice(["mp", "neuberg", "cross-imps", "butler", "teams"]), default="neuberg",
+              show_default=True, help="neuberg: matchpoints, factored to the biggest traveller where a board's results "
+                                      "are fewer (adjusted scores, fouled boards, sit-outs); mp: Law 78 A matchpoints "
+                                      "unfactored; "
                                       "cross-imps, butler: IMP pairs; teams: two-table matches.")
 @click.option("--acbl", is_flag=True, help="Matchpoints as the ACBL shows them: 1 per result beaten, ½ per tie.")
 @click.option("--strict", is_flag=True, help="Refuse the whole file at the first results row that cannot be read "
@@ -152,9 +154,10 @@ _DATA = click.option("--data", required=True, type=click.Path(file_okay=False, p
               help="Load this event file (`bidwire event create`) and send round 1's assigns to the units.")
 @click.option("--tables", default="",
               help="Which unit sits at which table: T01=1,T02=2 (one section) or T01=A:1,T02=B:1.")
-@click.option("--method", default="mp", show_default=True,
+@click.option("--method", default="neuberg", show_default=True,
               type=click.Choice(["mp", "neuberg", "cross-imps", "butler", "teams"]),
-              help="Scoring: matchpoints, Neuberg (unequal travellers), cross-IMPs or Butler (pairs), teams "
+              help="Scoring: matchpoints with Neuberg factoring where a board has fewer results, plain matchpoints "
+                   "(mp), cross-IMPs or Butler (pairs), teams "
                    "(a two-table team match).")
 @click.option("--director-password-file", type=click.Path(dir_okay=False, path_type=Path),
               help="The director's dashboard password (the file's first line). Default: $BIDWIRE_DIRECTOR_PASSWORD; "

@@ -32,7 +32,7 @@ log = logging.getLogger("bidwire.collector")
 KEYRING = "keyring.json"  # in the data directory, unless given
 
 
-def create_app(data_dir, keyring_path=None, event=None, tables=None, method="mp", director_password=None,
+def create_app(data_dir, keyring_path=None, event=None, tables=None, method="neuberg", director_password=None,
                scorer_password=None, body_timeout_s=bodyguard.BODY_TIMEOUT_S,
                session_lifetime_s=auth.SESSION_HOURS * 3600, session_idle_s=auth.IDLE_MINUTES * 60):
     """The collector app on the store in data_dir; units from keyring_path (default: data_dir/keyring.json).
@@ -186,7 +186,7 @@ def tune_gc():
 
 
 def serve(data_dir, host="127.0.0.1", port=8080, keyring_path=None, log_level="info", access_log=False,
-          echo=print, event=None, tables=None, method="mp", director_password=None, scorer_password=None,
+          echo=print, event=None, tables=None, method="neuberg", director_password=None, scorer_password=None,
           body_timeout_s=bodyguard.BODY_TIMEOUT_S, head_timeout_s=connections.HEAD_TIMEOUT_S,
           per_address=connections.PER_ADDRESS, forwarded_allow_ips=(), session_lifetime_s=auth.SESSION_HOURS * 3600,
           session_idle_s=auth.IDLE_MINUTES * 60):

@@ -10,6 +10,7 @@ import zipfile
 from pathlib import Path
 from xml.etree import ElementTree
 
+from abf_usebio import abf_read
 from endplay.parsers import pbn
 from endplay.types import Player
 
@@ -96,6 +97,11 @@ def _check_exports(workdir, out):
     assert len(exported.results) == 18 and not exported.problems
     assert {b: h.deal.pbn("N") for b, h in exported.hands.items()} == dealt
     assert ElementTree.parse(exports / "bidwire.xml").getroot().tag == "USEBIO"
+    # the ABF's results importer's paths (tests/abf_usebio.py): every pair, board and hand record; a 3-table
+    # Mitchell is under the EBU club scale's 5 tables, so every pair reads 0 masterpoints
+    usebio = abf_read((exports / "bidwire.xml").read_text(encoding="utf-8"))
+    assert usebio["winner_type"] == "2" and len(usebio["pairs"]) == 6 and len(usebio["boards"]) == 6
+    assert [p["masterpoints"] for p in usebio["pairs"]] == [0.0] * 6 and sorted(usebio["hands"]) == sorted(dealt)
     event = json.loads((workdir / "event.json").read_text(encoding="utf-8"))
     with open(workdir / event["register"], encoding="utf-8", newline="") as f:
         players = {f"{r['First name']} {r['Last name']}" for r in csv.DictReader(f)}

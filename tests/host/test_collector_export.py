@@ -1,6 +1,6 @@
 """Exports of the collector's session (docs/collector.md): PBN 2.1 with auctions, alerts as notes, ScoreTable and
-TotalScoreTable, adjusted scores marked; USEBIO and CSV; the round trip PBN export -> `bidwire score-pbn --method
-mp` -> the collector's own matchpoints and ranking.
+TotalScoreTable, adjusted scores marked; USEBIO and CSV; the round trip PBN export -> `bidwire score-pbn` (both
+Neuberg by default) -> the collector's own matchpoints and ranking.
 """
 import codecs
 import csv
@@ -82,7 +82,7 @@ def test_pbn_export_carries_auctions_alerts_tables_and_adjusted_scores(client):
 def test_round_trip_pbn_export_score_pbn_gives_the_collectors_matchpoints(client, tmp_path):
     path = tmp_path / "session.pbn"
     path.write_bytes(client.get("/api/v1/export/pbn").content)
-    out = subprocess.run([BIDWIRE, "score-pbn", "--method", "mp", str(path)], capture_output=True, text=True,
+    out = subprocess.run([BIDWIRE, "score-pbn", str(path)], capture_output=True, text=True,
                          timeout=60)
     assert out.returncode == 0, out.stderr
     report = json.loads(out.stdout)
@@ -103,7 +103,7 @@ def test_usebio_and_csv(client):
     assert r.status_code == 200
     root = ET.fromstring(r.text.split("\n", 2)[2])
     assert root.tag == "USEBIO" and root.find("EVENT/BOARD_SCORING_METHOD").text == "MATCH_POINTS"
-    section = root.find("EVENT/SESSION/SECTION")
+    section = root.find("EVENT")  # PARTICIPANTS and BOARD straight under EVENT
     assert len(section.findall("BOARD")) == 6 and len(section.findall("PARTICIPANTS/PAIR")) == 6
     assert "A6040" in [x.text for x in root.iter("SCORE")]
     tables = {}
@@ -113,10 +113,24 @@ def test_usebio_and_csv(client):
         assert r.content.startswith(codecs.BOM_UTF8)
         tables[name] = list(csv.reader(io.StringIO(r.content.decode("utf-8-sig"), newline="")))
     travellers, ranking, cards = tables["travellers"], tables["ranking"], tables["scorecards"]
-    assert travellers[0][:4] == ["board", "table", "ns", "ew"] and len(travellers) == 1 + 18
-    assert "A+/A-" in [row[8] for row in travellers]
-    assert ranking[0][:4] == ["rank", "display", "direction", "pair"] and len(ranking) == 1 + 6
-    assert cards[0][:3] == ["direction", "pair", "board"] and len(cards) == 1 + 2 * 18  # each result, both sides
+    # every row says the event, date and section; travellers and score cards the round and the lead
+    assert travellers[0][:8] == ["event", "date", "section", "round", "board", "table", "ns", "ew"]
+    assert len(travellers) == 1 + 18
+    column = {name: k for k, name in enumerate(travellers[0])}
+    assert "A+/A-" in [row[column["adjusted"]] for row in travellers]
+    assert {(row[0], row[1], row[2]) for row in travellers[1:]} == {("Club, Session 1", "2024-05-01", "A")}
+    assert {row[column["round"]] for row in travellers[1:]} == {"1", "2", "3"}
+    played_rows = [row for row in travellers[1:] if not row[column["adjusted"]]]
+    assert {row[column["lead"]] for row in played_rows} == {"C"}  # collector_kit.played: the leader leads a club
+    assert not [name for name in travellers[0] + ranking[0] + cards[0] if "imp" in name]  # a matchpoint event
+    # Table 2 met board 1 in round 3 (the Mitchell's board 1 goes 1 -> 3 -> 2); its A+/A- row says so too.
+    adjusted_row = [row for row in travellers[1:] if row[column["adjusted"]]][0]
+    assert (adjusted_row[column["board"]], adjusted_row[column["table"]], adjusted_row[column["round"]]) == \
+        ("1", "2", "3")
+    assert ranking[0][:7] == ["event", "date", "section", "rank", "display", "direction", "pair"]
+    assert len(ranking) == 1 + 6
+    assert cards[0][:7] == ["event", "date", "section", "direction", "pair", "round", "board"]
+    assert len(cards) == 1 + 2 * 18  # each result, both sides
     for rows in tables.values():  # one rectangular table per file
         assert len({len(row) for row in rows}) == 1
     r = client.get("/api/v1/export/csv")  # no table: the three in one zip

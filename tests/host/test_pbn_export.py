@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from fractions import Fraction
 
 import pytest
 from endplay.parsers import pbn as endplay_pbn
@@ -87,7 +88,16 @@ def test_round_trip_export_then_score_pbn_gives_the_same_figures(tmp_path, metho
         if "ScoreTable" in g.tables:
             written[int(g.get("Board"))] = [row[column].lstrip("^") for _, row in g.tables["ScoreTable"].rows]
     figure = "imp_ns" if column == "IMP_NS" else "mp_ns"
-    assert written == {b["board"]: [str(r[figure]) for r in b["rows"]] for b in report["boards"]}
+    # Each within 1/100 of the figure score-pbn recomputes, and each board's together its exact total (the rule
+    # in docs/scorer.md "Exact figures": a 2-decimal rounding of each may not sum to it).
+    recomputed = {b["board"]: [Fraction(str(r[figure])) for r in b["rows"]] for b in report["boards"]}
+    assert sorted(written) == sorted(recomputed)
+    for record in pub.boards:
+        figures = [Fraction(x) for x in written[record.board]]
+        assert all(abs(f - r) <= Fraction(1, 100) for f, r in zip(figures, recomputed[record.board], strict=True))
+        exact = sum(Fraction(getattr(row, figure)) for row in record.rows)
+        cents = int(abs(exact) * 100 + Fraction(1, 2))  # the exact total to 2 decimals, halves away from zero
+        assert sum(figures) == Fraction(cents if exact >= 0 else -cents, 100)
 
 
 def test_round_trip_teams(tmp_path):
@@ -146,10 +156,10 @@ def test_hand_records_round_trip():
 def test_csv_exports():
     pub = publish("neuberg")
     text = results_csv.travellers(pub)
-    assert text.startswith("\ufeffboard,")  # UTF-8 with a byte order mark, a header row
+    assert text.startswith("\ufeffevent,date,section,round,board,")  # UTF-8 with a byte order mark, a header row
     rows = list(csv.DictReader(io.StringIO(text.removeprefix("\ufeff"))))
     assert len(rows) == sum(len(b.rows) for b in pub.boards)
-    assert rows[0]["contract"] == "4S" and rows[0]["score_ns"] == "420" and rows[0]["imp_ns"] == ""
+    assert rows[0]["contract"] == "4S" and rows[0]["score_ns"] == "420" and "imp_ns" not in rows[0]
     assert [r["adjusted"] for r in rows if r["adjusted"]] == ["A+/A-", "assigned 400/630"]
     ranking = list(csv.DictReader(io.StringIO(results_csv.ranking(pub).removeprefix("\ufeff"))))
     assert [r["display"] for r in ranking] == [s.display for s in pub.standings]

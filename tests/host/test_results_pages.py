@@ -172,3 +172,26 @@ def test_the_scorer_page_puts_the_ranking_before_its_forms(club):
     rank = page.index('id="rank-h"')
     assert rank < page.index('id="pub-h"') and rank < page.index('id="corr-h"')
     assert 'class="ranking"' in page[rank:page.index('id="pub-h"')]
+
+
+def _method_note(page, board):
+    section = re.search(rf'<h3 id="board-{board}">.*?</section>', page, re.S).group(0)
+    found = re.search(r'<p class="method">(.*?)</p>', section)
+    return found.group(1) if found else None
+
+
+def test_the_scorer_page_says_which_method_each_board_used(club):
+    # Every board was played at all three tables: matchpoints with every result compared, top 2 x (3 - 1) = 4.
+    # Then the director gives table 2's board 1 an artificial A+/A-: two results left to compare, factored to
+    # the traveller's three (Neuberg, the default), the top staying 4.
+    _log_in(club)
+    page = club.get("/scorer").text
+    assert [_method_note(page, b) for b in range(1, 7)] == ["Matchpoints: 3 results compared, top 4"] * 6
+    r = club.post("/api/v1/adjustments", json={"table": 2, "board": 1, "ns": "A+", "ew": "A-"})
+    assert r.status_code == 201, r.text
+    page = club.get("/scorer").text
+    assert _method_note(page, 1) == "Neuberg: 2 results compared, factored to 3, top 4"
+    assert _method_note(page, 2) == "Matchpoints: 3 results compared, top 4"
+    _publish(club)  # the public pages say it too
+    assert _method_note(club.get("/results").text, 1) == "Neuberg: 2 results compared, factored to 3, top 4"
+    assert _method_note(club.get("/results/boards/1").text, 1) == "Neuberg: 2 results compared, factored to 3, top 4"

@@ -71,28 +71,26 @@ def read(pub):
     return ET.fromstring(text.split("\n", 2)[2])
 
 
-def test_the_nesting_club_event_session_section():
+def test_the_nesting_club_event_participants_boards_handset():
+    """As the ABF's importer and the EBU's writer lay it out: PARTICIPANTS and BOARD straight under EVENT,
+    HANDSET beside EVENT under USEBIO."""
     root = read(mitchell())
     assert root.tag == "USEBIO" and root.get("Version") == "1.2"
-    assert [e.tag for e in root] == ["CLUB", "EVENT"]
+    assert [e.tag for e in root] == ["CLUB", "EVENT", "HANDSET"]
     assert root.findtext("CLUB/CLUB_NAME") == "Bidwire BC" and root.findtext("CLUB/CLUB_ID_NUMBER") == "1234"
     event = root.find("EVENT")
     assert event.get("EVENT_TYPE") == "PAIRS"
     assert [e.tag for e in event] == [
         "PROGRAM_NAME", "PROGRAM_VERSION", "EVENT_DESCRIPTION", "DATE", "WINNER_TYPE", "BOARD_SCORING_METHOD",
         "BOARDS_PLAYED", "SESSION_COUNT", "SECTION_COUNT", "MPS_AWARDED_FLAG", "MASTER_POINT_SCALE",
-        "P2P_CHARGE_RATE", "SESSION", "HANDSET"]
+        "P2P_CHARGE_RATE", "PARTICIPANTS", "BOARD", "BOARD"]
     assert (event.findtext("DATE"), event.findtext("WINNER_TYPE"), event.findtext("BOARDS_PLAYED")) == \
         ("04/03/2025", "2", "2")
     assert (event.findtext("MPS_AWARDED_FLAG"), event.findtext("MASTER_POINT_SCALE"),
             event.findtext("P2P_CHARGE_RATE")) == ("Y", "Club", "10")
-    session = event.find("SESSION")
-    assert session.get("SESSION_ID") == "2" and [e.tag for e in session] == ["SECTION"]
-    section = session.find("SECTION")
-    assert section.get("SECTION_ID") == "B"
-    assert [e.tag for e in section] == ["PARTICIPANTS", "BOARD", "BOARD"]
-    assert event.find("BOARD") is None and event.find("PARTICIPANTS") is None
-    line = section.find("BOARD/TRAVELLER_LINE")
+    assert event.find("SESSION") is None and root.find(".//SECTION") is None
+    assert event.findtext("EVENT_DESCRIPTION") == "Tuesday pairs"  # one section: no section named
+    line = event.find("BOARD/TRAVELLER_LINE")
     assert [e.tag for e in line] == ["NS_PAIR_NUMBER", "EW_PAIR_NUMBER", "CONTRACT", "PLAYED_BY", "LEAD", "TRICKS",
                                      "SCORE", "NS_MATCH_POINTS", "EW_MATCH_POINTS", "LIN_DATA"]
 
@@ -100,7 +98,7 @@ def test_the_nesting_club_event_session_section():
 def test_every_player_with_name_and_number():
     root = read(mitchell())
     got = {}
-    for pair in root.iterfind("EVENT/SESSION/SECTION/PARTICIPANTS/PAIR"):
+    for pair in root.iterfind("EVENT/PARTICIPANTS/PAIR"):
         key = (pair.findtext("DIRECTION"), pair.findtext("PAIR_NUMBER"))
         got[key] = [(p.findtext("PLAYER_NAME"), p.findtext("NATIONAL_ID_NUMBER")) for p in pair.iterfind("PLAYER")]
     assert got == {k: [(p.name, str(p.id)) for p in v] for k, v in PLAYERS.items()}
@@ -116,14 +114,14 @@ def test_a_player_without_a_number_has_a_name_only():
 
 
 def test_lead_as_suit_then_rank():
-    lines = read(mitchell()).find("EVENT/SESSION/SECTION/BOARD").findall("TRAVELLER_LINE")
+    lines = read(mitchell()).find("EVENT/BOARD").findall("TRAVELLER_LINE")
     assert [x.findtext("LEAD") for x in lines] == ["HK", "HK", "D"]
-    second = read(mitchell()).findall("EVENT/SESSION/SECTION/BOARD")[1].findall("TRAVELLER_LINE")
+    second = read(mitchell()).findall("EVENT/BOARD")[1].findall("TRAVELLER_LINE")
     assert len(second) == 3 and all(x.find("LEAD") is None for x in second)  # no lead recorded on board 2
 
 
 def test_lin_data_of_an_alerted_auction():
-    line = read(mitchell()).find("EVENT/SESSION/SECTION/BOARD/TRAVELLER_LINE")
+    line = read(mitchell()).find("EVENT/BOARD/TRAVELLER_LINE")
     assert line.findtext("LIN_DATA") == (
         f"pn|Bob Jones,Dan Roe,Ann Smith,Cat Lee|st||md|{MD}|rh||ah|Board 1|sv|o|"
         "mb|1S|mb|p|mb|2N!|an|Jacoby: game-forcing raise|mb|p|mb|4S|mb|p|mb|p|mb|p|pg||")
@@ -140,7 +138,7 @@ def test_lin_data_of_an_alerted_auction():
 
 
 def test_lin_data_of_accepted_irregularities_has_the_calls_as_made():
-    lines = read(mitchell()).find("EVENT/SESSION/SECTION/BOARD").findall("TRAVELLER_LINE")
+    lines = read(mitchell()).find("EVENT/BOARD").findall("TRAVELLER_LINE")
     insufficient, out_of_rotation = (x.findtext("LIN_DATA") for x in lines[1:])
     assert insufficient.endswith("ah|Board 1|sv|o|mb|1S|mb|1H|mb|2S|mb|p|mb|4S|mb|p|mb|p|mb|p|pg||")
     assert out_of_rotation.endswith("ah|Board 1|sv|o|mb|1S|mb|2S|mb|p|mb|4S|mb|p|mb|p|mb|p|pg||")
@@ -155,14 +153,14 @@ def test_lin_data_of_accepted_irregularities_has_the_calls_as_made():
 def test_lin_data_without_a_hand_record_has_no_deal():
     pub = mitchell()
     pub.boards[0].deal = None
-    data = read(pub).findtext("EVENT/SESSION/SECTION/BOARD/TRAVELLER_LINE/LIN_DATA")
+    data = read(pub).findtext("EVENT/BOARD/TRAVELLER_LINE/LIN_DATA")
     assert "md|" not in data and data.startswith("pn|Bob Jones,Dan Roe,Ann Smith,Cat Lee|st||ah|Board 1|")
     assert calls(endplay_lin.loads(data)[0])[:3] == ["1S", "P", "2NT"]
 
 
 def test_handset_is_the_hand_records():
     root = read(mitchell())
-    boards = root.findall("EVENT/HANDSET/BOARD")
+    boards = root.findall("HANDSET/BOARD")
     assert [b.findtext("BOARD_NUMBER") for b in boards] == ["1", "2"]
     for b in boards:
         record = hands()[int(b.findtext("BOARD_NUMBER"))]
@@ -178,7 +176,7 @@ def test_no_handset_without_hand_records():
     pub = mitchell()
     for record in pub.boards:
         record.deal = None
-    assert read(pub).find("EVENT/HANDSET") is None
+    assert read(pub).find("HANDSET") is None
 
 
 def test_places_with_ties_share_the_number():
@@ -192,7 +190,7 @@ def test_places_with_ties_share_the_number():
     assert got == {"2": ("1", "3", "75"), "3": ("1", "3", "75"), "1": ("3", "1", "25"), "4": ("3", "1", "25")}
     assert root.findtext("EVENT/WINNER_TYPE") == "1" and root.find(".//PAIR/DIRECTION") is None
     mps = [[(x.findtext("NS_PAIR_NUMBER"), x.findtext("NS_MATCH_POINTS"), x.findtext("EW_MATCH_POINTS"))
-            for x in b.iterfind("TRAVELLER_LINE")] for b in root.iterfind(".//SECTION/BOARD")]
+            for x in b.iterfind("TRAVELLER_LINE")] for b in root.iterfind("EVENT/BOARD")]
     assert mps == [[("1", "1", "1"), ("3", "1", "1")], [("1", "0", "2"), ("2", "2", "0")]]
 
 
@@ -228,7 +226,7 @@ def test_teams_with_their_players():
     root = read(pub)
     assert root.find("EVENT").get("EVENT_TYPE") == "TEAMS"
     assert root.findtext("EVENT/BOARD_SCORING_METHOD") == "IMPS"
-    teams = root.findall("EVENT/SESSION/SECTION/PARTICIPANTS/TEAM")
+    teams = root.findall("EVENT/PARTICIPANTS/TEAM")
     assert [(t.get("TEAM_ID"), t.get("TEAM_NAME"), t.findtext("PLACE"), t.findtext("TOTAL_SCORE")) for t in teams] \
         == [("1", "Home", "1", "6"), ("2", "Away", "2", "-6")]  # +420 and -170 at the other table: 250, 6 IMPs
     assert {t.get("TEAM_ID"): [(p.findtext("PLAYER_NAME"), p.findtext("NATIONAL_ID_NUMBER"))
@@ -308,8 +306,8 @@ def test_the_collectors_export_has_the_club_every_player_with_name_and_number_th
     root = ET.fromstring(r.text.split("\n", 2)[2])
     assert (root.findtext("CLUB/CLUB_NAME"), root.findtext("CLUB/CLUB_ID_NUMBER")) == ("Bidwire BC", "1234")
     assert (root.findtext("EVENT/MASTER_POINT_SCALE"), root.findtext("EVENT/P2P_CHARGE_RATE")) == ("Club", "10")
-    section = root.find("EVENT/SESSION/SECTION")
-    assert root.find("EVENT/SESSION").get("SESSION_ID") == "1" and section.get("SECTION_ID") == "A"
+    section = root.find("EVENT")
+    assert root.find("EVENT/SESSION") is None
     line = section.find("BOARD/TRAVELLER_LINE")
     assert (line.findtext("CONTRACT"), line.findtext("PLAYED_BY"), line.findtext("TRICKS")) == ("1NT", "N", "8")
     assert line.findtext("LEAD") == "C"  # the unit reports the suit led (collector_kit.played: East leads a club)

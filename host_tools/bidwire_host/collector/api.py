@@ -184,7 +184,7 @@ class EventSetup(BaseModel):
     """An event file's JSON (`bidwire event create`), which unit sits where, and the scoring method."""
     event: dict
     tables: dict[str, int | tuple[str, int]] = {}
-    method: str = "mp"
+    method: str = "neuberg"
     session: str | None = None
     start: bool = True
 

@@ -81,6 +81,7 @@ def publication(conn, standings, section=None):
     found = roster.players(conn, s, section)
     auctions = _auctions(conn, sources.values())
     seated = {}  # (ns, ew) -> the four seats' names, worked out once per pairing
+    when = _rounds(ses, section)
     boards = []
     for number in sorted(sess.travellers):
         rows = sess.travellers[number].rows
@@ -93,6 +94,10 @@ def publication(conn, standings, section=None):
                              analysis=validator.stored_analysis(conn, number) if hand is not None else None)
         for i, row in enumerate(rows):
             r = row.result
+            table = None if r.table is None else int(r.table)
+            source = sources.get((section, table, number)) or {}
+            if source.get("round") is not None or (table, number) in when:
+                record.rounds[i] = source.get("round") or when[table, number]
             if (r.ns, r.ew) not in seated:
                 seated[r.ns, r.ew] = roster.seats(s, section, found, r.ns, r.ew)
             if seated[r.ns, r.ew]:
@@ -110,6 +115,20 @@ def publication(conn, standings, section=None):
                        found)
 
 
+def _rounds(session, section):
+    """{(table, board): round} of the section's movement: the round of a row without a unit's report (an
+    adjusted score)."""
+    out = {}
+    for sec in session.sections:
+        if sec.name == section:
+            plan = sec.movement_plan()
+            for rnd in range(1, plan.rounds + 1):
+                for p in plan.in_round(rnd):
+                    for board in p.boards:
+                        out.setdefault((p.table, board), rnd)
+    return out
+
+
 def _usebio_identity(info, event, session, section):
     """What USEBIO names besides the results: the club, the session's number and the section, the EBU fields."""
     if event.club is not None:
@@ -118,6 +137,9 @@ def _usebio_identity(info, event, session, section):
     info.session, info.section = str(event.sessions.index(session) + 1), section
     if event.ebu is not None:
         info.ebu = {k: v for k, v in asdict(event.ebu).items() if v}
+    if event.masterpoints is not None:
+        info.masterpoints = {k: v for k, v in asdict(event.masterpoints).items() if v is not None}
+    info.sections = len(session.sections)
 
 
 def render(conn, standings, fmt, section=None, table=None):

@@ -240,7 +240,7 @@ class Service:
         return await self._commit(idempotent(job, "rule", key, [unit, seq, ruling]), {"units": [unit], "alerts": True})
 
     # ---- the event -------------------------------------------------------------------------------------
-    async def load_event(self, event, tables, method="mp", session=None, start=True, key=None):
+    async def load_event(self, event, tables, method="neuberg", session=None, start=True, key=None):
         unknown = [u for u in tables if self.keyring.key(u) is None]
         if unknown:
             raise Refused(400, f"tables: unit {', '.join(unknown)} not in the keyring")

@@ -119,7 +119,7 @@ def load(conn):
     return s
 
 
-def save(conn, data, tables, method="mp", session=None, start=True):
+def save(conn, data, tables, method="neuberg", session=None, start=True):
     """Check and store an event (its file's JSON), the unit -> table map and the method; queue round 1 unless
     `start` is False. Returns what start_round queued. In the writer's transaction."""
     if method not in METHODS:

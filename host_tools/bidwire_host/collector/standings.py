@@ -16,6 +16,7 @@ from bidwire_host.collector import setup as setup_mod
 from bidwire_host.collector.decisions.state import State, adjusted, deduction, fold, label
 from bidwire_host.scoring import Result, ScoringError, Session
 from bidwire_host.scoring.model import format_number
+from bidwire_host.scoring.session import board_method
 
 
 class Standings:
@@ -24,7 +25,7 @@ class Standings:
         self.reset(None)
 
     def reset(self, s):
-        self.method = s.method if s is not None else "mp"
+        self.method = s.method if s is not None else "neuberg"
         self.setup = s
         self.sessions = {}  # section -> Session
         self.index = {}  # (section, table, board) -> index on the board's traveller
@@ -178,6 +179,18 @@ class Standings:
                                 "problem": row.problem})
             out.sort(key=lambda x: (x["section"], x["table"] is None, x["table"] or 0))
             return out
+
+    def board_method(self, board):
+        """How board `board` was scored in each section that has it (scoring.session.board_method), joined."""
+        with self._lock:
+            notes = []
+            for section in sorted(self.sessions):
+                sess = self.sessions[section]
+                t = sess.travellers.get(board)
+                if t is not None and t.results:
+                    note = board_method(sess.method, t.results, t.expected)
+                    notes.append(f"Section {section}: {note}" if len(self.sessions) > 1 else note)
+            return "; ".join(notes)
 
     def results(self):
         """[(section, scoring Result)] of every result on the travellers, decisions applied (the hub's upload)."""

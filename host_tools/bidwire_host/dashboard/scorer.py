@@ -183,6 +183,7 @@ def _context(request):
     return {"method": st.method, "imps": st.method not in MP_METHODS,
             "groups": _groups(st.ranking()), "problems": list(st.problems),
             "travellers": [(b, traveller(st, b)) for b in boards], "publication": publication,
+            "methods": {b: st.board_method(b) for b in boards},
             "exports": EXPORTS, "hands": hands.boards(collector.store.reader()),
             "names": pair_names(collector), "event": _event(st.setup)}
 
@@ -374,7 +375,8 @@ def public_board(request: Request, service: Service, board: int):
         "board": board, "rows": traveller(st, board), "hand": hands.boards(collector.store.reader()).get(board),
         "dealer": seat_name(dealer(board)), "vul": VUL_TEXT[VUL_NAMES[vulnerability(board)]],
         "previous": boards[at - 1] if at else None, "next": boards[at + 1] if at + 1 < len(boards) else None,
-        "imps": st.method not in MP_METHODS, "names": pair_names(collector), "event": _event(st.setup)})
+        "imps": st.method not in MP_METHODS, "names": pair_names(collector), "event": _event(st.setup),
+        "method": st.board_method(board)})
 
 
 @router.get("/results/pairs/{direction}/{pair}", response_class=HTMLResponse)

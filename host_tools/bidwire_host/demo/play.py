@@ -21,6 +21,7 @@ from bidwire_host.event import analysis
 from bidwire_host.event import files as event_files
 from bidwire_host.event import model as event_mod
 from bidwire_host.event.analysis import tricks_for
+from bidwire_host.scoring.masterpoints import EBU_CLUB
 from bidwire_host.scoring.model import law77_score
 from bidwire_host.unit_tools.simulator import auction_lines, board_lines, leader_of
 
@@ -72,6 +73,7 @@ def demo_event(movement, boards_per_round, seed):
                              session="Evening", date=time.strftime("%Y-%m-%d"), hand_records=HANDS)
     data = event_mod.to_dict(ev)
     data["club"] = {"name": CLUB, "id": CLUB_ID}
+    data["masterpoints"] = {"scale": EBU_CLUB}  # a club session on the EBU's local points (scoring/masterpoints.py)
     pairs = [p for sec in data["sessions"][0]["sections"] for p in sec["pairs"]]
     members = _members(seed, 2 * len(pairs))
     for k, p in enumerate(pairs):

@@ -7,6 +7,7 @@ from dataclasses import asdict
 
 from bidwire_host.event import movements
 from bidwire_host.event.movements import MovementError, PairId
+from bidwire_host.scoring.masterpoints import EBU_CLUB
 
 FORMAT = 1  # the "bidwire_event" value of the files bidwire writes
 MAX_TEXT = 100  # the longest club name, club id, charge code or masterpoint scale an event file may give
@@ -24,6 +25,11 @@ def check(event):
     if not event.sessions:
         problems.append("sessions: the event needs at least one session")
     _check_club(problems, event)
+    _check_masterpoints(problems, event.masterpoints)
+    if event.masterpoints is not None and event.masterpoints.scale == EBU_CLUB and any(
+            sec.movement.type == "teams" for s in event.sessions for sec in s.sections):
+        problems.append(f"masterpoints.scale: the {EBU_CLUB} scale here is the pairs scale; a team match needs the "
+                        'club\'s own awards ("awards": [...] under another name)')
     _check_sim(problems, event.sim)
     _unique(problems, "sessions", [s.name for s in event.sessions], "session")
     for i, s in enumerate(event.sessions):
@@ -171,6 +177,24 @@ def _check_club(problems, event):
     if ebu and (ebu.charge_code or ebu.master_point_scale) and (club is None or club.id is None):
         problems.append("ebu: an EBU upload names the club by its EBU number: give club with its id "
                         '(\"club\": {\"name\": ..., \"id\": ...})')
+
+
+def _check_masterpoints(problems, scale):
+    """masterpoints {scale, awards}: the built-in EBU club scale by name, or a club's own with its awards."""
+    if scale is None:
+        return
+    name = scale.scale
+    if not name.strip() or name != name.strip() or len(name) > MAX_TEXT or any(ord(c) < 32 for c in name):
+        problems.append(f"masterpoints.scale: a name of 1-{MAX_TEXT} characters without spaces around it or "
+                        f"control characters, not {name!r}")
+    elif name == EBU_CLUB and scale.awards is not None:
+        problems.append(f"masterpoints.awards: the {EBU_CLUB} scale's awards come from the EBU's table: leave "
+                        "awards out, or give your own scale another name")
+    elif name != EBU_CLUB and not scale.awards:
+        problems.append(f"masterpoints.awards: scale {name!r} is not built in ({EBU_CLUB!r} is): give its awards "
+                        'by place, best first, such as "awards": [12, 8, 5]')
+    if scale.awards and any(a < 0 for a in scale.awards):
+        problems.append("masterpoints.awards: an award is a whole number of points, 0 or more")
 
 
 def _unique(problems, where, names, what):

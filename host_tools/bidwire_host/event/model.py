@@ -123,6 +123,15 @@ class Ebu:
 
 
 @dataclass
+class Masterpoints:
+    """The masterpoint scale the event awards on (scoring/masterpoints.py): "EBU club", the EBU's local points
+    for a club session, or a club's own scale by name with its awards by place."""
+    __pydantic_config__ = _FORBID
+    scale: StrictStr
+    awards: list[StrictInt] | None = None
+
+
+@dataclass
 class Sim:
     """The simultaneous event this club's heat is part of (docs/hub.md): the hub's URL, the sim's id there, this
     club's id and the file holding its secret (hex; relative: beside the event file). The collector uploads each
@@ -142,6 +151,7 @@ class Event:
     bidwire_event: StrictInt = FORMAT
     club: Club | None = None
     ebu: Ebu | None = None
+    masterpoints: Masterpoints | None = None  # the scale of the awards the results files carry, if any
     register: StrictStr | None = None  # the player register, a CSV file (players.py); relative: beside the event
     sim: Sim | None = None  # the heat of a simultaneous event: results go to its hub too
     directory: Path | None = field(default=None, init=False, repr=False)  # where the file is (not saved)

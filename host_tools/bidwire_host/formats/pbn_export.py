@@ -95,14 +95,15 @@ def score_table(record, method, names=None, two_fields=False):
         columns += [("Percentage_NS", "R"), ("Percentage_EW", "R")]
     if names:
         columns += [("Names_NS", "L"), ("Names_EW", "L")]
+    written = [record.written(n) for n in (("imp_ns", "imp_ew") if imp else ("mp_ns", "mp_ew"))]  # sum exactly
     out = []
-    for row in rows:
+    for i, row in enumerate(rows):
         r = row.result
         played = r.adjusted is None
         cells = ([r.table] if has_table else []) + [
             r.ns, r.ew, r.contract if played else None, r.declarer if played else None,
             r.tricks if played else None] + _score_cells(r)
-        figures = [row.imp_ns, row.imp_ew] if imp else [row.mp_ns, row.mp_ew]
+        figures = [written[0][i], written[1][i]]
         if isinstance(r.adjusted, Artificial) and not imp:
             figures = [f"^{format_number(x)}" for x in figures]
         cells += figures

@@ -7,6 +7,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 
 from bidwire.core import board as core_board
+from bidwire_host.scoring.model import written_figures
 from bidwire_host.scoring.session import score_field
 
 SCORING_TAGS = {"mp": "MP;MP1", "neuberg": "MP;MP1", "cross-imps": "IMP;Cross2", "butler": "IMP;Butler",
@@ -21,9 +22,18 @@ class EventInfo:
     method: str = "neuberg"
     club: str = ""
     club_id: str = ""
-    session: str = "1"  # the session's number in the event and the section's name (USEBIO SESSION_ID, SECTION_ID)
+    session: str = "1"  # the session's number in the event
+    # the section's name: the CSV's section column, and USEBIO's EVENT_DESCRIPTION when the session has several
     section: str = "A"
+    sections: int = 1  # how many sections the session has (one export a section)
     ebu: dict = field(default_factory=dict)  # the event file's `ebu` (charge_code, master_point_scale), if set
+    masterpoints: dict | None = None  # the event file's `masterpoints` ({"scale": ..., "awards": [...]}), if set
+
+    def iso_date(self):
+        """The date as spreadsheets read it, YYYY-MM-DD; '' when unknown."""
+        if isinstance(self.date, dt.date):
+            return self.date.isoformat()
+        return (self.date or "").replace(".", "-")
 
     def pbn_date(self):
         """PBN's YYYY.MM.DD (§3.4.3); '?' digits when unknown."""
@@ -53,7 +63,13 @@ class BoardRecord:
     auctions: dict = field(default_factory=dict)  # row index -> [AuctionCall], dealer's call first
     players: dict = field(default_factory=dict)  # row index -> {"N": name, ...}
     leads: dict = field(default_factory=dict)  # row index -> the opening lead as recorded: a suit "S" or a card "SK"
+    rounds: dict = field(default_factory=dict)  # row index -> the round the table played the board in, when known
     analysis: dict | None = None  # the deal's double-dummy analysis (bidwire_host/event/analysis.py), if made
+
+    def written(self, name):
+        """The traveller's column `name` (mp_ns, mp_ew, imp_ns, imp_ew) as every file writes it: 2 decimals that
+        sum to the board's exact total (scoring.model.written_figures)."""
+        return written_figures([getattr(row, name) for row in self.rows])
 
     @property
     def dealer_seat(self):

@@ -2,8 +2,12 @@
 
 Each file is UTF-8 with a byte order mark (so that spreadsheet programs read accented names right), one header
 row, then one row per line, every row as wide as the header (RFC 4180 quoting and CRLF line ends, by the csv
-module). Figures as in score-pbn's JSON: ints, or decimals rounded to 2 places half away from zero; an empty cell
-where a figure does not apply. Matchpoints in Law 78 A 2/1 units. `archive` puts the three in one zip.
+module). Every row starts with the event, its date (YYYY-MM-DD) and the section, so a row copied elsewhere still says
+where it is from; travellers and score cards also give the round and the opening lead. Only the columns the
+event's scoring uses: matchpoints, top and percentages in a matchpoint event, IMPs in an IMP one (and the ranking's
+masterpoints when the event names a scale). Figures as in score-pbn's JSON: ints, or decimals rounded to 2 places
+half away from zero, a board's matchpoints so that they sum to its exact total (publish.BoardRecord.written); an
+empty cell where a figure does not apply. Matchpoints in Law 78 A 2/1 units. `archive` puts the three in one zip.
 
 A text cell from outside (pair ids, names, problems) that a spreadsheet would take for a formula -- it starts
 with =, +, -, @, a tab or a carriage return -- gets a leading apostrophe (OWASP's CSV injection advice); numbers
@@ -15,14 +19,25 @@ import csv
 import io
 import zipfile
 
+from bidwire_host.scoring import masterpoints
 from bidwire_host.scoring.model import Artificial, Assigned, Weighted, format_number
 from bidwire_host.scoring.ranking import contestants
 
-TRAVELLER_FIELDS = ("board", "table", "ns", "ew", "contract", "declarer", "tricks", "score_ns", "adjusted",
-                    "mp_ns", "mp_ew", "top", "pct_ns", "pct_ew", "imp_ns", "imp_ew", "problem", "ns_names", "ew_names")
-RANKING_FIELDS = ("rank", "display", "direction", "pair", "name", "total_mp", "pct", "total_imps", "boards")
-SCORECARD_FIELDS = ("direction", "pair", "board", "table", "opponents_direction", "opponents", "contract",
-                    "declarer", "tricks", "score", "adjusted", "mp", "top", "pct", "imps", "names", "opponents_names")
+_WHERE = ("event", "date", "section")  # first on every row, so that a row pasted elsewhere still says what it is
+_MP = ("mp", "neuberg")  # matchpoint methods: MP, top and % columns; the others IMP columns
+TRAVELLER_FIELDS = {
+    "mp": _WHERE + ("round", "board", "table", "ns", "ew", "contract", "declarer", "tricks", "lead", "score_ns",
+                    "adjusted", "mp_ns", "mp_ew", "top", "pct_ns", "pct_ew", "problem", "ns_names", "ew_names"),
+    "imp": _WHERE + ("round", "board", "table", "ns", "ew", "contract", "declarer", "tricks", "lead", "score_ns",
+                     "adjusted", "imp_ns", "imp_ew", "problem", "ns_names", "ew_names")}
+RANKING_FIELDS = {"mp": _WHERE + ("rank", "display", "direction", "pair", "name", "total_mp", "pct", "boards"),
+                  "imp": _WHERE + ("rank", "display", "direction", "pair", "name", "total_imps", "boards")}
+SCORECARD_FIELDS = {
+    "mp": _WHERE + ("direction", "pair", "round", "board", "table", "opponents_direction", "opponents", "contract",
+                    "declarer", "tricks", "lead", "score", "adjusted", "mp", "top", "pct", "names",
+                    "opponents_names"),
+    "imp": _WHERE + ("direction", "pair", "round", "board", "table", "opponents_direction", "opponents", "contract",
+                     "declarer", "tricks", "lead", "score", "adjusted", "imps", "names", "opponents_names")}
 TABLES = ("ranking", "travellers", "scorecards")
 BOM = "\ufeff"
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -61,50 +76,80 @@ def _text(rows, fields):
     return BOM + out.getvalue()
 
 
+def _family(pub):
+    return "mp" if pub.method in _MP else "imp"
+
+
+def _where(pub):
+    return (pub.event.event, pub.event.iso_date(), pub.event.section)
+
+
+def _rows(pub, fields, named):
+    return [tuple(row[f] for f in fields) for row in named]
+
+
 def travellers(pub):
-    rows = []
+    fields = TRAVELLER_FIELDS[_family(pub)]
+    named = []
     for record in pub.boards:
-        for row in record.rows:
+        written = {n: record.written(n) for n in ("mp_ns", "mp_ew", "imp_ns", "imp_ew")}
+        for i, row in enumerate(record.rows):
             r = row.result
             ns, ew = contestants(r, pub.two_fields)
-            rows.append((record.board, r.table, r.ns, r.ew, r.contract, r.declarer, r.tricks, r.shown_score(),
-                         _adjusted(r), row.mp_ns, row.mp_ew, row.top, row.pct_ns, row.pct_ew, row.imp_ns,
-                         row.imp_ew, row.problem, pub.names.get(ns), pub.names.get(ew)))
-    return _text(rows, TRAVELLER_FIELDS)
+            named.append(dict(zip(_WHERE, _where(pub), strict=True), round=record.rounds.get(i), board=record.board,
+                              table=r.table, ns=r.ns, ew=r.ew, contract=r.contract, declarer=r.declarer,
+                              tricks=r.tricks, lead=record.leads.get(i), score_ns=r.shown_score(),
+                              adjusted=_adjusted(r), mp_ns=written["mp_ns"][i], mp_ew=written["mp_ew"][i],
+                              top=row.top, pct_ns=row.pct_ns, pct_ew=row.pct_ew, imp_ns=written["imp_ns"][i],
+                              imp_ew=written["imp_ew"][i], problem=row.problem, ns_names=pub.names.get(ns),
+                              ew_names=pub.names.get(ew)))
+    return _text(_rows(pub, fields, named), fields)
 
 
 def ranking(pub):
-    rows = []
+    fields = RANKING_FIELDS[_family(pub)]
+    awarded = masterpoints.awards(pub.event.masterpoints, pub.standings, boards=len(pub.boards),
+                                  two_fields=pub.two_fields)
+    if awarded is not None:
+        fields = (*fields, "masterpoints")
+    named = []
     for s in pub.standings:
         who = s.contestant
         direction, pair = who if isinstance(who, tuple) else (None, who)
         t = pub.totals[who]
-        rows.append((s.rank, s.display, direction, pair, pub.names.get(who), t.mp if t.scored_mp else None,
-                     t.pct, None if t.scored_mp else t.imps, t.boards))
-    return _text(rows, RANKING_FIELDS)
+        named.append(dict(zip(_WHERE, _where(pub), strict=True), rank=s.rank, display=s.display,
+                          direction=direction, pair=pair, name=pub.names.get(who), total_mp=t.mp, pct=t.pct,
+                          total_imps=t.imps, boards=t.boards,
+                          masterpoints=None if awarded is None else awarded.get(who, 0)))
+    return _text(_rows(pub, fields, named), fields)
 
 
 def scorecards(pub):
-    """Every contestant's boards, in ranking order then board order: the score and figures from its side."""
+    """Every contestant's boards, in ranking order then board order: the score and figures from its side (the
+    board's figures as the travellers write them)."""
+    fields = SCORECARD_FIELDS[_family(pub)]
     cards = {s.contestant: [] for s in pub.standings}
     for record in pub.boards:
-        for row in record.rows:
+        written = {n: record.written(n) for n in ("mp_ns", "mp_ew", "imp_ns", "imp_ew")}
+        for i, row in enumerate(record.rows):
             r = row.result
             if row.problem:
                 continue
             ns, ew = contestants(r, pub.two_fields)
             shown = r.shown_score()
-            for who, side, other, other_side, them, mp, pct, imps, sign in (
-                    (ns, "NS", r.ew, "EW", ew, row.mp_ns, row.pct_ns, row.imp_ns, 1),
-                    (ew, "EW", r.ns, "NS", ns, row.mp_ew, row.pct_ew, row.imp_ew, -1)):
+            for who, side, other, other_side, them, mine, pct, sign in (
+                    (ns, "NS", r.ew, "EW", ew, "ns", row.pct_ns, 1), (ew, "EW", r.ns, "NS", ns, "ew", row.pct_ew, -1)):
                 if who not in cards:
                     continue
-                pair = who[1] if isinstance(who, tuple) else who
-                cards[who].append((side, pair, record.board, r.table, other_side, other, r.contract, r.declarer,
-                                   r.tricks, None if shown is None else sign * shown, _adjusted(r), mp,
-                                   row.top if mp is not None else None, pct, imps, pub.names.get(who),
-                                   pub.names.get(them)))
-    return _text([line for card in cards.values() for line in card], SCORECARD_FIELDS)
+                mp = written[f"mp_{mine}"][i]
+                cards[who].append(dict(
+                    zip(_WHERE, _where(pub), strict=True), direction=side, pair=who[1] if isinstance(who, tuple)
+                    else who, round=record.rounds.get(i), board=record.board, table=r.table,
+                    opponents_direction=other_side, opponents=other, contract=r.contract, declarer=r.declarer,
+                    tricks=r.tricks, lead=record.leads.get(i), score=None if shown is None else sign * shown,
+                    adjusted=_adjusted(r), mp=mp, top=row.top if mp is not None else None, pct=pct,
+                    imps=written[f"imp_{mine}"][i], names=pub.names.get(who), opponents_names=pub.names.get(them)))
+    return _text(_rows(pub, fields, [line for card in cards.values() for line in card]), fields)
 
 
 WRITERS = {"ranking": ranking, "travellers": travellers, "scorecards": scorecards}

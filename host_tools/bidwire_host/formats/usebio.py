@@ -1,27 +1,32 @@
 """USEBIO 1.2 XML export (the EBU's Universal Scoring Exchange for Bridge, www.usebio.org).
 
-The layout (docs/scorer.md "USEBIO" says what it was checked against):
+Laid out as the readers read it: the ABF's results importer (`EVENT/PARTICIPANTS/PAIR`, `EVENT/BOARD`,
+`USEBIO/HANDSET/BOARD`, `EVENT/DATE` as dd/mm/yyyy, `EVENT/WINNER_TYPE`, `PAIR/MASTER_POINTS_AWARDED`) and the
+EBU's pay-to-play writer (PARTICIPANTS and BOARD straight under EVENT). docs/scorer.md "USEBIO" says what each
+part was checked against:
 
     USEBIO Version="1.2"
       CLUB: CLUB_NAME, CLUB_ID_NUMBER
       EVENT EVENT_TYPE="PAIRS"|"TEAMS": PROGRAM_NAME, PROGRAM_VERSION, EVENT_DESCRIPTION, DATE (DD/MM/YYYY),
             WINNER_TYPE, BOARD_SCORING_METHOD, BOARDS_PLAYED, SESSION_COUNT, SECTION_COUNT, and when the event
-            sets them the EBU's MPS_AWARDED_FLAG, MASTER_POINT_SCALE, P2P_CHARGE_RATE
-        SESSION SESSION_ID
-          SECTION SECTION_ID
-            PARTICIPANTS: PAIR (PAIR_NUMBER, DIRECTION, BOARDS_PLAYED, PLAYER (PLAYER_NAME, NATIONAL_ID_NUMBER) x 2,
-                          PLACE, TOTAL_SCORE, PERCENTAGE) or TEAM TEAM_ID TEAM_NAME (BOARDS_PLAYED, PLAYER..., PLACE,
-                          TOTAL_SCORE)
-            BOARD: BOARD_NUMBER, then a TRAVELLER_LINE per result: NS/EW_PAIR_NUMBER, CONTRACT, PLAYED_BY, LEAD,
-                   TRICKS, SCORE (NS's points), NS/EW_MATCH_POINTS or NS/EW_CROSS_IMP_POINTS, LIN_DATA
-        HANDSET: a BOARD per hand record: BOARD_NUMBER, DEALER, VULNERABILITY (Love, North-South, East-West, All),
-                 HAND x 4 (DIRECTION, SPADES, HEARTS, DIAMONDS, CLUBS)
+            sets them MPS_AWARDED_FLAG, MASTER_POINT_SCALE, P2P_CHARGE_RATE
+        PARTICIPANTS: PAIR (PAIR_NUMBER, DIRECTION, BOARDS_PLAYED, PLAYER (PLAYER_NAME, NATIONAL_ID_NUMBER) x 2,
+                      PLACE, TOTAL_SCORE, PERCENTAGE, MASTER_POINTS_AWARDED) or TEAM TEAM_ID TEAM_NAME
+                      (BOARDS_PLAYED, PLAYER..., PLACE, TOTAL_SCORE, MASTER_POINTS_AWARDED)
+        BOARD: BOARD_NUMBER, then a TRAVELLER_LINE per result: NS/EW_PAIR_NUMBER, CONTRACT, PLAYED_BY, LEAD,
+               TRICKS, SCORE (NS's points), NS/EW_MATCH_POINTS or NS/EW_CROSS_IMP_POINTS, LIN_DATA
+      HANDSET: a BOARD per hand record: BOARD_NUMBER, DEALER, VULNERABILITY (Love, North-South, East-West, All),
+               HAND x 4 (DIRECTION, SPADES, HEARTS, DIAMONDS, CLUBS)
 
-PLACE is the rank as a whole number; contestants that tie share it (1, 2, 2, 4). An artificial score is SCORE
-"A6040" (A, then NS's and EW's percentages). LIN_DATA is the auction as BBO's LIN writes it (`pn` players from
-South, `md` the deal, `sv`, `ah|Board n|`, then `mb|call|` per call, an alerted call marked `!` and followed by
-`an|explanation|`): the calls as they were made, an accepted insufficient bid as the bid made; LIN has no mark for
-the seat of a call out of rotation (the PBN export carries PBN §3.9's).
+One file holds one section of one session (SESSION_COUNT and SECTION_COUNT 1): a multi-section event is exported
+a section at a time, and EVENT_DESCRIPTION names the section. PLACE is the rank as a whole number; contestants
+that tie share it (1, 2, 2, 4). MASTER_POINTS_AWARDED is on every pair (0 for none) when the event names a scale
+(scoring/masterpoints.py). The matchpoints of a board are written to 2 decimals that sum to its exact total
+(publish.BoardRecord.written). An artificial score is SCORE "A6040" (A, then NS's and EW's percentages).
+LIN_DATA is the auction as BBO's LIN writes it (`pn` players from South, `md` the deal, `sv`, `ah|Board n|`,
+then `mb|call|` per call, an alerted call marked `!` and followed by `an|explanation|`): the calls as they were
+made, an accepted insufficient bid as the bid made; LIN has no mark for the seat of a call out of rotation (the
+PBN export carries PBN §3.9's).
 """
 from __future__ import annotations
 
@@ -30,6 +35,7 @@ import xml.etree.ElementTree as ET
 from importlib import metadata
 
 from bidwire.core.calls import SEATS
+from bidwire_host.scoring import masterpoints
 from bidwire_host.scoring.model import Artificial, Assigned, format_number
 
 BOARD_SCORING = {"mp": "MATCH_POINTS", "neuberg": "MATCH_POINTS", "cross-imps": "CROSS_IMPS",
@@ -93,6 +99,8 @@ def _player(parent, player):
 def _participants(parent, pub):
     teams = pub.method == "teams"
     imp = pub.method not in ("mp", "neuberg")
+    awarded = masterpoints.awards(pub.event.masterpoints, pub.standings, boards=len(pub.boards),
+                                  two_fields=pub.two_fields)
     out = _el(parent, "PARTICIPANTS")
     for s in pub.standings:
         who = s.contestant
@@ -117,6 +125,8 @@ def _participants(parent, pub):
         _el(entry, "TOTAL_SCORE", t.imps if imp else t.mp)
         if not imp:
             _el(entry, "PERCENTAGE", t.pct)
+        if awarded is not None:
+            _el(entry, "MASTER_POINTS_AWARDED", awarded.get(who, 0))
 
 
 def _lead(text):
@@ -177,6 +187,8 @@ def lin(pub, record, row_index):
 def _traveller(parent, pub, record, imp):
     board = _el(parent, "BOARD")
     _el(board, "BOARD_NUMBER", record.board)
+    names = ("imp_ns", "imp_ew") if imp else ("mp_ns", "mp_ew")
+    written = dict(zip(names, (record.written(n) for n in names), strict=True))
     for i, row in enumerate(record.rows):
         r = row.result
         line = _el(board, "TRAVELLER_LINE")
@@ -193,11 +205,11 @@ def _traveller(parent, pub, record, imp):
                 _el(line, "TRICKS", r.tricks)
         _el(line, "SCORE", _score(r))
         if imp:
-            _el(line, "NS_CROSS_IMP_POINTS", row.imp_ns)
-            _el(line, "EW_CROSS_IMP_POINTS", row.imp_ew)
+            _el(line, "NS_CROSS_IMP_POINTS", written["imp_ns"][i])
+            _el(line, "EW_CROSS_IMP_POINTS", written["imp_ew"][i])
         else:
-            _el(line, "NS_MATCH_POINTS", row.mp_ns)
-            _el(line, "EW_MATCH_POINTS", row.mp_ew)
+            _el(line, "NS_MATCH_POINTS", written["mp_ns"][i])
+            _el(line, "EW_MATCH_POINTS", written["mp_ew"][i])
         data = lin(pub, record, i) if r.adjusted is None else ""
         if data:
             _el(line, "LIN_DATA", data)
@@ -236,7 +248,7 @@ def tree(pub):
     event = _el(root, "EVENT", EVENT_TYPE="TEAMS" if teams else "PAIRS")
     _el(event, "PROGRAM_NAME", "bidwire")
     _el(event, "PROGRAM_VERSION", metadata.version("bidwire"))
-    _el(event, "EVENT_DESCRIPTION", ev.event)
+    _el(event, "EVENT_DESCRIPTION", ev.event + (f", section {ev.section}" if ev.sections > 1 else ""))
     if ev.date:
         _el(event, "DATE", _date(ev))
     _el(event, "WINNER_TYPE", 2 if pub.two_fields else 1)
@@ -245,17 +257,17 @@ def tree(pub):
     _el(event, "SESSION_COUNT", 1)
     _el(event, "SECTION_COUNT", 1)
     ebu = ev.ebu or {}
-    if ebu.get("master_point_scale"):
+    scale = ebu.get("master_point_scale") or (ev.masterpoints or {}).get("scale")
+    if scale:
         _el(event, "MPS_AWARDED_FLAG", "Y")
-        _el(event, "MASTER_POINT_SCALE", ebu["master_point_scale"])
+        _el(event, "MASTER_POINT_SCALE", scale)
     if ebu.get("charge_code"):
         _el(event, "P2P_CHARGE_RATE", ebu["charge_code"])
-    section = _el(_el(event, "SESSION", SESSION_ID=ev.session), "SECTION", SECTION_ID=ev.section)
-    _participants(section, pub)
+    _participants(event, pub)
     imp = pub.method not in ("mp", "neuberg")
     for record in pub.boards:
-        _traveller(section, pub, record, imp)
-    _handset(event, pub)
+        _traveller(event, pub, record, imp)
+    _handset(root, pub)
     return ET.ElementTree(root)
 
 

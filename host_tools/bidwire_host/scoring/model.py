@@ -284,3 +284,45 @@ def format_number(x):
     if isinstance(x, Fraction):
         return x.numerator if x.denominator == 1 else round_half_away(x)
     return x
+
+
+def written_figures(values, places=2):
+    """Exact figures (int, Fraction or None) as a file writes them, `places` decimals each, so that together they
+    sum to the exact total rounded to `places` (docs/scorer.md "Exact figures"): each is rounded half away from
+    zero, then the few needed 1/100s go to the figures the rounding moved most, whole groups of equal figures
+    first, so that ties stay equal wherever the total allows. A figure exact at `places` decimals is moved only
+    if no inexact one is left. None stays None; each figure ends within 1/100 of its exact value."""
+    scale = 10 ** places
+    at = [i for i, v in enumerate(values) if v is not None]
+    exact = [Fraction(values[i]) * scale for i in at]
+    units = [_half_away(e) for e in exact]
+    step = _half_away(sum(exact, Fraction(0))) - sum(units)
+    if step:
+        sign = 1 if step > 0 else -1
+        # the figures rounded the wrong way for the sign most (remainder e - u largest for +1, smallest for -1)
+        groups = {}
+        for k, e in enumerate(exact):
+            groups.setdefault(e, []).append(k)
+        order = sorted(groups, key=lambda e: (e == units[groups[e][0]], -sign * (e - units[groups[e][0]])))
+        left, moved = abs(step), set()
+        for e in order:  # whole groups first, so ties stay equal
+            if 0 < len(groups[e]) <= left:
+                for k in groups[e]:
+                    units[k] += sign
+                    moved.add(k)
+                left -= len(groups[e])
+        for e in order:  # then single figures, when no whole group fits
+            for k in groups[e]:
+                if left and k not in moved:
+                    units[k] += sign
+                    moved.add(k)
+                    left -= 1
+    out = list(values)
+    for i, u in zip(at, units, strict=True):
+        out[i] = u // scale if u % scale == 0 else float(Fraction(u, scale))
+    return out
+
+
+def _half_away(x):
+    n = int(abs(x) + Fraction(1, 2))
+    return n if x >= 0 else -n

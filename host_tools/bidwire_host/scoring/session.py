@@ -28,6 +28,21 @@ def score_board(results, method="neuberg", *, expected=None, trim=None, average_
     raise ScoringError(f"unknown scoring method {method}: use one of {', '.join(METHODS)}")
 
 
+def board_method(method, results, expected=None):
+    """How one board was scored, as the scorer's page says it: matchpoints with every result compared, Neuberg
+    factoring (how many comparable results, to how many), plain matchpoints unfactored, or the IMP method."""
+    n = sum(not r.artificial for r in results)
+    results_text = f"{n} result{'' if n == 1 else 's'}"
+    if method == "neuberg":
+        e = expected or len(results)
+        if n == e:
+            return f"Matchpoints: {results_text} compared, top {2 * (e - 1) if e > 1 else 0}"
+        return f"Neuberg: {results_text} compared, factored to {e}, top {2 * (e - 1) if e > 1 else 0}"
+    if method == "mp":
+        return f"Matchpoints, not factored: {results_text} compared, top {2 * (n - 1) if n > 1 else 0}"
+    return {"cross-imps": "Cross-IMPs", "butler": "Butler IMPs", "teams": "IMPs"}[method]
+
+
 def ranks_by(method):
     return "pct" if method in ("mp", "neuberg") else "imps"
 
