@@ -67,9 +67,10 @@ def setup(hub, sim):
     return secrets
 
 
-def send(hub, sim, club, secret, xml):
+def send(hub, sim, club, secret, xml, section=None):
     data = xml.encode() if isinstance(xml, str) else xml
     return httpx.post(f"{hub.url}/api/v1/sims/{sim}/usebio", content=data, timeout=30,
+                      params={} if section is None else {"section": section},
                       headers={signing.HEADER_CLUB: club, "Content-Type": "application/xml",
                                signing.HEADER_SIGNATURE: signing.sign(data, bytes.fromhex(secret))})
 
@@ -153,22 +154,25 @@ def test_the_section_layout_names_the_section(hub):
     assert b1["names"] == "Ann Smith & Bob Jones"
 
 
-def test_bidwires_own_usebio_export(hub):
-    """bidwire's writer (formats/usebio.py) on a club's two-table heat, section B, then uploaded."""
+def test_bidwires_own_usebio_export_section_by_section(hub):
+    """bidwire's writer (formats/usebio.py) on a club's two sections, one file each (as it writes them), each
+    uploaded naming its section: the second file leaves the first section's results as they were."""
     secrets = setup(hub, "usebio-own")
-    results = [Result.played(1, "1", "1", "4S", "N", 10, table="1"), Result.played(1, "2", "2", "4S", "N", 9,
-                                                                                      table="2"),
-               Result.played(2, "1", "1", "2H", "S", 8, table="1"), Result.played(2, "2", "2", "2H", "S", 9,
-                                                                                      table="2")]
-    info = EventInfo("Heat", "Club A", "2026.12.02", "mp", club="Club A", section="B")
-    xml = usebio.dumps(publication(results, info, two_fields=True))
-    r = send(hub, "usebio-own", "A", secrets["A"], xml)
-    assert r.status_code == 200 and r.json()["stored"] == 4, r.text
+    for section, down in (("A", 9), ("B", 8)):
+        results = [Result.played(1, "1", "1", "4S", "N", 10, table="1"),
+                   Result.played(1, "2", "2", "4S", "N", down, table="2"),
+                   Result.played(2, "1", "1", "2H", "S", 8, table="1"),
+                   Result.played(2, "2", "2", "2H", "S", 9, table="2")]
+        info = EventInfo("Heat", "Club A", "2026.12.02", "mp", club="Club A", section=section)
+        xml = usebio.dumps(publication(results, info, two_fields=True))
+        r = send(hub, "usebio-own", "A", secrets["A"], xml, section=section)
+        assert r.status_code == 200 and r.json() == {"stored": 4, "withdrawn": 0, "again": False}, r.text
     rows = [(b, r["section"], r["ns"], r["contract"], r["score_ns"]) for b, rs in field(hub, "usebio-own")
             ["boards"].items() for r in rs]
-    # Board 1 (none vul): 4S making 10 is 420, one down -50. Board 2: 2H making 8 is 110, making 9 140.
-    assert sorted(rows) == [("1", "B", "1", "4S", 420), ("1", "B", "2", "4S", -50), ("2", "B", "1", "2H", 110),
-                            ("2", "B", "2", "2H", 140)]
+    # Board 1 (none vul): 4S making 10 is 420, one down -50, two down -100. Board 2: 2H making 8 is 110, 9 140.
+    assert sorted(rows) == [("1", "A", "1", "4S", 420), ("1", "A", "2", "4S", -50), ("1", "B", "1", "4S", 420),
+                            ("1", "B", "2", "4S", -100), ("2", "A", "1", "2H", 110), ("2", "A", "2", "2H", 140),
+                            ("2", "B", "1", "2H", 110), ("2", "B", "2", "2H", 140)]
 
 
 @pytest.mark.parametrize("case", ["entities", "not usebio", "not xml", "bad contract", "board not in sim",

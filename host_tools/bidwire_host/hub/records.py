@@ -124,9 +124,10 @@ def store_upload(conn, upload, body_digest):
 
 
 def replace_heat(conn, sim_id, club, results, file_digest):
-    """A club's whole heat from one USEBIO file: each result set (a changed one audited as a correction), and
-    the club's results the file no longer holds withdrawn, audited. ("again", 0, 0) for the file taken last;
-    ("stored", set, withdrawn) otherwise. A re-upload replaces; it never adds a second copy of a result."""
+    """A club's heat from one USEBIO file (its sections whole): each result set (a changed one audited as a
+    correction), and the club's results in those sections that the file no longer holds withdrawn, audited.
+    ("again", 0, 0) for the file taken last; ("stored", set, withdrawn) otherwise. A re-upload replaces; it
+    never adds a second copy of a result."""
     s = sim(conn, sim_id)
     row = conn.execute("SELECT usebio_digest FROM clubs WHERE sim_id = %s AND club_id = %s FOR UPDATE",
                        (sim_id, club)).fetchone()
@@ -149,7 +150,8 @@ def replace_heat(conn, sim_id, club, results, file_digest):
     _put_many(conn, sim_id, club, results, 0, by)
     held = conn.execute("SELECT section, board, ns, ew FROM results WHERE sim_id = %s AND club_id = %s",
                         (sim_id, club)).fetchall()
-    gone = [k for k in held if tuple(k) not in keys]
+    sections = {r.section for r in results}  # a file holds its sections whole; others stay as they were
+    gone = [k for k in held if k[0] in sections and tuple(k) not in keys]
     for section, board, ns, ew in gone:
         conn.execute("DELETE FROM results WHERE sim_id = %s AND club_id = %s AND section = %s AND board = %s "
                      "AND ns = %s AND ew = %s", (sim_id, club, section, board, ns, ew))

@@ -102,12 +102,13 @@ def _names(participants):
     return named
 
 
-def _sections(root):
-    """(section id, PARTICIPANTS, [BOARD]) per section, in either layout."""
+def _sections(root, section):
+    """(section id, PARTICIPANTS, [BOARD]) per section, in either layout: under EVENT the section is the one
+    the club names with the file (one file per section, as bidwire and the EBU's writer write them)."""
     out = []
     for event in root.findall("EVENT"):
         if event.find("BOARD") is not None or event.find("PARTICIPANTS") is not None:
-            out.append((DEFAULT_SECTION, event.find("PARTICIPANTS"), event.findall("BOARD")))
+            out.append((section or DEFAULT_SECTION, event.find("PARTICIPANTS"), event.findall("BOARD")))
         for session in event.findall("SESSION"):
             for section in session.findall("SECTION"):
                 sid = section.get("SECTION_ID") or _text(section, "SECTION_ID") or DEFAULT_SECTION
@@ -139,9 +140,12 @@ def _line(section, number, i, line, names):
     return result
 
 
-def parse(data: bytes):
+def parse(data: bytes, section=None):
     """The results of a USEBIO file, each a validated ResultIn; Refused (422, naming the board and the line)
-    when the file is not USEBIO or a line does not hold a result."""
+    when the file is not USEBIO or a line does not hold a result. `section`: the section a file in the EVENT
+    layout holds (default A); a file in the SECTION layout names its own."""
+    if section is not None and not re.fullmatch(r"[A-Za-z0-9]{1,8}", section):
+        raise Refused(422, "section: 1 to 8 letters or digits", "section")
     if len(data) > MAX_BYTES:
         raise Refused(413, f"a USEBIO file is at most {MAX_BYTES} bytes", "file")
     try:
@@ -153,14 +157,14 @@ def parse(data: bytes):
     if root.tag != "USEBIO":
         raise Refused(422, f"the file's root is <{root.tag[:40]}>, not <USEBIO>", "file")
     results = []
-    for section, participants, boards in _sections(root):
+    for sid, participants, boards in _sections(root, section):
         names = _names(participants)
         for board in boards:
             raw = _text(board, "BOARD_NUMBER") or ""
             if not raw.isdigit() or len(raw) > 3:
                 raise Refused(422, f"BOARD_NUMBER {raw[:10]!r} is not a board number", "BOARD_NUMBER")
             for i, line in enumerate(board.findall("TRAVELLER_LINE"), start=1):
-                results.append((i, _line(section, int(raw), i, line, names)))
+                results.append((i, _line(sid, int(raw), i, line, names)))
                 if len(results) > MAX_RESULTS:
                     raise Refused(413, f"a heat is at most {MAX_RESULTS} results", "file")
     if not results:

@@ -4,7 +4,7 @@ import hmac
 import json
 from typing import Annotated
 
-from fastapi import APIRouter, File, Form, Request, UploadFile
+from fastapi import APIRouter, File, Form, Query, Request, UploadFile
 from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
@@ -65,28 +65,31 @@ def _take(hub: Hub, sim_id, club_id, signature, body):
     return {"upload": up.upload, "stored": n, "again": status == "again"}
 
 
-def _heat(hub: Hub, sim_id, club_id, data):
-    """A USEBIO heat from a club whose secret was checked: parsed, then replacing the club's results."""
-    results = usebio_in.parse(data)
+def _heat(hub: Hub, sim_id, club_id, data, section=None):
+    """A USEBIO heat from a club whose secret was checked: parsed, then replacing the club's results in the
+    sections it holds."""
+    results = usebio_in.parse(data, section)
     with hub.pool.connection() as conn:
         status, n, withdrawn = records.replace_heat(conn, sim_id, club_id, results, signing.digest(data))
     return {"stored": n, "withdrawn": withdrawn, "again": status == "again"}
 
 
 @router.post("/api/v1/sims/{sim_id}/usebio")
-async def upload_usebio(sim_id: str, request: Request, hub: HubDep):
-    """A club that does not use bidwire: its whole heat as a USEBIO file, the body signed as an upload is."""
+async def upload_usebio(sim_id: str, request: Request, hub: HubDep,
+                        section: Annotated[str | None, Query(max_length=8)] = None):
+    """A club that does not use bidwire: its heat as a USEBIO file (one section, `?section=B` when not A), the
+    body signed as an upload is."""
     club_id = request.headers.get(signing.HEADER_CLUB, "")
     signature = request.headers.get(signing.HEADER_SIGNATURE, "")
     data = await _body(request, usebio_in.MAX_BYTES)
-    return await run_in_threadpool(_signed_heat, hub, sim_id, club_id, signature, data)
+    return await run_in_threadpool(_signed_heat, hub, sim_id, club_id, signature, data, section)
 
 
-def _signed_heat(hub: Hub, sim_id, club_id, signature, data):
+def _signed_heat(hub: Hub, sim_id, club_id, signature, data, section):
     secret = _secret(hub, sim_id, club_id)
     if secret is None or not signing.valid(data, secret, signature):
         raise Refused(401, f"{signing.HEADER_SIGNATURE}: not signed by a club of this sim", "signature")
-    return _heat(hub, sim_id, club_id, data)
+    return _heat(hub, sim_id, club_id, data, section)
 
 
 @router.get("/sims/{sim_id}/upload", response_class=HTMLResponse)
@@ -98,14 +101,15 @@ def upload_page(sim_id: str, request: Request, hub: HubDep):
 
 @router.post("/sims/{sim_id}/upload", response_class=HTMLResponse)
 async def upload_form(sim_id: str, request: Request, hub: HubDep, file: Annotated[UploadFile, File()],
-                      club: str = Form(max_length=32), secret: str = Form(max_length=200)):
+                      club: str = Form(max_length=32), secret: str = Form(max_length=200),
+                      section: str = Form(default="", max_length=8)):
     """The page form: the club's id and secret (as the organiser gave them) and the USEBIO file. Wrong
     secrets are counted per address, apart from the organiser's logins."""
     data = await file.read(usebio_in.MAX_BYTES + 1)
-    return await run_in_threadpool(_form_heat, hub, sim_id, request, club, secret, data)
+    return await run_in_threadpool(_form_heat, hub, sim_id, request, club, secret, data, section.strip() or None)
 
 
-def _form_heat(hub: Hub, sim_id, request, club, secret, data):
+def _form_heat(hub: Hub, sim_id, request, club, secret, data, section):
     where = source(request, "usebio")
     with hub.pool.connection() as conn:
         sim = records.sim(conn, sim_id)
@@ -128,7 +132,7 @@ def _form_heat(hub: Hub, sim_id, request, club, secret, data):
     if len(data) > usebio_in.MAX_BYTES:
         return page(413, error=f"a USEBIO file is at most {usebio_in.MAX_BYTES} bytes")
     try:
-        done = _heat(hub, sim_id, club, data)
+        done = _heat(hub, sim_id, club, data, section)
     except Refused as e:
         return page(e.status, error=e.reason)
     return page(200, done=done, club=club)
