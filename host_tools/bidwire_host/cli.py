@@ -300,14 +300,19 @@ def verify(data, keyring):
 
 @main.command("export")
 @_DATA
-@click.option("--format", "fmt", type=click.Choice(["pbn", "usebio", "csv"]), default="pbn", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["pbn", "usebio", "csv", "lin"]), default="pbn",
+              show_default=True)
 @click.option("--section", help="The section to export (an event with several sections).")
 @click.option("--table", type=click.Choice(["ranking", "travellers", "scorecards"]),
               help="CSV: the one table to write (default: a zip of all three).")
+@click.option("--board", type=click.IntRange(min=1), help="LIN: the one board to write (default: a zip of all).")
+@click.option("--irregular", type=click.Choice(["notes", "marks"]), default="notes", show_default=True,
+              help="PBN: accepted irregularities as notes every reader tried replays, or as PBN 2.1's ^S/^I marks.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write here (default: standard output).")
-def export_(data, fmt, section, table, out):
-    """Export the collector's scored session: PBN 2.1, USEBIO 1.2 XML, or CSV, one table per file (--table) or
-    a zip of the three (docs/collector.md)."""
+def export_(data, fmt, section, table, board, irregular, out):
+    """Export the collector's scored session: PBN 2.1, USEBIO 1.2 XML, CSV, one table per file (--table) or
+    a zip of the three, or LIN (BBO's hand viewer), one file per board (--board) or a zip of them
+    (docs/collector.md)."""
     from bidwire_host.collector import derive, export
     from bidwire_host.collector.standings import Standings
     from bidwire_host.collector.store import DB_NAME, StoreError
@@ -318,14 +323,14 @@ def export_(data, fmt, section, table, out):
         with derive.open_store(data) as store:
             standings = Standings()
             standings.load(store.reader(), section)  # the asked section's results only
-            body = export.render(store.reader(), standings, fmt, section, table)
+            body = export.render(store.reader(), standings, fmt, section, table, irregular, board)
     except (StoreError, export.ExportError) as e:
         raise click.ClickException(str(e)) from None
     data_bytes = body if isinstance(body, bytes) else body.encode("utf-8")
     if out is None:
         if isinstance(body, bytes) and sys.stdout.isatty():
-            raise click.ClickException("a zip of the CSV tables is not for a terminal: give --out FILE.zip, "
-                                       "or --table ranking|travellers|scorecards")
+            raise click.ClickException("a zip is not for a terminal: give --out FILE.zip, or --table "
+                                       "ranking|travellers|scorecards (CSV), --board N (LIN)")
         sys.stdout.buffer.write(data_bytes)
         sys.stdout.flush()
     else:
