@@ -113,8 +113,9 @@ def provision(root, unit, collector, out, keyring, wifi_ssid, wifi_password, boa
 def score_pbn(method, acbl, strict, file):
     """Score the results in a PBN file (ScoreTable rows or one game per table) and print JSON (docs/scoring.md).
 
-    Each row that cannot be scored is named on standard error (board, line, why) and in the report's problems;
-    the exit status is 1 only when nothing could be scored, 2 when the file cannot be read."""
+    Each row that cannot be scored is named on standard error (board, line, why) and in the report's problems,
+    and each damaged part left out (a deal, a play, a stray brace's line) in its damage; the exit status is 1 only
+    when nothing could be scored, 2 when the file cannot be read (with --strict: any damage)."""
     import json
 
     from bidwire_host.formats import score_pbn as score_pbn_mod
@@ -125,9 +126,11 @@ def score_pbn(method, acbl, strict, file):
     except PbnError as e:
         click.echo(f"error: {file}: {e}", err=True)
         sys.exit(2)
-    for p in report["problems"]:
-        where = ", ".join(x for x in (p["board"] and f"board {p['board']}", p["line"] and f"line {p['line']}") if x)
-        click.echo(f"{file}: {where or 'file'}: not scored: {p['problem']}", err=True)
+    for kind, label in (("damage", "left out"), ("problems", "not scored")):
+        for p in report[kind]:
+            where = ", ".join(x for x in (p["board"] and f"board {p['board']}", p["line"] and f"line {p['line']}")
+                              if x)
+            click.echo(f"{file}: {where or 'file'}: {label}: {p['problem']}", err=True)
     _write(json.dumps(report, ensure_ascii=False) + "\n")
     if not any(b["rows"] for b in report["boards"]):
         click.echo(f"error: {file}: nothing could be scored", err=True)
