@@ -63,6 +63,14 @@ def test_one_lin_file_per_board_read_back_by_endplay(demo):
     assert len(seen) == 18
 
 
+def test_bridgebots_lin_reader_wants_a_play_record_which_a_unit_does_not_keep(demo):
+    """What docs/scorer.md's table says of bridgebots 0.0.12's LIN reader: it refuses a deal without its play."""
+    from bridgebots.lin import parse_single_lin
+
+    with pytest.raises(ValueError, match="Missing play record"):
+        parse_single_lin(demo["dir"] / "bidwire-board-3.lin")
+
+
 def test_one_board_alone_and_what_is_refused(demo):
     one = (demo["dir"] / "bidwire-board-3.lin").read_text(encoding="utf-8")
     with zipfile.ZipFile(demo["dir"] / "bidwire-lin.zip") as z:

@@ -138,6 +138,15 @@ def test_bridge_utils_reads_the_default_form_with_each_call_at_its_seat(demo):
     assert read == 18
 
 
+def test_bridge_utils_whole_file_page_wants_a_lead_card_which_a_unit_does_not_keep(demo, tmp_path):
+    """What docs/scorer.md's table says: bridge-utils' pbn2html (a page of the whole file) reads the lead card from
+    the Play section, which bidwire has not got (a unit records the lead's suit), and stops at the first game."""
+    path = tmp_path / "bidwire.pbn"
+    path.write_bytes((demo["dir"] / "bidwire.pbn").read_bytes())
+    with pytest.raises(IndexError):
+        pbn2html.pbn2html(str(path))
+
+
 def test_bridgebots_reads_the_default_form_with_each_call_at_its_seat(demo, caplog):
     with caplog.at_level(logging.WARNING):
         deals = parse_pbn(demo["dir"] / "bidwire.pbn")
@@ -175,13 +184,15 @@ def test_the_standard_marks_stay_available_and_what_each_reader_does_with_them(d
         assert read == recorded_calls(demo, tags)
     with pytest.raises(ValueError), open(path, encoding="utf-8") as f:
         endplay_pbn.load(f)
-    failed = 0
+    failed = shown = 0
     for game, _ in games(path):
         if "^I" in game:
             with pytest.raises(KeyError):
                 bridge_utils_seated(game)
             failed += 1
-    assert failed >= 2
+        elif "^S" in game:  # shown as a call (a spade bid at level "^"), holding a seat
+            shown += "^S" in [call for _, call in bridge_utils_seated(game)]
+    assert failed >= 2 and shown >= 2
     wrong = 0
     expected = {(t["Dealer"], t["North"], t["East"]): recorded_calls(demo, t) for _, t in games(path)}
     for deal in parse_pbn(path):
