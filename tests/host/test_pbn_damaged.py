@@ -1,7 +1,7 @@
 """Real files, read as a scorer needs them (issue 27, item 3): `bidwire score-pbn` on small files shaped as the
 1,394 real tournament files it was run on are: a board's second game writing `[Deal "#"]` (the previous game's
 deal), a DOS end-of-file mark (Ctrl-Z) at the end, and the damage found there -- a card dealt twice, a garbage deal,
-a stray `}`, a `{` never closed, a call, a card or a board number that does not parse. Damage costs only what it
+a stray `}`, a `{` or a string never closed, a tag, a call, a card or a board number that does not parse. Damage costs only what it
 damages: each is named with its line, and every result that can be scored still is; `--strict` refuses the file.
 
 The figures are worked out here by hand (Law 77, matchpoints two per result beaten): board 1, dealer North, none
@@ -75,6 +75,8 @@ CASES = {
     "stray brace": (damaged('[Result "9"]', '[Result "9"] }{ printed by hand'), "}{ printed", "} without", None),
     "brace never closed": (damaged('[Site "?"]\r\n[Date', '[Site "?"] { comment\r\n[Date'), "{ comment",
                            "never closed", None),
+    "tag that cannot be read": (damaged('[Site "?"]', '[Site ?]'), "[Site ?]", "exactly one value", None),
+    "string never closed": (damaged('[West "?"]', '[West "?]'), '[West "?]', "not closed", None),
     "card that does not parse": (damaged("CA C8 C5 C2", "CA C8 Z5 C2"), "CA C8 Z5", "not a card", None),
     "call that does not parse": (damaged("4S Pass Pass Pass", "4S Pass Pss Pass"), "4S Pass Pss", "not a call",
                                  None),

@@ -11,9 +11,10 @@ every later row. Every error is a PbnError naming the line.
 What real files do, where the meaning is clear, is read too: `[Deal "#"]` (and `#` Dealer, Vulnerable) copies the
 previous game's value, as files with two games a board write on every second one; a DOS end-of-file mark
 (Ctrl-Z, 0x1A) ends the text. `lenient` (a scorer's reading, `bidwire score-pbn`) also makes damage cost only
-what it damages, each left-out part named with its line in PbnFile.damage: a stray `}` or a `{` never closed ends
-at its line, a line of stray text is skipped, an Auction, Play or table section that cannot be read is left out
-of its game, and so is a Note or a `#` that cannot be.
+what it damages, each left-out part named with its line in PbnFile.damage: a stray `}`, a `{` never closed or a
+string never closed ends at its line, a line of stray text is skipped, a tag that cannot be read is left out, an
+Auction, Play or table section that cannot be read is left out of its game, and so is a Note or a `#` that
+cannot be.
 """
 from __future__ import annotations
 
@@ -179,7 +180,13 @@ def _tokens(text, meta, stray=None):
                 stray.append((n, "} without an opening {: the rest of the line is left out"))
                 break
             elif c == '"':
-                value, i = _string(line, i, n)
+                try:
+                    value, i = _string(line, i, n)
+                except PbnError as e:
+                    if stray is None:
+                        raise
+                    stray.append((n, e.message + ": the rest of the line is left out"))
+                    break
                 yield ("string", value, n)
             else:
                 j = i
@@ -244,7 +251,7 @@ def _parse(text, lenient, unclosed):
     sticky = {}  # §4.8 '##' values carried into later games
     previous = {}
     skipped_line = None
-    tokens = _tokens(text, meta, stray)
+    tokens = _Tokens(_tokens(text, meta, stray))
 
     def finish(g):
         lost = [] if lenient else None
@@ -262,7 +269,14 @@ def _parse(text, lenient, unclosed):
                     previous = {name: t.value for name, t in game.tags.items()}
                 game, section = None, None
             elif kind == "[":
-                tag = _tag(tokens, n)
+                try:
+                    tag = _tag(tokens, n)
+                except PbnError as e:
+                    if not lenient:
+                        raise
+                    damage.append((game.get("Board") if game else None, e.line, e.message + ": the tag is left out"))
+                    section = None
+                    continue
                 if game is None:
                     game = Game(n)
                 if tag.name == "Note":
@@ -307,12 +321,30 @@ def _parse(text, lenient, unclosed):
     return PbnFile(games, meta.get("version"), meta.get("export", False), damage)
 
 
+class _Tokens:
+    """The token stream, with one token put back: a tag left unclosed gives back the `[` or the semi-empty line
+    that showed it, so that a lenient reading goes on from there."""
+
+    def __init__(self, it):
+        self.it, self.back = it, []
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return self.back.pop() if self.back else next(self.it)
+
+    def put_back(self, token):
+        self.back.append(token)
+
+
 def _tag(tokens, n):
     parts = []
     for kind, value, line in tokens:
         if kind == "]":
             break
         if kind in ("blank", "["):
+            tokens.put_back((kind, value, line))
             raise PbnError(n, "this tag is not closed with ]: a tag is written [Name \"value\"]")
         parts.append((kind, value, line))
     else:
