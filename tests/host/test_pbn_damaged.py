@@ -1,8 +1,9 @@
 """Real files, read as a scorer needs them (issue 27, item 3): `bidwire score-pbn` on small files shaped as the
 1,394 real tournament files it was run on are: a board's second game writing `[Deal "#"]` (the previous game's
 deal), a DOS end-of-file mark (Ctrl-Z) at the end, and the damage found there -- a card dealt twice, a garbage deal,
-a stray `}`, a `{` or a string never closed, a tag, a call, a card or a board number that does not parse. Damage costs only what it
-damages: each is named with its line, and every result that can be scored still is; `--strict` refuses the file.
+a stray `}`, a `{` or a string never closed, a tag, a call, a card or a board number that does not parse. Damage
+costs only what it damages: each is named with its line, every result that can be scored still is; `--strict`
+refuses the file.
 
 The figures are worked out here by hand (Law 77, matchpoints two per result beaten): board 1, dealer North, none
 vulnerable: 4S by North taking 10 is +420, taking 9 is -50; board 2, dealer East, NS vulnerable: 3NT by South
@@ -98,6 +99,18 @@ def test_damage_costs_only_what_it_damages(name):
         assert imported.hands[3 - lost_hand].deal.pbn("N") == DEAL
     else:
         assert all(h.deal is not None for h in imported.hands.values())
+    with pytest.raises(PbnError) as e:
+        score_pbn(text, "mp", strict=True)
+    assert e.value.line == line
+
+
+def test_a_ctrl_z_before_more_games_loses_none_of_them():
+    """MS-DOS ends a file at Ctrl-Z, but one with games after it has not ended: none is dropped unseen."""
+    text = CLEAN[:-1].replace("\r\n\r\n[Event", "\x1a\r\n\r\n[Event", 1)
+    line = line_of(text, "\x1a")
+    report = score_pbn(text, "mp")
+    assert scored(report) == ALL_FOUR
+    assert [(d["line"], "Ctrl-Z" in d["problem"]) for d in report["damage"]] == [(line, True)]
     with pytest.raises(PbnError) as e:
         score_pbn(text, "mp", strict=True)
     assert e.value.line == line

@@ -10,9 +10,10 @@ every later row. Every error is a PbnError naming the line.
 
 What real files do, where the meaning is clear, is read too: `[Deal "#"]` (and `#` Dealer, Vulnerable) copies the
 previous game's value, as files with two games a board write on every second one; a DOS end-of-file mark
-(Ctrl-Z, 0x1A) ends the text. `lenient` (a scorer's reading, `bidwire score-pbn`) also makes damage cost only
-what it damages, each left-out part named with its line in PbnFile.damage: a stray `}`, a `{` never closed or a
-string never closed ends at its line, a line of stray text is skipped, a tag that cannot be read is left out, an
+(Ctrl-Z, 0x1A) at the end is not part of the text (one before more text is an error, or lenient, a space).
+`lenient` (a scorer's reading, `bidwire score-pbn`) also makes damage cost only what it damages, each left-out
+part named with its line in PbnFile.damage: a stray `}`, a `{` never closed or a string never closed ends at its
+line, a line of stray text is skipped, a tag that cannot be read is left out, an
 Auction, Play or table section that cannot be read is left out of its game, and so is a Note or a `#` that
 cannot be.
 """
@@ -224,14 +225,26 @@ def parse(text, *, lenient=False):
     if not isinstance(text, str):
         raise TypeError("parse() takes text; decode the file first (PBN is ISO 8859-1 or UTF-8)")
     end = text.find(_DOS_EOF)
-    if end >= 0:  # MS-DOS's end of file: what follows is not the file's
-        text = text[:end]
+    early = None
+    if end >= 0:
+        if not text[end:].strip(_DOS_EOF + " \t\r\n"):  # MS-DOS's end of file, at the end: not part of the text
+            text = text[:end]
+        else:  # before more text: dropping what follows would lose games unseen
+            early = text[:end].count("\n") + 1
+            if not lenient:
+                raise PbnError(early, "a DOS end-of-file mark (Ctrl-Z) before the end of the file")
+            text = text.replace(_DOS_EOF, " ")
     unclosed = set()
     while True:
         try:
-            return _parse(text, lenient, unclosed)
+            out = _parse(text, lenient, unclosed)
         except _Unclosed as e:  # lenient: that { ends at its line; read again from the start
             unclosed.add(e.line)
+            continue
+        if early is not None:
+            out.damage.insert(0, (None, early, "a DOS end-of-file mark (Ctrl-Z) before the end of the file: read "
+                                               "as a space, and the text after it too"))
+        return out
 
 
 class _Unclosed(Exception):
