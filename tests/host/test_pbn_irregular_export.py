@@ -203,3 +203,19 @@ def test_the_standard_marks_stay_available_and_what_each_reader_does_with_them(d
                 recorded = expected[deal.deal.dealer.name[0], b.names[Direction.NORTH], b.names[Direction.EAST]]
                 wrong += [c for c in seated if c[1] != "Pass"] != [c for c in recorded if c[1] != "Pass"]
     assert wrong >= 2
+
+
+def test_a_turn_skipped_after_two_passes_still_replays_in_endplay():
+    """docs/scoring.md's odd case: North 1H, two passes, North 2H in West's turn, accepted (Law 29 A): the written
+    auction shows three passes after 1H, and endplay, reading the game, still finds 2H by North."""
+    from bidwire_host.formats.pbn_export import auction_lines
+    from bidwire_host.formats.publish import AuctionCall
+
+    calls = [AuctionCall(c, seat=s) for s, c in (("N", "1H"), ("E", "P"), ("S", "P"), ("N", "2H"), ("E", "P"),
+                                                  ("S", "P"), ("W", "P"))]
+    lines = auction_lines("N", calls)
+    assert lines[1:3] == ["1H Pass Pass Pass =1=", "2H Pass Pass Pass"]
+    game = "\n".join(['[Board "1"]', '[Dealer "N"]', '[Contract "2H"]', '[Declarer "N"]', *lines]) + "\n"
+    (board,) = endplay_pbn.loads(game)
+    assert Contract.from_auction(board.dealer, board.auction).declarer.abbr == "N"
+    assert str(Contract.from_auction(board.dealer, board.auction)).startswith("2♥")
