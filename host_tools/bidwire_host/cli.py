@@ -115,8 +115,9 @@ def provision(root, unit, collector, out, keyring, wifi_ssid, wifi_password, boa
 def score_pbn(method, acbl, strict, file):
     """Score the results in a PBN file (ScoreTable rows or one game per table) and print JSON (docs/scoring.md).
 
-    Each row that cannot be scored is named on standard error (board, line, why) and in the report's problems;
-    the exit status is 1 only when nothing could be scored, 2 when the file cannot be read."""
+    Each row that cannot be scored is named on standard error (board, line, why) and in the report's problems,
+    and each damaged part left out (a deal, a play, a stray brace's line) in its damage; the exit status is 1 only
+    when nothing could be scored, 2 when the file cannot be read (with --strict: any damage)."""
     import json
 
     from bidwire_host.formats import score_pbn as score_pbn_mod
@@ -127,9 +128,11 @@ def score_pbn(method, acbl, strict, file):
     except PbnError as e:
         click.echo(f"error: {file}: {e}", err=True)
         sys.exit(2)
-    for p in report["problems"]:
-        where = ", ".join(x for x in (p["board"] and f"board {p['board']}", p["line"] and f"line {p['line']}") if x)
-        click.echo(f"{file}: {where or 'file'}: not scored: {p['problem']}", err=True)
+    for kind, label in (("damage", "left out"), ("problems", "not scored")):
+        for p in report[kind]:
+            where = ", ".join(x for x in (p["board"] and f"board {p['board']}", p["line"] and f"line {p['line']}")
+                              if x)
+            click.echo(f"{file}: {where or 'file'}: {label}: {p['problem']}", err=True)
     _write(json.dumps(report, ensure_ascii=False) + "\n")
     if not any(b["rows"] for b in report["boards"]):
         click.echo(f"error: {file}: nothing could be scored", err=True)
@@ -303,14 +306,19 @@ def verify(data, keyring):
 
 @main.command("export")
 @_DATA
-@click.option("--format", "fmt", type=click.Choice(["pbn", "usebio", "csv"]), default="pbn", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["pbn", "usebio", "csv", "lin"]), default="pbn",
+              show_default=True)
 @click.option("--section", help="The section to export (an event with several sections).")
 @click.option("--table", type=click.Choice(["ranking", "travellers", "scorecards"]),
               help="CSV: the one table to write (default: a zip of all three).")
+@click.option("--board", type=click.IntRange(min=1), help="LIN: the one board to write (default: a zip of all).")
+@click.option("--irregular", type=click.Choice(["notes", "marks"]), default="notes", show_default=True,
+              help="PBN: accepted irregularities as notes every reader tried replays, or as PBN 2.1's ^S/^I marks.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write here (default: standard output).")
-def export_(data, fmt, section, table, out):
-    """Export the collector's scored session: PBN 2.1, USEBIO 1.2 XML, or CSV, one table per file (--table) or
-    a zip of the three (docs/collector.md)."""
+def export_(data, fmt, section, table, board, irregular, out):
+    """Export the collector's scored session: PBN 2.1, USEBIO 1.2 XML, CSV, one table per file (--table) or
+    a zip of the three, or LIN (BBO's hand viewer), one file per board (--board) or a zip of them
+    (docs/collector.md)."""
     from bidwire_host.collector import derive, export
     from bidwire_host.collector.standings import Standings
     from bidwire_host.collector.store import DB_NAME, StoreError
@@ -321,14 +329,14 @@ def export_(data, fmt, section, table, out):
         with derive.open_store(data) as store:
             standings = Standings()
             standings.load(store.reader(), section)  # the asked section's results only
-            body = export.render(store.reader(), standings, fmt, section, table)
+            body = export.render(store.reader(), standings, fmt, section, table, irregular, board)
     except (StoreError, export.ExportError) as e:
         raise click.ClickException(str(e)) from None
     data_bytes = body if isinstance(body, bytes) else body.encode("utf-8")
     if out is None:
         if isinstance(body, bytes) and sys.stdout.isatty():
-            raise click.ClickException("a zip of the CSV tables is not for a terminal: give --out FILE.zip, "
-                                       "or --table ranking|travellers|scorecards")
+            raise click.ClickException("a zip is not for a terminal: give --out FILE.zip, or --table "
+                                       "ranking|travellers|scorecards (CSV), --board N (LIN)")
         sys.stdout.buffer.write(data_bytes)
         sys.stdout.flush()
     else:

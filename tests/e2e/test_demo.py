@@ -87,9 +87,9 @@ def _check_names_hands_and_leads(workdir, out):
 
 
 def _check_exports(workdir, out):
-    """The session's exports, downloaded by the demo: the PBN (bidwire's reader: endplay's stops at the irregular
-    auctions' §3.9 annotations) with its 18 results and every board's deal the hand record's as endplay reads that,
-    the USEBIO well-formed XML, the CSV zip's three tables."""
+    """The session's exports, downloaded by the demo: the PBN (bidwire's reader; endplay, bridge-utils and bridgebots
+    read the demo's session in tests/host/test_pbn_irregular_export.py) with its 18 results and every board's deal
+    the hand record's as endplay reads that, the USEBIO well-formed XML, the CSV zip's three tables."""
     exports = workdir / "exports"
     assert f"exports: {exports / 'bidwire.pbn'}" in out
     dealt = {b.board_num: b.deal.to_pbn() for b in pbn.load(open(workdir / "event-hands.pbn", encoding="utf-8"))}

@@ -108,9 +108,13 @@ def test_the_pbn_export_carries_the_analysis_and_readers_take_it(tmp_path, data)
         assert sync(c, ALL_THIRTEEN, unit="T01").status_code == 200
         text = c.get("/api/v1/export/pbn").text
     assert '[OptimumScore "NS 1520"]' in text and '[ParContract "NS 7NT"]' in text
-    assert '[OptimumResultTable "Declarer;Denomination\\2R;Result\\2R"]' in text
+    # PBN 2.1 §3.2: a backslash inside a string is two; §5.1: "\\" then a width and an alignment in a column name
+    assert '[OptimumResultTable "Declarer\\\\1L;Denomination\\\\2L;Result\\\\2R"]' in text
     table = text[text.index("[OptimumResultTable"):].splitlines()[1:21]
-    assert table[0] == "N NT 13" and "W NT 0" in table and len(table) == 20
+    assert table[0] == "N NT 13" and "W NT  0" in table and len(table) == 20
+    # §3.1, §3.4: OptimumScore and ParContract are identification-section tags, before the auction section
+    game = text[text.index('[Board "1"]'):]
+    assert game.index("[OptimumScore") < game.index("[ParContract") < game.index("[Auction")
     from endplay.parsers import pbn as endplay_pbn
     [board] = endplay_pbn.loads(text)  # an independent reader takes the file, deal included
     assert board.deal.to_pbn() == TOP

@@ -158,6 +158,13 @@ def test_the_cli_export_equals_the_api(client, data, tmp_path):
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     assert out.read_bytes() == client.get("/api/v1/export/csv").content
+    for args, url in ((["--format", "pbn", "--irregular", "marks"], "/api/v1/export/pbn?irregular=marks"),
+                      (["--format", "lin", "--board", "1"], "/api/v1/export/lin?board=1")):
+        r = subprocess.run([BIDWIRE, "export", "--data", str(data), *args], capture_output=True, timeout=60)
+        assert r.returncode == 0 and r.stdout == client.get(url).content, r.stderr
+    r = subprocess.run([BIDWIRE, "export", "--data", str(data), "--format", "lin", "--board", "99"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode != 0 and "board 99" in r.stderr and r.stdout == ""
 
 
 def test_nothing_to_export(tmp_path):

@@ -45,9 +45,18 @@ def test_tag_value_inheritance_hash_and_double_hash():
     assert [g.get("Site") for g in f.games] == ["Hall", "Hall", None]
 
 
-def test_hash_is_forbidden_for_deal_tags():
-    with pytest.raises(PbnError, match=r"line 2: \[Deal\] may not inherit"):
-        parse('[Board "1"]\n[Deal "#"]\n')
+def test_hash_is_forbidden_for_the_results_tags():
+    with pytest.raises(PbnError, match=r"line 2: \[Declarer\] may not inherit"):
+        parse('[Board "1"]\n[Declarer "#"]\n')
+
+
+def test_hash_deal_copies_the_previous_games_deal_as_real_files_write_it():
+    """Issue 27: §4.8 forbids it, but files with a board's two games write [Deal "#"] on the second; the meaning
+    is clear."""
+    deal = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
+    first, second = parse(f'[Board "1"]\n[Dealer "N"]\n[Deal "{deal}"]\n\n[Board "1"]\n[Dealer "#"]\n'
+                          f'[Deal "#"]\n').games
+    assert second.get("Deal") == deal and second.get("Dealer") == "N"
 
 
 def test_auction_with_notes_suffixes_nags_and_all_pass():

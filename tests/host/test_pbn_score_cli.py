@@ -37,7 +37,7 @@ def test_report_shape_and_law_78A_figures(traveller):
     proc = run(traveller, "--method", "mp")
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)
-    assert set(report) == {"boards", "ranking", "problems"}
+    assert set(report) == {"boards", "ranking", "problems", "damage"}
     [board] = report["boards"]
     assert board["board"] == 1
     # The laws.md §8.1 example: +420, +420, +450, +170, −100 (3S−2 not vulnerable) -> 5, 5, 8, 2, 0 of 8.

@@ -137,16 +137,19 @@ def test_lin_data_of_an_alerted_auction():
     assert board.deal.east.to_pbn() == "T98.765.432.AKQJ" and board.deal.west.to_pbn() == "432.AKQJ.T98.765"
 
 
-def test_lin_data_of_accepted_irregularities_has_the_calls_as_made():
+def test_lin_data_of_accepted_irregularities_replays_with_the_tables_seats():
+    """Issue 27: LIN has no irregularity mark, so the accepted insufficient bid is the bid with its note, and the
+    player a call out of rotation skipped gets a pass saying he did not call: in rotation, each call lands at the
+    seat that made it, and endplay finds the table's declarer (PLAYED_BY)."""
     lines = read(mitchell()).find("EVENT/BOARD").findall("TRAVELLER_LINE")
     insufficient, out_of_rotation = (x.findtext("LIN_DATA") for x in lines[1:])
-    assert insufficient.endswith("ah|Board 1|sv|o|mb|1S|mb|1H|mb|2S|mb|p|mb|4S|mb|p|mb|p|mb|p|pg||")
-    assert out_of_rotation.endswith("ah|Board 1|sv|o|mb|1S|mb|2S|mb|p|mb|4S|mb|p|mb|p|mb|p|pg||")
+    assert insufficient.endswith("ah|Board 1|sv|o|mb|1S|mb|1H!|an|insufficient bid, accepted (Law 27 A1)|mb|2S|mb|p|"
+                                 "mb|4S|mb|p|mb|p|mb|p|pg||")
+    assert out_of_rotation.endswith("ah|Board 1|sv|o|mb|1S|mb|p!|an|East did not call: the next call, made out of "
+                                    "rotation, was accepted (Law 29 A)|mb|2S|mb|p|mb|4S|mb|p|mb|p|mb|p|pg||")
     read_back = endplay_lin.loads(insufficient)[0]
     assert calls(read_back) == ["1S", "1H", "2S", "P", "4S", "P", "P", "P"]
-    # LIN has no mark for the seat of a call out of rotation: a reader replaying it by rotation gives 2S to East
-    # and so East as declarer; PLAYED_BY carries the table's declarer (and the PBN export §3.9's ^S).
-    assert endplay_lin.loads(out_of_rotation)[0].contract.declarer == Seat.east
+    assert endplay_lin.loads(out_of_rotation)[0].contract.declarer == Seat.north
     assert lines[2].findtext("PLAYED_BY") == "N"
 
 

@@ -465,15 +465,17 @@ def get_publish(service: Service):
 
 
 @router.get("/api/v1/export/{fmt}", tags=["director"])
-def get_export(service: Service, fmt: str, section: str | None = None, table: str | None = None):
-    """The scored session as PBN 2.1, USEBIO 1.2 XML or CSV: `table` one of ranking, travellers, scorecards
-    (one table per file), or without it a zip of the three."""
+def get_export(service: Service, fmt: str, section: str | None = None, table: str | None = None,
+               irregular: str = "notes", board: int | None = None):
+    """The scored session as PBN 2.1, USEBIO 1.2 XML, CSV or LIN: `table` one of ranking, travellers, scorecards
+    (one table per file), or without it a zip of the three; `board` one board's LIN file, or without it a zip of
+    every board's; `irregular` (PBN) notes, the default, or marks (PBN §3.9's, which few readers replay)."""
     if fmt not in export.FORMATS:
         return _error(404, f"format: one of {', '.join(export.FORMATS)}, not {fmt!r}")
     try:
-        body = export.render(service.store.reader(), service.standings, fmt, section, table)
+        body = export.render(service.store.reader(), service.standings, fmt, section, table, irregular, board)
     except export.ExportError as e:
-        return _error(422 if str(e).startswith("table:") else 409, str(e))
-    media, ext = export.media_type(fmt, table)
-    name = f"bidwire-{table}" if table else "bidwire"
+        return _error(422 if str(e).startswith(("table:", "irregular:", "board:")) else 409, str(e))
+    media, ext = export.media_type(fmt, table, board)
+    name = f"bidwire-{table}" if table else f"bidwire-board-{board}" if board is not None else "bidwire"
     return Response(body, media_type=media, headers={"Content-Disposition": f'attachment; filename="{name}.{ext}"'})

@@ -3,25 +3,29 @@
 The figures are the live standings' own (each section's scoring.Session, the director's adjustments and
 penalties applied), wrapped in a publish.Publication for the existing writers: boards in order with their
 travellers, the auction of each played row from its `auction_end` event with the seat of each call (alerts as PBN
-notes; an accepted call out of rotation or insufficient bid as PBN §3.9 writes it, see pbn_export), hand records
+notes; an accepted call out of rotation or insufficient bid in the form every reader tried replays, or as PBN
+§3.9's marks with `irregular="marks"`: see pbn_export), hand records
 from the event's hand-record file when it has one, the players of each pair and at each table (collector/roster.py:
 the event's, with the director's fixes: `names`, `players`, each row's seats), and the ranking after penalties
 (the TotalScoreTable's totals are the boards' own; a penalty shows in the rank, and in the collector's ranking).
 
 One section per export: a multi-section event is exported with `section`. CSV is one table per file
-(results_csv): `table` names one (ranking, travellers, scorecards); without it the three come in one zip.
+(results_csv): `table` names one (ranking, travellers, scorecards); without it the three come in one zip. LIN
+(lin_export, BBO's hand viewer format) is one file per board: `board` names one; without it they come in one zip.
 """
+import io
 import json
+import zipfile
 from dataclasses import asdict
 
 from bidwire_host.collector import roster, validator
 from bidwire_host.event import files as event_files
 from bidwire_host.event import model as event_mod
-from bidwire_host.formats import pbn_export, results_csv, usebio
+from bidwire_host.formats import lin_export, pbn_export, results_csv, usebio
 from bidwire_host.formats.publish import AuctionCall, BoardRecord, EventInfo, Publication
 
 FORMATS = {"pbn": "application/x-pbn; charset=utf-8", "usebio": "application/xml; charset=utf-8",
-           "csv": "text/csv; charset=utf-8"}
+           "csv": "text/csv; charset=utf-8", "lin": "text/plain; charset=utf-8"}
 ZIP = "application/zip"
 
 
@@ -142,16 +146,24 @@ def _usebio_identity(info, event, session, section):
     info.sections = len(session.sections)
 
 
-def render(conn, standings, fmt, section=None, table=None):
-    """The export: text for pbn, usebio and a csv `table`; the bytes of a zip of every CSV table without one."""
+def render(conn, standings, fmt, section=None, table=None, irregular="notes", board=None):
+    """The export: text for pbn, usebio, a csv `table` and a lin `board`; the bytes of a zip of every CSV table
+    without one, or of every board's LIN file. `irregular`: how the PBN writes accepted irregularities (notes,
+    the default, or marks: pbn_export.auction_lines)."""
     if fmt not in FORMATS:
         raise ExportError(f"format: one of {', '.join(FORMATS)}, not {fmt!r}")
+    if irregular not in pbn_export.IRREGULAR_FORMS:
+        raise ExportError(f"irregular: one of {', '.join(pbn_export.IRREGULAR_FORMS)}, not {irregular!r}")
+    if board is not None and fmt != "lin":
+        raise ExportError(f"board: only LIN has a file per board ({fmt} is one file)")
     if table is not None and (fmt != "csv" or table not in results_csv.TABLES):
         raise ExportError(f"table: only CSV has tables, one of {', '.join(results_csv.TABLES)}, not {table!r}"
                           if fmt == "csv" else f"table: only CSV has tables ({fmt} is one file)")
     pub = publication(conn, standings, section)
     if fmt == "pbn":
-        return pbn_export.dumps(pub)
+        return pbn_export.dumps(pub, irregular=irregular)
+    if fmt == "lin":
+        return _lin(pub, board)
     if fmt == "usebio":
         return usebio.dumps(pub)
     if table is not None:
@@ -159,8 +171,26 @@ def render(conn, standings, fmt, section=None, table=None):
     return results_csv.archive(pub)
 
 
-def media_type(fmt, table=None):
+def _lin(pub, board):
+    files = lin_export.boards(pub)
+    if board is None:
+        if not files:
+            raise ExportError("lin: no board has an auction to show (a LIN file is one table's auction and deal)")
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+            for name, text in files.items():  # a fixed date: the same session gives the same bytes
+                z.writestr(zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0)), text.encode("utf-8"),
+                           zipfile.ZIP_DEFLATED)
+        return out.getvalue()
+    text = files.get(f"board-{board}.lin")
+    if text is None:
+        played = ", ".join(str(r.board) for r in pub.boards if r.auctions) or "none"
+        raise ExportError(f"board: no auction of board {board} is known (boards with one: {played})")
+    return text
+
+
+def media_type(fmt, table=None, board=None):
     """The Content-Type and file name extension of an export."""
-    if fmt == "csv" and table is None:
+    if (fmt == "csv" and table is None) or (fmt == "lin" and board is None):
         return ZIP, "zip"
-    return FORMATS[fmt], {"pbn": "pbn", "usebio": "xml", "csv": "csv"}[fmt]
+    return FORMATS[fmt], {"pbn": "pbn", "usebio": "xml", "csv": "csv", "lin": "lin"}[fmt]

@@ -37,7 +37,7 @@ from bidwire_host.event.model import EventError
 
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=str(Path(__file__).with_name("templates")))
-EXPORTS = (("pbn", "PBN"), ("usebio", "USEBIO XML"), ("csv", "CSV"))
+EXPORTS = (("pbn", "PBN"), ("usebio", "USEBIO XML"), ("csv", "CSV"), ("lin", "LIN (a file per board)"))
 
 
 def _num(value, places=None):

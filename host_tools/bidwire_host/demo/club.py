@@ -13,7 +13,7 @@ dashboard, whose address and logins are printed once the collector is up.
 The event, its hand records and the scripted players are demo_play's: names on every pair, deals analysed double
 dummy here and by the collector (which the tables wait for), leads and tricks that agree with the deals, one wrong
 entry staged for the director's queue; seeded, so two runs play the same session. At the end the session's exports
-(PBN, USEBIO, the CSV zip) are downloaded into build/demo/exports, as the scorer would.
+(PBN, USEBIO, the CSV zip, the LIN zip) are downloaded into build/demo/exports, as the scorer would.
 
 TERM, INT or HUP, whether sent to the terminal's group (Ctrl-C) or to this process alone, stops every process the
 demo started. The folder is locked (build/demo/.lock, passed on to the collector) while the demo or its collector
@@ -198,16 +198,17 @@ def _analysed(data, boards, timeout=120):
         time.sleep(0.2)
 
 
-EXPORTS = {"pbn": "pbn", "usebio": "xml", "csv": "zip"}  # format -> file name extension (csv: the zip of its tables)
+# format -> file name (csv: the zip of its tables; lin: the zip of a file per board)
+EXPORTS = {"pbn": "bidwire.pbn", "usebio": "bidwire.xml", "csv": "bidwire.zip", "lin": "bidwire-lin.zip"}
 
 
 def _exports(collector, workdir, echo):
     """The session's exports as the scorer downloads them (GET /api/v1/export/...), into workdir/exports."""
     out = workdir / "exports"
     out.mkdir(exist_ok=True)
-    for fmt, ext in EXPORTS.items():
-        (out / f"bidwire.{ext}").write_bytes(collector.download(f"/api/v1/export/{fmt}"))
-    echo(f"exports: {', '.join(str(out / f'bidwire.{ext}') for ext in EXPORTS.values())}")
+    for fmt, name in EXPORTS.items():
+        (out / name).write_bytes(collector.download(f"/api/v1/export/{fmt}"))
+    echo(f"exports: {', '.join(str(out / name) for name in EXPORTS.values())}")
 
 
 def _join_sim(event_file, data, hub, sim_id, club, secret_file):

@@ -7,6 +7,15 @@ with notes, suffixes, NAGs and irregularity marks (§3.5, §3.9), the Play secti
 (ScoreTable, TotalScoreTable, ...) with column specs such as `Contract\\4R` (§5.2). A table row is one line
 (as in export format): a line with the wrong number of values is an error, since guessing would shift
 every later row. Every error is a PbnError naming the line.
+
+What real files do, where the meaning is clear, is read too: `[Deal "#"]` (and `#` Dealer, Vulnerable) copies the
+previous game's value, as files with two games a board write on every second one; a DOS end-of-file mark
+(Ctrl-Z, 0x1A) at the end is not part of the text (one before more text is an error, or lenient, a space).
+`lenient` (a scorer's reading, `bidwire score-pbn`) also makes damage cost only what it damages, each left-out
+part named with its line in PbnFile.damage: a stray `}`, a `{` never closed or a string never closed ends at its
+line, a line of stray text is skipped, a tag that cannot be read is left out, an
+Auction, Play or table section that cannot be read is left out of its game, and so is a Note or a `#` that
+cannot be.
 """
 from __future__ import annotations
 
@@ -21,7 +30,10 @@ ScorePercentage ScoreRubber ScoreRubberHistory BidSystemEW BidSystemNS PairEW Pa
 WestType NorthType EastType SouthType EventDate EventSponsor HomeTeam Round Section Stage Table VisitTeam Time
 UTCDate UTCTime TimeControl TimeCall TimeCard Annotator AnnotatorNA Application Mode Note OptimumScore
 ParContract""".split())
-NO_INHERIT = frozenset("Dealer Vulnerable Deal Declarer Contract Auction Play Note".split())  # §4.8
+# §4.8 forbids `#` on these; real files write [Deal "#"] (with Dealer and Vulnerable) for a board's second game, whose
+# meaning is clear: the previous game's deal. The others stay refused.
+NO_INHERIT = frozenset("Declarer Contract Auction Play Note".split())
+_DOS_EOF = "\x1a"
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*$")
 _COLUMN = re.compile(r"([+-]?)([^\\]+?)(?:\\(\d+)([LRlr]?))?$")
 _CALL = re.compile(r"(?:[1-7](?:C|D|H|S|NT|N)|PASS|XX|X|AP|-)$", re.IGNORECASE)
@@ -117,14 +129,18 @@ class PbnFile:
     games: list[Game]
     version: str | None = None
     export: bool = False
+    damage: list[tuple[int | None, int, str]] = field(default_factory=list)  # lenient: (board, line, what was lost)
 
 
 # --- tokens ------------------------------------------------------------------------------------------
 
 
-def _tokens(text, meta):
-    """(kind, value, line) for '[', ']', 'word', 'string', 'blank'; comments dropped, escapes noted in meta."""
+def _tokens(text, meta, stray=None):
+    """(kind, value, line) for '[', ']', 'word', 'string', 'blank'; comments dropped, escapes noted in meta.
+    `stray` (lenient): a list that takes (line, message) of each stray `}`, whose line then ends there; a `{` on a
+    line in `meta["unclosed"]` is a comment to the end of its line only."""
     in_brace = None
+    unclosed = meta.get("unclosed", ())
     for n, raw in enumerate(text.splitlines(), 1):
         line = raw.rstrip("\r\n")
         i = 0
@@ -152,16 +168,26 @@ def _tokens(text, meta):
             elif c == "{":
                 end = line.find("}", i + 1)
                 if end < 0:
-                    in_brace = n
+                    if n not in unclosed:
+                        in_brace = n
                     break
                 i = end + 1
             elif c in "[]":
                 yield (c, c, n)
                 i += 1
             elif c == "}":
-                raise PbnError(n, "} without an opening {: a comment is written { ... }")
+                if stray is None:
+                    raise PbnError(n, "} without an opening {: a comment is written { ... }")
+                stray.append((n, "} without an opening {: the rest of the line is left out"))
+                break
             elif c == '"':
-                value, i = _string(line, i, n)
+                try:
+                    value, i = _string(line, i, n)
+                except PbnError as e:
+                    if stray is None:
+                        raise
+                    stray.append((n, e.message + ": the rest of the line is left out"))
+                    break
                 yield ("string", value, n)
             else:
                 j = i
@@ -193,49 +219,136 @@ def _string(line, i, n):
 
 
 def parse(text, *, lenient=False):
-    """Read PBN text into a PbnFile; raises PbnError (with the line) for anything malformed. `lenient`: a table
-    row that cannot be read (the wrong number of values) is left out and named in its table's `skipped`."""
+    """Read PBN text into a PbnFile; raises PbnError (with the line) for anything malformed. `lenient`: what a
+    scorer needs (module docstring): damage is left out and named in PbnFile.damage, and a table row that cannot be
+    read (the wrong number of values) is left out and named in its table's `skipped`."""
     if not isinstance(text, str):
         raise TypeError("parse() takes text; decode the file first (PBN is ISO 8859-1 or UTF-8)")
-    meta = {}
+    end = text.find(_DOS_EOF)
+    early = None
+    if end >= 0:
+        if not text[end:].strip(_DOS_EOF + " \t\r\n"):  # MS-DOS's end of file, at the end: not part of the text
+            text = text[:end]
+        else:  # before more text: dropping what follows would lose games unseen
+            early = text[:end].count("\n") + 1
+            if not lenient:
+                raise PbnError(early, "a DOS end-of-file mark (Ctrl-Z) before the end of the file")
+            text = text.replace(_DOS_EOF, " ")
+    unclosed = set()
+    while True:
+        try:
+            out = _parse(text, lenient, unclosed)
+        except _Unclosed as e:  # lenient: that { ends at its line; read again from the start
+            unclosed.add(e.line)
+            continue
+        if early is not None:
+            out.damage.insert(0, (None, early, "a DOS end-of-file mark (Ctrl-Z) before the end of the file: read "
+                                               "as a space, and the text after it too"))
+        return out
+
+
+class _Unclosed(Exception):
+    def __init__(self, line):
+        super().__init__(line)
+        self.line = line
+
+
+def _parse(text, lenient, unclosed):
+    meta = {"unclosed": unclosed}
+    damage = [(None, n, "a { comment opened here is never closed with }: it ends at the end of its line")
+              for n in sorted(unclosed)]
+    stray = [] if lenient else None
     games = []
     game = None
     section = None  # the tag whose section data follows
     sticky = {}  # §4.8 '##' values carried into later games
     previous = {}
-    tokens = _tokens(text, meta)
-    for kind, value, n in tokens:
-        if kind == "blank":
-            if game is not None:
-                games.append(_finish(game, previous, sticky))
-                previous = {name: t.value for name, t in game.tags.items()}
-            game, section = None, None
-        elif kind == "[":
-            tag = _tag(tokens, n)
-            if game is None:
-                game = Game(n)
-            if tag.name == "Note":
-                _note(game, tag, section)
-                continue
-            if tag.name not in game.tags:  # import format: a repeated tag is ignored (§3.4)
-                game.tags[tag.name] = tag
-            section = tag if tag.name not in PLAIN_TAGS else None
-        elif kind == "]":
-            raise PbnError(n, "] without a tag: a tag is written [Name \"value\"]")
-        elif section is None:
-            shown = f'"{value}"' if kind == "string" else value
-            raise PbnError(n, f"unexpected {shown}: expected a tag such as [Board \"1\"] (section data follows only "
-                              f"Auction, Play or a table tag)")
-        else:
-            section.data.append((n, value))
+    skipped_line = None
+    tokens = _Tokens(_tokens(text, meta, stray))
+
+    def finish(g):
+        lost = [] if lenient else None
+        done = _finish(g, previous, sticky, lost)
+        if lost:
+            board = g.get("Board")
+            damage.extend((board, n, why) for n, why in lost)
+        return done
+
+    try:
+        for kind, value, n in tokens:
+            if kind == "blank":
+                if game is not None:
+                    games.append(finish(game))
+                    previous = {name: t.value for name, t in game.tags.items()}
+                game, section = None, None
+            elif kind == "[":
+                try:
+                    tag = _tag(tokens, n)
+                except PbnError as e:
+                    if not lenient:
+                        raise
+                    damage.append((game.get("Board") if game else None, e.line, e.message + ": the tag is left out"))
+                    section = None
+                    continue
+                if game is None:
+                    game = Game(n)
+                if tag.name == "Note":
+                    try:
+                        _note(game, tag, section)
+                    except PbnError as e:
+                        if not lenient:
+                            raise
+                        damage.append((game.get("Board"), e.line, e.message + ": the note is left out"))
+                    continue
+                if tag.name not in game.tags:  # import format: a repeated tag is ignored (§3.4)
+                    game.tags[tag.name] = tag
+                section = tag if tag.name not in PLAIN_TAGS else None
+            elif kind == "]":
+                if not lenient:
+                    raise PbnError(n, "] without a tag: a tag is written [Name \"value\"]")
+                damage.append((None, n, "] without a tag: left out"))
+            elif section is None:
+                shown = f'"{value}"' if kind == "string" else value
+                if not lenient:
+                    raise PbnError(n, f"unexpected {shown}: expected a tag such as [Board \"1\"] (section data "
+                                      f"follows only Auction, Play or a table tag)")
+                if skipped_line != n:  # one entry a line
+                    damage.append((game.get("Board") if game else None, n,
+                                   f"unexpected {shown} outside a section: the line's stray text is left out"))
+                    skipped_line = n
+            else:
+                section.data.append((n, value))
+    except PbnError as e:
+        if lenient and "is never closed with }" in e.message:
+            raise _Unclosed(e.line) from None
+        raise
     if game is not None:
-        games.append(_finish(game, previous, sticky))
+        games.append(finish(game))
     if not lenient:
         for g in games:
             for t in g.tables.values():
                 if t.skipped:
                     raise PbnError(*t.skipped[0])
-    return PbnFile(games, meta.get("version"), meta.get("export", False))
+    damage += [(None, n, why) for n, why in stray or ()]
+    damage.sort(key=lambda d: d[1])
+    return PbnFile(games, meta.get("version"), meta.get("export", False), damage)
+
+
+class _Tokens:
+    """The token stream, with one token put back: a tag left unclosed gives back the `[` or the semi-empty line
+    that showed it, so that a lenient reading goes on from there."""
+
+    def __init__(self, it):
+        self.it, self.back = it, []
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return self.back.pop() if self.back else next(self.it)
+
+    def put_back(self, token):
+        self.back.append(token)
 
 
 def _tag(tokens, n):
@@ -244,6 +357,7 @@ def _tag(tokens, n):
         if kind == "]":
             break
         if kind in ("blank", "["):
+            tokens.put_back((kind, value, line))
             raise PbnError(n, "this tag is not closed with ]: a tag is written [Name \"value\"]")
         parts.append((kind, value, line))
     else:
@@ -264,11 +378,18 @@ def _note(game, tag, section):
     game.notes[where][int(index)] = text
 
 
-def _finish(game, previous, sticky):
-    for name, tag in game.tags.items():
+def _finish(game, previous, sticky, lost=None):
+    """Inheritance (§4.8) and the game's sections. `lost` (lenient): a list that takes (line, why) of each part
+    that cannot be read, which is then left out of the game instead of refusing the file."""
+    for name, tag in list(game.tags.items()):
         v = tag.value
         if v.startswith("#") and name in NO_INHERIT:
-            raise PbnError(tag.line, f"[{name}] may not inherit a value with # (PBN §4.8)")
+            why = f"[{name}] may not inherit a value with # (PBN §4.8)"
+            if lost is None:
+                raise PbnError(tag.line, why)
+            lost.append((tag.line, why + f": [{name}] is left out"))
+            del game.tags[name]
+            continue
         if v.startswith("##"):
             tag.value = sticky[name] = v[2:]
         elif v == "#":
@@ -277,13 +398,19 @@ def _finish(game, previous, sticky):
         if name not in game.tags:
             game.tags[name] = Tag(name, v, game.line)
     for name, tag in list(game.tags.items()):
-        if name == "Auction":
-            game.auction = _auction(tag)
-        elif name == "Play":
-            _play(tag)
-        elif name.endswith("Table") and name != "Table":
-            game.tables[name] = _table(tag)
-        # any other tag's section data (§4.9, a user-defined section) stays on the tag, uninterpreted
+        try:
+            if name == "Auction":
+                game.auction = _auction(tag)
+            elif name == "Play":
+                _play(tag)
+            elif name.endswith("Table") and name != "Table":
+                game.tables[name] = _table(tag)
+            # any other tag's section data (§4.9, a user-defined section) stays on the tag, uninterpreted
+        except PbnError as e:
+            if lost is None:
+                raise
+            lost.append((e.line, f"{e.message}: the {name} section is left out"))
+            del game.tags[name]
     return game
 
 

@@ -7,9 +7,10 @@ sections: Auction, then tables sorted by name (§3.1). CRLF line ends (§2.3).
 
 Alerts are notes `=n=` with [Note "n:explanation"] (§3.5.4: "a note is used for indicating alerts"); the
 `!` suffix means "good call" in PBN (§3.5.3), so it is not used for alerts. Irregularities the table accepted
-are written as §3.9 writes them, so that a reader replays the auction the table played: `^I` before an
-insufficient bid, and one `^S` in place of the call of each player skipped by a call out of rotation (`1H ^S 2H`:
-North opens, South bids out of rotation over East, and the auction goes on from South).
+are written by default so that every reader tried replays the auction the table played (docs/scorer.md): an
+insufficient bid as the bid with a note, and for each player a call out of rotation skipped a `Pass` with a note
+saying he did not call (`1H Pass =1= 2H`: North opens, South bids out of rotation over East, and the auction goes
+on from South). `irregular="marks"` writes §3.9's marks instead (`^I 1H`, `1H ^S 2H`), which few readers know.
 A mandatory tag whose value is unknown is "?", one that does not apply to the game (the players and the
 contract of a hand-record file, the contract of an adjusted score) is "" (§3.4); the Deal is "?" only when the
 board has no hand record. Every value that comes from outside (event, names, pair ids, alert explanations) is
@@ -142,35 +143,63 @@ def _code(name):
         return None
 
 
-def auction_lines(dealer, calls):
-    """The Auction section: four calls a line from the dealer, alerts as =n= notes, accepted irregularities as
-    §3.9 writes them (`^S` for each player a call out of rotation skipped, `^I` before an insufficient bid),
-    then the Note tags."""
-    lines = [f"[Auction {quote(dealer)}]"]
-    notes = {}
-    tokens = []  # one per seat in rotation: a call with its annotations, or ^S
-    plain = []
+IRREGULAR_FORMS = ("notes", "marks")
+# The note each form-"notes" irregularity carries (§3.5.4: a note on the call). Law numbers as in laws.md.
+INSUFFICIENT_NOTE = "insufficient bid, accepted (Law 27 A1)"
+SKIPPED_NOTE = "{seat} did not call: the next call, made out of rotation, was accepted (Law 29 A)"
+SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
+
+
+def replay(dealer, calls):
+    """The auction's calls in order, each as (call, its PBN name, the seats it skipped, whether it is an
+    insufficient bid): a call out of rotation that was accepted skips the players between the one whose turn it was
+    and its maker (Law 29 A); an insufficient bid that was accepted stands (Law 27 A1). For the writers of PBN and
+    LIN, which mark these each its own way."""
     turn = SEATS.index(dealer) if dealer and dealer in SEATS else None
     last_bid = -1
     for c in calls:
         name = "Pass" if c.call.upper() in ("P", "PASS") else c.call.upper()
+        skipped = []
         if turn is not None and c.seat and c.seat in SEATS:
-            skipped = (SEATS.index(c.seat) - turn) % 4
-            tokens += ["^S"] * skipped
+            skipped = [SEATS[(turn + k) % 4] for k in range((SEATS.index(c.seat) - turn) % 4)]
             turn = SEATS.index(c.seat)
         code = _code(name)
-        token = name
+        insufficient = False
         if code is not None and is_bid(code):
-            if code <= last_bid:  # Law 27: not higher than the last bid; it stood, so the auction holds it
-                token = "^I " + name
+            insufficient = code <= last_bid
             last_bid = code
+        yield c, name, skipped, insufficient
+        turn = lho(turn) if turn is not None else None
+
+
+def auction_lines(dealer, calls, irregular="notes"):
+    """The Auction section: four calls a line from the dealer, alerts as =n= notes, then the Note tags.
+
+    Accepted irregularities (docs/scorer.md "Irregular auctions"), by `irregular`:
+    - "notes" (the default, which endplay, bridge-utils and bridgebots all replay with the right seats): an
+      insufficient bid is the bid with a note; each player a call out of rotation skipped gets a `Pass` with a
+      note saying he did not call, so that every reader's rotation gives each call its seat;
+    - "marks": as §3.9 writes them, `^I` before an insufficient bid and one `^S` for each player skipped."""
+    if irregular not in IRREGULAR_FORMS:
+        raise ValueError(f"irregular: one of {', '.join(IRREGULAR_FORMS)}, not {irregular!r}")
+    lines = [f"[Auction {quote(dealer)}]"]
+    notes = {}
+
+    def note(text):
+        return f"={notes.setdefault(text, len(notes) + 1)}="
+
+    tokens = []  # one per seat in rotation: a call with its annotations, ^S, or a noted Pass
+    plain = []
+    for c, name, skipped, insufficient in replay(dealer, calls):
+        for seat in skipped:
+            tokens.append("^S" if irregular == "marks" else f"Pass {note(SKIPPED_NOTE.format(seat=SEAT_NAMES[seat]))}")
+        token = name
+        if insufficient:  # Law 27: not higher than the last bid; it stood, so the auction holds it
+            token = "^I " + name if irregular == "marks" else f"{name} {note(INSUFFICIENT_NOTE)}"
         if c.alert or c.explanation:
-            text = c.explanation or "alert"
-            index = notes.setdefault(text, len(notes) + 1)
-            token += f" ={index}="
+            token += " " + note(c.explanation or "alert")
         tokens.append(token)
         plain.append(name)
-        turn = lho(turn) if turn is not None else None
     for i in range(0, len(tokens), 4):
         lines.append(" ".join(tokens[i:i + 4]))
     ended = plain == ["Pass"] * 4 or (len(plain) >= 4 and plain[-3:] == ["Pass"] * 3 and set(plain) != {"Pass"})
@@ -180,16 +209,19 @@ def auction_lines(dealer, calls):
     return lines
 
 
-def _game(pub, record, row_index, tables, unknown="?"):
+def _game(pub, record, row_index, tables, unknown="?", supplemental=None, irregular="notes"):
     """One game's lines; `unknown` is what an unknown Event or Site is written as ("" in a hand-record file, whose
-    games are deals, not games played: §3.4's 'dealing program')."""
+    games are deals, not games played: §3.4's 'dealing program'). Export-format order (§3.1, §3.4): the 15
+    mandatory tags, the supplemental tags (`supplemental` and the game's own) sorted by name, the auction section
+    with its notes, then the tables sorted by name. There is no play section: a unit records the opening lead's
+    suit, not the cards played."""
     ev = pub.event
     tags = {"Event": ev.event or unknown, "Site": ev.site or unknown, "Date": ev.pbn_date(),
             "Board": str(record.board), "West": "", "North": "", "East": "", "South": "",
             "Dealer": record.dealer_seat, "Vulnerable": VUL_TAGS[record.vul],
             "Deal": record.deal.pbn(record.dealer_seat) if record.deal else "?",
             "Scoring": SCORING_TAGS.get(pub.method, ""), "Declarer": "", "Contract": "", "Result": ""}
-    extra = {}
+    extra = dict(supplemental or {})
     calls = None
     if row_index is not None:
         r = record.rows[row_index].result
@@ -208,7 +240,7 @@ def _game(pub, record, row_index, tables, unknown="?"):
     lines = [f"[{k} {quote(tags[k])}]" for k in MANDATORY]
     lines += [f"[{k} {quote(extra[k])}]" for k in sorted(extra)]
     if calls:
-        lines += auction_lines(record.dealer_seat, calls)
+        lines += auction_lines(record.dealer_seat, calls, irregular)
     for name in sorted(tables):
         lines += tables[name]
     return lines
@@ -217,48 +249,51 @@ def _game(pub, record, row_index, tables, unknown="?"):
 DENOMS = ("NT", "S", "H", "D", "C")
 
 
-def analysis_lines(analysis):
-    """The deal's double-dummy analysis as PBN 2.1 writes it: OptimumScore (par, the side that scores it first),
-    ParContract, and the OptimumResultTable of the tricks each seat takes as declarer in each denomination (§5.7;
-    columns Declarer, Denomination, Result, as results programs write them)."""
+def analysis_tags(analysis):
+    """The deal's par as PBN 2.1 tags: OptimumScore (par, the side that scores it first) and ParContract. They are
+    identification-section tags (§3.4), so in export format they sort among the supplemental tags, before the
+    auction section (§3.1)."""
     if not analysis:
-        return []
+        return {}
     score = analysis["par"]["score"]
-    out = [f"[OptimumScore {quote(('NS ' if score >= 0 else 'EW ') + str(abs(score)))}]"]
-    contracts = []
+    tags = {"OptimumScore": ("NS " if score >= 0 else "EW ") + str(abs(score))}
+    sides = {}
     for text in analysis["par"]["contracts"]:  # endplay's "4♠N=", "5♦Wx-2": level, denomination, declarer, result
         t = text.translate(str.maketrans({"♠": "S", "♥": "H", "♦": "D", "♣": "C"}))
         level, rest = t[0], t[1:]
         denom = "NT" if rest.startswith("NT") else rest[0]
         seat = rest[len(denom)]
         doubled = "X" if "x" in rest[len(denom) + 1:].lower() else ""
-        side = "NS" if seat in "NS" else "EW"
-        contracts.append((side, f"{level}{denom}{doubled}"))
-    if contracts:
-        sides = {}
-        for side, contract in contracts:
-            sides.setdefault(contract, set()).add(side)
-        out.append(f"[ParContract {quote(', '.join(f'{side} {c}' for c, ss in sides.items() for side in sorted(ss)))}]")
-    out.append('[OptimumResultTable "Declarer;Denomination\\2R;Result\\2R"]')
-    for seat in "NSEW":
-        for d in DENOMS:
-            out.append(f"{seat} {d} {analysis['dd'][seat][d]}")
-    return out
+        sides.setdefault(f"{level}{denom}{doubled}", set()).add("NS" if seat in "NS" else "EW")
+    if sides:
+        tags["ParContract"] = ", ".join(f"{side} {c}" for c, ss in sides.items() for side in sorted(ss))
+    return tags
 
 
-def dumps(pub, *, crlf=True):
-    """The publication as PBN 2.1 export-format text."""
+def optimum_result_table(analysis):
+    """The OptimumResultTable (§5.7): the tricks each seat takes as declarer in each denomination, double dummy
+    (columns Declarer, Denomination, Result, as results programs write them)."""
+    rows = [[seat, d, analysis["dd"][seat][d]] for seat in "NSEW" for d in DENOMS]
+    return table_lines("OptimumResultTable", [("Declarer", "L"), ("Denomination", "L"), ("Result", "R")], rows)
+
+
+def dumps(pub, *, crlf=True, irregular="notes"):
+    """The publication as PBN 2.1 export-format text; `irregular`: how accepted irregularities are written
+    (auction_lines)."""
+    if irregular not in IRREGULAR_FORMS:
+        raise ValueError(f"irregular: one of {', '.join(IRREGULAR_FORMS)}, not {irregular!r}")
     games = []
     for k, record in enumerate(pub.boards):
         tables = {"ScoreTable": score_table(record, pub.method, pub.names, pub.two_fields)}
+        par = analysis_tags(record.analysis)
         if record.analysis:
-            tables["OptimumResultTable"] = analysis_lines(record.analysis)
+            tables["OptimumResultTable"] = optimum_result_table(record.analysis)
         if k == 0 and pub.standings:
             tables["TotalScoreTable"] = total_score_table(pub)
         indexes = sorted(record.auctions) or [None]
         for i in indexes:
-            games.append(_game(pub, record, i, tables))
-            tables = {}
+            games.append(_game(pub, record, i, tables, supplemental=par, irregular=irregular))
+            tables, par = {}, {}
     return _join(games, crlf)
 
 
@@ -277,4 +312,6 @@ def _join(games, crlf):
             text.append("")
         text += game
     eol = "\r\n" if crlf else "\n"
-    return eol.join(text) + eol
+    # An empty line after the last game too, as after every other: bridgebots 0.0.12 (_split_pbn) ends a game only
+    # at an empty line, and reads a last game without one as its characters.
+    return eol.join(text) + eol + (eol if games else "")

@@ -47,27 +47,54 @@ class HandRecord:
 @dataclass
 class Imported:
     results: list[Result] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)  # results rows not scored
     hands: dict[int, HandRecord] = field(default_factory=dict)
+    damage: list[Problem] = field(default_factory=list)  # not `strict`: what else was left out (a deal, a play...)
 
 
 def load(text, *, strict=True):
     """Parse PBN text and read its results, problems and hand records. Not `strict`: a results row that cannot be
     read at all (a contract 8S, a Result of "ten", a row of the wrong width) is left out as a Problem naming its
-    board and line, and the others are read; strict, it is a PbnError for the whole file."""
-    return read(parse(text, lenient=not strict).games, strict=strict)
+    board and line, and the others are read; damage elsewhere costs only what it damages (pbn.parse's `lenient`;
+    here a deal or dealer that cannot be read drops that board's hand record, a board number or vulnerability
+    that cannot be read that game's results), each named in `damage`; strict, any of it is a PbnError for the
+    whole file."""
+    parsed = parse(text, lenient=not strict)
+    out = read(parsed.games, strict=strict)
+    out.damage[:0] = [Problem(_number(board), why, line) for board, line, why in parsed.damage]
+    out.damage.sort(key=lambda p: p.line or 0)
+    return out
+
+
+def _number(board):
+    return int(board) if board and board.strip().isdecimal() else None
 
 
 def read(games, *, strict=True):
     out = Imported()
     tables = {}  # board -> (game, table) of the first ScoreTable
     plain = []  # (board, game) of games with a result in their tags and no ScoreTable
+    bad_deals = set()  # (board, Deal value) of the deals that cannot be read
     for game in games:
-        number = _board(game)
-        if number is None:
+        try:
+            number = _board(game)
+            if number is None:
+                continue
+            vul = _vul(game, number)
+        except PbnError as e:
+            if strict:
+                raise
+            out.damage.append(Problem(_number(game.get("Board")), f"{e.message}: the game's results are left out",
+                                      e.line))
             continue
-        vul = _vul(game, number)
-        _hand(out, game, number, vul)
+        try:
+            _hand(out, game, number, vul)
+        except PbnError as e:
+            if strict:
+                raise
+            if (number, game.get("Deal")) not in bad_deals:  # a [Deal "#"] copying it is the same damage
+                out.damage.append(Problem(number, f"{e.message}: board {number}'s hand record is left out", e.line))
+            bad_deals.add((number, game.get("Deal")))
         table = game.tables.get("ScoreTable")
         if table is not None:
             first = tables.get(number)

@@ -95,6 +95,14 @@ class Publication:
         return self.event.method
 
 
+def players_of(pub, contestant):
+    """The contestant's [event.Player]: by the standings' key (("NS", "3") in a Mitchell), else by its number."""
+    found = pub.players.get(contestant)
+    if found is None and isinstance(contestant, tuple):
+        found = pub.players.get(contestant[1])
+    return list(found or [])
+
+
 def publication(results, event=None, *, hands=None, auctions=None, names=None, players=None, two_fields=None,
                 **options):
     """Score `results` with event.method and wrap everything an export needs.

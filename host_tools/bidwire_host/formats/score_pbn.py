@@ -2,16 +2,21 @@
 
     {"boards": [{"board": n, "rows": [{"ns", "ew", "score_ns", "mp_ns", "pct_ns", "imp_ns"}]}],
      "ranking": [{"rank", "display", "direction", "pair", "total", "pct", "boards"}],
-     "problems": [{"board", "line", "problem"}]}
+     "problems": [{"board", "line", "problem"}], "damage": [{"board", "line", "problem"}]}
 
 A figure that does not apply to the method is null; numbers are ints or floats rounded to 2 decimals half away
 from zero (scoring.model.round_half_away). Rows keep the file's order within each board; a Multiplicity row is
 repeated that many times. Every row that cannot be scored -- a score that is not its contract's Law 77 score, a
 junk contract such as 8S, a row of the wrong width -- is one entry of `problems` (board, line, why) and the
-others are scored; `strict` refuses the whole file at the first row it cannot read (a PbnError).
+others are scored. Damage elsewhere costs only what it damages (pbn_import.load): a deal that cannot be read drops
+that board's hand record, a Play or Auction section that cannot be read that section, a stray brace the rest of
+its line; each is one entry of `damage`, and every result that can be scored still is. `strict` refuses the whole
+file at the first row or part it cannot read (a PbnError). What real files do where the meaning is clear is
+read in both: `[Deal "#"]`, the previous game's deal; a DOS end-of-file mark (Ctrl-Z) at the end.
 """
 from __future__ import annotations
 
+from bidwire_host.formats.pbn import PbnError
 from bidwire_host.formats.pbn_import import load
 from bidwire_host.scoring.matchpoints import acbl as acbl_units
 from bidwire_host.scoring.model import format_number
@@ -32,6 +37,9 @@ def score_pbn(text, method="neuberg", *, acbl=False, two_fields=None, strict=Fal
     """The report for PBN `text` scored by `method`; raises pbn.PbnError for PBN that cannot be read (with
     `strict`, also for one results row that cannot)."""
     imported = load(text, strict=strict)
+    if imported.damage and not imported.results and not imported.problems:  # nothing but damage: not a PBN file
+        first = imported.damage[0]
+        raise PbnError(first.line, first.message)
     rows, totals, standings, _ = score_field(imported.results, method, two_fields=two_fields)
     problems = [p.as_dict() for p in imported.problems]
     mp = acbl_units if acbl else (lambda x: x)
@@ -54,4 +62,5 @@ def score_pbn(text, method="neuberg", *, acbl=False, two_fields=None, strict=Fal
         ranking.append({"rank": s.rank, "display": s.display, "direction": direction, "pair": pair,
                         "total": format_number(total), "pct": format_number(t.pct), "boards": t.boards})
     problems.sort(key=lambda p: (p["line"] is None, p["line"] or 0))
-    return {"boards": boards, "ranking": ranking, "problems": problems}
+    return {"boards": boards, "ranking": ranking, "problems": problems,
+            "damage": [p.as_dict() for p in imported.damage]}

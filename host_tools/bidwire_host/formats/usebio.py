@@ -23,10 +23,9 @@ a section at a time, and EVENT_DESCRIPTION names the section. PLACE is the rank 
 that tie share it (1, 2, 2, 4). MASTER_POINTS_AWARDED is on every pair (0 for none) when the event names a scale
 (scoring/masterpoints.py). The matchpoints of a board are written to 2 decimals that sum to its exact total
 (publish.BoardRecord.written). An artificial score is SCORE "A6040" (A, then NS's and EW's percentages).
-LIN_DATA is the auction as BBO's LIN writes it (`pn` players from South, `md` the deal, `sv`, `ah|Board n|`,
-then `mb|call|` per call, an alerted call marked `!` and followed by `an|explanation|`): the calls as they were
-made, an accepted insufficient bid as the bid made; LIN has no mark for the seat of a call out of rotation (the
-PBN export carries PBN §3.9's).
+LIN_DATA is the auction as formats/lin_export.py writes it (BBO's LIN): an accepted insufficient bid is the bid
+with its note, and the player a call out of rotation skipped gets a pass saying he did not call, so that each
+call lands at the seat that made it.
 """
 from __future__ import annotations
 
@@ -35,6 +34,8 @@ import xml.etree.ElementTree as ET
 from importlib import metadata
 
 from bidwire.core.calls import SEATS
+from bidwire_host.formats import lin_export
+from bidwire_host.formats.publish import players_of
 from bidwire_host.scoring import masterpoints
 from bidwire_host.scoring.model import Artificial, Assigned, format_number
 
@@ -43,13 +44,10 @@ BOARD_SCORING = {"mp": "MATCH_POINTS", "neuberg": "MATCH_POINTS", "cross-imps": 
 DOCTYPE = '<!DOCTYPE USEBIO SYSTEM "http://www.usebio.org/files/usebio_v1_2.dtd">'
 VULNERABILITY = ("Love", "North-South", "East-West", "All")  # by vulnerability code 0-3 (docs/scorer.md "USEBIO")
 SUITS = ("SPADES", "HEARTS", "DIAMONDS", "CLUBS")
-LIN_SEATS = "SWNE"  # LIN's order of the hands and players; its dealer digit is 1 + the index here
-LIN_VUL = "oneb"  # sv|: none, NS, EW, both, by vulnerability code
 
 # Characters XML 1.0 cannot hold even escaped (§2.2): a pair id or a name typed with one would make the whole
 # file unreadable, so each becomes a space. ElementTree escapes <, & and quotes itself.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
-_NOT_LIN = re.compile(r"[|\x00-\x1f\x7f]")  # a LIN value ends at "|"; a line break ends the record
 
 
 def _text(value):
@@ -79,14 +77,6 @@ def _date(event):
         return d.strftime("%d/%m/%Y")
     parts = str(d).split(".")
     return "/".join(reversed(parts)) if len(parts) == 3 and len(parts[0]) == 4 else d
-
-
-def players_of(pub, contestant):
-    """The contestant's [event.Player]: by the standings' key (("NS", "3") in a Mitchell), else by its number."""
-    found = pub.players.get(contestant)
-    if found is None and isinstance(contestant, tuple):
-        found = pub.players.get(contestant[1])
-    return list(found or [])
 
 
 def _player(parent, player):
@@ -137,51 +127,12 @@ def _lead(text):
     return t if t and t[0] in "SHDC" and len(t) <= 2 else None
 
 
-def _lin_call(name):
-    n = name.strip().upper()
-    if n in ("P", "PASS"):
-        return "p"
-    if n in ("X", "XX"):
-        return "d" if n == "X" else "r"
-    return n.replace("NT", "N")
-
-
-def _lin_text(value):
-    return _NOT_LIN.sub(" ", str(value)).strip()
-
-
-def _seat_names(pub, record, row_index):
-    """{seat: name} of the players at the table, from the board's players or the pairs' (NS: N, S; EW: E, W)."""
-    named = dict(record.players.get(row_index, {}))
-    if named or pub.method == "teams":
-        return named
-    r = record.rows[row_index].result
-    for line, seats, pid in (("NS", "NS", r.ns), ("EW", "EW", r.ew)):
-        players = players_of(pub, (line, pid) if pub.two_fields else pid)
-        for seat, player in zip(seats, players, strict=False):
-            named[seat] = player.name
-    return named
-
-
 def lin(pub, record, row_index):
-    """LIN_DATA of the auction behind one traveller row ('' when the row has no auction)."""
-    calls = record.auctions.get(row_index)
-    if not calls:
+    """LIN_DATA of the auction behind one traveller row ('' when the row has no auction): lin_export's, without
+    the tricks (TRAVELLER_LINE has them)."""
+    if not record.auctions.get(row_index):
         return ""
-    names = _seat_names(pub, record, row_index)
-    parts = ["pn", ",".join(_lin_text(names.get(s, "")) for s in LIN_SEATS), "st", ""]
-    deal = record.deal
-    if deal is not None and all(deal.hands.get(s) for s in SEATS):
-        hands = ",".join("".join(suit + cards for suit, cards in zip("SHDC", deal.hands[s], strict=True))
-                         for s in LIN_SEATS)
-        parts += ["md", f"{LIN_SEATS.index(record.dealer_seat) + 1}{hands}", "rh", ""]
-    parts += ["ah", f"Board {record.board}", "sv", LIN_VUL[record.vul]]
-    for c in calls:
-        parts += ["mb", _lin_call(c.call) + ("!" if c.alert or c.explanation else "")]
-        if c.explanation:
-            parts += ["an", _lin_text(c.explanation)]
-    parts += ["pg", ""]
-    return "|".join(parts) + "|"
+    return lin_export.game_line(pub, record, row_index, tricks=False)
 
 
 def _traveller(parent, pub, record, imp):

@@ -175,12 +175,13 @@ def key_lines(seat, call):
     return [f"{seat} {call[0]}", f"{seat} {call[1:]}"]
 
 
-def auction_lines(board, calls):
-    """The key lines of an auction (calls from the dealer round the table; "~1S" is made out of rotation by the
-    player after the one whose turn it is): (lines, contract, declarer's seat letter or None)."""
+def auction_inputs(board, calls):
+    """The calls of an auction (from the dealer round the table; "~1S" is made out of rotation by the player after
+    the one whose turn it is) as the unit records them, "N:1H": (inputs, contract, declarer's seat letter or
+    None)."""
     d = dealer_of(board)
     a = Auction(d)
-    lines = []
+    inputs = []
     turn = d
     for call in calls:
         if call.startswith("~"):  # out of rotation: the player after the one whose turn it is
@@ -188,12 +189,22 @@ def auction_lines(board, calls):
         else:
             seat = SEATS[turn]
         readback.apply(a, f"{seat}:{call}")
-        lines += key_lines(seat, call)
+        inputs.append(f"{seat}:{call}")
         turn = lho(a.p_seat) if a.p_kind else a.in_turn()  # a pending irregularity: its LHO may accept it
     contract = record.contract_text(a)
     if contract is None:
         raise ValueError(f"board {board}: the auction {' '.join(calls)} does not end")
-    return lines, contract, None if contract == "Pass" else SEATS[a.declarer()]
+    return inputs, contract, None if contract == "Pass" else SEATS[a.declarer()]
+
+
+def auction_lines(board, calls):
+    """The key lines of an auction (auction_inputs): (lines, contract, declarer's seat letter or None)."""
+    inputs, contract, declarer = auction_inputs(board, calls)
+    lines = []
+    for token in inputs:
+        seat, call = token.split(":")
+        lines += key_lines(seat, call)
+    return lines, contract, declarer
 
 
 def leader_of(declarer):
