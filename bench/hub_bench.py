@@ -35,6 +35,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from hubkit import Hub, Pg  # noqa: E402
 
 from bidwire_host.hub import field, signing  # noqa: E402
+from bidwire_host.hub.live import LiveField  # noqa: E402
 from bidwire_host.scoring.model import law77_score  # noqa: E402
 from bidwire_host.scoring.session import score_field  # noqa: E402
 
@@ -178,6 +179,38 @@ def rescoring(results_count, seed=1):
     return {"results": len(rows), "hub_s": hub_s, "core_s": core_s}
 
 
+def live_update(results_count, seed=1):
+    """Seconds for the live field (hub/live.py) to take one upload's change (a round of ROUND boards, one
+    result changed on each) and give the ranking, on a field of `results_count` results already held; and
+    for field.score to score the same field afresh (what a worker would do without the live field)."""
+    clubs = max(1, results_count // (TABLES * BOARDS))
+    by_board = {}
+    for k in range(1, clubs + 1):
+        for results in club_results(f"C{k}", seed).values():
+            for r in results:
+                by_board.setdefault(r["board"], []).append({"club_id": f"C{k}", "ns_names": "", "ew_names": "",
+                                                            "adjusted": None, "version": 1, **r})
+    sim = {"id": "bench", "scoring": "neuberg", "winners": "two"}
+    live = LiveField(sim)
+    live.update(by_board)
+    live.field()
+    changed = {}
+    for b in range(1, ROUND + 1):
+        rows = [dict(r) for r in by_board[b]]
+        rows[0]["score_ns"] = -rows[0]["score_ns"]  # a correction: the first result's score the other way
+        changed[b] = rows
+    t0 = time.perf_counter()
+    live.update(changed)
+    live.field()
+    live_s = time.perf_counter() - t0
+    by_board.update(changed)
+    rows = [r for b in sorted(by_board) for r in by_board[b]]
+    t0 = time.perf_counter()
+    field.score(sim, rows)
+    full_s = time.perf_counter() - t0
+    return {"results": len(rows), "live_s": live_s, "full_s": full_s}
+
+
 def run(clubs=(10, 50, 150), readers=200):
     out = {"growth": [], "rescore": []}
     with Pg() as cluster:
@@ -187,6 +220,7 @@ def run(clubs=(10, 50, 150), readers=200):
     for c in clubs:
         out["rescore"].append(rescoring(c * TABLES * BOARDS))
     out["rescore_180k"] = rescoring(180_000)
+    out["live_180k"] = live_update(180_000)
     return out
 
 
@@ -212,6 +246,11 @@ def figures(f):
              unit="ms", method="hub/field.score in process (Neuberg, two winners)", target=100,
              baseline=1000 * r180["core_s"], baseline_name="the club's scoring core alone (score_field)",
              tag="scoring core"),
+        dict(name=f"hub: live field, one upload into {f['live_180k']['results']:,} results, with the ranking",
+             value=1000 * f["live_180k"]["live_s"], unit="ms",
+             method=f"hub/live.py: {ROUND} boards' results read again (one changed on each), then the ranking",
+             target=100, baseline=1000 * f["live_180k"]["full_s"],
+             baseline_name="field.score of the same field afresh", tag="afresh"),
         dict(name="hub: ranking and board page, time to first byte p99", value=full["ttfb_p99_ms"] or 0, unit="ms",
              method=f"{full['reads']:,} reads of /sims/{{sim}} and /sims/{{sim}}/boards/1 by 200 concurrent readers "
                     "during the upload above", target=200, baseline=full["ack_p99_ms"],

@@ -21,30 +21,36 @@ from bidwire_host.scoring.session import score_board
 
 
 def _terms(rows, method):
-    """[(side, pair, a numerator, a denominator, c, ta, tc)] for one board's rows (side 0 NS, 1 EW)."""
+    """One board's terms, in groups that share everything but the pair and the numerators: [(side, a's
+    denominator, c's denominator, (ta, tc), [(pair, a's numerator, c's numerator)])], side 0 for NS, 1 for EW.
+    A board without adjusted scores is two groups, one a side."""
     n = len(rows)
-    out = []
     if all(r["adjusted"] is None for r in rows):
+        ns, ew = [], []
+        neuberg = method == "neuberg"
         for r, u in zip(rows, units([r["score_ns"] for r in rows]), strict=True):
-            for side, number, m in ((0, r["ns"], u), (1, r["ew"], 2 * (n - 1) - u)):
-                key = (r["club_id"], r["section"], number)
-                if method == "neuberg":
-                    out.append((side, key, m + 1, n, -1, 2, -2))
-                else:
-                    out.append((side, key, 0, 1, m, 0, 2 * (n - 1)))
-        return out
+            club, section, v = r["club_id"], r["section"], 2 * (n - 1) - u
+            if neuberg:  # (M + 1) E / n - 1 on a top of 2E - 2
+                ns.append(((club, section, r["ns"]), u + 1, -1))
+                ew.append(((club, section, r["ew"]), v + 1, -1))
+            else:  # M on a top of 2(n - 1)
+                ns.append(((club, section, r["ns"]), 0, u))
+                ew.append(((club, section, r["ew"]), 0, v))
+        den, top = (n, (2, -2)) if neuberg else (1, (0, 2 * (n - 1)))
+        return [(0, den, 1, top, ns), (1, den, 1, top, ew)]
     results = [field.as_result(r) for r in rows]
     if method == "neuberg":  # the board scored at two sizes; the terms are the line through them
         at_n, at_next = score_board(results, method, expected=n), score_board(results, method, expected=n + 1)
     else:
         at_n = at_next = score_board(results, method)
+    out = []
     for r, one, two in zip(rows, at_n, at_next, strict=True):
         ta = two.top - one.top
         for side, number, m1, m2 in ((0, r["ns"], one.mp_ns, two.mp_ns), (1, r["ew"], one.mp_ew, two.mp_ew)):
             a = Fraction(m2) - Fraction(m1)
             c = Fraction(m1) - a * n
-            out.append((side, (r["club_id"], r["section"], number), a.numerator, a.denominator, c, ta,
-                        one.top - ta * n))
+            out.append((side, a.denominator, c.denominator, (ta, one.top - ta * n),
+                        [((r["club_id"], r["section"], number), a.numerator, c.numerator)]))
     return out
 
 
@@ -53,39 +59,39 @@ class LiveField:
         self.method, self.winners = sim["scoring"], sim["winners"]
         self.versions = {}  # board -> its change counter when read
         self.boards = {}  # board -> (rows, terms)
-        self.a = ({}, {})  # side -> {denominator: {pair: numerators}}
-        self.c = ({}, {})  # side -> {denominator: {pair: numerators}}
-        self.ta, self.tc, self.played = ({}, {}), ({}, {}), ({}, {})  # side -> {pair: sum}
+        self.a = ({}, {})  # side -> {a's denominator: {pair: sum of a's numerators}}
+        self.c = ({}, {})  # side -> {c's denominator: {pair: sum of c's numerators}}
+        self.tops = ({}, {})  # side -> {(ta, tc): {pair: results with that top}}
+        self.played = ({}, {})  # side -> {pair: results}
         self.names = ({}, {})
 
     def fits(self, sim):
         return (self.method, self.winners) == (sim["scoring"], sim["winners"])
 
     def _apply(self, rows, terms, sign):
-        names = {}
+        for side, a_den, c_den, top, group in terms:
+            a_acc = self.a[side].setdefault(a_den, {})
+            c_acc = self.c[side].setdefault(c_den, {})
+            t_acc = self.tops[side].setdefault(top, {})
+            played = self.played[side]
+            for key, a, c in group:  # the hot loop of a board's change: four dict updates a result and side
+                a_acc[key] = a_acc.get(key, 0) + sign * a
+                c_acc[key] = c_acc.get(key, 0) + sign * c
+                t_acc[key] = t_acc.get(key, 0) + sign
+                played[key] = played.get(key, 0) + sign
         if sign > 0:
             for r in rows:
-                names[(0, (r["club_id"], r["section"], r["ns"]))] = r["ns_names"]
-                names[(1, (r["club_id"], r["section"], r["ew"]))] = r["ew_names"]
-        for side, key, a_num, a_den, c, ta, tc in terms:
-            acc = self.a[side].setdefault(a_den, {})
-            acc[key] = acc.get(key, 0) + sign * a_num
-            c = Fraction(c)
-            acc = self.c[side].setdefault(c.denominator, {})
-            acc[key] = acc.get(key, 0) + sign * c.numerator
-            for sums, value in ((self.ta[side], ta), (self.tc[side], tc), (self.played[side], 1)):
-                sums[key] = sums.get(key, 0) + sign * value
-            if self.played[side][key] == 0:
-                self._forget(side, key)
-            elif sign > 0:
-                self.names[side][key] = names[(side, key)]
-
-    def _forget(self, side, key):
-        for parts in (self.a[side], self.c[side]):
-            for acc in parts.values():
-                acc.pop(key, None)
-        for sums in (self.ta[side], self.tc[side], self.played[side], self.names[side]):
-            sums.pop(key, None)
+                self.names[0][(r["club_id"], r["section"], r["ns"])] = r["ns_names"]
+                self.names[1][(r["club_id"], r["section"], r["ew"])] = r["ew_names"]
+            return
+        for side in (0, 1):
+            gone = [k for k, v in self.played[side].items() if v == 0]
+            for key in gone:
+                for parts in (self.a[side], self.c[side], self.tops[side]):
+                    for acc in parts.values():
+                        acc.pop(key, None)
+                self.played[side].pop(key, None)
+                self.names[side].pop(key, None)
 
     def refresh(self, conn, sim):
         """Read again the boards that changed since the last refresh; the field as of now."""
@@ -111,22 +117,26 @@ class LiveField:
                 self.boards[b] = (rows, terms)
 
     def totals(self, side):
-        """{pair: (mp, top, boards)} at the current E, exact (the interface field._rank reads)."""
+        """{pair: (mp, top, boards)} at the current E, exact (the interface field.rank_field reads)."""
         e = self.expected()
         dens = [d for parts in (self.a, self.c) for p in parts for d, acc in p.items() if any(acc.values())]
         common = lcm(*dens) if dens else 1
-        a_sum, c_sum = {}, {}
-        for parts, sums in ((self.a[side], a_sum), (self.c[side], c_sum)):
+        num, top = {}, {}  # pair -> matchpoints x common, top
+        for parts, factor in ((self.a[side], e), (self.c[side], 1)):
             for d, acc in parts.items():
-                k = common // d
-                for key, num in acc.items():
-                    if num:
-                        sums[key] = sums.get(key, 0) + num * k
+                k = factor * (common // d)
+                for key, x in acc.items():
+                    if x:
+                        num[key] = num.get(key, 0) + x * k
+        for (ta, tc), acc in self.tops[side].items():
+            t = ta * e + tc
+            for key, n in acc.items():
+                if n:
+                    top[key] = top.get(key, 0) + n * t
         out = {}
         for key, boards in self.played[side].items():
-            mp = Fraction(e * a_sum.get(key, 0) + c_sum.get(key, 0), common)
-            out[key] = (mp.numerator if mp.denominator == 1 else mp,
-                        e * self.ta[side][key] + self.tc[side][key], boards)
+            mp = Fraction(num.get(key, 0), common)
+            out[key] = (mp.numerator if mp.denominator == 1 else mp, top.get(key, 0), boards)
         return out
 
     def expected(self):
