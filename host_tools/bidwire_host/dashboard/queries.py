@@ -8,13 +8,16 @@ director call until the director ends it at the table or rules there; any alert 
 
 Late tables: a table is late when its round has run longer than `ROUND_MINUTES` (from the host's receipt of the
 round's first `board_start`), or when a board is under way (bidding, opening lead, play) and nothing has been
-heard from it for `IDLE_MINUTES`. $BIDWIRE_ROUND_MINUTES and $BIDWIRE_IDLE_MINUTES change them.
+heard from it for `IDLE_MINUTES`. $BIDWIRE_ROUND_MINUTES and $BIDWIRE_IDLE_MINUTES change them. A table that has
+played every board of its round (the movement's assignment) has nothing left to play there and is never late:
+the clock of the round keeps running after the session's last board, and the director reads the scores then.
 """
 import json
 import os
 from datetime import datetime, timezone
 
 from bidwire_host.collector import queue
+from bidwire_host.collector import setup as setup_mod
 from bidwire_host.collector.decisions.state import fold, label
 
 PHASES = {"auction": "bidding", "ended": "opening lead", "play": "play", "done": "done"}
@@ -48,8 +51,11 @@ def _minutes(since, now):
     return None if since is None else max(0.0, (now - since).total_seconds() / 60)
 
 
-def lateness(phase, in_round, idle):
-    """Why a table is late (text), or None: over the round's budget, or a board under way and nothing heard."""
+def lateness(phase, in_round, idle, to_play=1):
+    """Why a table is late (text), or None: over the round's budget, or a board under way and nothing heard.
+    `to_play`: the boards of its round the table has still to play (0: it is done, nothing can be late)."""
+    if to_play == 0:
+        return None
     if in_round is not None and in_round > ROUND_MINUTES:
         return f"over {ROUND_MINUTES:g} min in the round"
     if phase in ("bidding", "opening lead", "play") and idle is not None and idle > IDLE_MINUTES:
@@ -73,6 +79,7 @@ def grid(service, only=None):
         "SELECT b.unit, b.round, min(e.received) FROM boards b JOIN events e ON e.unit = b.unit "
         f"AND e.seq = b.start_seq{' WHERE b.unit' + where if where else ''} GROUP BY b.unit, b.round", args)}
     now = datetime.now(timezone.utc)
+    plays = _round_boards(conn)
     out = []
     for unit in sorted(set(service.keyring.units()) | set(derived) | set(synced)):
         if only is not None and unit not in only:
@@ -91,7 +98,7 @@ def grid(service, only=None):
             "phase": phase,
             "calls": b["calls"] if b else 0,
             "in_round": None if in_round is None else int(in_round),
-            "late": lateness(phase, in_round, idle),
+            "late": lateness(phase, in_round, idle, _to_play(conn, plays, b) if b else 1),
             "last_seen": s["last_seen"] if s else None,
             "battery": d["battery"] if d else None,
             "rssi": d["rssi"] if d else None,
@@ -99,6 +106,23 @@ def grid(service, only=None):
             "commands_pending": max(0, (queued.get(unit) or 0) - cmd_ack),
         })
     return out
+
+
+def _round_boards(conn):
+    """{(section, table, round): the boards the movement gives it}, or {} with no event loaded."""
+    s = setup_mod.load(conn)
+    return {} if s is None else {k: a["boards"] for k, a in s.plays().items()}
+
+
+def _to_play(conn, plays, b):
+    """How many boards of its round the table at board row `b` has still to play; 1 when the event does not say
+    (no event, or a board outside the movement): the table is then judged by its clock alone."""
+    boards = plays.get((b["section"], b["table_no"], b["round"]))
+    if not boards or b["state"] != "done" or b["board"] not in boards:
+        return 1
+    done = {r[0] for r in conn.execute("SELECT DISTINCT board FROM results WHERE unit = ? AND round = ?",
+                                       (b["unit"], b["round"]))}
+    return len(set(boards) - done - {b["board"]})
 
 
 def _latest_boards(conn, where="", args=()):
