@@ -3,11 +3,14 @@
 An irregularity is open until the unit reports it settled at the table (accepted by the next player's call,
 condoned, a ruling applied) or the board is redone (superseded); a director call until the director ends it at
 the table or rules there; any alert until the director closes it (decisions.alerts.close); a held result until the
-director decides it (decisions.results.resolve). A ruling sent from the page shows as on its way until the unit applies
+director decides it (decisions.results.resolve); a suspicious result until the scorer's correction in force brings it
+within the limit of double dummy (the alert then closes with that correction; a correction still far off keeps it
+open and its text says the corrected result). A ruling sent from the page shows as on its way until the unit applies
 (or refuses) it. The JSON API (GET /api/v1/queue) and the director's page read the same queue.
 """
 import json
 
+from bidwire_host.collector import validator
 from bidwire_host.collector.decisions.state import alert_key, fold
 
 
@@ -43,9 +46,11 @@ def alerts(conn, acks, state="open", page=1, limit=PAGE):
             rows.append(("td", key, c, is_open))
     for a in conn.execute("SELECT a.*, e.id AS eid FROM alerts a LEFT JOIN events e USING (unit, seq)"):
         key = alert_key("alert", a["unit"], a["seq"], a["kind"])
+        answer = _answer(conn, a, decisions.corrections)
         is_open = key not in closed and not (a["kind"] == "held_result" and (a["unit"], a["seq"]) in resolutions)
+        is_open = is_open and not (answer is not None and answer["answered"])
         if is_open == want_open:
-            rows.append(("alert", key, a, is_open))
+            rows.append(("alert", key, dict(a, answer=answer), is_open))
     for c in conn.execute("SELECT c.*, NULL AS board, (SELECT coalesce(max(id), 0) FROM events) AS eid "
                           "FROM seq_conflicts c"):
         key = alert_key("conflict", c["unit"], c["seq"], str(c["id"]))
@@ -58,6 +63,20 @@ def alerts(conn, acks, state="open", page=1, limit=PAGE):
     for source, key, r, is_open in rows[(page - 1) * limit: page * limit]:
         items.append(_item(conn, source, key, r, is_open, closed.get(key), queued, resolutions))
     return items, total
+
+
+def _answer(conn, a, corrections):
+    """A suspicious result the scorer corrected, checked again as it now stands: {"fix": the correction in force,
+    "answered": within the limit of double dummy, "detail": what the alert says now}; None for any other alert."""
+    fix = corrections.get((a["unit"], a["seq"])) if a["kind"] == "suspicious_result" else None
+    if fix is None:
+        return None
+    found = validator.check_double_dummy(conn, a["board"], fix["contract"], fix["declarer"], fix["tricks"])
+    was = f"{a['detail']} Corrected to {fix['contract']}" + (f" by {fix['declarer']}, {fix['tricks']} tricks"
+                                                              if fix["declarer"] else "")
+    return {"fix": fix, "answered": not found,
+            "detail": f"{was}: within the limit of double dummy." if not found else
+            f"{was}, still far off: {found[0]['detail']}"}
 
 
 def _item(conn, source, key, r, is_open, closed, queued, resolutions):
@@ -80,6 +99,13 @@ def _item(conn, source, key, r, is_open, closed, queued, resolutions):
                            f"{r['sent'][:300]}")
     data = json.loads(r["data"]) if r["data"] else {}
     out = dict(base, source="validator", kind=r["kind"], law=r["law"], detail=r["detail"], outcome=None)
+    answer = r["answer"] if "answer" in r.keys() else None
+    if answer is not None:
+        fix = answer["fix"]
+        out.update(detail=answer["detail"], corrected=fix)
+        if answer["answered"] and closed is None:
+            out.update(outcome=f"answered by the {fix.get('by') or 'scorer'}'s correction", closed={
+                "by": fix.get("by") or "the scorer", "at": fix["at"], "note": fix.get("reason") or ""})
     if r["kind"] == "held_result":
         res = conn.execute("SELECT * FROM results WHERE unit = ? AND seq = ?", (r["unit"], r["seq"])).fetchone()
         decided = resolutions.get((r["unit"], r["seq"]))
