@@ -6,7 +6,7 @@ import re
 import time
 
 import pytest
-from collector_kit import ApiClient, played, sync
+from collector_kit import ApiClient, played, query, sync
 
 from bidwire.core.board import dealer, vulnerability
 from bidwire.core.calls import seat_name
@@ -172,3 +172,21 @@ def test_the_scorer_page_puts_the_ranking_before_its_forms(club):
     rank = page.index('id="rank-h"')
     assert rank < page.index('id="pub-h"') and rank < page.index('id="corr-h"')
     assert 'class="ranking"' in page[rank:page.index('id="pub-h"')]
+
+
+def test_a_corrected_result_is_marked_on_every_traveller_and_score_card(club, data):
+    """Issue 26 item 2: the API carried `corrected`, but no traveller showed it (docs/scorer.md says they do)."""
+    [res] = [r for r in club.get("/api/v1/travellers/1").json()["rows"] if r["table"] == 2]
+    assert not res["corrected"]
+    [row] = query(data, "SELECT unit, seq FROM results WHERE table_no = 2 AND board = 1")
+    r = club.post(f"/api/v1/results/{row['unit']}/{row['seq']}/correct", json={"tricks": 9, "reason": "miscounted"})
+    assert r.status_code == 201, r.text
+    _publish(club)
+    _log_in(club)
+    for path in ("/scorer", "/scorer/print", "/results", "/results/boards/1"):
+        rows = _rows(club.get(path).text, "traveller")
+        assert rows["2"][3] == "4S corrected", path  # table 2's 4S, now one down
+        assert rows["1"][3] == "4S", path  # the others are not
+    for path in ("/scorer/pairs/NS/2?section=A", "/results/pairs/NS/2?section=A"):
+        assert _rows(club.get(path).text, "scorecard")["1"][4] == "4S corrected", path
+
