@@ -190,3 +190,23 @@ def test_a_corrected_result_is_marked_on_every_traveller_and_score_card(club, da
     for path in ("/scorer/pairs/NS/2?section=A", "/results/pairs/NS/2?section=A"):
         assert _rows(club.get(path).text, "scorecard")["1"][4] == "4S corrected", path
 
+
+
+def test_the_scorers_hand_records_give_dealer_and_vulnerability(data, tmp_path):
+    """Issue 26 item 6: the scorer's travellers and /scorer/print showed the deal without dealer or vulnerability.
+    Law 2: board 3 is dealt by South with EW vulnerable, board 4 by West with both sides vulnerable."""
+    from bidwire_host.event import analysis
+    (tmp_path / "hands.pbn").write_text(analysis.deal_session(range(1, 7), seed=26))
+    event = dict(_event())
+    event["sessions"][0]["hand_records"] = str(tmp_path / "hands.pbn")
+    with ApiClient(create_app(data, event=event, tables={"T01": 1, "T02": 2, "T03": 3},
+                              scorer_password="pw")) as client:
+        _play_session(client)
+        _log_in(client)
+        for path in ("/scorer", "/scorer/print"):
+            page = client.get(path).text
+            for board, said in ((3, "Dealer South EW vul."), (4, "Dealer West Game all")):
+                section = re.search(rf'<section class="board" aria-labelledby="board-{board}">.*?</section>', page,
+                                    re.S).group(0)
+                conditions = re.search(r'<p class="board-conditions">(.*?)</p>', section, re.S)
+                assert conditions and " ".join(re.sub(r"<[^>]+>", " ", conditions.group(1)).split()) == said, path
