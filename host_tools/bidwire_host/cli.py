@@ -11,6 +11,7 @@ from bidwire_host.unit_tools import provision as provision_mod
 
 
 @click.group()
+@click.version_option(package_name="bidwire", prog_name="bidwire", message="%(prog)s %(version)s")
 def main():
     """bidwire: bidding boxes that know the Laws, and the collector that scores the event."""
 
@@ -187,7 +188,8 @@ def serve(data, host, port, keyring, log_level, access_log, event_file, tables, 
 
     for role, path in (("director", director_password_file), ("scorer", scorer_password_file)):
         if path is not None and not path.exists():
-            raise click.ClickException(f"the {role} password file {path} does not exist: {_password_hint(role, path)}")
+            raise click.ClickException(f"the {role} password file {path} does not exist: "
+                                       f"{_password_hint(role, path, data)}")
     try:
         password = read_password(director_password_file)
         scorer_password = read_password(scorer_password_file, role="scorer")
@@ -196,7 +198,7 @@ def serve(data, host, port, keyring, log_level, access_log, event_file, tables, 
     for role, given in (("director", password), ("scorer", scorer_password)):
         if given is None:  # on stderr: the first line on stdout is the collector's address
             click.echo(f"note: no {role} password, so no {role} login; to set one, "
-                       f"{_password_hint(role, data / f'{role}-password')}", err=True)
+                       f"{_password_hint(role, data / f'{role}-password', data)}", err=True)
     try:
         table_map = parse_tables(tables)
         if table_map and event_file is None:
@@ -213,11 +215,13 @@ def serve(data, host, port, keyring, log_level, access_log, event_file, tables, 
         raise click.ClickException(f"cannot start the collector on {host}:{port}: {e}") from None
 
 
-def _password_hint(role, path):
-    """How to make a dashboard password file (its first line is the password, readable by its owner only)."""
+def _password_hint(role, path, data):
+    """How to make a dashboard password file (its first line is the password, readable by its owner only); the
+    commands keep the data directory the collector was given (make's DATA=)."""
     return (f"create it with (umask 077; mkdir -p {path.parent}; python3 -c 'import secrets; "
             f"print(secrets.token_urlsafe(12))' > {path}) and read the password with cat {path}; then "
-            f"make serve {role.upper()}_PASSWORD_FILE={path} (bidwire serve --{role}-password-file {path})")
+            f"make serve DATA={data} {role.upper()}_PASSWORD_FILE={path} "
+            f"(bidwire serve --data {data} --{role}-password-file {path})")
 
 
 @main.command()
@@ -314,8 +318,12 @@ def export_(data, fmt, section, table, out):
 
     if not (data / DB_NAME).exists():
         raise click.ClickException(f"no collector store in {data} ({DB_NAME} is missing)")
+    if out is not None and not out.parent.is_dir():
+        raise click.ClickException(f"cannot write {out}: the directory {out.parent} does not exist; create it first "
+                                   f"(mkdir -p {out.parent}) or give another --out")
     try:
         with derive.open_store(data) as store:
+            export.check_section(store.reader(), section)
             standings = Standings()
             standings.load(store.reader(), section)  # the asked section's results only
             body = export.render(store.reader(), standings, fmt, section, table)
@@ -329,7 +337,10 @@ def export_(data, fmt, section, table, out):
         sys.stdout.buffer.write(data_bytes)
         sys.stdout.flush()
     else:
-        out.write_bytes(data_bytes)
+        try:
+            out.write_bytes(data_bytes)
+        except OSError as e:
+            raise click.ClickException(f"cannot write {out}: {e.strerror}; give another --out") from None
         click.echo(f"wrote {out}", err=True)
 
 
