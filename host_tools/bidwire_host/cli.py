@@ -90,7 +90,8 @@ def firmware(root, board, variant, micropython_src, idf_path, dry_run):
 @click.option("--board", default="esp32_devkitc", show_default=True, help="A module in boards/.")
 @click.option("--mode", type=click.Choice(["record", "enforce"]), default="record", show_default=True,
               help="record: irregularities are rectified as the Laws say; enforce: illegal presses are refused.")
-@click.option("--td-pin", default="1234", show_default=True, help="The director's PIN: 4-8 digits from 1 to 7.")
+@click.option("--td-pin", default=provision_mod.DEFAULT_TD_PIN, show_default=True,
+              help="The director's PIN: 4-8 digits from 1 to 7.")
 @click.option("--force", is_flag=True, help="Replace the unit's keyring entry and config file (a new secret).")
 def provision(root, unit, collector, out, keyring, wifi_ssid, wifi_password, board, mode, td_pin, force):
     """Create a unit's id and 32-byte secret: its config file (0600) and its entry in the collector's keyring."""
@@ -100,6 +101,8 @@ def provision(root, unit, collector, out, keyring, wifi_ssid, wifi_password, boa
     except provision_mod.ProvisionError as e:
         raise click.ClickException(str(e)) from None
     click.echo(f"unit {unit}: config {out} (owner-only), secret recorded in {ring}")
+    for line in provision_mod.warnings(td_pin, wifi_ssid):
+        click.echo(f"warning: {line}", err=True)
     click.echo(f"next: bidwire deploy --board {board} --port <serial port> --config {out}")
 
 

@@ -293,7 +293,8 @@ def score_card(st, direction, pair, section=None):
             rows.append({"board": board, "table": r["table"], "side": side, "opponents": r[theirs],
                          "opponents_line": theirs.upper(), "contract": r["contract"], "declarer": r["declarer"],
                          "tricks": r["tricks"], "result": r["result"], "lead": r["lead"],
-                         "adjusted": r["adjusted"], "corrected": r["corrected"], "score": score, "mp": r[f"mp_{mine}"], "top": r["top"],
+                         "adjusted": r["adjusted"], "corrected": r["corrected"], "score": score,
+                         "mp": r[f"mp_{mine}"], "top": r["top"],
                          "pct": r[f"pct_{mine}"], "imp": r[f"imp_{mine}"]})
     return entry, rows
 
