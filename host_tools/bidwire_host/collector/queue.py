@@ -34,25 +34,30 @@ def alerts(conn, acks, state="open", page=1, limit=PAGE):
             queued[c["unit"], body.get("board"), body.get("at")] = body
     want_open = state == "open"
     rows = []
-    for i in conn.execute("SELECT i.*, e.id AS eid FROM irregularities i JOIN events e USING (unit, seq)"):
+    where = ("b.section AS at_section, b.table_no AS at_table, (SELECT received FROM events c WHERE c.unit = x.unit "
+             "AND c.seq = x.closed_seq) AS closed_at")  # the table it happened at, when the table closed it
+    for i in conn.execute(f"SELECT x.*, e.id AS eid, {where} FROM irregularities x JOIN events e USING (unit, seq) "
+                          "LEFT JOIN boards b ON b.id = x.board_id"):
         key = alert_key("irr", i["unit"], i["seq"])
         is_open = i["state"] == "open" and key not in closed
         if is_open == want_open:
             rows.append(("irr", key, i, is_open))
-    for c in conn.execute("SELECT c.*, e.id AS eid FROM director_calls c JOIN events e USING (unit, seq)"):
+    for c in conn.execute(f"SELECT x.*, e.id AS eid, {where} FROM director_calls x JOIN events e USING (unit, seq) "
+                          "LEFT JOIN boards b ON b.id = x.board_id"):
         key = alert_key("td", c["unit"], c["seq"])
         is_open = c["state"] == "open" and key not in closed
         if is_open == want_open:
             rows.append(("td", key, c, is_open))
-    for a in conn.execute("SELECT a.*, e.id AS eid FROM alerts a LEFT JOIN events e USING (unit, seq)"):
+    for a in conn.execute("SELECT a.*, e.id AS eid, a.section AS at_section, a.table_no AS at_table, "
+                          "NULL AS closed_at FROM alerts a LEFT JOIN events e USING (unit, seq)"):
         key = alert_key("alert", a["unit"], a["seq"], a["kind"])
         answer = _answer(conn, a, decisions.corrections)
         is_open = key not in closed and not (a["kind"] == "held_result" and (a["unit"], a["seq"]) in resolutions)
         is_open = is_open and not (answer is not None and answer["answered"])
         if is_open == want_open:
             rows.append(("alert", key, dict(a, answer=answer), is_open))
-    for c in conn.execute("SELECT c.*, NULL AS board, (SELECT coalesce(max(id), 0) FROM events) AS eid "
-                          "FROM seq_conflicts c"):
+    for c in conn.execute("SELECT c.*, NULL AS board, (SELECT coalesce(max(id), 0) FROM events) AS eid, "
+                          "NULL AS at_section, NULL AS at_table, NULL AS closed_at FROM seq_conflicts c"):
         key = alert_key("conflict", c["unit"], c["seq"], str(c["id"]))
         is_open = key not in closed
         if is_open == want_open:
@@ -81,7 +86,8 @@ def _answer(conn, a, corrections):
 
 def _item(conn, source, key, r, is_open, closed, queued, resolutions):
     base = {"key": key, "unit": r["unit"], "seq": r["seq"], "eid": r["eid"] or 0, "board": r["board"],
-            "open": is_open, "closed": closed}
+            "open": is_open, "closed": closed, "section": r["at_section"], "table": r["at_table"],
+            "closed_at": None if is_open else (closed or {}).get("at") or r["closed_at"]}
     if source == "irr":
         options = json.loads(r["options"]) if r["options"] else []
         board_id = r["board_id"]
@@ -104,8 +110,8 @@ def _item(conn, source, key, r, is_open, closed, queued, resolutions):
         fix = answer["fix"]
         out.update(detail=answer["detail"], corrected=fix)
         if answer["answered"] and closed is None:
-            out.update(outcome=f"answered by the {fix.get('by') or 'scorer'}'s correction", closed={
-                "by": fix.get("by") or "the scorer", "at": fix["at"], "note": fix.get("reason") or ""})
+            out.update(outcome=f"answered by the {fix.get('by') or 'scorer'}'s correction", closed_at=fix["at"],
+                       closed={"by": fix.get("by") or "the scorer", "at": fix["at"], "note": fix.get("reason") or ""})
     if r["kind"] == "held_result":
         res = conn.execute("SELECT * FROM results WHERE unit = ? AND seq = ?", (r["unit"], r["seq"])).fetchone()
         decided = resolutions.get((r["unit"], r["seq"]))
