@@ -210,3 +210,22 @@ def test_the_scorers_hand_records_give_dealer_and_vulnerability(data, tmp_path):
                                     re.S).group(0)
                 conditions = re.search(r'<p class="board-conditions">(.*?)</p>', section, re.S)
                 assert conditions and " ".join(re.sub(r"<[^>]+>", " ", conditions.group(1)).split()) == said, path
+
+
+def test_the_scorer_s_and_public_times_are_the_club_s_named_once(data):
+    """Issue 26 item 9: "Wed 2 Dec 2026, 05:35" with no zone; now the event's time zone, named once a page."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+    event = _event()
+    event["time_zone"] = "Pacific/Auckland"
+    with ApiClient(create_app(data, event=event, tables={"T01": 1, "T02": 2, "T03": 3},
+                              scorer_password="pw")) as client:
+        _play_session(client)
+        state = _publish(client)
+        at = datetime.fromisoformat(state["published_at"]).astimezone(ZoneInfo("Pacific/Auckland"))
+        shown = f"{at:%a} {at.day} {at:%b %Y, %H:%M}"
+        _log_in(client)
+        for path in ("/scorer", "/scorer/print", "/results"):
+            page = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", client.get(path).text))
+            assert f"Published at {shown}" in page, path
+            assert page.count("times in Pacific/Auckland") == 1, path
