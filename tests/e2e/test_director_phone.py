@@ -82,8 +82,8 @@ def test_the_director_s_pages_fit_a_phone_and_a_desktop(desk, browser, name, vie
     page.locator("#live").filter(has_text="updated").wait_for()
     assert re.fullmatch(r"live · updated \d\d:\d\d:\d\d", page.locator("#live").inner_text()), "24-hour club time"
     assert no_sideways_scrolling(page), name
-    note = page.locator("#grid-note")  # what the Tables caption said, outside the grid that scrolls sideways
-    assert inside(page, note.bounding_box()) and note.evaluate("e => e.scrollWidth <= e.clientWidth"), name
+    for note in (page.locator("#grid-note"), page.locator("#audit-note")):  # the captions, outside the scrolling
+        assert inside(page, note.bounding_box()) and note.evaluate("e => e.scrollWidth <= e.clientWidth"), name
     assert "Tuesday Pairs · director" in page.locator("header h1").inner_text()
     page.screenshot(path=str(SHOTS / f"director-{name}.png"), full_page=True)
 

@@ -143,7 +143,7 @@ def test_every_time_on_the_director_page_is_the_club_s_named_once(client, data):
     row = re.search(r'<tr id="u-T01".*?</tr>', page, re.S).group(0)
     assert club_time(seen["last_seen"]) in text(row)
     [action] = query(data, "SELECT at FROM director_actions")
-    audit = re.search(r'<table id="audit-table">.*?</table>', page, re.S).group(0)
+    audit = re.search(r'<table id="audit-table".*?</table>', page, re.S).group(0)
     assert club_time(action["at"], "%H:%M") in text(audit) and action["at"] not in text(audit)
     assert text(page).count(f"times in {ZONE}") == 1 and "UTC" not in text(page)
 
