@@ -377,12 +377,15 @@ def event():
               help="Deal the session's boards (endplay's dealer) into OUT-hands.pbn, for a duplimating machine, and "
                    "use them as its hand records.")
 @click.option("--seed", type=int, help="With --deal: the same seed deals the same boards.")
+@click.option("--time-zone", help="The club's time zone, e.g. Europe/London: the pages show every time in it. "
+                                  "Default: this host's, when it has a tz database name.")
 @click.option("--force", is_flag=True, help="Replace OUT if it exists.")
 def event_create(out, name, kind, tables, even, rounds, boards_per_round, boards, pairs, section, session, date,
-                 hand_records, deal, seed, force):
+                 hand_records, deal, seed, time_zone, force):
     """Write a new event file OUT (JSON) with numbered pairs and print its movement round by round."""
     import os
 
+    from bidwire_host.dashboard import clock
     from bidwire_host.event import files as event_files
     from bidwire_host.event import model as event_mod
     from bidwire_host.event import seating
@@ -409,6 +412,9 @@ def event_create(out, name, kind, tables, even, rounds, boards_per_round, boards
         new = event_mod.new_event(name, movement, boards_per_round=boards_per_round, boards=boards, pairs=pairs,
                                   section=section, session=session, date=date, hand_records=hands)
         new.directory = out.resolve().parent
+        new.time_zone = time_zone or getattr(clock.host_zone(), "key", None)
+        if time_zone is not None:
+            event_mod.from_dict(event_mod.to_dict(new))  # a zone that is not one: refused before anything is written
         if hands is not None:
             event_files.hand_record(new, new.sessions[0].sections[0].first_board)  # malformed PBN: say so now
         event_files.save(new, out)

@@ -70,3 +70,15 @@ def test_serve_with_a_bad_event_leaves_no_store_behind(tmp_path, event, tables):
 def test_version():
     result = CliRunner().invoke(main, ["--version"])
     assert result.exit_code == 0 and result.output == f"bidwire {version('bidwire')}\n"
+
+
+def test_event_create_sets_the_club_s_time_zone(tmp_path):
+    """Issue 26 item 9: the time zone is set in the event, with the host's as the default."""
+    out = tmp_path / "event.json"
+    result = CliRunner().invoke(main, ["event", "create", str(out), "--name", "Club", "--movement", "mitchell",
+                                       "--tables", "3", "--boards-per-round", "2", "--time-zone", "Europe/Dublin"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(out.read_text())["time_zone"] == "Europe/Dublin"
+    said = run("event", "create", tmp_path / "bad.json", "--name", "Club", "--movement", "mitchell", "--tables", 3,
+               "--boards-per-round", 2, "--time-zone", "Mars/Base")
+    assert "time_zone: 'Mars/Base' is not a time zone name" in said and not (tmp_path / "bad.json").exists()
