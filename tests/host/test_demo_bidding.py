@@ -62,3 +62,22 @@ def test_the_demo_s_players_bid_their_cards(tmp_path, tables, rounds):
         if declarer is not None:
             assert tricks_for(table, contract, declarer) >= int(contract[0]) + 6 - 3, (board, calls, contract)
     assert irregular["out of rotation"] >= 1 and irregular["insufficient"] >= 1, irregular
+
+
+def test_every_auction_the_system_bids_ends_and_the_core_accepts_it():
+    """On 96 dealt boards the system's auctions, and the staged ones, are auctions the unit's core plays to the end
+    (auction_lines raises for one that does not end or has an illegal call)."""
+    from bidwire_host.event import analysis
+    from bidwire_host.formats.pbn_import import load
+
+    records = load(analysis.deal_session(range(1, 97), seed=26)).hands
+    staged = 0
+    for board, record in records.items():
+        hands = record.deal.hands
+        auction_lines(board, bidding.auction(board, hands))
+        for kind in ("out_of_rotation", "insufficient"):
+            calls = bidding.stage(board, hands, kind)
+            if calls is not None:
+                staged += 1
+                auction_lines(board, calls)
+    assert staged >= 48  # the cards give most boards a place for one or the other
