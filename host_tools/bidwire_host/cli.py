@@ -11,6 +11,7 @@ from bidwire_host.unit_tools import provision as provision_mod
 
 
 @click.group()
+@click.version_option(package_name="bidwire", prog_name="bidwire", message="%(prog)s %(version)s")
 def main():
     """bidwire: bidding boxes that know the Laws, and the collector that scores the event."""
 
@@ -89,7 +90,8 @@ def firmware(root, board, variant, micropython_src, idf_path, dry_run):
 @click.option("--board", default="esp32_devkitc", show_default=True, help="A module in boards/.")
 @click.option("--mode", type=click.Choice(["record", "enforce"]), default="record", show_default=True,
               help="record: irregularities are rectified as the Laws say; enforce: illegal presses are refused.")
-@click.option("--td-pin", default="1234", show_default=True, help="The director's PIN: 4-8 digits from 1 to 7.")
+@click.option("--td-pin", default=provision_mod.DEFAULT_TD_PIN, show_default=True,
+              help="The director's PIN: 4-8 digits from 1 to 7.")
 @click.option("--force", is_flag=True, help="Replace the unit's keyring entry and config file (a new secret).")
 def provision(root, unit, collector, out, keyring, wifi_ssid, wifi_password, board, mode, td_pin, force):
     """Create a unit's id and 32-byte secret: its config file (0600) and its entry in the collector's keyring."""
@@ -99,6 +101,8 @@ def provision(root, unit, collector, out, keyring, wifi_ssid, wifi_password, boa
     except provision_mod.ProvisionError as e:
         raise click.ClickException(str(e)) from None
     click.echo(f"unit {unit}: config {out} (owner-only), secret recorded in {ring}")
+    for line in provision_mod.warnings(td_pin, wifi_ssid):
+        click.echo(f"warning: {line}", err=True)
     click.echo(f"next: bidwire deploy --board {board} --port <serial port> --config {out}")
 
 
@@ -193,7 +197,8 @@ def serve(data, host, port, keyring, log_level, access_log, event_file, tables, 
 
     for role, path in (("director", director_password_file), ("scorer", scorer_password_file)):
         if path is not None and not path.exists():
-            raise click.ClickException(f"the {role} password file {path} does not exist: {_password_hint(role, path)}")
+            raise click.ClickException(f"the {role} password file {path} does not exist: "
+                                       f"{_password_hint(role, path, data)}")
     try:
         password = read_password(director_password_file)
         scorer_password = read_password(scorer_password_file, role="scorer")
@@ -202,7 +207,7 @@ def serve(data, host, port, keyring, log_level, access_log, event_file, tables, 
     for role, given in (("director", password), ("scorer", scorer_password)):
         if given is None:  # on stderr: the first line on stdout is the collector's address
             click.echo(f"note: no {role} password, so no {role} login; to set one, "
-                       f"{_password_hint(role, data / f'{role}-password')}", err=True)
+                       f"{_password_hint(role, data / f'{role}-password', data)}", err=True)
     try:
         table_map = parse_tables(tables)
         if table_map and event_file is None:
@@ -219,11 +224,13 @@ def serve(data, host, port, keyring, log_level, access_log, event_file, tables, 
         raise click.ClickException(f"cannot start the collector on {host}:{port}: {e}") from None
 
 
-def _password_hint(role, path):
-    """How to make a dashboard password file (its first line is the password, readable by its owner only)."""
+def _password_hint(role, path, data):
+    """How to make a dashboard password file (its first line is the password, readable by its owner only); the
+    commands keep the data directory the collector was given (make's DATA=)."""
     return (f"create it with (umask 077; mkdir -p {path.parent}; python3 -c 'import secrets; "
             f"print(secrets.token_urlsafe(12))' > {path}) and read the password with cat {path}; then "
-            f"make serve {role.upper()}_PASSWORD_FILE={path} (bidwire serve --{role}-password-file {path})")
+            f"make serve DATA={data} {role.upper()}_PASSWORD_FILE={path} "
+            f"(bidwire serve --data {data} --{role}-password-file {path})")
 
 
 @main.command()
@@ -325,8 +332,12 @@ def export_(data, fmt, section, table, board, irregular, out):
 
     if not (data / DB_NAME).exists():
         raise click.ClickException(f"no collector store in {data} ({DB_NAME} is missing)")
+    if out is not None and not out.parent.is_dir():
+        raise click.ClickException(f"cannot write {out}: the directory {out.parent} does not exist; create it first "
+                                   f"(mkdir -p {out.parent}) or give another --out")
     try:
         with derive.open_store(data) as store:
+            export.check_section(store.reader(), section)
             standings = Standings()
             standings.load(store.reader(), section)  # the asked section's results only
             body = export.render(store.reader(), standings, fmt, section, table, irregular, board)
@@ -340,7 +351,10 @@ def export_(data, fmt, section, table, board, irregular, out):
         sys.stdout.buffer.write(data_bytes)
         sys.stdout.flush()
     else:
-        out.write_bytes(data_bytes)
+        try:
+            out.write_bytes(data_bytes)
+        except OSError as e:
+            raise click.ClickException(f"cannot write {out}: {e.strerror}; give another --out") from None
         click.echo(f"wrote {out}", err=True)
 
 
@@ -374,12 +388,15 @@ def event():
               help="Deal the session's boards (endplay's dealer) into OUT-hands.pbn, for a duplimating machine, and "
                    "use them as its hand records.")
 @click.option("--seed", type=int, help="With --deal: the same seed deals the same boards.")
+@click.option("--time-zone", help="The club's time zone, e.g. Europe/London: the pages show every time in it. "
+                                  "Default: this host's, when it has a tz database name.")
 @click.option("--force", is_flag=True, help="Replace OUT if it exists.")
 def event_create(out, name, kind, tables, even, rounds, boards_per_round, boards, pairs, section, session, date,
-                 hand_records, deal, seed, force):
+                 hand_records, deal, seed, time_zone, force):
     """Write a new event file OUT (JSON) with numbered pairs and print its movement round by round."""
     import os
 
+    from bidwire_host.dashboard import clock
     from bidwire_host.event import files as event_files
     from bidwire_host.event import model as event_mod
     from bidwire_host.event import seating
@@ -406,6 +423,9 @@ def event_create(out, name, kind, tables, even, rounds, boards_per_round, boards
         new = event_mod.new_event(name, movement, boards_per_round=boards_per_round, boards=boards, pairs=pairs,
                                   section=section, session=session, date=date, hand_records=hands)
         new.directory = out.resolve().parent
+        new.time_zone = time_zone or getattr(clock.host_zone(), "key", None)
+        if time_zone is not None:
+            event_mod.from_dict(event_mod.to_dict(new))  # a zone that is not one: refused before anything is written
         if hands is not None:
             event_files.hand_record(new, new.sessions[0].sections[0].first_board)  # malformed PBN: say so now
         event_files.save(new, out)

@@ -43,12 +43,14 @@ def create_app(data_dir, keyring_path=None, event=None, tables=None, method="neu
     the scorer's own login (the /scorer pages only). `body_timeout_s`: how long a request's body may take to
     arrive (bodyguard.py). `session_lifetime_s`, `session_idle_s`: when a dashboard login ends (auth.py)."""
     data_dir = Path(data_dir)
+    if event is not None:  # a bad event file is refused before the store is opened: nothing is left behind
+        if not isinstance(event, dict):
+            event = load_event_file(event)
+        setup.check(event, tables or {}, method)
     store = derive.open_store(data_dir)
     keyring = Keyring(Path(keyring_path) if keyring_path else data_dir / KEYRING)
     service = Service(store, keyring)
     if event is not None:
-        if not isinstance(event, dict):
-            event = load_event_file(event)
         try:
             service.write_now(lambda conn: setup.save(conn, event, tables or {}, method))
         except BaseException:
@@ -221,9 +223,6 @@ def serve(data_dir, host="127.0.0.1", port=8080, keyring_path=None, log_level="i
          f"forwarded headers from {', '.join(proxies) or 'no proxy'})")
     if keyring.error:
         echo(f"warning: {keyring.error}")
-    if not director_password:
-        echo("warning: no director password (--director-password-file, or BIDWIRE_DIRECTOR_PASSWORD): "
-             "the dashboard (/director) refuses every login")
     config = uvicorn.Config(app, log_level=log_level, access_log=access_log, timeout_graceful_shutdown=5,
                             log_config=logs.log_config(log_level), http=connections.guarded_protocol(limits),
                             proxy_headers=bool(proxies), forwarded_allow_ips=proxies or None,

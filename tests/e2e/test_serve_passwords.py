@@ -54,7 +54,7 @@ def test_make_serve_says_how_to_create_missing_password_files_and_the_files_it_d
         proc = subprocess.run(args, cwd=REPO, env=_env(), capture_output=True, text=True, timeout=300)
         assert proc.returncode != 0
         assert f"the {role} password file {path} does not exist: create it with (" in proc.stderr
-        assert f"make serve {role.upper()}_PASSWORD_FILE={path}" in proc.stderr
+        assert f"make serve DATA={data} {role.upper()}_PASSWORD_FILE={path}" in proc.stderr  # the user's DATA= kept
         how = re.search(r"create it with (\(.*?\)) and read the password", proc.stderr).group(1)
         subprocess.run(["sh", "-c", how], check=True, timeout=30)  # as a user would paste it
         assert path.stat().st_mode & 0o777 == 0o600 and len(path.read_text().strip()) >= 12
@@ -78,7 +78,10 @@ def test_serve_without_password_files_says_how_to_make_them(tmp_path):
         _url(server)
     finally:
         server.terminate()
-        _, err = server.communicate(timeout=30)
+        out, err = server.communicate(timeout=30)
     for role in ("director", "scorer"):
         assert f"note: no {role} password, so no {role} login; to set one, create it with (umask 077;" in err
-        assert f"make serve {role.upper()}_PASSWORD_FILE={data / f'{role}-password'}" in err
+        assert f"make serve DATA={data} {role.upper()}_PASSWORD_FILE={data / f'{role}-password'}" in err
+        assert (out + err).count(f"no {role} password") == 1, out + err  # issue 26 item 10: it was said twice
+    # a new store goes through every schema migration: one line says so, not one per version
+    assert "schema migrated" not in out + err and (out + err).count("store schema created at version") == 1

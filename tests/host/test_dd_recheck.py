@@ -153,6 +153,38 @@ def test_a_correction_is_checked_against_double_dummy(tmp_path, data, gate):
     assert (a["unit"], a["seq"]) == ("T01", 3) and f"took {_off(dd, LIMIT + 2)} tricks" in a["detail"]
 
 
+def _queue(client, state):
+    r = client.get("/api/v1/queue", params={"state": state})
+    assert r.status_code == 200, r.text
+    return [a for a in r.json()["alerts"] if a["kind"] == "suspicious_result"]
+
+
+def test_a_correction_answers_the_suspicious_result_alert_it_corrects(tmp_path, data, gate):
+    """Issue 26 item 2: after the scorer corrected board 1 to double dummy's tricks the alert still said "took 4"."""
+    dd = _dd(1, "N")
+    wrong = _off(dd, LIMIT + 2)
+    with ApiClient(create_app(data, event=_event(tmp_path), tables=UNITS)) as client:
+        gate.set()
+        _wait(data, "SELECT board FROM analysis")
+        assert sync(client, _played(1, 1, 1, 1, "N", wrong), unit="T01").status_code == 200
+        [a] = _queue(client, "open")
+        assert f"took {wrong} tricks" in a["detail"]
+        still = _off(dd, LIMIT + 1)  # a first correction still too far off: the alert stays, saying so
+        r = client.post("/api/v1/results/T01/3/correct", json={"tricks": still, "reason": "miscounted"})
+        assert r.status_code == 201, r.text
+        [a] = _queue(client, "open")
+        assert f"Corrected to 3NT by N, {still} tricks, still far off" in a["detail"]
+        assert _queue(client, "closed") == []
+        r = client.post("/api/v1/results/T01/3/correct", json={"tricks": dd, "reason": "both pairs agreed",
+                                                               "by": "scorer"})
+        assert r.status_code == 201, r.text
+        assert _queue(client, "open") == []
+        [closed] = _queue(client, "closed")
+        assert closed["outcome"] == "answered by the scorer's correction"
+        assert f"Corrected to 3NT by N, {dd} tricks: within the limit" in closed["detail"]
+        assert closed["closed"]["note"] == "both pairs agreed" and closed["closed"]["at"]
+
+
 # East holds no diamond (tests/host/test_analysis.py): a diamond lead by East is a fouled board.
 TOP = "N:AKQJ.AKQ.AKQ.AKQ 65432.5432..5432 T98.T98.T98.T987 7.J76.J765432.J6"
 

@@ -215,3 +215,14 @@ def test_make_deploy_names_a_missing_variable():
     proc = subprocess.run(["make", "--no-print-directory", "deploy", "PORT=/dev/ttyUSB0"], cwd=REPO,
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode != 0 and "make deploy: set CONFIG" in proc.stderr
+
+
+def test_stock_without_a_psram_variant_warns_that_it_may_not_fit(root, tmp_path, fake_mpremote):
+    """Issue 26 item 10: docs/deploy.md says a board without PSRAM would not run stock firmware reliably; the
+    deploy said nothing. The host cannot see the module, so only VARIANT=SPIRAM (SPIRAM_OCT on an S3) silences it."""
+    config = write_config(tmp_path)
+    warned = [line for line in deploy(root, config, "--dry-run").output.splitlines() if "without PSRAM" in line]
+    assert len(warned) == 1 and warned[0].startswith("# warning:") and "VARIANT=SPIRAM" in warned[0]
+    result = deploy(root, config, "--dry-run", "--variant", "SPIRAM")
+    assert result.exit_code == 0, result.output
+    assert "without PSRAM" not in result.output

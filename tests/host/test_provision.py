@@ -159,3 +159,34 @@ def test_make_provision_keeps_the_wifi_password_off_the_terminal(root, tmp_path)
     assert read(out)["wifi"] == {"ssid": "club", "password": "bridge4all"}
     assert "bridge4all" not in proc.stdout + proc.stderr
     assert read(out)["secret"] not in proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("unit", ["bad id!", "T 01", "../T01", "T01.json"])
+def test_a_unit_id_that_cannot_name_a_file_is_refused(root, tmp_path, unit):
+    """Issue 26 item 10: `make provision UNIT='bad id!'` wrote units/bad id!.json."""
+    result = provision(root, tmp_path / "x.json", "--unit", unit)
+    assert result.exit_code == 1 and f"unit id {unit!r}: letters, digits, - or _ only" in result.output
+    assert list(tmp_path.rglob("*.json")) == []
+
+
+def test_make_provision_refuses_a_bad_unit_id(root, tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
+    env["BIDWIRE_ROOT"] = str(root)
+    proc = subprocess.run(["make", "--no-print-directory", "-C", str(REPO), "provision", "UNIT=bad id!",
+                           "COLLECTOR=http://10.0.0.2:8080", f"OUT={tmp_path / 'units' / 'bad id!.json'}",
+                           f"KEYRING={tmp_path / 'keyring.json'}"], env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode != 0 and "unit id 'bad id!'" in proc.stderr
+    assert not (tmp_path / "units").exists() and not (tmp_path / "keyring.json").exists()
+
+
+def test_the_default_pin_and_no_wifi_are_warned(root, tmp_path):
+    result = provision(root, tmp_path / "T01.json")
+    assert result.exit_code == 0, result.output
+    warned = [line for line in result.output.splitlines() if line.startswith("warning: ")]
+    assert len(warned) == 2
+    assert "default 1234" in warned[0] and "TD_PIN=" in warned[0]
+    assert "no Wi-Fi set" in warned[1] and "WIFI_SSID=" in warned[1]
+    result = provision(root, tmp_path / "T02.json", "--unit", "T02", "--td-pin", "7351", "--wifi-ssid", "club")
+    assert result.exit_code == 0, result.output
+    assert "warning:" not in result.output

@@ -6,7 +6,7 @@ import re
 import time
 
 import pytest
-from collector_kit import ApiClient, played, sync
+from collector_kit import ApiClient, played, query, sync
 
 from bidwire.core.board import dealer, vulnerability
 from bidwire.core.calls import seat_name
@@ -195,3 +195,60 @@ def test_the_scorer_page_says_which_method_each_board_used(club):
     _publish(club)  # the public pages say it too
     assert _method_note(club.get("/results").text, 1) == "Neuberg: 2 results compared, factored to 3, top 4"
     assert _method_note(club.get("/results/boards/1").text, 1) == "Neuberg: 2 results compared, factored to 3, top 4"
+
+
+def test_a_corrected_result_is_marked_on_every_traveller_and_score_card(club, data):
+    """Issue 26 item 2: the API carried `corrected`, but no traveller showed it (docs/scorer.md says they do)."""
+    [res] = [r for r in club.get("/api/v1/travellers/1").json()["rows"] if r["table"] == 2]
+    assert not res["corrected"]
+    [row] = query(data, "SELECT unit, seq FROM results WHERE table_no = 2 AND board = 1")
+    r = club.post(f"/api/v1/results/{row['unit']}/{row['seq']}/correct", json={"tricks": 9, "reason": "miscounted"})
+    assert r.status_code == 201, r.text
+    _publish(club)
+    _log_in(club)
+    for path in ("/scorer", "/scorer/print", "/results", "/results/boards/1"):
+        rows = _rows(club.get(path).text, "traveller")
+        assert rows["2"][3] == "4S corrected", path  # table 2's 4S, now one down
+        assert rows["1"][3] == "4S", path  # the others are not
+    for path in ("/scorer/pairs/NS/2?section=A", "/results/pairs/NS/2?section=A"):
+        assert _rows(club.get(path).text, "scorecard")["1"][4] == "4S corrected", path
+
+
+
+def test_the_scorers_hand_records_give_dealer_and_vulnerability(data, tmp_path):
+    """Issue 26 item 6: the scorer's travellers and /scorer/print showed the deal without dealer or vulnerability.
+    Law 2: board 3 is dealt by South with EW vulnerable, board 4 by West with both sides vulnerable."""
+    from bidwire_host.event import analysis
+    (tmp_path / "hands.pbn").write_text(analysis.deal_session(range(1, 7), seed=26))
+    event = dict(_event())
+    event["sessions"][0]["hand_records"] = str(tmp_path / "hands.pbn")
+    with ApiClient(create_app(data, event=event, tables={"T01": 1, "T02": 2, "T03": 3},
+                              scorer_password="pw")) as client:
+        _play_session(client)
+        _log_in(client)
+        for path in ("/scorer", "/scorer/print"):
+            page = client.get(path).text
+            for board, said in ((3, "Dealer South EW vul."), (4, "Dealer West Game all")):
+                section = re.search(rf'<section class="board" aria-labelledby="board-{board}">.*?</section>', page,
+                                    re.S).group(0)
+                conditions = re.search(r'<p class="board-conditions">(.*?)</p>', section, re.S)
+                assert conditions and " ".join(re.sub(r"<[^>]+>", " ", conditions.group(1)).split()) == said, path
+
+
+def test_the_scorer_s_and_public_times_are_the_club_s_named_once(data):
+    """Issue 26 item 9: "Wed 2 Dec 2026, 05:35" with no zone; now the event's time zone, named once a page."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+    event = _event()
+    event["time_zone"] = "Pacific/Auckland"
+    with ApiClient(create_app(data, event=event, tables={"T01": 1, "T02": 2, "T03": 3},
+                              scorer_password="pw")) as client:
+        _play_session(client)
+        state = _publish(client)
+        at = datetime.fromisoformat(state["published_at"]).astimezone(ZoneInfo("Pacific/Auckland"))
+        shown = f"{at:%a} {at.day} {at:%b %Y, %H:%M}"
+        _log_in(client)
+        for path in ("/scorer", "/scorer/print", "/results"):
+            page = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", client.get(path).text))
+            assert f"Published at {shown}" in page, path
+            assert page.count("times in Pacific/Auckland") == 1, path

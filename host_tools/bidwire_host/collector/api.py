@@ -141,7 +141,7 @@ def get_queue(service: Service, state: Literal["open", "closed"] = "open", page:
     conn = service.store.reader()
     items, total = queue_mod.alerts(conn, queue_mod.cmd_acks(conn), state, page)
     keep = ("key", "source", "unit", "seq", "board", "kind", "law", "open", "outcome", "detail", "offender", "call",
-            "at", "options", "queued", "closed", "reasons", "expected")
+            "at", "options", "queued", "closed", "reasons", "expected", "section", "table", "closed_at")
     return {"state": state, "total": total, "page": page, "alerts": [{k: i.get(k) for k in keep} for i in items]}
 
 

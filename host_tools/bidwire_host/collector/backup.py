@@ -68,6 +68,9 @@ def backup(data_dir, out):
     check_file(store)
     if out.resolve() in {store.resolve(), *(Path(f"{store}-{x}").resolve() for x in ("wal", "shm"))}:
         raise StoreError(f"{out} is the store itself: back it up to another file")
+    if not out.parent.is_dir():  # else sqlite3 says "unable to open database file", which reads as the store's fault
+        raise StoreError(f"cannot write the backup {out}: the directory {out.parent} does not exist; create it first "
+                         f"(mkdir -p {out.parent}) or back up to a file in a directory that exists")
     src = sqlite3.connect(store, isolation_level=None)  # read only; a read-only URI would need the -shm to exist
     try:
         src.execute("PRAGMA busy_timeout = 10000")

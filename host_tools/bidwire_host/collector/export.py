@@ -19,6 +19,7 @@ import zipfile
 from dataclasses import asdict
 
 from bidwire_host.collector import roster, validator
+from bidwire_host.collector import setup as setup_mod
 from bidwire_host.event import files as event_files
 from bidwire_host.event import model as event_mod
 from bidwire_host.formats import lin_export, pbn_export, results_csv, usebio
@@ -66,8 +67,18 @@ def _calls(body):
     return calls
 
 
+def check_section(conn, section):
+    """ExportError when `section` is given and the loaded event has no such section (not "nothing scored")."""
+    s = setup_mod.load(conn)
+    if section is None or s is None or s.section(section) is not None:
+        return
+    names = [sec.name for sec in s.event.session(s.session).sections]
+    raise ExportError(f"section: the event has no section {section!r}; choose one of {', '.join(names)}")
+
+
 def publication(conn, standings, section=None):
     """The Publication of one section of the collector's standings."""
+    check_section(conn, section)
     s = standings.setup
     if s is None or not standings.sessions:
         raise ExportError("nothing scored yet: load an event and let the tables report results")

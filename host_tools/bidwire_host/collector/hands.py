@@ -2,13 +2,15 @@
 the public results and the exports; bidwire_host/event/analysis.py computes the analysis)."""
 import json
 
+from bidwire.core.board import VUL_NAMES
 from bidwire_host.collector import setup
 from bidwire_host.event import files as event_files
 from bidwire_host.event import model as event_mod
 
 
 def boards(conn):
-    """{board: {"hands": {seat: (spades, hearts, diamonds, clubs)}, "analysis": {"dd", "par"} or None}} for every
+    """{board: {"hands": {seat: (spades, hearts, diamonds, clubs)}, "analysis": {"dd", "par"} or None, "dealer": seat
+    letter, "vul": None/NS/EW/Both (the file's, Law 2's when it does not say)}} for every
     board of the session's hand-record file ({} without one, or when it cannot be read)."""
     s = setup.load(conn)
     if s is None:
@@ -23,5 +25,6 @@ def boards(conn):
     for board, h in records.items():
         if h.deal is None or any(h.deal.hands.get(seat) is None for seat in "NESW"):
             continue
-        out[board] = {"hands": h.deal.hands, "analysis": stored.get((board, h.deal.pbn("N")))}
+        out[board] = {"hands": h.deal.hands, "analysis": stored.get((board, h.deal.pbn("N"))),
+                      "dealer": h.dealer, "vul": VUL_NAMES[h.vulnerable]}
     return out

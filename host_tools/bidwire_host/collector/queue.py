@@ -3,11 +3,14 @@
 An irregularity is open until the unit reports it settled at the table (accepted by the next player's call,
 condoned, a ruling applied) or the board is redone (superseded); a director call until the director ends it at
 the table or rules there; any alert until the director closes it (decisions.alerts.close); a held result until the
-director decides it (decisions.results.resolve). A ruling sent from the page shows as on its way until the unit applies
+director decides it (decisions.results.resolve); a suspicious result until the scorer's correction in force brings it
+within the limit of double dummy (the alert then closes with that correction; a correction still far off keeps it
+open and its text says the corrected result). A ruling sent from the page shows as on its way until the unit applies
 (or refuses) it. The JSON API (GET /api/v1/queue) and the director's page read the same queue.
 """
 import json
 
+from bidwire_host.collector import validator
 from bidwire_host.collector.decisions.state import alert_key, fold
 
 
@@ -31,23 +34,30 @@ def alerts(conn, acks, state="open", page=1, limit=PAGE):
             queued[c["unit"], body.get("board"), body.get("at")] = body
     want_open = state == "open"
     rows = []
-    for i in conn.execute("SELECT i.*, e.id AS eid FROM irregularities i JOIN events e USING (unit, seq)"):
+    where = ("b.section AS at_section, b.table_no AS at_table, (SELECT received FROM events c WHERE c.unit = x.unit "
+             "AND c.seq = x.closed_seq) AS closed_at")  # the table it happened at, when the table closed it
+    for i in conn.execute(f"SELECT x.*, e.id AS eid, {where} FROM irregularities x JOIN events e USING (unit, seq) "
+                          "LEFT JOIN boards b ON b.id = x.board_id"):
         key = alert_key("irr", i["unit"], i["seq"])
         is_open = i["state"] == "open" and key not in closed
         if is_open == want_open:
             rows.append(("irr", key, i, is_open))
-    for c in conn.execute("SELECT c.*, e.id AS eid FROM director_calls c JOIN events e USING (unit, seq)"):
+    for c in conn.execute(f"SELECT x.*, e.id AS eid, {where} FROM director_calls x JOIN events e USING (unit, seq) "
+                          "LEFT JOIN boards b ON b.id = x.board_id"):
         key = alert_key("td", c["unit"], c["seq"])
         is_open = c["state"] == "open" and key not in closed
         if is_open == want_open:
             rows.append(("td", key, c, is_open))
-    for a in conn.execute("SELECT a.*, e.id AS eid FROM alerts a LEFT JOIN events e USING (unit, seq)"):
+    for a in conn.execute("SELECT a.*, e.id AS eid, a.section AS at_section, a.table_no AS at_table, "
+                          "NULL AS closed_at FROM alerts a LEFT JOIN events e USING (unit, seq)"):
         key = alert_key("alert", a["unit"], a["seq"], a["kind"])
+        answer = _answer(conn, a, decisions.corrections)
         is_open = key not in closed and not (a["kind"] == "held_result" and (a["unit"], a["seq"]) in resolutions)
+        is_open = is_open and not (answer is not None and answer["answered"])
         if is_open == want_open:
-            rows.append(("alert", key, a, is_open))
-    for c in conn.execute("SELECT c.*, NULL AS board, (SELECT coalesce(max(id), 0) FROM events) AS eid "
-                          "FROM seq_conflicts c"):
+            rows.append(("alert", key, dict(a, answer=answer), is_open))
+    for c in conn.execute("SELECT c.*, NULL AS board, (SELECT coalesce(max(id), 0) FROM events) AS eid, "
+                          "NULL AS at_section, NULL AS at_table, NULL AS closed_at FROM seq_conflicts c"):
         key = alert_key("conflict", c["unit"], c["seq"], str(c["id"]))
         is_open = key not in closed
         if is_open == want_open:
@@ -60,9 +70,24 @@ def alerts(conn, acks, state="open", page=1, limit=PAGE):
     return items, total
 
 
+def _answer(conn, a, corrections):
+    """A suspicious result the scorer corrected, checked again as it now stands: {"fix": the correction in force,
+    "answered": within the limit of double dummy, "detail": what the alert says now}; None for any other alert."""
+    fix = corrections.get((a["unit"], a["seq"])) if a["kind"] == "suspicious_result" else None
+    if fix is None:
+        return None
+    found = validator.check_double_dummy(conn, a["board"], fix["contract"], fix["declarer"], fix["tricks"])
+    was = f"{a['detail']} Corrected to {fix['contract']}" + (f" by {fix['declarer']}, {fix['tricks']} tricks"
+                                                              if fix["declarer"] else "")
+    return {"fix": fix, "answered": not found,
+            "detail": f"{was}: within the limit of double dummy." if not found else
+            f"{was}, still far off: {found[0]['detail']}"}
+
+
 def _item(conn, source, key, r, is_open, closed, queued, resolutions):
     base = {"key": key, "unit": r["unit"], "seq": r["seq"], "eid": r["eid"] or 0, "board": r["board"],
-            "open": is_open, "closed": closed}
+            "open": is_open, "closed": closed, "section": r["at_section"], "table": r["at_table"],
+            "closed_at": None if is_open else (closed or {}).get("at") or r["closed_at"]}
     if source == "irr":
         options = json.loads(r["options"]) if r["options"] else []
         board_id = r["board_id"]
@@ -80,6 +105,13 @@ def _item(conn, source, key, r, is_open, closed, queued, resolutions):
                            f"{r['sent'][:300]}")
     data = json.loads(r["data"]) if r["data"] else {}
     out = dict(base, source="validator", kind=r["kind"], law=r["law"], detail=r["detail"], outcome=None)
+    answer = r["answer"] if "answer" in r.keys() else None
+    if answer is not None:
+        fix = answer["fix"]
+        out.update(detail=answer["detail"], corrected=fix)
+        if answer["answered"] and closed is None:
+            out.update(outcome=f"answered by the {fix.get('by') or 'scorer'}'s correction", closed_at=fix["at"],
+                       closed={"by": fix.get("by") or "the scorer", "at": fix["at"], "note": fix.get("reason") or ""})
     if r["kind"] == "held_result":
         res = conn.execute("SELECT * FROM results WHERE unit = ? AND seq = ?", (r["unit"], r["seq"])).fetchone()
         decided = resolutions.get((r["unit"], r["seq"]))

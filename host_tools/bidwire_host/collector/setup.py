@@ -119,9 +119,9 @@ def load(conn):
     return s
 
 
-def save(conn, data, tables, method="neuberg", session=None, start=True):
-    """Check and store an event (its file's JSON), the unit -> table map and the method; queue round 1 unless
-    `start` is False. Returns what start_round queued. In the writer's transaction."""
+def check(data, tables, method="neuberg", session=None):
+    """(data, tables) as they are stored: the event's JSON (its register's names filled in) and {unit: [section,
+    table]}; SetupError says what is wrong. Needs no store: `serve --event` checks a file before making one."""
     if method not in METHODS:
         raise SetupError(f"method: one of {', '.join(METHODS)}, not {method!r}")
     try:
@@ -136,7 +136,13 @@ def save(conn, data, tables, method="neuberg", session=None, start=True):
         if teams != (method in TEAM_METHODS):
             raise SetupError(f"method: section {sec.name} is a {sec.movement_plan().title}: score it with "
                              + ("teams" if teams else "mp, neuberg, cross-imps or butler") + f", not {method}")
-    tables = check_tables(event, tables, session)
+    return data, check_tables(event, tables, session)
+
+
+def save(conn, data, tables, method="neuberg", session=None, start=True):
+    """Check and store an event (its file's JSON), the unit -> table map and the method; queue round 1 unless
+    `start` is False. Returns what start_round queued. In the writer's transaction."""
+    data, tables = check(data, tables, method, session)
     old = load(conn)
     rounds = old.rounds if old is not None and old.data == data else {}
     conn.execute("INSERT INTO setup (id, body, tables, method, session, rounds) VALUES (1, ?, ?, ?, ?, ?) "

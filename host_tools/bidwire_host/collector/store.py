@@ -350,8 +350,11 @@ def migrate(conn, rebuild=None):
         except BaseException:
             conn.execute("ROLLBACK")
             raise
-        log.info("schema migrated to version %d", version)
+        log.debug("schema migrated to version %d", version)
         must_rebuild = must_rebuild or needs_rebuild
+    if schema_version(conn) > current:  # one line for the lot: a new store goes through every migration
+        log.info("store schema %s version %d", f"migrated from version {current} to" if current else "created at",
+                 schema_version(conn))
     if must_rebuild and current and rebuild is not None:
         conn.execute("BEGIN IMMEDIATE")
         try:

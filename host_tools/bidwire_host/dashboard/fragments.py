@@ -9,9 +9,16 @@ from pathlib import Path
 
 from fastapi.templating import Jinja2Templates
 
-from bidwire_host.dashboard import queries
+from bidwire_host.collector import setup as setup_mod
+from bidwire_host.dashboard import clock, queries
 
 templates = Jinja2Templates(directory=str(Path(__file__).with_name("templates")))
+clock.install(templates.env)
+
+
+def zone(service):
+    """The club's time zone (clock.py) for the pieces rendered outside a page."""
+    return clock.zone(setup_mod.load(service.store.reader()))
 
 
 def dom_id(text):
@@ -28,6 +35,7 @@ def rows(service, only=None, drawn=None):
     the row's data when last rendered}): a row whose data has not changed since is not rendered again, so the
     stream's periodic look at every row renders only the few whose minutes moved."""
     t = templates.get_template("_grid_row.html")
+    tz = zone(service)
     out = []
     for u in queries.grid(service, only):
         u["dom"] = dom_id(u["unit"])
@@ -37,7 +45,7 @@ def rows(service, only=None, drawn=None):
             if drawn.get(element) == data:
                 continue
             drawn[element] = data
-        out.append(_piece(t.render(u=u), element))
+        out.append(_piece(t.render(u=u, tz=tz), element))
     return out
 
 
@@ -47,15 +55,16 @@ def alert_pieces(service, session, state="open", page=1):
     conn = service.store.reader()
     items, total = queries.alerts(conn, queries.cmd_acks(conn), state, page)
     t = templates.get_template("_alert.html")
+    tz = zone(service)
     out = []
     for a in items:
         a["idem"] = hmac.new(session["csrf"].encode(), a["key"].encode(), hashlib.sha256).hexdigest()[:32]
-        out.append(_piece(t.render(a=a, csrf=session["csrf"]), a["id"]))
+        out.append(_piece(t.render(a=a, csrf=session["csrf"], tz=tz), a["id"]))
     return out, total
 
 
 def audit_html(service):
-    return templates.get_template("_audit.html").render(audit=queries.audit(service.store.reader()))
+    return templates.get_template("_audit.html").render(audit=queries.audit(service.store.reader()), tz=zone(service))
 
 
 def director(service, session, state="open", page=1):

@@ -8,13 +8,17 @@ director call until the director ends it at the table or rules there; any alert 
 
 Late tables: a table is late when its round has run longer than `ROUND_MINUTES` (from the host's receipt of the
 round's first `board_start`), or when a board is under way (bidding, opening lead, play) and nothing has been
-heard from it for `IDLE_MINUTES`. $BIDWIRE_ROUND_MINUTES and $BIDWIRE_IDLE_MINUTES change them.
+heard from it for `IDLE_MINUTES`. $BIDWIRE_ROUND_MINUTES and $BIDWIRE_IDLE_MINUTES change them. A table that has
+played every board of its round (the movement's assignment) has nothing left to play there and is never late:
+the clock of the round keeps running after the session's last board, and the director reads the scores then.
 """
 import json
 import os
 from datetime import datetime, timezone
 
+from bidwire.core.score import parse_contract
 from bidwire_host.collector import queue
+from bidwire_host.collector import setup as setup_mod
 from bidwire_host.collector.decisions.state import fold, label
 
 PHASES = {"auction": "bidding", "ended": "opening lead", "play": "play", "done": "done"}
@@ -48,8 +52,11 @@ def _minutes(since, now):
     return None if since is None else max(0.0, (now - since).total_seconds() / 60)
 
 
-def lateness(phase, in_round, idle):
-    """Why a table is late (text), or None: over the round's budget, or a board under way and nothing heard."""
+def lateness(phase, in_round, idle, to_play=1):
+    """Why a table is late (text), or None: over the round's budget, or a board under way and nothing heard.
+    `to_play`: the boards of its round the table has still to play (0: it is done, nothing can be late)."""
+    if to_play == 0:
+        return None
     if in_round is not None and in_round > ROUND_MINUTES:
         return f"over {ROUND_MINUTES:g} min in the round"
     if phase in ("bidding", "opening lead", "play") and idle is not None and idle > IDLE_MINUTES:
@@ -73,6 +80,7 @@ def grid(service, only=None):
         "SELECT b.unit, b.round, min(e.received) FROM boards b JOIN events e ON e.unit = b.unit "
         f"AND e.seq = b.start_seq{' WHERE b.unit' + where if where else ''} GROUP BY b.unit, b.round", args)}
     now = datetime.now(timezone.utc)
+    plays = _round_boards(conn)
     out = []
     for unit in sorted(set(service.keyring.units()) | set(derived) | set(synced)):
         if only is not None and unit not in only:
@@ -91,7 +99,7 @@ def grid(service, only=None):
             "phase": phase,
             "calls": b["calls"] if b else 0,
             "in_round": None if in_round is None else int(in_round),
-            "late": lateness(phase, in_round, idle),
+            "late": lateness(phase, in_round, idle, _to_play(conn, plays, b) if b else 1),
             "last_seen": s["last_seen"] if s else None,
             "battery": d["battery"] if d else None,
             "rssi": d["rssi"] if d else None,
@@ -101,11 +109,49 @@ def grid(service, only=None):
     return out
 
 
+def table_name(section, table, sections=1):
+    """"Table 3" as the director calls it ("Table B3" when the event has several sections); None without a table."""
+    if table is None:
+        return None
+    prefix = section or "" if sections > 1 else ""
+    return f"Table {prefix}{table}"
+
+
+def _round_boards(conn):
+    """{(section, table, round): the boards the movement gives it}, or {} with no event loaded."""
+    s = setup_mod.load(conn)
+    return {} if s is None else {k: a["boards"] for k, a in s.plays().items()}
+
+
+def _to_play(conn, plays, b):
+    """How many boards of its round the table at board row `b` has still to play; 1 when the event does not say
+    (no event, or a board outside the movement): the table is then judged by its clock alone."""
+    boards = plays.get((b["section"], b["table_no"], b["round"]))
+    if not boards or b["state"] != "done" or b["board"] not in boards:
+        return 1
+    done = {r[0] for r in conn.execute("SELECT DISTINCT board FROM results WHERE unit = ? AND round = ?",
+                                       (b["unit"], b["round"]))}
+    return len(set(boards) - done - {b["board"]})
+
+
 def _latest_boards(conn, where="", args=()):
     """{unit: its latest board row}; `where` (" IN (?, ...)" with `args`) for some units only."""
     return {r["unit"]: r for r in conn.execute(
         f"SELECT b.* FROM boards b JOIN (SELECT unit, max(start_seq) AS s FROM boards"
         f"{' WHERE unit' + where if where else ''} GROUP BY unit) m ON b.unit = m.unit AND b.start_seq = m.s", args)}
+
+
+def result_text(contract, tricks):
+    """The tricks against the contract as travellers print them: "=" made exactly, "+1" one over, "−2" two down;
+    blank for a pass-out, an adjusted score or a contract that cannot be read."""
+    try:
+        parsed = parse_contract(contract)
+    except ValueError:
+        return ""
+    if parsed is None or not isinstance(tricks, int):
+        return ""
+    over = tricks - 6 - parsed[0]
+    return "=" if over == 0 else f"+{over}" if over > 0 else f"\u2212{-over}"
 
 
 def call_text(call):
@@ -139,11 +185,12 @@ def calls(conn, unit, start_seq, board, upto=None, last=None):
 
 def diagram(dealer, made):
     """The calls laid out in rows of W N E S: a call goes to its seat's column, a new row when it wraps round.
-    The first row starts at the dealer (the columns before it are empty)."""
+    The first row starts at the dealer (the columns before it are empty), unless the first call is made out of
+    rotation by a seat left of the dealer's column: it then opens the first row."""
     rows, row, prev = [], [None] * 4, SEATS_SHOWN.index(dealer) - 1 if dealer in SEATS_SHOWN else -1
     for c in made:
         col = SEATS_SHOWN.index(c["seat"]) if c["seat"] in SEATS_SHOWN else 0
-        if col <= prev:
+        if col <= prev and any(row):  # a call before the dealer's (out of rotation): no empty first row
             rows.append(row)
             row = [None] * 4
         row[col], prev = c, col
@@ -177,9 +224,14 @@ def live(service):
     out = []
     for unit, b in sorted(_latest_boards(conn).items(), key=lambda kv: (kv[1]["section"] or "", kv[1]["table_no"] or 0,
                                                                          kv[0])):
+        res = conn.execute("SELECT tricks, score_ns FROM results WHERE unit = ? AND seq >= ? AND board_id = ? "
+                           "ORDER BY seq DESC LIMIT 1", (unit, b["start_seq"], b["id"])).fetchone() \
+            if b["state"] == "done" else None  # (unit, seq) is the key: no scan of the session's results
         out.append({"unit": unit, "section": b["section"], "table": b["table_no"], "round": b["round"],
                     "board": b["board"], "dealer": b["dealer"], "vul": b["vul"],
                     "phase": PHASES.get(b["state"], b["state"]), "contract": b["contract"], "declarer": b["declarer"],
+                    "result": result_text(b["contract"], res["tricks"]) if res is not None else None,
+                    "score_ns": res["score_ns"] if res is not None else None,
                     "auction": _board_auction(conn, unit, b["id"])})
     return out
 
@@ -236,8 +288,11 @@ def alerts(conn, acks, state="open", page=1, limit=PAGE):
     """The collector's queue (collector/queue.py) dressed for the page: each irregularity's bidding diagram and
     what each ruling does, and an element id."""
     items, total = queue.alerts(conn, acks, state, page, limit)
+    s = setup_mod.load(conn)
+    sections = len(s.event.session(s.session).sections) if s is not None else 1
     for a in items:
         a["id"] = "a-" + "".join(ch if ch.isalnum() else "-" for ch in a["key"])
+        a["where"] = table_name(a["section"], a["table"], sections) or a["unit"]
         if a["source"] == "irregularity":
             a["options"] = [(o, RULINGS.get(o, o)) for o in a["options"]]
             a["auction"] = _board_auction(conn, a["unit"], a["board_id"], a["seq"])

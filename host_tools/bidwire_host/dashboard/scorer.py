@@ -15,7 +15,6 @@ standings, director actions and exports; nothing is scored here.
   score card. Times are the collector's local time, as people read them.
 """
 import secrets
-from datetime import date, datetime, timezone
 from pathlib import Path
 
 from fastapi import APIRouter, Request
@@ -26,13 +25,13 @@ from starlette.concurrency import run_in_threadpool
 
 from bidwire.core.board import VUL_NAMES, dealer, vulnerability
 from bidwire.core.calls import seat_name
-from bidwire.core.score import parse_contract
 from bidwire_host.auth import form_refused, same_token
 from bidwire_host.collector import hands, roster
 from bidwire_host.collector.decisions.state import MP_METHODS, ActionError, fold
 from bidwire_host.collector.deps import Service
 from bidwire_host.collector.service import Refused
-from bidwire_host.dashboard import queries
+from bidwire_host.dashboard import clock, queries
+from bidwire_host.dashboard.queries import result_text
 from bidwire_host.event.model import EventError
 
 router = APIRouter(include_in_schema=False)
@@ -54,36 +53,9 @@ SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 VUL_TEXT = {"None": "nobody vulnerable", "NS": "NS vulnerable", "EW": "EW vulnerable", "Both": "both vulnerable"}
 
 
-def when(iso):
-    """`<time datetime=ISO>Tue 1 Dec 2026, 20:14</time>`: a stored instant in the collector's local time zone."""
-    try:
-        at = datetime.fromisoformat(iso)
-    except (TypeError, ValueError):
-        return iso or ""
-    local = (at if at.tzinfo else at.replace(tzinfo=timezone.utc)).astimezone()
-    return Markup(f'<time datetime="{escape(iso)}">{local:%a} {local.day} {local:%b %Y, %H:%M}</time>')
-
-
-def day(text):
-    """A session's date (`2026-12-01`) as `<time>` reading "Tue 1 Dec 2026"; other text as it is."""
-    try:
-        d = date.fromisoformat(text)
-    except (TypeError, ValueError):
-        return text or ""
-    return Markup(f'<time datetime="{d.isoformat()}">{d:%a} {d.day} {d:%b %Y}</time>')
-
-
-def result_text(contract, tricks):
-    """The tricks against the contract as travellers print them: "=" made exactly, "+1" one over, "−2" two down;
-    blank for a pass-out, an adjusted score or a contract that cannot be read."""
-    try:
-        parsed = parse_contract(contract)
-    except ValueError:
-        return ""
-    if parsed is None or not isinstance(tricks, int):
-        return ""
-    over = tricks - 6 - parsed[0]
-    return "=" if over == 0 else f"+{over}" if over > 0 else f"{MINUS}{-over}"
+def when(iso, tz=None):
+    """`<time datetime=ISO>Tue 1 Dec 2026, 20:14</time>`: a stored instant in the club's time zone (clock.py)."""
+    return clock.when_html(iso, tz or clock.host_zone())
 
 
 def lead_text(lead):
@@ -122,7 +94,7 @@ def _movement_text(sec):
     return f"{kind}, {plan.tables} tables, {len(plan.boards())} boards"
 
 
-def _event(setup):
+def event_head(setup):
     """The event as the pages head it: name, session, date, and each section with its movement."""
     if setup is None:
         return None
@@ -134,7 +106,8 @@ def _event(setup):
             "sections": [(sec.name, _movement_text(sec)) for sec in s.sections]}
 
 
-templates.env.filters.update(num=_num, when=when, day=day, lead=lead_text)
+templates.env.filters.update(num=_num, lead=lead_text)
+clock.install(templates.env)
 templates.env.globals["name_of"] = name_of
 
 
@@ -185,7 +158,7 @@ def _context(request):
             "travellers": [(b, traveller(st, b)) for b in boards], "publication": publication,
             "methods": {b: st.board_method(b) for b in boards},
             "exports": EXPORTS, "hands": hands.boards(collector.store.reader()),
-            "names": pair_names(collector), "event": _event(st.setup)}
+            "names": pair_names(collector), "event": event_head(st.setup), "tz": clock.zone(st.setup)}
 
 
 def _staff_context(request, session):
@@ -294,7 +267,8 @@ def score_card(st, direction, pair, section=None):
             rows.append({"board": board, "table": r["table"], "side": side, "opponents": r[theirs],
                          "opponents_line": theirs.upper(), "contract": r["contract"], "declarer": r["declarer"],
                          "tricks": r["tricks"], "result": r["result"], "lead": r["lead"],
-                         "adjusted": r["adjusted"], "score": score, "mp": r[f"mp_{mine}"], "top": r["top"],
+                         "adjusted": r["adjusted"], "corrected": r["corrected"], "score": score,
+                         "mp": r[f"mp_{mine}"], "top": r["top"],
                          "pct": r[f"pct_{mine}"], "imp": r[f"imp_{mine}"]})
     return entry, rows
 
@@ -308,7 +282,7 @@ def _card_page(request, direction, pair, section, extra):
     return templates.TemplateResponse(request, "scorer_pair.html", dict(extra, **{
         "entry": entry, "rows": rows, "direction": direction.upper(), "pair": pair,
         "imps": st.method not in MP_METHODS, "method": st.method, "names": pair_names(collector),
-        "event": _event(st.setup)}))
+        "event": event_head(st.setup), "tz": clock.zone(st.setup)}))
 
 
 @router.get("/scorer/pairs/{direction}/{pair}", response_class=HTMLResponse)
@@ -375,8 +349,8 @@ def public_board(request: Request, service: Service, board: int):
         "board": board, "rows": traveller(st, board), "hand": hands.boards(collector.store.reader()).get(board),
         "dealer": seat_name(dealer(board)), "vul": VUL_TEXT[VUL_NAMES[vulnerability(board)]],
         "previous": boards[at - 1] if at else None, "next": boards[at + 1] if at + 1 < len(boards) else None,
-        "imps": st.method not in MP_METHODS, "names": pair_names(collector), "event": _event(st.setup),
-        "method": st.board_method(board)})
+        "imps": st.method not in MP_METHODS, "names": pair_names(collector), "event": event_head(st.setup),
+        "tz": clock.zone(st.setup), "method": st.board_method(board)})
 
 
 @router.get("/results/pairs/{direction}/{pair}", response_class=HTMLResponse)

@@ -16,13 +16,15 @@ from starlette.concurrency import run_in_threadpool
 
 from bidwire_host.auth import LOGIN_COOKIE, SESSION_COOKIE, form_refused, same_token
 from bidwire_host.collector import roster
+from bidwire_host.collector import setup as setup_mod
 from bidwire_host.collector.apiauth import client_of
 from bidwire_host.collector.decisions.state import ActionError
 from bidwire_host.collector.deps import Service
 from bidwire_host.collector.service import Refused
+from bidwire_host.dashboard import clock, queries
 from bidwire_host.dashboard import fragments as frag
-from bidwire_host.dashboard import queries
 from bidwire_host.dashboard.fragments import templates
+from bidwire_host.dashboard.scorer import event_head
 
 log = logging.getLogger("bidwire.dashboard")
 router = APIRouter(include_in_schema=False)
@@ -116,8 +118,15 @@ def _director(request, session, error="", form=None, status=200):
     flash = {"ruled": q.get("ruled", ""), "done": q.get("done", "")}
     return templates.TemplateResponse(request, "director.html",
                                       dict(parts, csrf=session["csrf"], fragments=parts, flash=flash, error=error,
-                                           form=form or {}, idem=secrets.token_urlsafe(16), state=state, page=page),
+                                           form=form or {}, idem=secrets.token_urlsafe(16), state=state, page=page,
+                                           **_head(service)),
                                       status_code=status)
+
+
+def _head(service):
+    """What every director's page heads with: the event's name and date, and the club's time zone."""
+    s = setup_mod.load(service.store.reader())
+    return {"event": event_head(s), "tz": clock.zone(s)}
 
 
 @router.get("/director", response_class=HTMLResponse)
@@ -135,7 +144,8 @@ def live_page(request: Request, service: Service):
     if session is None:
         return _forbidden_or_login(request)
     parts = frag.live(service)
-    return templates.TemplateResponse(request, "live.html", dict(parts, csrf=session["csrf"], fragments=parts))
+    return templates.TemplateResponse(request, "live.html", dict(parts, csrf=session["csrf"], fragments=parts,
+                                                                 **_head(service)))
 
 
 @router.get("/director/boards/{board_id}", response_class=HTMLResponse)
@@ -150,7 +160,8 @@ def board_page(request: Request, service: Service, board_id: int):
         return Response(f"no board {board_id}", status_code=404)
     made = queries.calls(conn, b["unit"], b["start_seq"], b["board"])
     return templates.TemplateResponse(request, "board.html", {"b": dict(b), "auction": queries.diagram(b["dealer"],
-                                                                                                         made)})
+                                                                                                         made),
+                                                              **_head(service)})
 
 
 def _int(form, name, required=True):
@@ -305,7 +316,8 @@ def _pairs(request, session, error="", status=200, done=""):
                          "fixable": sec.movement.type != "teams", "idem": secrets.token_urlsafe(16)})
         sections.append((sec.name, rows))
     return templates.TemplateResponse(request, "pairs.html", {"csrf": session["csrf"], "sections": sections,
-                                                              "error": error, "done": done}, status_code=status)
+                                                              "error": error, "done": done, **_head(service)},
+                                      status_code=status)
 
 
 @router.get("/director/pairs", response_class=HTMLResponse)

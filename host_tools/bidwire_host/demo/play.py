@@ -3,8 +3,9 @@ club's register, members.csv, which the event file refers to by membership numbe
 session and analysed double dummy, and what each table plays with them (`Deals.play`: the key lines for a virtual
 unit).
 
-The players bid from a small book — at each table one of the two auctions nearest par for the cards, or one of the
-book's irregular auctions where they fall — lead from their longest suit, and take tricks near double dummy's; one
+The players bid their cards from a small, sound system (bidding.py) — with an irregularity staged where the book's
+irregular auctions fall, made where a player would make it — lead from their longest suit, and take tricks near
+double dummy's; one
 result is entered five tricks off (`Deals.staged`), the only alert the director's queue should end with. The draws
 are seeded: the same seed, the same session. Without hand records (the chaos test's session) `_table_play` plays
 the book's auctions with tricks near the contract.
@@ -16,13 +17,12 @@ import random
 import time
 from pathlib import Path
 
-from bidwire.core import board as core_board
+from bidwire_host.demo import bidding
 from bidwire_host.event import analysis
 from bidwire_host.event import files as event_files
 from bidwire_host.event import model as event_mod
 from bidwire_host.event.analysis import tricks_for
 from bidwire_host.scoring.masterpoints import EBU_CLUB
-from bidwire_host.scoring.model import law77_score
 from bidwire_host.unit_tools.simulator import auction_lines, board_lines, leader_of
 
 # Auctions from the dealer round the table ("~" marks a call out of rotation: made by the seat after the one
@@ -39,8 +39,7 @@ BOOK = [
     ["1H", "1D", "P", "P", "P"],  # 1D is insufficient; dealer's partner accepts it by passing (Law 27 A)
     ["~1S", "2H", "P", "P", "P"],  # LHO bids 1S at dealer's turn; the next player accepts by calling (Law 29)
 ]
-IRREGULAR = (8, 9)  # the book's irregular auctions: played wherever they fall, so that every session has some
-PASSED = 6  # the book's pass-out
+IRREGULAR = {8: "insufficient", 9: "out_of_rotation"}  # the book's irregular auctions, and what they stage
 TD_CALL = ["TD", "TD", "1", "2", "3", "4", "2"]  # a player calls the director; he comes, PIN 1234, "end call"
 
 
@@ -106,14 +105,21 @@ def write_event(ev, path, seed, deal_seed=None):
     return Deals(event_files.load(path), seed)  # the names from the register
 
 
-def _table_play(board, table, seed, deal=None):
+def _table_play(board, table, seed, deal=None, hands=None):
     """The auction, the tricks and whether the director is called at one table: tables may bid a board
-    differently and take other tricks. With the board's analysis (`deal`: {"dd", "par"}) the table bids one of the
-    two book auctions nearest par for the cards (_bid) and takes tricks near double dummy's; without one (the chaos
-    test's session) the auction is the book's and the tricks near the contract."""
+    differently and take other tricks. With the board's cards (`hands`) and analysis (`deal`: {"dd", "par"}) the
+    table bids its cards (bidding.py), staging the irregularity of the book's pick where a player would make it
+    (the other kind when the cards leave that one no place), and takes tricks near double dummy's; without them
+    (the chaos test's session) the auction is the book's and the tricks near the contract."""
     rng = random.Random(f"{seed}:{board}:{table}")
     pick = (board * 3 + rng.randrange(2)) % len(BOOK)
-    calls = BOOK[pick] if deal is None or pick in IRREGULAR else _bid(board, deal, rng)
+    if deal is None or hands is None:
+        calls = BOOK[pick]
+    else:
+        kinds = (IRREGULAR[pick], *(k for k in IRREGULAR.values() if k != IRREGULAR[pick])) if pick in IRREGULAR \
+            else ()
+        calls = next((c for c in (bidding.stage(board, hands, k) for k in kinds) if c), None) or \
+            bidding.auction(board, hands)
     bids = [c.lstrip("~") for c in calls if c.lstrip("~")[0].isdigit()]
     level = int(bids[-1][0]) if bids else 1
     expected = level + 6
@@ -122,25 +128,6 @@ def _table_play(board, table, seed, deal=None):
         expected = tricks_for(deal, contract, declarer)
     tricks = max(0, min(13, expected + rng.choice((-2, -1, -1, 0, 0, 0, 1, 1))))
     return calls, tricks, rng.random() < 0.1
-
-
-def _bid(board, deal, rng):
-    """One of the two regular book auctions (as written, or a seat later after the dealer's pass) whose contract,
-    played as double dummy has it, scores nearest the board's par (Law 77, the core's scoring) and goes at most one
-    down: tables bid a board alike, not all the same."""
-    vul = core_board.vulnerability(board)
-    scored = []
-    for k, book in enumerate(BOOK):
-        if k in IRREGULAR:
-            continue
-        for calls in (book,) if k == PASSED else (book, ["P", *book]):
-            _, contract, declarer = auction_lines(board, calls)
-            tricks = tricks_for(deal, contract, declarer)
-            score = 0 if declarer is None else law77_score(board, contract, declarer, tricks, vul)
-            short = 0 if declarer is None else int(contract[0]) + 6 - tricks
-            scored.append((short > 1, abs(score - deal["par"]["score"]), len(scored), calls))  # no wild sacrifice
-    scored.sort()
-    return scored[rng.randrange(2)][3]
 
 
 def _lead(hand, leader):
@@ -162,13 +149,17 @@ class Deals:
         # table 1's last round, played once the collector has stored its analysis: its last board bid to a contract
         plan = ev.sessions[0].sections[0].movement_plan()
         last = [b for b in plan.at(1, plan.rounds).boards
-                if auction_lines(b, _table_play(b, 1, seed, self.tables.get(b))[0])[2]]
+                if auction_lines(b, _table_play(b, 1, seed, self.tables.get(b), self._cards(b))[0])[2]]
         self.staged = (1, last[-1]) if last else None
+
+    def _cards(self, board):
+        h = self.hands.get(board)
+        return h.deal.hands if h is not None and h.deal is not None else None
 
     def play(self, board, table):
         """(key lines, contract, declarer, tricks) of the board at the table."""
         deal = self.tables.get(board)
-        calls, tricks, td = _table_play(board, table, self.seed, deal)
+        calls, tricks, td = _table_play(board, table, self.seed, deal, self._cards(board))
         _, contract, declarer = auction_lines(board, calls)
         if declarer is not None and (table, board) == self.staged and deal is not None:
             best = tricks_for(deal, contract, declarer)

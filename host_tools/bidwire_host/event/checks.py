@@ -14,6 +14,16 @@ MAX_TEXT = 100  # the longest club name, club id, charge code or masterpoint sca
 SECTION_NAME_CHARS = 8  # an assign command's section is 1-8 characters (collector/commands.py)
 
 
+def _is_zone(name):
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return False
+    return True
+
+
 def check(event):
     """Problem texts for everything the types cannot say; none: the event can be used."""
     problems = []
@@ -30,6 +40,9 @@ def check(event):
             sec.movement.type == "teams" for s in event.sessions for sec in s.sections):
         problems.append(f"masterpoints.scale: the {EBU_CLUB} scale here is the pairs scale; a team match needs the "
                         'club\'s own awards ("awards": [...] under another name)')
+    if event.time_zone is not None and not _is_zone(event.time_zone):
+        problems.append(f"time_zone: {event.time_zone!r} is not a time zone name; give the club's as the tz database "
+                        "names it (e.g. Europe/London, America/New_York), or leave the field out for the host's")
     _check_sim(problems, event.sim)
     _unique(problems, "sessions", [s.name for s in event.sessions], "session")
     for i, s in enumerate(event.sessions):

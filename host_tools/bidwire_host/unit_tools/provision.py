@@ -22,6 +22,30 @@ class ProvisionError(Exception):
     """Bad input, or a unit that already exists; the message says what and how to go on."""
 
 
+DEFAULT_TD_PIN = "1234"  # the --td-pin default: every player who has read the manual knows it
+_UNIT_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+
+
+def check_unit_id(unit):
+    """The unit id names files (units/T01.json) and goes into URLs and logs: letters, digits, - and _ only (its
+    length is the unit's own config check's)."""
+    if not set(unit or "") <= _UNIT_CHARS:
+        raise ProvisionError(f"unit id {unit!r}: letters, digits, - or _ only (e.g. T01); spaces and other signs "
+                             "are refused because the id names the unit's config file")
+
+
+def warnings(td_pin, wifi_ssid):
+    """What a provisioned config may still need, one line each: a director's PIN everybody knows, no Wi-Fi."""
+    out = []
+    if td_pin == DEFAULT_TD_PIN:
+        out.append(f"the director's PIN is the default {DEFAULT_TD_PIN}, which players can guess: give your own with "
+                   "TD_PIN=... (--td-pin, 4-8 digits from 1 to 7) and --force")
+    if not wifi_ssid:
+        out.append("no Wi-Fi set: the unit keeps its results until it is given a network; give WIFI_SSID=... "
+                   "(--wifi-ssid, and WIFI_PASSWORD) and --force to let it sync")
+    return out
+
+
 def unit_config_for(unit, collector, board, mode, td_pin, wifi_ssid=None, wifi_password=None, secret=None):
     """The config dict for a unit, checked by the validator the unit itself runs."""
     if wifi_password and not wifi_ssid:
@@ -80,6 +104,7 @@ def provision(unit, collector, out, keyring=None, board="esp32_devkitc", mode="r
     Everything is checked before anything is written; the config is written first, so a failure in between
     leaves a config the keyring does not know yet, and provisioning again with --force repairs it.
     """
+    check_unit_id(unit)
     out = Path(out)
     keyring_path = Path(keyring) if keyring else out.parent / "keyring.json"
     try:
