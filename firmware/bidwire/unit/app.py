@@ -92,7 +92,8 @@ class App:
         self.leader = self.lead = -1
         self.log_full = False  # a press was refused for want of room in the board's input log (director.full)
         self.td = TdCall(td_pin)
-        self.message = ""
+        self.message = ""  # the collector's message, shown until the next call
+        self.note = ""  # the unit's answer to the last press ("N: UNDO too late"), shown until the next press
         self.held = ""  # the press a pending irregularity kept out, shown on its screen: "W 1NT not taken"
         self.held_at = 0  # ... while it is the auction's last input (a ruling or another press makes it old)
         self.cmd_ack = 0  # the last collector command applied
@@ -166,6 +167,7 @@ class App:
         """One key press at a seat panel: its events if anything changed (the press must then be journaled with
         them), None if nothing did."""
         self.out = []
+        self.note = ""  # it answered the press before this one
         changed = self._key(seat, key)
         if not self.td.state:
             drop(_DIRECTOR)
@@ -230,7 +232,7 @@ class App:
                 self.undo_seat = -1
                 return True
             if not a.may_change(seat):  # Law 25 A
-                self.message = calls.seat_name(seat) + ": UNDO too late"
+                self.note = calls.seat_name(seat) + ": UNDO too late"
                 return False
             self.undo_seat = seat
             return True
@@ -254,7 +256,7 @@ class App:
             why = a.why
             turn = why == _OUT_OF_ROTATION or why == _CHANGE_OF_CALL
             why = calls.seat_name(a.in_turn()) + "'s turn" if turn else _WHY[why]
-            self.message = calls.seat_name(seat) + ": " + why + (" L" + str(a.law) if a.law else "")
+            self.note = calls.seat_name(seat) + ": " + why + (" L" + str(a.law) if a.law else "")
         if verdict != _LEGAL or a.p_at != before:  # an irregularity made or settled: the collector hears of it
             if before >= 0 and a.p_at != before:  # this call settled the pending irregularity (rectify.while_pending)
                 self.settled(seat)
@@ -286,7 +288,7 @@ class App:
             self.emit({"type": "irregularity", "kind": codes.VERDICT_NAMES[verdict], "law": a.law,
                        "at": a.n_inputs - 1, "settled": "law", "offender": calls.seat_name(seat),
                        "call": calls.call_name(call), "entitled": None, "options": []})
-            self.message = calls.seat_name(seat) + " " + calls.call_name(call) + " L" + str(a.law)
+            self.note = calls.seat_name(seat) + " " + calls.call_name(call) + " void L" + str(a.law)
 
     def settled(self, seat):
         """The pending irregularity was settled at the table by `seat`'s call, without the director (a.settled)."""
@@ -353,7 +355,7 @@ class App:
 
     def _confirm(self, seat, key):
         if calls.side(seat) == calls.side(self.entered_by):
-            self.message = ("NS" if self.entered_by & 1 else "EW") + " to confirm"
+            self.note = ("NS" if self.entered_by & 1 else "EW") + " to confirm"
             return False
         if key == _K_UNDO:  # disputed: back to entry
             self.screen = RESULT
