@@ -7,7 +7,7 @@ import asyncio
 
 from scratch import remove_tree, scratch
 
-from bidwire.unit.keys import K_PASS, NO_KEY, key_code, parse_key
+from bidwire.unit.keys import K_PASS, NO_KEY, TOGETHER, key_code, parse_key
 from bidwire.unit.runner import Unit
 from bidwire.unit.scan import Scanner
 
@@ -91,6 +91,26 @@ def test_a_press_that_fails_half_way_is_reported_and_undone():
         assert len(unit.app.auction.eff) == 0 and unit.app.level[0] == 1  # back to the journaled state
         unit.press(key_code(0, parse_key("H")))  # the next press works and clears the message
         assert len(unit.app.auction.eff) == 1 and hal.frames[-1][7] == "  q3 80%"
+        unit.store.journal.close()
+    finally:
+        remove_tree(path)
+
+
+def test_presses_of_one_scan_are_taken_in_turn_first_each_journaled_law_33():
+    path = scratch("runner-law33")
+    try:
+        hal, unit = booted(path)
+        unit.press(key_code(0, K_PASS))  # set-up: board 1, dealer N
+        q = unit.queue
+        q.put(key_code(3, K_PASS))  # W, then N, in one scan (W's input scanned first)
+        q.put(key_code(0, K_PASS) | TOGETHER)
+        unit.take(q.get())
+        a = unit.app.auction
+        assert len(q) == 0 and unit.keys == 3 and unit.store.keys == 3
+        assert a.eff[0] & 3 == 0 and a.p_kind and a.p_seat == 3  # N's pass first; W's then out of rotation
+        q.put(key_code(1, K_PASS))  # a press of a scan of its own is taken as it comes
+        unit.take(q.get())
+        assert unit.keys == 4
         unit.store.journal.close()
     finally:
         remove_tree(path)

@@ -88,3 +88,12 @@ def test_the_opening_leader_sees_what_declarer_may_do_about_his_lead(unit, withd
 def test_a_lead_without_a_restriction_shows_none(unit):
     rows = play(unit, *ONE_SPADE)
     assert rows[2:7] == ["    1S  P   P", "P", "", "1S by N", "E: lead suit"]
+
+
+def test_presses_in_one_scan_are_taken_in_turn_first_law_33(unit):
+    # dealer N: W's and N's PASS in one scan, W's first in the scan: N's counts first, W's comes after it, out of
+    # rotation at E's turn
+    rows = play(unit, "N PASS", "W PASS + N PASS")
+    assert rows[:4] == ["IRREGULAR L30", "W P", "out of turn", "N may accept:"]
+    rows = play(unit, "N 1", "N C")  # N, W's LHO, calls over it: W's pass stands and E's turn is lost (Law 29)
+    assert rows[2:4] == ["    P", "P   1C"] and rows[6] == "E to call"

@@ -273,6 +273,15 @@ class App:
         self.emit({"type": "call", "input": token, "seat": calls.seat_name(seat), "verdict": verdict, "law": a.law,
                    "alert": alert})
 
+    def order(self, presses):
+        """Presses made in one scan, [(seat, key), ...], in the order they are taken: during the auction the in-turn
+        seat's first, the others as subsequent calls (Law 33: the core's auction.order_simultaneous); as scanned
+        once the auction is over."""
+        a = self.auction
+        if a is None or a.phase != _AUCTION or self.screen > BIDDING:
+            return presses
+        return auction.order_simultaneous(a, presses)
+
     # ---- irregularities (the director's part: director.py) ---------------------------------------------------
     def report(self, before, verdict, seat, call):
         """The irregularity the last input made, if any (`before`: the pending one's `at` before it): pending until

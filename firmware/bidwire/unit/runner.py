@@ -71,6 +71,25 @@ class Unit:
                          "rssi": None if net is None else net.rssi()})
         self.refresh()
 
+    def take(self, code):
+        """The press `code` from the key queue, with the presses made in the same scan as it (keys.TOGETHER): those
+        in the order the app gives (Law 33, App.order), each journaled and shown as a press of its own."""
+        queue = self.queue
+        if not queue.together():
+            return self._press(code)
+        group = [(code // _KEYS_PER_SEAT, code % _KEYS_PER_SEAT)]
+        while queue.together():
+            code = queue.get()
+            group.append((code // _KEYS_PER_SEAT, code % _KEYS_PER_SEAT))
+        for seat, key in self.app.order(group):
+            self._press(seat * _KEYS_PER_SEAT + key)
+
+    def _press(self, code):
+        try:
+            self.press(code)
+        except Exception as e:  # noqa: BLE001 - a bug or an exhausted heap must not take the table down
+            self.fault(e)
+
     def press(self, code):
         self.keys += 1
         if self.measure is None:
@@ -128,11 +147,7 @@ class Unit:
         if self.sync is not None:
             self.sync.start()
         while True:
-            code = await self.queue.wait()
-            try:
-                self.press(code)
-            except Exception as e:  # noqa: BLE001 - a bug or an exhausted heap must not take the table down
-                self.fault(e)
+            self.take(await self.queue.wait())
             if not len(self.queue):
                 gc.collect()  # idle point: keep the heap unfragmented between presses
 
