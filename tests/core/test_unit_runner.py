@@ -4,6 +4,7 @@ fails too) the unit shows its fault screen and resets. MicroPython only (screens
 needs framebuf): tests/conftest.py leaves it to tests/mp_suite.py.
 """
 import asyncio
+import json
 
 from scratch import remove_tree, scratch
 
@@ -33,8 +34,15 @@ class Display:
 
 
 class Clock:
+    """The unit's clock as the test sets it: epoch seconds, and ticks_ms for the tempo of each call."""
+
+    ms = 0
+
     def time(self):
         return 1000
+
+    def ticks_ms(self):
+        return self.ms
 
 
 class Net:
@@ -111,6 +119,26 @@ def test_presses_of_one_scan_are_taken_in_turn_first_each_journaled_law_33():
         q.put(key_code(1, K_PASS))  # a press of a scan of its own is taken as it comes
         unit.take(q.get())
         assert unit.keys == 4
+        unit.store.journal.close()
+    finally:
+        remove_tree(path)
+
+
+def test_each_call_carries_its_tempo_from_the_clock_at_the_press():
+    path = scratch("runner-tempo")
+    try:
+        hal, unit = booted(path)
+        hal.clock.ms = 5000
+        unit.press(key_code(0, K_PASS))  # board 1 starts: the first call's tempo counts from here
+        for ms, seat, key in ((9000, 0, "1"), (12340, 0, "S"), (12390, 1, "PASS"), (12400, 3, "ALERT"),
+                              (2**30 - 200, 2, "PASS"), (300, 3, "PASS")):  # ticks_ms wraps at 2**30
+            hal.clock.ms = ms
+            unit.press(key_code(seat, parse_key(key)))
+        events = [json.loads(bytes(raw)) for raw in unit.store.batch(1 << 20)]
+        got = [(e["input"], e.get("tempo", "none")) for e in events if e["type"] == "call"]
+        # 7.34 s; 0.05 s rounds to a tenth; an alert carries none; a think of days is cut to an hour; 0.5 s across
+        # the wrap
+        assert got == [("N:1S", 73), ("E:P", 1), ("W@", "none"), ("S:P", 36000), ("W:P", 5)]
         unit.store.journal.close()
     finally:
         remove_tree(path)

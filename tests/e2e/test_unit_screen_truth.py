@@ -6,7 +6,8 @@ in Law 33's order, and each call's tempo sent to the collector.
 Board 1: dealer N, nobody vulnerable; board 2: dealer E, N-S vulnerable. The director's PIN is 1234.
 """
 import pytest
-from vunit import VUnit, write_config
+from collector_proc import Collector, keyring
+from vunit import SECRET, VUnit, write_config
 
 PIN = ["{s} TD", "{s} TD", "{s} 1", "{s} 2", "{s} 3", "{s} 4"]  # the director called at seat s, then his PIN
 ONE_SPADE = ["N PASS", "N 1", "N S", "E PASS", "S PASS", "W PASS"]  # set-up, then board 1: 1S by N, E to lead
@@ -97,3 +98,19 @@ def test_presses_in_one_scan_are_taken_in_turn_first_law_33(unit):
     assert rows[:4] == ["IRREGULAR L30", "W P", "out of turn", "N may accept:"]
     rows = play(unit, "N 1", "N C")  # N, W's LHO, calls over it: W's pass stands and E's turn is lost (Law 29)
     assert rows[2:4] == ["    P", "P   1C"] and rows[6] == "E to call"
+
+
+def test_the_tempo_of_each_call_reaches_the_collector(tmp_path):
+    c = Collector(tmp_path, keyring(tmp_path / "keyring.json", {"T01": SECRET}), 0)
+    u = VUnit(write_config(tmp_path / "T01.json", tmp_path / "state", c.url, unit="T01"))
+    try:
+        play(u, "clock 1000", "N PASS", "clock +12345", "N 1", "N H", "clock +800", "E PASS", "W ALERT",
+             "clock +60", "S X")
+        u.write("sync 10000")
+        u.write("quit")
+        u.finish()
+        calls = [(e["input"], e.get("tempo")) for e in c.events("T01") if e["type"] == "call"]
+        # 12.345 s to 123 tenths; the alert is no call and gives none; S's double 0.06 s after E's pass
+        assert calls == [("N:1H", 123), ("E:P", 8), ("W@", None), ("S:X", 1)]
+    finally:
+        c.stop()

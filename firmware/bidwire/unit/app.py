@@ -49,6 +49,7 @@ TD_PIN = const(2)
 TD_MENU = const(3)
 TD_SEAT = const(4)
 
+_TEMPO_MAX = const(36000)  # an hour, in tenths of a second: a call's tempo is at most this
 _CALL_KEYS = const((0, 1, 2))  # K_PASS, K_X, K_XX -> call codes P, X, XX
 # Why a press was refused (enforce mode; an unmet obligation), by verdict code; out of turn names whose turn
 _WHY = const(("", "", "too low", "bad X", "bad XX", "must pass", "", "ended", "above 7", "wait TD", "not legal"))
@@ -103,6 +104,9 @@ class App:
         self.contract = None  # the contract text once the auction has ended ("Pass": passed out)
         self._score = (-1, 0)
         self.before_phase = -1  # the auction's phase before this input, while its consequences wait (after())
+        # the tempo (docs/unit.md "The tempo of each call"): ticks_ms of the press being applied and of the board's
+        # last call (or its start); -1: not known (a replay, a board the collector started)
+        self.press_ms = self.call_ms = -1
 
     # ---- snapshot: the state at a quiet point (START screen, nothing entered yet) ------------------
     def quiet(self):
@@ -134,6 +138,7 @@ class App:
         self.traveller = self.contract = None
         self._score = (-1, 0)
         self.log_full = False
+        self.call_ms = self.press_ms
 
     def _start_board(self, number):
         self._set_board(number)
@@ -163,11 +168,12 @@ class App:
         event["board"] = event.get("board", self.board)
         self.out.append(event)  # pyright: ignore[reportOptionalMemberAccess] - only while an input is applied
 
-    def key(self, seat, key):
+    def key(self, seat, key, ms=-1):
         """One key press at a seat panel: its events if anything changed (the press must then be journaled with
-        them), None if nothing did."""
+        them), None if nothing did. `ms`: the press's ticks_ms, for the tempo (-1: not known, as in a replay)."""
         self.out = []
         self.note = ""  # it answered the press before this one
+        self.press_ms = ms
         changed = self._key(seat, key)
         if not self.td.state:
             drop(_DIRECTOR)
@@ -249,7 +255,7 @@ class App:
         if verdict == _FULL:
             return _director().full(self, seat)
         self.message = self.held = ""
-        self._call_event(seat, codes.VERDICT_NAMES[verdict])
+        self._call_event(seat, codes.VERDICT_NAMES[verdict], self._tempo())
         if verdict == _HELD:
             self.held, self.held_at = calls.seat_name(seat) + " " + calls.call_name(call) + " not taken", 2 * a.n_inputs
         elif verdict == _REFUSED:  # why, in at most 9 columns, and the law: "E: N's turn L31"
@@ -264,14 +270,27 @@ class App:
         self.before_phase = before_phase  # what follows from a new phase: after(), once the input is done
         return True
 
-    def _call_event(self, seat, verdict):
+    def _tempo(self):
+        """Tenths of a second from the board's last call (or its start) to this one, None if either is not known;
+        the board's last call is now this one. ticks_ms wraps at 2**30 or a multiple of it: the mask keeps a
+        difference right across the wrap."""
+        t, self.call_ms = self.call_ms, self.press_ms
+        if t < 0 or self.press_ms < 0:
+            return None
+        t = (((self.press_ms - t) & 0x3FFFFFFF) + 50) // 100
+        return t if t < _TEMPO_MAX else _TEMPO_MAX
+
+    def _call_event(self, seat, verdict, tempo=None):
         a = self.auction
         alert = verdict == "alert"
         b = a.inputs
         how = "~" if b[-2] >> 2 == _IN_CHANGE else ":"
         token = calls.seat_name(seat) + ("@" if alert else how + calls.call_name(b[-1]))
-        self.emit({"type": "call", "input": token, "seat": calls.seat_name(seat), "verdict": verdict, "law": a.law,
-                   "alert": alert})
+        event = {"type": "call", "input": token, "seat": calls.seat_name(seat), "verdict": verdict, "law": a.law,
+                 "alert": alert}
+        if not alert:
+            event["tempo"] = tempo
+        self.emit(event)
 
     def order(self, presses):
         """Presses made in one scan, [(seat, key), ...], in the order they are taken: during the auction the in-turn

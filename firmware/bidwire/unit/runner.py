@@ -66,8 +66,9 @@ class Unit:
 
     def boot(self):
         net = self.hal.network
-        # the firmware version in the hello event (0.4: irregularity identities and settlements, the sync count)
-        self.store.open({"firmware": "bidwire-unit 0.4", "board": self.hal.name, "battery": self.battery(),
+        # the firmware version in the hello event (0.4: irregularity identities and settlements, the sync count;
+        # 0.5: the tempo of each call)
+        self.store.open({"firmware": "bidwire-unit 0.5", "board": self.hal.name, "battery": self.battery(),
                          "rssi": None if net is None else net.rssi()})
         self.refresh()
 
@@ -92,8 +93,9 @@ class Unit:
 
     def press(self, code):
         self.keys += 1
+        ms = self.hal.clock.ticks_ms()  # the call's tempo (App.key)
         if self.measure is None:
-            self.changed = self.store.key(code // _KEYS_PER_SEAT, code % _KEYS_PER_SEAT)
+            self.changed = self.store.key(code // _KEYS_PER_SEAT, code % _KEYS_PER_SEAT, ms)
             self.refresh()
             return
         # `make bench`: bytes allocated and time from the press to the frame on the display (console excluded)
@@ -101,7 +103,7 @@ class Unit:
         gc.disable()
         console, self.hal.console = self.hal.console, None
         a0, t0 = gc.mem_alloc(), time.ticks_us()
-        self.changed = self.store.key(code // _KEYS_PER_SEAT, code % _KEYS_PER_SEAT)
+        self.changed = self.store.key(code // _KEYS_PER_SEAT, code % _KEYS_PER_SEAT, ms)
         self.refresh()
         self.measure = (gc.mem_alloc() - a0, time.ticks_diff(time.ticks_us(), t0))
         gc.enable()
