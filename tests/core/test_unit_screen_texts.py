@@ -78,6 +78,11 @@ def states():
     yield "lead", table(script=grand)
     yield "lead, after the end", table(script=grand + ", E 1, E NT")
     yield "lead, director called", table(script=grand + ", S TD")
+    # S's 7NT out of rotation rejected (N passes throughout): 7S by W, N leads under Law 26 B; with a call open
+    yield "lead, Law 26, director called", play(director(table(script="S 7, S NT"), "W"),
+                                                "W 1, N PASS, E PASS, S PASS, W 7, W S, N PASS, E PASS, S PASS, N TD")
+    yield "no double this turn", play(director(table(script="N 1, N H, E 1, E S, N PASS"), "W"), "W 1")
+    yield "bidding, director called", table(script="N 1, N H, E 7, E NT, S TD")
     yield "result", table(script=grand + ", E C")
     yield "result, thirteen down", table(script=grand + ", E C, E 1, E X, E X, E X, E X, E X, E X, E X")
     yield "confirm", table(4, script="W PASS, N 7, N NT, E X, S XX, W PASS, N PASS, E PASS, E C, N PASS")
@@ -109,7 +114,7 @@ def test_every_screen_state_fits_16_columns():
                 if len(row) > screens.COLS:
                     too_long.append(name + ": " + row)
         app = None
-    assert n == 43 and too_long == [], too_long
+    assert n == 46 and too_long == [], too_long
 
 
 def shown(app, status="W q0"):
