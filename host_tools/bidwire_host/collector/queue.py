@@ -1,7 +1,8 @@
 """The director's queue (docs/director.md, "Alerts"): every alert with its lifecycle, read from the store.
 
 An irregularity is open until the unit reports it settled at the table (accepted by the next player's call,
-condoned, a ruling applied) or the board is redone (superseded); a director call until the director ends it at
+condoned, a ruling applied) or the board is redone (superseded); a Law 26 lead restriction until the opening lead
+is made (declarer chooses before it) or the director closes it; a director call until the director ends it at
 the table or rules there; any alert until the director closes it (decisions.alerts.close); a held result until the
 director decides it (decisions.results.resolve). A ruling sent from the page shows as on its way until the unit applies
 (or refuses) it. The JSON API (GET /api/v1/queue) and the director's page read the same queue.
@@ -43,7 +44,8 @@ def alerts(conn, acks, state="open", page=1, limit=PAGE):
             rows.append(("td", key, c, is_open))
     for a in conn.execute("SELECT a.*, e.id AS eid FROM alerts a LEFT JOIN events e USING (unit, seq)"):
         key = alert_key("alert", a["unit"], a["seq"], a["kind"])
-        is_open = key not in closed and not (a["kind"] == "held_result" and (a["unit"], a["seq"]) in resolutions)
+        is_open = key not in closed and not (a["kind"] == "held_result" and (a["unit"], a["seq"]) in resolutions) \
+            and not (a["kind"] == "lead_restriction" and _led(conn, a))
         if is_open == want_open:
             rows.append(("alert", key, a, is_open))
     for c in conn.execute("SELECT c.*, NULL AS board, (SELECT coalesce(max(id), 0) FROM events) AS eid "
@@ -58,6 +60,12 @@ def alerts(conn, acks, state="open", page=1, limit=PAGE):
     for source, key, r, is_open in rows[(page - 1) * limit: page * limit]:
         items.append(_item(conn, source, key, r, is_open, closed.get(key), queued, resolutions))
     return items, total
+
+
+def _led(conn, a):
+    """Has the opening lead of the alert's board been made since (a Law 26 choice is declarer's before it)?"""
+    return conn.execute("SELECT 1 FROM events WHERE unit = ? AND board = ? AND type = 'lead' AND seq > ?",
+                        (a["unit"], a["board"], a["seq"])).fetchone() is not None
 
 
 def _item(conn, source, key, r, is_open, closed, queued, resolutions):
@@ -80,6 +88,8 @@ def _item(conn, source, key, r, is_open, closed, queued, resolutions):
                            f"{r['sent'][:300]}")
     data = json.loads(r["data"]) if r["data"] else {}
     out = dict(base, source="validator", kind=r["kind"], law=r["law"], detail=r["detail"], outcome=None)
+    if r["kind"] == "lead_restriction" and not is_open and closed is None:
+        out["outcome"] = "the opening lead was made"
     if r["kind"] == "held_result":
         res = conn.execute("SELECT * FROM results WHERE unit = ? AND seq = ?", (r["unit"], r["seq"])).fetchone()
         decided = resolutions.get((r["unit"], r["seq"]))
