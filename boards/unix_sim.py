@@ -17,10 +17,11 @@ import framebuf
 
 from bidwire.core.compat import const
 from bidwire.unit.hal import Hal
-from bidwire.unit.keys import TOGETHER, key_code, parse_key
+from bidwire.unit.keys import key_code, parse_key
 from bidwire.unit.screens import text
 
 _RULE = const("+----------------+")
+_TOGETHER = const(128)  # keys.TOGETHER
 _PANEL = const("panel.bin")  # the display's memory, in the state folder
 
 
@@ -64,8 +65,7 @@ class Display(framebuf.FrameBuffer):
 
 
 class Clock:
-    def __init__(self):
-        self.ms = -1  # ticks_ms as the script's `clock` line set it; -1: the real clock's
+    ms = -1  # ticks_ms as the script's `clock` line set it; -1: the real clock's (a class attribute: no instance dict)
 
     def time(self):
         return int(time.time())
@@ -171,7 +171,7 @@ class StdinKeys:
                 w = press.split()
                 if len(w) != 2:
                     raise ValueError(f"cannot read script line: {line}")
-                codes.append(key_code(self._seat(w[0]), parse_key(w[1])) | (TOGETHER if codes else 0))
+                codes.append(key_code(self._seat(w[0]), parse_key(w[1])) | (_TOGETHER if codes else 0))
             for code in codes:
                 self.queue.put(code)
             while len(self.queue):

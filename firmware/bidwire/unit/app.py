@@ -255,7 +255,7 @@ class App:
         if verdict == _FULL:
             return _director().full(self, seat)
         self.message = self.held = ""
-        self._call_event(seat, codes.VERDICT_NAMES[verdict], self._tempo())
+        self._call_event(seat, codes.VERDICT_NAMES[verdict])
         if verdict == _HELD:
             self.held, self.held_at = calls.seat_name(seat) + " " + calls.call_name(call) + " not taken", 2 * a.n_inputs
         elif verdict == _REFUSED:  # why, in at most 9 columns, and the law: "E: N's turn L31"
@@ -270,17 +270,10 @@ class App:
         self.before_phase = before_phase  # what follows from a new phase: after(), once the input is done
         return True
 
-    def _tempo(self):
-        """Tenths of a second from the board's last call (or its start) to this one, None if either is not known;
-        the board's last call is now this one. ticks_ms wraps at 2**30 or a multiple of it: the mask keeps a
-        difference right across the wrap."""
-        t, self.call_ms = self.call_ms, self.press_ms
-        if t < 0 or self.press_ms < 0:
-            return None
-        t = (((self.press_ms - t) & 0x3FFFFFFF) + 50) // 100
-        return t if t < _TEMPO_MAX else _TEMPO_MAX
-
-    def _call_event(self, seat, verdict, tempo=None):
+    def _call_event(self, seat, verdict):
+        """The `call` event of the press just logged; a call's carries its tempo: tenths of a second from the board's
+        last call (or its start), None if either is not known, and the board's last call is now this one. ticks_ms
+        wraps at 2**30 or a multiple of it: the mask keeps a difference right across the wrap."""
         a = self.auction
         alert = verdict == "alert"
         b = a.inputs
@@ -289,7 +282,11 @@ class App:
         event = {"type": "call", "input": token, "seat": calls.seat_name(seat), "verdict": verdict, "law": a.law,
                  "alert": alert}
         if not alert:
-            event["tempo"] = tempo
+            t, self.call_ms = self.call_ms, self.press_ms
+            if t >= 0 and self.press_ms >= 0:
+                t = (((self.press_ms - t) & 0x3FFFFFFF) + 50) // 100
+                t = t if t < _TEMPO_MAX else _TEMPO_MAX
+            event["tempo"] = t if t >= 0 and self.press_ms >= 0 else None
         self.emit(event)
 
     def order(self, presses):

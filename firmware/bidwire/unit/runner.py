@@ -76,20 +76,20 @@ class Unit:
         """The press `code` from the key queue, with the presses made in the same scan as it (keys.TOGETHER): those
         in the order the app gives (Law 33, App.order), each journaled and shown as a press of its own."""
         queue = self.queue
-        if not queue.together():
-            return self._press(code)
-        group = [(code // _KEYS_PER_SEAT, code % _KEYS_PER_SEAT)]
-        while queue.together():
-            code = queue.get()
-            group.append((code // _KEYS_PER_SEAT, code % _KEYS_PER_SEAT))
-        for seat, key in self.app.order(group):
-            self._press(seat * _KEYS_PER_SEAT + key)
-
-    def _press(self, code):
-        try:
-            self.press(code)
-        except Exception as e:  # noqa: BLE001 - a bug or an exhausted heap must not take the table down
-            self.fault(e)
+        group = None  # a press of a scan of its own (the usual case) makes no list
+        if queue.together():
+            group = [(code // _KEYS_PER_SEAT, code % _KEYS_PER_SEAT)]
+            while queue.together():
+                code = queue.get()
+                group.append((code // _KEYS_PER_SEAT, code % _KEYS_PER_SEAT))
+            group = self.app.order(group)
+        for i in range(len(group) if group else 1):
+            if group:
+                code = group[i][0] * _KEYS_PER_SEAT + group[i][1]
+            try:
+                self.press(code)
+            except Exception as e:  # noqa: BLE001 - a bug or an exhausted heap must not take the table down
+                self.fault(e)
 
     def press(self, code):
         self.keys += 1
