@@ -1,5 +1,7 @@
 """The virtual unit: the real firmware on the MicroPython unix port. Keys come from stdin, one per line —
-`N 1`, `N H`, `E PASS`, `S X`, `W TD` — plus `sleep <ms>`, `sync [ms]` (wait until the collector has
+`N 1`, `N H`, `E PASS`, `S X`, `W TD`, or several pressed in one scan, `N PASS + W PASS` — plus `sleep <ms>`,
+`clock <ms>` and `clock +<ms>` (the unit's ticks_ms set, or moved on, by the script: a tempo the tests choose),
+`sync [ms]` (wait until the collector has
 acknowledged everything), `shot <file.pbm>` (save the frame), `mem` and `mem map` (the heap in use, and its block
 map), `quit`, and `#` comments. Each new frame is
 printed as text between `+----------------+` rules; after each key a line `key <journaled keys> <1 if it
@@ -19,6 +21,7 @@ from bidwire.unit.keys import key_code, parse_key
 from bidwire.unit.screens import text
 
 _RULE = const("+----------------+")
+_TOGETHER = const(128)  # keys.TOGETHER
 _PANEL = const("panel.bin")  # the display's memory, in the state folder
 
 
@@ -62,11 +65,13 @@ class Display(framebuf.FrameBuffer):
 
 
 class Clock:
+    ms = -1  # ticks_ms as the script's `clock` line set it; -1: the real clock's (a class attribute: no instance dict)
+
     def time(self):
         return int(time.time())
 
     def ticks_ms(self):
-        return time.ticks_ms()
+        return time.ticks_ms() if self.ms < 0 else self.ms
 
 
 def console(rows):
@@ -145,6 +150,10 @@ class StdinKeys:
             await self._sync(int(words[1]) if len(words) > 1 else 10000)
         elif cmd == "shot" and self.unit is not None:
             self.unit.hal.display.pbm(words[1])
+        elif cmd == "clock" and self.unit is not None:
+            clock = self.unit.hal.clock
+            w = words[1]
+            clock.ms = max(clock.ms, 0) + int(w[1:]) if w.startswith("+") else int(w)
         elif cmd == "measure" and self.unit is not None:  # `make bench`: per-press bytes and µs
             self.unit.measure = (0, 0) if words[1:] == ["on"] else None
         elif cmd == "mem" and self.unit is not None:
@@ -156,8 +165,15 @@ class StdinKeys:
             if words[1:] == ["map"]:
                 import micropython
                 micropython.mem_info(1)
-        elif len(words) == 2:
-            self.queue.put(key_code(self._seat(words[0]), parse_key(words[1])))
+        elif len(words) == 2 or "+" in line:
+            codes = []
+            for press in line.split("+"):  # one scan: the first as any press, the others TOGETHER with it
+                w = press.split()
+                if len(w) != 2:
+                    raise ValueError(f"cannot read script line: {line}")
+                codes.append(key_code(self._seat(w[0]), parse_key(w[1])) | (_TOGETHER if codes else 0))
+            for code in codes:
+                self.queue.put(code)
             while len(self.queue):
                 await asyncio.sleep_ms(1)  # let the app take it (KeyQueue.wait looks every poll_ms)
             unit = self.unit

@@ -102,6 +102,22 @@ def test_simultaneous_presses_come_out_in_input_order():
     assert events(queue) == [TD_W, key_code(1, 0), key_code(1, 7), TD_W]
 
 
+def test_presses_of_one_scan_are_marked_together_and_those_of_the_next_are_not():
+    """Law 33 needs to know which presses were made at the same moment: the second and later of one scan carry
+    TOGETHER (the runner orders them, App.order); a scan's first press starts a new group."""
+    inputs, queue, s = scanner()
+    inputs.set(8)
+    inputs.set(1)
+    scans(s, 2)
+    inputs.set(0)
+    scans(s, 2)
+    got = []
+    while len(queue):
+        together = bool(queue.together())
+        got.append((queue.get(), together))
+    assert got == [(TD_W, False), (key_code(1, 0), True), (PASS_N, False)]
+
+
 def test_inputs_without_a_key_are_ignored_and_do_not_keep_the_scanner_busy():
     inputs, queue, s = scanner()
     inputs.set(5)  # keymap 255

@@ -91,7 +91,7 @@ def test_call_out_of_rotation_rejected_by_the_director_with_pin():
     ev, _ = press(app, "W TD")
     assert kinds(ev) == ["td_call"] and app.td.state == A.TD_CALLED
     press(app, "N TD, N 1, N 2, N 3, N 5")  # wrong PIN
-    assert app.td.state == A.TD_CALLED and app.message == "wrong PIN"
+    assert app.td.state == A.TD_CALLED and app.note == "wrong PIN"
     press(app, "N TD, N 1, N 2, N 3, N 4")
     assert app.td.state == A.TD_MENU and director.menu(app) == [1, 7, 0]  # reject, pass next turn, end call
     ev, _ = press(app, "N 1")
@@ -124,7 +124,7 @@ def test_undo_then_a_new_call_is_a_change_of_call_ruled_under_25a():
     assert director.menu(app)[:4] == [3, 4, 5, 6]  # 25a, 25b accept, 25b stand, 25b other
     ev, _ = press(app, "E 1")
     assert ev[0]["ruling"] == "25a" and app.auction.eff[0] >> 2 == 3 + 3  # 1S stands
-    assert press(app, "E PASS, N UNDO")[1] == [True, False] and app.message == "N: UNDO too late"
+    assert press(app, "E PASS, N UNDO")[1] == [True, False] and app.note == "N: UNDO too late"
 
 
 def test_enforce_mode_refuses_a_call_out_of_turn():

@@ -29,8 +29,8 @@ class FailingApp(App):
     armed = False
     calls = 0
 
-    def key(self, seat, key):
-        changed = App.key(self, seat, key)
+    def key(self, seat, key, ms=-1):
+        changed = App.key(self, seat, key, ms)
         if FailingApp.armed:
             FailingApp.calls += 1
             if FailingApp.calls in FailingApp.fail:

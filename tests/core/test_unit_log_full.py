@@ -37,7 +37,7 @@ def test_a_press_beyond_the_log_is_refused_on_screen_and_calls_the_director_once
     assert changed == [True]  # the screen changed: journaled like any such press
     assert [e["type"] for e in ev] == ["note", "td_call"] and ev[1]["seat"] == "W"
     assert str(MAX_INPUTS) in ev[0]["text"] and ev[0]["board"] == 1
-    assert app.td.state == A.TD_CALLED and app.message == FULL_TEXT
+    assert app.td.state == A.TD_CALLED and app.note == FULL_TEXT
     assert FULL_TEXT in screens.compose(app, "W q0")
     ev, changed = press(app, "W 1, W C, S X, N ALERT")
     assert ev == [] and changed == [True, True, True, True]  # refused again, the director called already

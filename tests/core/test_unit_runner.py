@@ -4,10 +4,11 @@ fails too) the unit shows its fault screen and resets. MicroPython only (screens
 needs framebuf): tests/conftest.py leaves it to tests/mp_suite.py.
 """
 import asyncio
+import json
 
 from scratch import remove_tree, scratch
 
-from bidwire.unit.keys import K_PASS, NO_KEY, key_code, parse_key
+from bidwire.unit.keys import K_PASS, NO_KEY, TOGETHER, key_code, parse_key
 from bidwire.unit.runner import Unit
 from bidwire.unit.scan import Scanner
 
@@ -33,8 +34,15 @@ class Display:
 
 
 class Clock:
+    """The unit's clock as the test sets it: epoch seconds, and ticks_ms for the tempo of each call."""
+
+    ms = 0
+
     def time(self):
         return 1000
+
+    def ticks_ms(self):
+        return self.ms
 
 
 class Net:
@@ -91,6 +99,46 @@ def test_a_press_that_fails_half_way_is_reported_and_undone():
         assert len(unit.app.auction.eff) == 0 and unit.app.level[0] == 1  # back to the journaled state
         unit.press(key_code(0, parse_key("H")))  # the next press works and clears the message
         assert len(unit.app.auction.eff) == 1 and hal.frames[-1][7] == "  q3 80%"
+        unit.store.journal.close()
+    finally:
+        remove_tree(path)
+
+
+def test_presses_of_one_scan_are_taken_in_turn_first_each_journaled_law_33():
+    path = scratch("runner-law33")
+    try:
+        hal, unit = booted(path)
+        unit.press(key_code(0, K_PASS))  # set-up: board 1, dealer N
+        q = unit.queue
+        q.put(key_code(3, K_PASS))  # W, then N, in one scan (W's input scanned first)
+        q.put(key_code(0, K_PASS) | TOGETHER)
+        unit.take(q.get())
+        a = unit.app.auction
+        assert len(q) == 0 and unit.keys == 3 and unit.store.keys == 3
+        assert a.eff[0] & 3 == 0 and a.p_kind and a.p_seat == 3  # N's pass first; W's then out of rotation
+        q.put(key_code(1, K_PASS))  # a press of a scan of its own is taken as it comes
+        unit.take(q.get())
+        assert unit.keys == 4
+        unit.store.journal.close()
+    finally:
+        remove_tree(path)
+
+
+def test_each_call_carries_its_tempo_from_the_clock_at_the_press():
+    path = scratch("runner-tempo")
+    try:
+        hal, unit = booted(path)
+        hal.clock.ms = 5000
+        unit.press(key_code(0, K_PASS))  # board 1 starts: the first call's tempo counts from here
+        for ms, seat, key in ((9000, 0, "1"), (12340, 0, "S"), (12390, 1, "PASS"), (12400, 3, "ALERT"),
+                              (2**30 - 200, 2, "PASS"), (300, 3, "PASS")):  # ticks_ms wraps at 2**30
+            hal.clock.ms = ms
+            unit.press(key_code(seat, parse_key(key)))
+        events = [json.loads(bytes(raw)) for raw in unit.store.batch(1 << 20)]
+        got = [(e["input"], e.get("tempo", "none")) for e in events if e["type"] == "call"]
+        # 7.34 s; 0.05 s rounds to a tenth; an alert carries none; a think of days is cut to an hour; 0.5 s across
+        # the wrap
+        assert got == [("N:1S", 73), ("E:P", 1), ("W@", "none"), ("S:P", 36000), ("W:P", 5)]
         unit.store.journal.close()
     finally:
         remove_tree(path)

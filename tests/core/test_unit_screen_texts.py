@@ -78,6 +78,11 @@ def states():
     yield "lead", table(script=grand)
     yield "lead, after the end", table(script=grand + ", E 1, E NT")
     yield "lead, director called", table(script=grand + ", S TD")
+    # S's 7NT out of rotation rejected (N passes throughout): 7S by W, N leads under Law 26 B; with a call open
+    yield "lead, Law 26, director called", play(director(table(script="S 7, S NT"), "W"),
+                                                "W 1, N PASS, E PASS, S PASS, W 7, W S, N PASS, E PASS, S PASS, N TD")
+    yield "no double this turn", play(director(table(script="N 1, N H, E 1, E S, N PASS"), "W"), "W 1")
+    yield "bidding, director called", table(script="N 1, N H, E 7, E NT, S TD")
     yield "result", table(script=grand + ", E C")
     yield "result, thirteen down", table(script=grand + ", E C, E 1, E X, E X, E X, E X, E X, E X, E X")
     yield "confirm", table(4, script="W PASS, N 7, N NT, E X, S XX, W PASS, N PASS, E PASS, E C, N PASS")
@@ -109,7 +114,7 @@ def test_every_screen_state_fits_16_columns():
                 if len(row) > screens.COLS:
                     too_long.append(name + ": " + row)
         app = None
-    assert n == 43 and too_long == [], too_long
+    assert n == 46 and too_long == [], too_long
 
 
 def shown(app, status="W q0"):
@@ -129,28 +134,31 @@ def test_the_truncations_seen_before_are_gone():
 def test_a_long_message_is_shown_whole_word_by_word():
     app = table(script="N 1, N H, E PASS")
     app.command({"seq": 2, "type": "message", "text": MESSAGE})
-    rows = shown(app)  # wrapped by hand at the last space that leaves at most 16 columns
-    assert rows[3:7] == ["Round 3 is the", "last: stay", "seated for the", "draw"]
-    assert rows[:3] == ["Bd1 DlrN -", " W   N   E  >S  ", "    1H  P       "] and rows[7] == "W q0"
+    rows = shown(app)  # wrapped by hand at the last space that leaves at most 16 columns, above the prompt row
+    assert rows[2:6] == ["Round 3 is the", "last: stay", "seated for the", "draw"]
+    assert rows[:2] == ["Bd1 DlrN -", " W   N   E  >S  "] and rows[6:] == ["S to call", "W q0"]
     play(app, "S PASS")  # the next call clears it
-    assert shown(app)[3:7] == [" " * 16, " " * 16, " " * 16, "W to call"]
+    assert shown(app)[2:7] == ["    1H  P   P   ", " " * 16, " " * 16, " " * 16, "W to call"]
 
 
 def test_td_on_the_board_start_screen_shows_the_director_call_at_once():
     app = table()
     play(app, "S TD")
     rows = shown(app)
-    assert rows[0] == "Bd1 DlrN -" and rows[3] == "Board 1" and rows[6] == "director called"
+    assert rows[0] == "Bd1 DlrN -" and rows[3] == "director called" and rows[6] == "N to call"  # beside the prompt
     play(app, "S TD")  # the second press: the director's PIN
     assert shown(app)[:3] == ["DIRECTOR", "", "PIN: _"]
 
 
 def test_the_director_call_shows_on_the_lead_result_and_score_screens():
     app = table(script="N 1, N NT, E PASS, S PASS, W PASS")
-    for script, screen in (("W TD", A.LEAD), ("E C, S TD", A.RESULT), ("N PASS, W TD", A.CONFIRM),
-                           ("E PASS, W TD", A.SCORE)):
+    for script, screen, row, prompt in (("W TD", A.LEAD, 4, "E: lead suit"), ("E C, S TD", A.RESULT, 2, "PASS: enter"),
+                                        ("N PASS, W TD", A.CONFIRM, 2, "UNDO=wrong"), ("E PASS, W TD", A.SCORE, 5,
+                                                                                     "PASS: next")):
         play(app, script)
-        assert app.screen == screen and app.td.state == A.TD_CALLED and shown(app)[6] == "director called", script
+        rows = shown(app)
+        assert app.screen == screen and app.td.state == A.TD_CALLED, script
+        assert rows[row] == "director called" and rows[6] == prompt, script  # beside the prompt, never over it
         play(app, "N TD, N 1, N 2, N 3, N 4, N 1")  # the director's PIN, then "end call"
         assert app.td.state == 0
 

@@ -53,7 +53,7 @@ FAULTS = {k: p * (1.4 if FULL else 1.0) for k, p in DEFAULT_FAULTS.items()}
 LATE = 0.1 if FULL else 0.0  # share of delays past the unit's 5 s timeout (a late request after the retry)
 HEARTBEAT_MS = 1000
 WAIT_S = 300  # the longest any wait may take (an assign, a unit's last sync) before the test gives up
-VOLATILE = ("seq", "t")  # what may differ between two plays of the same board: the unit's numbering and clock
+VOLATILE = ("seq", "t", "tempo")  # what may differ between two plays of the same board: the unit's numbering and clock
 
 
 class Unit(VUnit):

@@ -6,6 +6,7 @@ virtual units (the firmware under MicroPython, real journals, real HTTP with HMA
 - the collector killed with SIGKILL while units are sending, restarted on the same data and port: every event
   each unit made is stored exactly once (seqs contiguous, nothing left unacknowledged on any unit).
 """
+import json
 import os
 import random
 import re
@@ -92,7 +93,15 @@ def test_the_32_board_session_is_stored_as_the_script_implies(tmp_path, collecto
     got = {r["board"]: r for r in rows(collector.data, "SELECT board, contract, declarer, tricks, score_ns "
                                                        "FROM results WHERE unit = 'T01'")}
     assert got == expected  # the host's contract (replayed), declarer and Law 77 score
-    assert rows(collector.data, "SELECT kind, detail FROM alerts") == []  # the validator agrees with the unit
+    alerts = rows(collector.data, "SELECT kind, detail, board, data FROM alerts")
+    assert [a for a in alerts if a["kind"] != "lead_restriction"] == []  # the validator agrees with the unit
+    # Law 26 for the director: one alert for each lead restriction the unit reports whose offender defends
+    ends = [e for e in collector.events("T01") if e["type"] == "auction_end" and e["declarer"]]
+    defending = {(e["board"], x["seat"], x["suit"]) for e in ends for x in e["lead_restrictions"]
+                 if (x["offender"] in "NS") != (e["declarer"] in "NS")}
+    told = {(a["board"], json.loads(a["data"])["seat"], json.loads(a["data"])["suit"]) for a in alerts
+            if a["kind"] == "lead_restriction"}
+    assert told == defending and told
     kinds = {r["kind"] for r in rows(collector.data, "SELECT kind FROM irregularities")}
     assert kinds >= {"out_of_rotation", "insufficient_bid", "change_of_call", "after_close"}
     assert {r["ruling"] for r in rows(collector.data, "SELECT ruling FROM rulings")} == {"reject", "25a"}

@@ -72,21 +72,25 @@ def test_live_auctions_and_the_bidding_diagram_in_an_alert(tmp_path, collector, 
 
     unit = VUnit(write_config(tmp_path / "T01.json", tmp_path / "T01-state", collector.url, unit="T01"))
     try:
+        unit.write("clock 1000")  # the unit's ticks_ms from here on, moved by the script: each call's tempo
         unit.send("N PASS")  # set-up: board 1, dealer N
-        for line in ("N 1", "N C"):  # N opens 1C
+        unit.write("clock +4200")
+        for line in ("N 1", "N C"):  # N opens 1C after 4.2 s
             unit.send(line)
         unit.write("sync 10000")
         table = vugraph.locator("article.live-table[data-unit=T01]")
         table.locator('td[data-call="1C"]').wait_for(timeout=15000)  # live, without a reload
+        unit.write("clock +700")
         unit.send("E PASS")
         unit.write("sync 10000")
         table.locator('td[data-call="P"]').wait_for(timeout=15000)
         assert vugraph.evaluate("window.__no_reload") is True
         cells = table.locator("table.auction tbody tr").first.locator("td").all_inner_texts()
-        assert cells == ["", "1♣", "Pass", ""], cells  # W N E S, from the dealer N
+        assert cells == ["", "1♣ 4.2s", "Pass 0.7s", ""], cells  # W N E S, from the dealer N; each call's tempo
         vugraph.screenshot(path=str(SHOTS / "director-live-auctions.png"), full_page=True)
 
-        for line in ("W 1", "W S"):  # W bids 1S at S's turn: out of rotation (Law 31)
+        unit.write("clock +15000")
+        for line in ("W 1", "W S"):  # W bids 1S at S's turn: out of rotation (Law 31), after 15 s
             unit.send(line)
         assert unit.frame()[0].startswith("IRREGULAR L31")
         unit.write("sync 10000")
@@ -95,7 +99,7 @@ def test_live_auctions_and_the_bidding_diagram_in_an_alert(tmp_path, collector, 
         diagram = alert.locator("table.auction")
         assert diagram.locator("thead th").all_inner_texts() == ["W", "N", "E", "S"]
         rows = [r.locator("td").all_inner_texts() for r in diagram.locator("tbody tr").all()]
-        assert rows == [["", "1♣", "Pass", ""], ["1♠*", "", "", ""]], rows
+        assert rows == [["", "1♣ 4.2s", "Pass 0.7s", ""], ["1♠* 15.0s", "", "", ""]], rows
         assert diagram.locator("td.irregular").count() == 1
         assert "new" in (alert.get_attribute("class") or "")  # the visual cue on a new alert
         director.get_by_role("button", name="Enable sound on new alerts").click()

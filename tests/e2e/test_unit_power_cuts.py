@@ -18,7 +18,7 @@ def played(events):
     for e in events:
         if e["type"] in ("hello", "note"):
             continue
-        out.append({k: v for k, v in e.items() if k not in ("seq", "t")})
+        out.append({k: v for k, v in e.items() if k not in ("seq", "t", "tempo")})  # tempo: a clock reading too
     return out
 
 

@@ -234,3 +234,55 @@ def test_an_auction_end_beyond_the_units_input_log_is_not_replayed_and_raises_an
     [stored] = query(data, "SELECT count(*) AS n FROM events WHERE seq = 5")
     assert stored["n"] == 1  # kept as the unit sent it
     assert query(data, "SELECT contract FROM boards WHERE board = 2") == [{"contract": None}]
+
+
+def _tokens(script):
+    """The input tokens of board 1 (dealer N) played on the unit's own app: what its auction_end carries."""
+    from bidwire.core import record
+    from bidwire.unit.app import App
+    from bidwire.unit.keys import parse_key
+
+    app = App("T01")
+    for item in ("N PASS, " + script).split(", "):
+        seat, key = item.split()
+        app.key("NESW".index(seat), parse_key(key))
+    return record.tokens(app.auction)
+
+
+REJECT_AT_W = "W TD, W TD, W 1, W 2, W 3, W 4, W 1"  # the director at W, his PIN, then 1: reject
+
+
+@pytest.mark.parametrize("withdrawn, says", [
+    ("H", "declarer W may bar or require a H lead at N's first lead (Law 26 A: S's call withdrawn under Law"),
+    ("NT", "declarer W may bar the lead of any one suit at N's first lead (Law 26 B: S's call withdrawn under Law"),
+])
+def test_the_director_is_told_what_declarer_may_do_about_the_lead_law_26(withdrawn, says):
+    # S calls out of rotation, the director rejects it: N passes throughout, and W declares 1S, N leading
+    tokens = _tokens(f"S 1, S {withdrawn}, {REJECT_AT_W}, N PASS, E PASS, S PASS, W 1, W S, N PASS, E PASS, S PASS")
+    contract, declarer, out = validator.check_auction_end(1, "record", {"inputs": tokens, "contract": "1S",
+                                                                        "declarer": "W"})
+    assert (contract, declarer) == ("1S", "W")
+    [lead] = out
+    assert lead["kind"] == "lead_restriction" and lead["law"] == 26 and says in lead["detail"]
+    assert lead["data"]["seat"] == "N" and lead["data"]["suit"] == ("H" if withdrawn == "H" else None)
+
+
+def test_no_lead_restriction_when_the_offender_declares():
+    # the same withdrawn call, but S's side declares: Law 26 restricts only a defender's lead
+    tokens = _tokens(f"S 1, S H, {REJECT_AT_W}, N PASS, E PASS, S 1, S S, W PASS, N PASS, E PASS")
+    contract, declarer, out = validator.check_auction_end(1, "record", {"inputs": tokens, "contract": "1S",
+                                                                        "declarer": "S"})
+    assert (contract, declarer, out) == ("1S", "S", [])
+
+
+def test_the_law_26_alert_is_open_until_the_opening_lead(client):
+    tokens = _tokens(f"S 1, S H, {REJECT_AT_W}, N PASS, E PASS, S PASS, W 1, W S, N PASS, E PASS, S PASS")
+    ok(sync(client, [hello(1), board_start(2, 1), auction_end(3, 1, tokens)]))
+
+    def queue(state):
+        return [(a["kind"], a["outcome"]) for a in ok(client.get(f"/api/v1/queue?state={state}"))["alerts"]
+                if a["kind"] == "lead_restriction"]
+
+    assert queue("open") == [("lead_restriction", None)] and queue("closed") == []  # declarer may choose now
+    ok(sync(client, [{"seq": 4, "type": "lead", "board": 1, "seat": "N", "suit": "C", "t": 1000}]))
+    assert queue("open") == [] and queue("closed") == [("lead_restriction", "the opening lead was made")]

@@ -63,3 +63,33 @@ def test_the_live_pages_are_as_light(flooded):
     r = flooded.get("/director/live")
     assert r.status_code == 200 and len(r.content) < 1024 * 1024, len(r.content)
     assert "the whole board" in r.text
+
+
+def test_the_whole_board_shows_each_calls_thinking_time(data, monkeypatch):
+    """The tempo each unit sends with a call (docs/unit.md) is on the director's bidding diagram, and a call from a
+    unit that sends none shows none."""
+    received = "2026-12-01T20:00:00.000+00:00"
+
+    def play(conn):
+        events = [{"seq": 1, "type": "board_start", "board": 1, "dealer": "N", "vul": "None", "mode": "record"}]
+        for seq, (token, tempo) in enumerate((("N:1S", 123), ("E:P", 8), ("S:2S", None), ("W:P", "old")), 2):
+            seat = token[0]
+            e = {"seq": seq, "type": "call", "board": 1, "input": token, "seat": seat, "verdict": "legal"}
+            if tempo != "old":
+                e["tempo"] = tempo
+            events.append(e)
+        for e in events:
+            conn.execute("INSERT INTO events (unit, seq, type, board, boot, received, body) VALUES (?, ?, ?, ?, 1, ?, "
+                         "?)", ("T01", e["seq"], e["type"], e.get("board"), received, json.dumps(e)))
+            derive.apply(conn, "T01", e["seq"], e, received)
+
+    monkeypatch.setenv("BIDWIRE_DIRECTOR_PASSWORD", "pw")
+    with derive.open_store(data) as store:
+        store.write(play, timeout=30)
+    with ApiClient(create_app(data, director_password="pw")) as c:
+        import re
+        token = re.search(r'name="csrf" value="([^"]+)"', c.get("/login").text).group(1)
+        c.post("/login", data={"password": "pw", "csrf": token})
+        page = c.get("/director/boards/1").text
+    shown = re.findall(r'data-call="([^"]+)"[^>]*>[^<]*(?:<span class="tempo[^"]*"[^>]*>([^<]+)</span>)?', page)
+    assert shown == [("1S", "12.3s"), ("P", "0.8s"), ("2S", ""), ("P", "")]

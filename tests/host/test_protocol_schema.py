@@ -122,7 +122,7 @@ class Unit:
 
     def __init__(self, path):
         self.store = Store(Journal(str(path)), App("T01", "record", "1234"), Clock())
-        self.store.open({"firmware": "bidwire-unit 0.4", "board": "unix_sim", "battery": 87, "rssi": None})
+        self.store.open({"firmware": "bidwire-unit 0.5", "board": "unix_sim", "battery": 87, "rssi": None})
         self.sync = Sync(self.store, {"unit": "T01", "collector": "http://127.0.0.1:8080/", "secret": "5a" * 32,
                                       "heartbeat_ms": 5000}, None)
         self.bodies, self.cmd_seq = [], 0
@@ -279,6 +279,10 @@ def test_every_command_the_collector_builds_is_what_the_schema_states(client):
     ("call", {"seq": 0, "type": "call", "board": 1, "input": "N:1H", "seat": "N", "verdict": "legal"}),
     ("call", {"seq": 2**32, "type": "call", "board": 1, "input": "N:1H", "seat": "N", "verdict": "legal"}),
     ("call", {"seq": True, "type": "call", "board": 1, "input": "N:1H", "seat": "N", "verdict": "legal"}),
+    ("call", {"seq": 1, "type": "call", "board": 1, "input": "N:1H", "seat": "N", "verdict": "legal", "tempo": -1}),
+    ("call", {"seq": 1, "type": "call", "board": 1, "input": "N:1H", "seat": "N", "verdict": "legal",
+              "tempo": 36001}),
+    ("call", {"seq": 1, "type": "call", "board": 1, "input": "N:1H", "seat": "N", "verdict": "legal", "tempo": 1.5}),
     ("lead", {"seq": 1, "type": "lead", "board": 1, "seat": "X", "suit": "C"}),
     ("settled", {"seq": 1, "type": "settled", "board": 1, "at": -1, "how": "accepted", "law": 27, "seat": "S"}),
     ("result", {"seq": 1, "type": "result", "board": 0, "contract": None, "declarer": None, "tricks": None,
@@ -290,6 +294,15 @@ def test_an_event_the_schema_refuses_is_one_the_collector_refuses(name, bad):
     assert not VALIDATORS["event"].is_valid(bad)
     with pytest.raises(collector_events.Malformed):
         _takes(bad)
+
+
+@pytest.mark.parametrize("tempo", ["left out", None, 0, 123, 36000])
+def test_a_call_with_its_tempo_or_without_one_from_an_older_unit_is_taken(tempo):
+    call = {"seq": 1, "type": "call", "board": 1, "input": "N:1H", "seat": "N", "verdict": "legal"}
+    if tempo != "left out":
+        call["tempo"] = tempo
+    check("call", call)
+    _takes(call)
 
 
 def test_a_command_beyond_its_bounds_is_refused_by_the_schema_and_the_collector():

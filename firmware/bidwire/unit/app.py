@@ -49,6 +49,7 @@ TD_PIN = const(2)
 TD_MENU = const(3)
 TD_SEAT = const(4)
 
+_TEMPO_MAX = const(36000)  # an hour, in tenths of a second: a call's tempo is at most this
 _CALL_KEYS = const((0, 1, 2))  # K_PASS, K_X, K_XX -> call codes P, X, XX
 # Why a press was refused (enforce mode; an unmet obligation), by verdict code; out of turn names whose turn
 _WHY = const(("", "", "too low", "bad X", "bad XX", "must pass", "", "ended", "above 7", "wait TD", "not legal"))
@@ -92,7 +93,8 @@ class App:
         self.leader = self.lead = -1
         self.log_full = False  # a press was refused for want of room in the board's input log (director.full)
         self.td = TdCall(td_pin)
-        self.message = ""
+        self.message = ""  # the collector's message, shown until the next call
+        self.note = ""  # the unit's answer to the last press ("N: UNDO too late"), shown until the next press
         self.held = ""  # the press a pending irregularity kept out, shown on its screen: "W 1NT not taken"
         self.held_at = 0  # ... while it is the auction's last input (a ruling or another press makes it old)
         self.cmd_ack = 0  # the last collector command applied
@@ -102,6 +104,9 @@ class App:
         self.contract = None  # the contract text once the auction has ended ("Pass": passed out)
         self._score = (-1, 0)
         self.before_phase = -1  # the auction's phase before this input, while its consequences wait (after())
+        # the tempo (docs/unit.md "The tempo of each call"): ticks_ms of the press being applied and of the board's
+        # last call (or its start); -1: not known (a replay, a board the collector started)
+        self.press_ms = self.call_ms = -1
 
     # ---- snapshot: the state at a quiet point (START screen, nothing entered yet) ------------------
     def quiet(self):
@@ -133,6 +138,7 @@ class App:
         self.traveller = self.contract = None
         self._score = (-1, 0)
         self.log_full = False
+        self.call_ms = self.press_ms
 
     def _start_board(self, number):
         self._set_board(number)
@@ -162,10 +168,12 @@ class App:
         event["board"] = event.get("board", self.board)
         self.out.append(event)  # pyright: ignore[reportOptionalMemberAccess] - only while an input is applied
 
-    def key(self, seat, key):
+    def key(self, seat, key, ms=-1):
         """One key press at a seat panel: its events if anything changed (the press must then be journaled with
-        them), None if nothing did."""
+        them), None if nothing did. `ms`: the press's ticks_ms, for the tempo (-1: not known, as in a replay)."""
         self.out = []
+        self.note = ""  # it answered the press before this one
+        self.press_ms = ms
         changed = self._key(seat, key)
         if not self.td.state:
             drop(_DIRECTOR)
@@ -230,7 +238,7 @@ class App:
                 self.undo_seat = -1
                 return True
             if not a.may_change(seat):  # Law 25 A
-                self.message = calls.seat_name(seat) + ": UNDO too late"
+                self.note = calls.seat_name(seat) + ": UNDO too late"
                 return False
             self.undo_seat = seat
             return True
@@ -254,7 +262,7 @@ class App:
             why = a.why
             turn = why == _OUT_OF_ROTATION or why == _CHANGE_OF_CALL
             why = calls.seat_name(a.in_turn()) + "'s turn" if turn else _WHY[why]
-            self.message = calls.seat_name(seat) + ": " + why + (" L" + str(a.law) if a.law else "")
+            self.note = calls.seat_name(seat) + ": " + why + (" L" + str(a.law) if a.law else "")
         if verdict != _LEGAL or a.p_at != before:  # an irregularity made or settled: the collector hears of it
             if before >= 0 and a.p_at != before:  # this call settled the pending irregularity (rectify.while_pending)
                 self.settled(seat)
@@ -263,13 +271,32 @@ class App:
         return True
 
     def _call_event(self, seat, verdict):
+        """The `call` event of the press just logged; a call's carries its tempo: tenths of a second from the board's
+        last call (or its start), None if either is not known, and the board's last call is now this one. ticks_ms
+        wraps at 2**30 or a multiple of it: the mask keeps a difference right across the wrap."""
         a = self.auction
         alert = verdict == "alert"
         b = a.inputs
         how = "~" if b[-2] >> 2 == _IN_CHANGE else ":"
         token = calls.seat_name(seat) + ("@" if alert else how + calls.call_name(b[-1]))
-        self.emit({"type": "call", "input": token, "seat": calls.seat_name(seat), "verdict": verdict, "law": a.law,
-                   "alert": alert})
+        event = {"type": "call", "input": token, "seat": calls.seat_name(seat), "verdict": verdict, "law": a.law,
+                 "alert": alert}
+        if not alert:
+            t, self.call_ms = self.call_ms, self.press_ms
+            if t >= 0 and self.press_ms >= 0:
+                t = (((self.press_ms - t) & 0x3FFFFFFF) + 50) // 100
+                t = t if t < _TEMPO_MAX else _TEMPO_MAX
+            event["tempo"] = t if t >= 0 and self.press_ms >= 0 else None
+        self.emit(event)
+
+    def order(self, presses):
+        """Presses made in one scan, [(seat, key), ...], in the order they are taken: during the auction the in-turn
+        seat's first, the others as subsequent calls (Law 33: the core's auction.order_simultaneous); as scanned
+        once the auction is over."""
+        a = self.auction
+        if a is None or a.phase != _AUCTION or self.screen > BIDDING:
+            return presses
+        return auction.order_simultaneous(a, presses)
 
     # ---- irregularities (the director's part: director.py) ---------------------------------------------------
     def report(self, before, verdict, seat, call):
@@ -286,7 +313,7 @@ class App:
             self.emit({"type": "irregularity", "kind": codes.VERDICT_NAMES[verdict], "law": a.law,
                        "at": a.n_inputs - 1, "settled": "law", "offender": calls.seat_name(seat),
                        "call": calls.call_name(call), "entitled": None, "options": []})
-            self.message = calls.seat_name(seat) + " " + calls.call_name(call) + " L" + str(a.law)
+            self.note = calls.seat_name(seat) + " " + calls.call_name(call) + " void L" + str(a.law)
 
     def settled(self, seat):
         """The pending irregularity was settled at the table by `seat`'s call, without the director (a.settled)."""
@@ -353,7 +380,7 @@ class App:
 
     def _confirm(self, seat, key):
         if calls.side(seat) == calls.side(self.entered_by):
-            self.message = ("NS" if self.entered_by & 1 else "EW") + " to confirm"
+            self.note = ("NS" if self.entered_by & 1 else "EW") + " to confirm"
             return False
         if key == _K_UNDO:  # disputed: back to entry
             self.screen = RESULT

@@ -36,7 +36,7 @@ def full(app, seat):
     """A press the board's input log has no room for (Auction.room): refused, and said so on the prompt row. The
     first one on a board calls the director (a `td_call` unless one is open) with a `note` saying why; journaled
     like any press that changed the screen."""
-    app.message = "auction full: TD"
+    app.note = "auction full: TD"
     if not app.log_full:
         app.log_full = True
         app.emit({"type": "note", "text": f"board {app.board}: the input log is full ({_MAX_INPUTS} inputs): "
@@ -83,7 +83,7 @@ def key(app, seat, key):
         if len(call.typed) == len(call.pin):
             ok = call.typed == call.pin
             call.state, call.typed = (_TD_MENU if ok else _TD_CALLED), ""
-            app.message = "" if ok else "wrong PIN"
+            app.note = "" if ok else "wrong PIN"
         return True
     m = menu(app)
     if key >= len(m):

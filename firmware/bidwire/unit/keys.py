@@ -1,7 +1,9 @@
 """The seat panels' keys and the key queue between the scanner (or stdin on the virtual unit) and the app.
 
 Each seat panel has 18 keys (docs/architecture.md §3). A key event is one byte: seat * 18 + key, seat 0..3 N E S W.
-KeyQueue is a ring of such bytes: put() never allocates, so a scanner task may call it on every scan.
+KeyQueue is a ring of such bytes: put() never allocates, so a scanner task may call it on every scan. A press
+put with TOGETHER was made in the same scan as the one before it (Law 33: the runner takes such a group in the
+order the app gives, App.order).
 Its reader, wait(), looks at the ring every `poll_ms` (10 ms, the scanner's own period while a key moves): a press
 is taken at most 10 ms after the scanner queued it, well under what a player notices (asyncio's Event would wake
 it at once, but its module would stay in the heap: docs/benchmarks.md). The virtual unit, whose script waits for
@@ -22,6 +24,7 @@ K_ALERT = const(15)
 K_UNDO = const(16)
 K_TD = const(17)
 NO_KEY = const(255)
+TOGETHER = const(128)  # put(code | TOGETHER): pressed in the same scan as the key put just before it
 
 
 def key_code(seat, key):
@@ -60,11 +63,15 @@ class KeyQueue:
         self._count += 1
         return True
 
+    def together(self):
+        """Was the next event pressed in the same scan as the one taken last?"""
+        return self._count and self._ring[self._head] & TOGETHER
+
     def get(self):
-        """The oldest event, or NO_KEY when empty."""
+        """The oldest event (its TOGETHER bit cleared), or NO_KEY when empty."""
         if not self._count:
             return NO_KEY
-        code = self._ring[self._head]
+        code = self._ring[self._head] & 127
         self._head = (self._head + 1) % len(self._ring)
         self._count -= 1
         return code

@@ -66,15 +66,36 @@ class Unit:
 
     def boot(self):
         net = self.hal.network
-        # the firmware version in the hello event (0.4: irregularity identities and settlements, the sync count)
-        self.store.open({"firmware": "bidwire-unit 0.4", "board": self.hal.name, "battery": self.battery(),
+        # the firmware version in the hello event (0.4: irregularity identities and settlements, the sync count;
+        # 0.5: the tempo of each call)
+        self.store.open({"firmware": "bidwire-unit 0.5", "board": self.hal.name, "battery": self.battery(),
                          "rssi": None if net is None else net.rssi()})
         self.refresh()
 
+    def take(self, code):
+        """The press `code` from the key queue, with the presses made in the same scan as it (keys.TOGETHER): those
+        in the order the app gives (Law 33, App.order), each journaled and shown as a press of its own."""
+        queue = self.queue
+        group = None  # a press of a scan of its own (the usual case) makes no list
+        if queue.together():
+            group = [(code // _KEYS_PER_SEAT, code % _KEYS_PER_SEAT)]
+            while queue.together():
+                code = queue.get()
+                group.append((code // _KEYS_PER_SEAT, code % _KEYS_PER_SEAT))
+            group = self.app.order(group)
+        for i in range(len(group) if group else 1):
+            if group:
+                code = group[i][0] * _KEYS_PER_SEAT + group[i][1]
+            try:
+                self.press(code)
+            except Exception as e:  # noqa: BLE001 - a bug or an exhausted heap must not take the table down
+                self.fault(e)
+
     def press(self, code):
         self.keys += 1
+        ms = self.hal.clock.ticks_ms()  # the call's tempo (App.key)
         if self.measure is None:
-            self.changed = self.store.key(code // _KEYS_PER_SEAT, code % _KEYS_PER_SEAT)
+            self.changed = self.store.key(code // _KEYS_PER_SEAT, code % _KEYS_PER_SEAT, ms)
             self.refresh()
             return
         # `make bench`: bytes allocated and time from the press to the frame on the display (console excluded)
@@ -82,7 +103,7 @@ class Unit:
         gc.disable()
         console, self.hal.console = self.hal.console, None
         a0, t0 = gc.mem_alloc(), time.ticks_us()
-        self.changed = self.store.key(code // _KEYS_PER_SEAT, code % _KEYS_PER_SEAT)
+        self.changed = self.store.key(code // _KEYS_PER_SEAT, code % _KEYS_PER_SEAT, ms)
         self.refresh()
         self.measure = (gc.mem_alloc() - a0, time.ticks_diff(time.ticks_us(), t0))
         gc.enable()
@@ -128,11 +149,7 @@ class Unit:
         if self.sync is not None:
             self.sync.start()
         while True:
-            code = await self.queue.wait()
-            try:
-                self.press(code)
-            except Exception as e:  # noqa: BLE001 - a bug or an exhausted heap must not take the table down
-                self.fault(e)
+            self.take(await self.queue.wait())
             if not len(self.queue):
                 gc.collect()  # idle point: keep the heap unfragmented between presses
 

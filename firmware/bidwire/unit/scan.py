@@ -9,6 +9,7 @@ import asyncio
 from bidwire.core.compat import const
 
 _NO_KEY = const(255)  # keys.NO_KEY
+_TOGETHER = const(128)  # keys.TOGETHER
 
 
 
@@ -39,6 +40,7 @@ class Scanner:
                 self._used[n >> 3] |= 1 << (n & 7)
         self._settling = False
         self._held = False
+        self._together = 0  # TOGETHER once this scan has put a press: its next ones were made at the same moment
         self._task = None
 
     def scan_once(self):
@@ -58,6 +60,7 @@ class Scanner:
         used = self._used
         moving = self._moving
         settling = held = False
+        self._together = 0
         for i in range(len(raw)):
             last[i] = raw[i]
             diff = (raw[i] & used[i]) ^ down[i]
@@ -84,7 +87,8 @@ class Scanner:
                     n = 0
                     down ^= bit
                     if down & bit and self.queue is not None:  # pressed; a release puts nothing
-                        self.queue.put(self._keymap[base + b])
+                        self.queue.put(self._keymap[base + b] | self._together)
+                        self._together = _TOGETHER
                 else:
                     moving |= bit
                 runs[base + b] = n

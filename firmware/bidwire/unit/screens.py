@@ -13,6 +13,7 @@ _AUCTION = const(0)  # codes.AUCTION
 _CHANGE_OF_CALL = const(6)  # codes.CHANGE_OF_CALL
 _ENFORCE = const(1)  # codes.ENFORCE
 _MUST_REPEAT = const(4)  # codes.MUST_REPEAT
+_NO_DOUBLE_THIS_TURN = const(3)  # codes.NO_DOUBLE_THIS_TURN
 _MUST_REPLACE = const(5)  # codes.MUST_REPLACE
 _PASSED_OUT = const(2)  # codes.PASSED_OUT
 _PASS_NEXT_TURN = const(1)  # codes.PASS_NEXT_TURN
@@ -46,6 +47,9 @@ _VUL_SHORT = const(("-", "NS", "EW", "All"))
 _KIND_TEXT = const(("", "out of turn", "insufficient bid", "illegal double", "illegal redouble", "must have passed",
                     "change of call", "after the end", "bid above 7"))
 _DIRECTOR_CALLED = const("director called")
+# The row that says "director called" while a call is open, by screen, beside the prompt row (SETUP ... MOVE); the
+# auction grid and the lead's grid make room for it (-1: the screen places it itself)
+_TD_ROW = const((5, 3, -1, -1, 2, 2, 5, 5))
 
 
 def call_text(call):
@@ -111,8 +115,6 @@ def _prompt(app):
         return SEATS[app.undo_seat] + ": new call?"
     if app.level_pending():
         return _level(app)
-    if app.td.state == _TD_CALLED:
-        return _DIRECTOR_CALLED
     if a.phase != _AUCTION:
         return ""
     t = a.in_turn()
@@ -124,6 +126,8 @@ def _prompt(app):
                 return SEATS[t] + ": repeat " + call_text(r[2])
             if r[1] == _MUST_REPLACE:
                 return SEATS[t] + ": replace call"
+            if r[1] == _NO_DOUBLE_THIS_TURN:  # Law 30 B2 (laws.md §4.2)
+                return SEATS[t] + ": call, no X/XX"
     return SEATS[t] + " to call" + (" (E)" if app.mode == _ENFORCE else "")
 
 
@@ -146,6 +150,19 @@ def _irregularity(app, rows):
     if app.held_at == 2 * a.n_inputs:  # the last press was kept out: who pressed what
         rows[6] = app.held
     rows[6] = _level(app) or rows[6]
+
+
+def _lead_rows(app):
+    """What declarer may do about the opening lead, when the leader's partner withdrew a call (Law 26: A names the
+    withdrawn call's suit, B any one suit), as two rows; [] when no candidate binds the leader."""
+    a = app.auction
+    for x in a.leads:
+        if x[1] == app.leader:
+            d = SEATS[a.declarer()]
+            if x[2] < 0:
+                return ["L26 " + d + " may bar", "one suit's lead"]
+            return ["L26 " + d + " may bar or", "require " + SUITS[x[2]] + " lead"]
+    return []
 
 
 def _contract(app):
@@ -192,8 +209,8 @@ def _message(app, rows):
     out.append(m)
     if len(out) > 4:  # too many short rows: packed 16 to a row instead
         out = [app.message[i:i + COLS] for i in range(0, len(app.message), COLS)]
-    for i in range(len(out)):
-        rows[7 - len(out) + i] = out[i]
+    for i in range(len(out)):  # above the prompt row
+        rows[6 - len(out) + i] = out[i]
 
 
 def compose(app, status=""):
@@ -208,10 +225,13 @@ def compose(app, status=""):
         _irregularity(app, rows)
     else:
         _screen(app, s, rows)
-        if app.td.state == _TD_CALLED and s != _BIDDING:  # on the auction grid, the prompt says so
-            rows[6] = _DIRECTOR_CALLED
-    if app.message and app.td.state < _TD_PIN:  # the director's PIN and menu keep their rows
-        _message(app, rows)
+        if app.td.state == _TD_CALLED and _TD_ROW[s] >= 0:  # beside the prompt, never over it
+            rows[_TD_ROW[s]] = _DIRECTOR_CALLED
+    if app.td.state < _TD_PIN:  # the director's PIN and menu keep their rows
+        if app.message:
+            _message(app, rows)
+        if app.note:
+            rows[6] = app.note
     rows[7] = "journal cut" if status.startswith("journal cut") else status  # its reason: boot line, collector note
     return rows
 
@@ -223,8 +243,8 @@ def _screen(app, s, rows):
         rows[2] = app.unit[COLS:2 * COLS]
         rows[3] = "waiting for the"
         rows[4] = "collector"
-        rows[5] = "PASS: play"
-        rows[6] = "board " + str(app.board + 1)
+        rows[5] = "board " + str(app.board + 1)
+        rows[6] = "PASS: play"
     elif s == _START:
         rows[0] = _header(app)
         asg = app.assignment
@@ -237,11 +257,21 @@ def _screen(app, s, rows):
         rows[6] = SEATS[app.auction.dealer] + " to call"
     elif s == _BIDDING:
         rows[0] = _header(app)
-        _grid(app, rows, 2, 4)
+        if app.td.state == _TD_CALLED:  # the grid's last three rows, the call on the row above the prompt
+            _grid(app, rows, 2, 3)
+            rows[5] = _DIRECTOR_CALLED
+        else:
+            _grid(app, rows, 2, 4)
         rows[6] = _prompt(app)
     elif s == _LEAD:
         rows[0] = _header(app)
-        _grid(app, rows, 2, 3)
+        extra = _lead_rows(app)
+        if app.td.state == _TD_CALLED:
+            extra.append(_DIRECTOR_CALLED)
+        if len(extra) < 3:  # the grid in the rows the lead's rows leave
+            _grid(app, rows, 2, 3 - len(extra))
+        for i in range(len(extra)):
+            rows[5 - len(extra) + i] = extra[i]
         rows[5] = _contract(app) + " by " + SEATS[app.auction.declarer()]
         rows[6] = SEATS[app.leader] + ": lead suit"
     elif s == _RESULT or s == _CONFIRM:
@@ -250,7 +280,8 @@ def _screen(app, s, rows):
         rows[2] = "lead " + SEATS[app.leader] + " " + SUITS[app.lead]
         rows[3] = "tricks " + str(app.tricks) + " " + _over(app)
         if s == _RESULT:
-            rows[5] = "1-7 X- XX+"
+            rows[4] = "1-7: level made"
+            rows[5] = "X: -1   XX: +1"
             rows[6] = "PASS: enter"
         else:
             rows[4] = "NS " + str(app.score_ns())

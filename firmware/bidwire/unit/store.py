@@ -88,14 +88,15 @@ class Store:
         self.status = status
 
     # ---- inputs -----------------------------------------------------------------------------------------
-    def key(self, seat, key):
-        """A key press: applied, and journaled with its events if it changed anything. False if ignored.
+    def key(self, seat, key, ms=-1):
+        """A key press (`ms`: its ticks_ms, for the tempo): applied, and journaled with its events if it changed
+        anything. False if ignored.
 
         An exception half-way (the heap, a bug) may leave the app ahead of the journal: it is rebuilt from the flash
         before the exception goes on (and halts if it cannot be); likewise for a command."""
         t = self.clock.time()
         try:
-            if not self._commit(_R_KEY, bytes((seat, key)), t, self.app.key(seat, key)):
+            if not self._commit(_R_KEY, bytes((seat, key)), t, self.app.key(seat, key, ms)):
                 return False
         except Halted:
             raise

@@ -19,6 +19,7 @@ Number = StrictInt | float | None
 # An irregularity's identity on its board: the index of the irregular input in the board's input log, the same
 # index as in its auction_end's `inputs` (firmware: Auction.p_at; docs/unit.md "Irregularities").
 At = Annotated[StrictInt, Field(ge=0)]
+TEMPO_MAX = 36000  # a call's tempo, in tenths of a second, is at most an hour (firmware/bidwire/unit/app.py)
 
 
 class _Event(BaseModel):
@@ -61,6 +62,8 @@ class Call(_Event):
     verdict: StrictStr
     law: StrictInt = 0
     alert: StrictBool = False
+    # tenths of a second from the board's previous call (or its start); None: not known, or firmware before 0.5
+    tempo: Annotated[StrictInt, Field(ge=0, le=TEMPO_MAX)] | None = None
 
 
 class Irregularity(_Event):

@@ -1,7 +1,8 @@
 """The director's queue (docs/director.md, "Alerts"): every alert with its lifecycle, read from the store.
 
 An irregularity is open until the unit reports it settled at the table (accepted by the next player's call,
-condoned, a ruling applied) or the board is redone (superseded); a director call until the director ends it at
+condoned, a ruling applied) or the board is redone (superseded); a Law 26 lead restriction until the opening lead
+is made (declarer chooses before it) or the director closes it; a director call until the director ends it at
 the table or rules there; any alert until the director closes it (decisions.alerts.close); a held result until the
 director decides it (decisions.results.resolve); a suspicious result until the scorer's correction in force brings it
 within the limit of double dummy (the alert then closes with that correction; a correction still far off keeps it
@@ -54,6 +55,7 @@ def alerts(conn, acks, state="open", page=1, limit=PAGE):
         answer = _answer(conn, a, decisions.corrections)
         is_open = key not in closed and not (a["kind"] == "held_result" and (a["unit"], a["seq"]) in resolutions)
         is_open = is_open and not (answer is not None and answer["answered"])
+        is_open = is_open and not (a["kind"] == "lead_restriction" and _led(conn, a))
         if is_open == want_open:
             rows.append(("alert", key, dict(a, answer=answer), is_open))
     for c in conn.execute("SELECT c.*, NULL AS board, (SELECT coalesce(max(id), 0) FROM events) AS eid, "
@@ -84,6 +86,12 @@ def _answer(conn, a, corrections):
             f"{was}, still far off: {found[0]['detail']}"}
 
 
+def _led(conn, a):
+    """Has the opening lead of the alert's board been made since (a Law 26 choice is declarer's before it)?"""
+    return conn.execute("SELECT 1 FROM events WHERE unit = ? AND board = ? AND type = 'lead' AND seq > ?",
+                        (a["unit"], a["board"], a["seq"])).fetchone() is not None
+
+
 def _item(conn, source, key, r, is_open, closed, queued, resolutions):
     base = {"key": key, "unit": r["unit"], "seq": r["seq"], "eid": r["eid"] or 0, "board": r["board"],
             "open": is_open, "closed": closed, "section": r["at_section"], "table": r["at_table"],
@@ -112,6 +120,8 @@ def _item(conn, source, key, r, is_open, closed, queued, resolutions):
         if answer["answered"] and closed is None:
             out.update(outcome=f"answered by the {fix.get('by') or 'scorer'}'s correction", closed_at=fix["at"],
                        closed={"by": fix.get("by") or "the scorer", "at": fix["at"], "note": fix.get("reason") or ""})
+    if r["kind"] == "lead_restriction" and not is_open and closed is None:
+        out["outcome"] = "the opening lead was made"
     if r["kind"] == "held_result":
         res = conn.execute("SELECT * FROM results WHERE unit = ? AND seq = ?", (r["unit"], r["seq"])).fetchone()
         decided = resolutions.get((r["unit"], r["seq"]))

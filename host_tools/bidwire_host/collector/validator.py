@@ -9,6 +9,7 @@ import json
 from bidwire.core import board as boards
 from bidwire.core import readback, record
 from bidwire.core.auction import MAX_INPUTS, Auction
+from bidwire.core.calls import STRAINS, seat_name, side
 from bidwire.core.codes import ENFORCE, RECORD, RULE_NAMES, VERDICT_NAMES, rulings
 from bidwire.core.readback import CallError, parse_seat
 from bidwire.core.score import parse_contract, score_ns
@@ -23,25 +24,37 @@ def alert(kind, detail, law=None, **data):
     return {"kind": kind, "law": law, "detail": detail, "data": data}
 
 
-def replay(board, mode, inputs):
-    """(contract, declarer, error): the auction of `board` rebuilt from its tokens in the core.
-
-    contract is "Pass", text such as "4HX", or None while the replayed auction has not ended; error says why
-    the tokens could not be replayed (then contract and declarer are None).
-    """
+def _replayed(board, mode, inputs):
+    """(auction, error): the auction of `board` rebuilt from its tokens in the core, or None and why not."""
     if not isinstance(inputs, list):
-        return None, None, "the auction_end has no list of inputs"
+        return None, "the auction_end has no list of inputs"
     if len(inputs) > MAX_INPUTS:
-        return None, None, f"{len(inputs)} inputs, more than a board's input log holds ({MAX_INPUTS})"
+        return None, f"{len(inputs)} inputs, more than a board's input log holds ({MAX_INPUTS})"
     try:
         a = Auction(boards.dealer(board), ENFORCE if mode == "enforce" else RECORD)
         for i, token in enumerate(inputs):
             try:
                 readback.apply(a, token)
             except (CallError, ValueError, TypeError) as e:
-                return None, None, f"input {i} ({token}): {e}"
+                return None, f"input {i} ({token}): {e}"
     except ValueError as e:
-        return None, None, str(e)
+        return None, str(e)
+    return a, None
+
+
+def replay(board, mode, inputs):
+    """(contract, declarer, error): the auction of `board` rebuilt from its tokens in the core.
+
+    contract is "Pass", text such as "4HX", or None while the replayed auction has not ended; error says why
+    the tokens could not be replayed (then contract and declarer are None).
+    """
+    a, error = _replayed(board, mode, inputs)
+    if error is not None:
+        return None, None, error
+    return _contract(a)
+
+
+def _contract(a):
     contract = record.contract_text(a)
     d = a.declarer()
     declarer = "NESW"[d] if contract not in (None, "Pass") and d >= 0 else None
@@ -66,7 +79,8 @@ def check_auction_end(board, mode, event):
                                   f"more than any unit logs for a board ({MAX_INPUTS}); not replayed",
                                   count=len(inputs), limit=MAX_INPUTS, unit_contract=claim_contract,
                                   unit_declarer=claim_declarer)]
-    contract, declarer, error = replay(board, mode, inputs)
+    a, error = _replayed(board, mode, inputs)
+    contract, declarer, _ = _contract(a) if error is None else (None, None, error)
     facts = {"inputs": event.get("inputs"), "unit_contract": claim_contract, "unit_declarer": claim_declarer}
     if error is not None:
         return None, None, [alert("auction_unreadable", f"board {board}: the auction cannot be replayed: {error}",
@@ -79,7 +93,28 @@ def check_auction_end(board, mode, event):
         out.append(alert("contract_mismatch", f"board {board}: the unit says {claim_contract} by {claim_declarer}, "
                          f"the auction replayed gives {contract} by {declarer}",
                          host_contract=contract, host_declarer=declarer, **facts))
-    return contract, declarer, out
+    return contract, declarer, out + lead_restrictions(board, a)
+
+
+def lead_restrictions(board, a):
+    """Law 26, for the director: each lead-restriction candidate of the replayed auction (the core's `leads`) that
+    binds, i.e. whose offender defends, says what declarer may do at the offender's partner's first lead (26 A:
+    the withdrawn call named a suit, bar or require it; 26 B: bar any one suit)."""
+    d = a.declarer()
+    if record.contract_text(a) in (None, "Pass") or d < 0:
+        return []
+    out = []
+    for offender, seat, suit, law, at in a.leads:
+        if side(offender) == side(d):  # the offender is declarer or dummy: nothing to restrict
+            continue
+        what = f"bar or require a {STRAINS[suit]} lead" if suit >= 0 else "bar the lead of any one suit"
+        section = "A" if suit >= 0 else "B"
+        out.append(alert("lead_restriction", f"board {board}: declarer {seat_name(d)} may {what} at "
+                         f"{seat_name(seat)}'s first lead (Law 26 {section}: {seat_name(offender)}'s call withdrawn "
+                         f"under Law {law})", law=26, declarer=seat_name(d), seat=seat_name(seat),
+                         offender=seat_name(offender), suit=STRAINS[suit] if suit >= 0 else None, withdrawn_law=law,
+                         at=at))
+    return out
 
 
 def check_irregularity(board, event):

@@ -164,7 +164,8 @@ def call_text(call):
 
 
 def calls(conn, unit, start_seq, board, upto=None, last=None):
-    """The calls made at a unit on one board, as stored: [{seat, call, text, irregular}] in order. Only the
+    """The calls made at a unit on one board, as stored: [{seat, call, text, irregular, tempo}] in order (tempo: the
+    call's thinking time as the unit measured it, "12.3s", None from a unit that sends none). Only the
     events of that play of the board: up to the unit's next board_start. `last`: only the last so many (read
     from the end, so a board with thousands of stored calls costs no more than a short one)."""
     nxt = conn.execute("SELECT min(start_seq) FROM boards WHERE unit = ? AND start_seq > ?",
@@ -178,8 +179,10 @@ def calls(conn, unit, start_seq, board, upto=None, last=None):
         body = json.loads(r["body"])
         seat, _, call = str(body.get("input", "")).partition(":")
         seat = body.get("seat") or seat
+        tempo = body.get("tempo")
         out.append({"seat": seat, "call": call, "text": call_text(call),
-                    "irregular": None if body.get("verdict", "legal") == "legal" else body.get("verdict")})
+                    "irregular": None if body.get("verdict", "legal") == "legal" else body.get("verdict"),
+                    "tempo": f"{tempo // 10}.{tempo % 10}s" if isinstance(tempo, int) and tempo >= 0 else None})
     return out
 
 
