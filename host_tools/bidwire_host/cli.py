@@ -279,21 +279,22 @@ def restore(data, backup_file):
 def verify(data, keyring):
     """Check every stored event against the batch its unit signed (exit 1 if any does not match)."""
     from bidwire_host.collector import derive
-    from bidwire_host.collector.keyring import Keyring
     from bidwire_host.collector.store import DB_NAME, StoreError
     from bidwire_host.collector.verify import verify as check
 
     if not (data / DB_NAME).exists():
         raise click.ClickException(f"no collector store in {data} ({DB_NAME} is missing)")
     try:
+        ring = provision_mod.load_keyring(keyring or data / "keyring.json")
         with derive.open_store(data) as store:
-            out = check(store.reader(), Keyring(keyring or data / "keyring.json"))
-    except StoreError as e:
+            out = check(store.reader(), ring)
+    except (StoreError, provision_mod.ProvisionError) as e:
         raise click.ClickException(str(e)) from None
     for p in out["problems"]:
         click.echo(f"problem: {p}", err=True)
     click.echo(f"{out['events']} events in {out['batches']} signed batches: "
                f"{len(out['problems'])} problems, {out['unverifiable']} stored before batches were kept")
+    click.echo(out["not_covered"])
     if out["problems"]:
         raise SystemExit(1)
 
