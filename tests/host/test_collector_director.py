@@ -168,9 +168,25 @@ def test_correction_period_refusal_and_override(client, data):
     assert rows(client)[1]["score_ns"] == 150
     p = client.get("/api/v1/publish").json()
     assert p["open"] is False and [(a["by"], a["kind"]) for a in p["post_period"]] == [("Chief TD", "adjust")]
-    # Publishing again restarts the period (here 10 minutes).
-    assert client.post("/api/v1/publish", json={"minutes": 10}).status_code == 201
-    assert client.post("/api/v1/adjustments", json={**adj, "score_ns": 90}).json()["action"]["post_period"] is False
+    # Publishing again after the period (the director's API) does not reopen it (Law 79 C, issue 24 item 6): the
+    # republication is itself post-period, and a correction after it still needs the override and is marked.
+    r = client.post("/api/v1/publish", json={"minutes": 10, "by": "Chief TD"})
+    assert r.status_code == 201 and r.json()["action"]["post_period"] is True
+    r = client.post("/api/v1/adjustments", json={**adj, "score_ns": 90})
+    assert r.status_code == 409 and "correction period ended at 2024-05-01T21:30:00+00:00" in r.json()["error"]
+    r = client.post("/api/v1/adjustments", json={**adj, "score_ns": 90, "override": True, "by": "Chief TD"})
+    assert r.status_code == 201 and r.json()["action"]["post_period"] is True
+
+
+def test_publishing_again_within_the_period_restarts_it(client):
+    board1(client, 1, 7)
+    assert client.post("/api/v1/publish", json={}).status_code == 201  # 21:00, until 21:30
+    c = client.app.state.service
+    c.clock = lambda: T0 + timedelta(minutes=20)
+    assert client.post("/api/v1/publish", json={"minutes": 30}).status_code == 201  # 21:20, until 21:50
+    c.clock = lambda: T0 + timedelta(minutes=45)
+    r = client.post("/api/v1/adjustments", json={"table": 1, "board": 1, "score_ns": 120})
+    assert r.status_code == 201 and r.json()["action"]["post_period"] is False
 
 
 @pytest.mark.parametrize("path, body, status, words", [

@@ -297,17 +297,18 @@ class Service:
         return await self._commit(job, {"event": True})
 
     # ---- decisions (decisions/) ------------------------------------------------------------------------
-    async def decide(self, kind, body, key=None):
+    async def decide(self, kind, body, key=None, role="director"):
         """A director's or scorer's decision: kind adjust, penalty, publish, resolve (a held result), close (an
-        alert), correct (a result's contract, declarer, tricks, lead or pairs), players (a pair's players). The stored
-        action."""
+        alert), correct (a result's contract, declarer, tricks, lead or pairs), players (a pair's players). `role`:
+        who is deciding, as the login proved it ("director": the API token or the director's session; "scorer").
+        The stored action."""
         action = kinds.ACTIONS.get(kind)
         if action is None:
             raise Refused(400, f"no such decision {kind!r}")
         at = self.clock()
 
         def job(conn):
-            item = action(conn, setup.load(conn), body, at)
+            item = action(conn, setup.load(conn), dict(body, role=role), at)
             if kind == "correct":  # the corrected result checked against double dummy, as a result at sync
                 derive.check_stored_results(conn, [item["board"]], only=(item["unit"], item["seq"]))
             if kind in kinds.ADVANCING:

@@ -256,7 +256,7 @@ async def correct(request: Request, service: Service):
     service = service
     try:
         body = correction_body(service.standings, form, session["role"])
-        await service.decide("correct", body, str(form.get("idem") or "") or None)
+        await service.decide("correct", body, str(form.get("idem") or "") or None, role=session["role"])
     except ActionError as e:
         return await run_in_threadpool(_scorer, request, session, str(e), e.status, dict(form))
     except Refused as e:
@@ -333,7 +333,7 @@ async def publish(request: Request, service: Service):
         return Response(f"minutes: a whole number, not {raw!r}", status_code=400)
     body = {"minutes": minutes, "by": session["role"]}
     try:
-        await service.decide("publish", body, str(form.get("idem") or "") or None)
+        await service.decide("publish", body, str(form.get("idem") or "") or None, role=session["role"])
     except Refused as e:
         return Response(e.reason, status_code=e.status)
     return RedirectResponse("/scorer?published=1", status_code=303)

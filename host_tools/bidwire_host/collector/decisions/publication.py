@@ -4,7 +4,8 @@
   accepted until `minutes` (default 30) after the last publication, later only with `override` by a named
   director, and such a row is marked `post_period` (checks.period_check).
 """
-from bidwire_host.collector.decisions.state import ActionError, insert
+from bidwire_host.collector.decisions.checks import period_ended
+from bidwire_host.collector.decisions.state import ActionError, fold, insert
 from bidwire_host.scoring.ledger import DEFAULT_CORRECTION_MINUTES
 
 MAX_CORRECTION_MINUTES = 366 * 24 * 60  # a longer period is a typo (and its end would overflow the date)
@@ -17,4 +18,9 @@ def publish(conn, s, body, at):
     if not isinstance(minutes, int) or isinstance(minutes, bool) or not 0 <= minutes <= MAX_CORRECTION_MINUTES:
         raise ActionError(f"minutes: a whole number of minutes from 0 to {MAX_CORRECTION_MINUTES} (a year), "
                           f"not {minutes!r}")
-    return insert(conn, "publish", {"minutes": minutes}, body.get("by"), at, False)
+    state = fold(conn)
+    post = not state.period.is_open(at)
+    if post and body.get("role", "director") != "director":
+        raise ActionError(f"{period_ended(state)}; only the director can publish again, from the director's "
+                          "login", 403)
+    return insert(conn, "publish", {"minutes": minutes}, body.get("by"), at, post)
