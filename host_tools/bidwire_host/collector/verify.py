@@ -127,7 +127,7 @@ def verify(conn, ring):
             problems.append(checked)
         else:
             good[b["id"]] = checked
-    for before, after in zip(ids, ids[1:]):
+    for before, after in zip(ids, ids[1:], strict=False):
         if after > before + 1:
             problems.append(f"batches {before + 1}-{after - 1} are missing (batch ids run {before}, then {after})")
     kept_from = _batches_from(conn)
