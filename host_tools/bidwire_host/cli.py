@@ -258,18 +258,23 @@ def backup(data, out):
 @main.command()
 @_DATA
 @click.argument("backup_file", metavar="BACKUP", type=click.Path(dir_okay=False, path_type=Path))
-def restore(data, backup_file):
+@click.option("--force", is_flag=True, help="Restore a backup of another event, or one whose (unit, seq) pairs "
+                                            "clash with the store it replaces.")
+def restore(data, backup_file, force):
     """Put a backup (`bidwire backup`) in the place of the collector's store, the collector stopped: the backup is
-    checked first; the files it replaces are moved to DATA/replaced-<time>/, not deleted."""
+    checked first, and so is what it replaces (another event, or events that clash, refused unless --force); the
+    files it replaces are moved to DATA/replaced-<time>/, not deleted."""
     from bidwire_host.collector import backup as backup_mod
     from bidwire_host.collector.store import StoreError
 
     try:
-        done = backup_mod.restore(data, backup_file)
+        done = backup_mod.restore(data, backup_file, force)
     except StoreError as e:
         raise click.ClickException(str(e)) from None
     aside = f"; the files it replaced are in {done['moved_to']}" if done["moved_to"] else ""
     click.echo(f"restored {backup_file} to {done['path']}: {done['events']} events, {done['results']} results{aside}")
+    for why in done["forced"]:
+        click.echo(f"forced: {why}", err=True)
 
 
 @main.command()
