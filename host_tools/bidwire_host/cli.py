@@ -314,7 +314,7 @@ def verify(data, keyring):
 def export_(data, fmt, section, table, out):
     """Export the collector's scored session: PBN 2.1, USEBIO 1.2 XML, or CSV, one table per file (--table) or
     a zip of the three (docs/collector.md)."""
-    from bidwire_host.collector import derive, export
+    from bidwire_host.collector import derive, export, withheld
     from bidwire_host.collector.standings import Standings
     from bidwire_host.collector.store import DB_NAME, StoreError
 
@@ -324,9 +324,12 @@ def export_(data, fmt, section, table, out):
         with derive.open_store(data) as store:
             standings = Standings()
             standings.load(store.reader(), section)  # the asked section's results only
-            body = export.render(store.reader(), standings, fmt, section, table)
+            held_back = withheld.boards_stored(store.reader(), standings.setup)
+            body = export.render(store.reader(), standings, fmt, section, table, held_back)
     except (StoreError, export.ExportError) as e:
         raise click.ClickException(str(e)) from None
+    for board, why in sorted(held_back.items()):
+        click.echo(f"withheld: board {board} ({why})", err=True)
     data_bytes = body if isinstance(body, bytes) else body.encode("utf-8")
     if out is None:
         if isinstance(body, bytes) and sys.stdout.isatty():

@@ -218,7 +218,7 @@ def test_a_session_folds_once_per_decision_and_nobody_changes_the_kept_state(dat
             (f"/api/v1/results/T01/{first}/correct", {"tricks": 8, "reason": "tricks miscounted"}),
             ("/api/v1/alerts/close", {"alert": f"alert:T03:{held}:held_result", "note": "done"}),
             ("/api/v1/players", {"direction": "NS", "pair": 1, "players": [{"name": "Ann"}, {"name": "Bob"}]}),
-            ("/api/v1/publish", {"minutes": 45}),
+            ("/api/v1/publish", {"minutes": 45, "override": True, "by": "TD"}),
         ]
         for n, (path, body) in enumerate(decisions, 1):
             r = client.post(path, json=body)

@@ -62,8 +62,9 @@ def _calls(body):
     return calls
 
 
-def publication(conn, standings, section=None):
-    """The Publication of one section of the collector's standings."""
+def publication(conn, standings, section=None, withhold=()):
+    """The Publication of one section of the collector's standings, without the boards in `withhold` (their deals
+    and results: withheld.py); the ranking stays whole."""
     s = standings.setup
     if s is None or not standings.sessions:
         raise ExportError("nothing scored yet: load an event and let the tables report results")
@@ -83,6 +84,8 @@ def publication(conn, standings, section=None):
     seated = {}  # (ns, ew) -> the four seats' names, worked out once per pairing
     boards = []
     for number in sorted(sess.travellers):
+        if number in withhold:
+            continue
         rows = sess.travellers[number].rows
         try:
             hand = event_files.hand_record(s.event, number, s.session)
@@ -120,14 +123,15 @@ def _usebio_identity(info, event, session, section):
         info.ebu = {k: v for k, v in asdict(event.ebu).items() if v}
 
 
-def render(conn, standings, fmt, section=None, table=None):
-    """The export: text for pbn, usebio and a csv `table`; the bytes of a zip of every CSV table without one."""
+def render(conn, standings, fmt, section=None, table=None, withhold=()):
+    """The export: text for pbn, usebio and a csv `table`; the bytes of a zip of every CSV table without one. The
+    boards in `withhold` are left out (withheld.py: every export leaves out what the public pages do)."""
     if fmt not in FORMATS:
         raise ExportError(f"format: one of {', '.join(FORMATS)}, not {fmt!r}")
     if table is not None and (fmt != "csv" or table not in results_csv.TABLES):
         raise ExportError(f"table: only CSV has tables, one of {', '.join(results_csv.TABLES)}, not {table!r}"
                           if fmt == "csv" else f"table: only CSV has tables ({fmt} is one file)")
-    pub = publication(conn, standings, section)
+    pub = publication(conn, standings, section, withhold)
     if fmt == "pbn":
         return pbn_export.dumps(pub)
     if fmt == "usebio":

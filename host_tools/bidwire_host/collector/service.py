@@ -147,6 +147,16 @@ class Service:
             self.uplink.stop()
             self.uplink = None
 
+    def hub_status(self):
+        """The link to the sim's hub (GET /api/v1/hub, the director's page): `sim` null when the event names none."""
+        if self.uplink is not None:
+            return self.uplink.status()
+        if self.uplink_error is not None:
+            return {"hub": None, "sim": None, "club": None, "released": False, "backlog": None,
+                    "error": self.uplink_error, "last_ok": None, "skipped": None}
+        return {"hub": None, "sim": None, "club": None, "released": None, "backlog": None, "error": None,
+                "last_ok": None, "skipped": None}
+
     def embargoed(self, board):
         """True while the sim's hub has not released `board` (a board of the sim): its hands and frequencies stay
         off the public pages and exports. Always True for every board while the event names a sim whose hub has

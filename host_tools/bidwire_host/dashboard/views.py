@@ -116,7 +116,8 @@ def _director(request, session, error="", form=None, status=200):
     flash = {"ruled": q.get("ruled", ""), "done": q.get("done", "")}
     return templates.TemplateResponse(request, "director.html",
                                       dict(parts, csrf=session["csrf"], fragments=parts, flash=flash, error=error,
-                                           form=form or {}, idem=secrets.token_urlsafe(16), state=state, page=page),
+                                           form=form or {}, idem=secrets.token_urlsafe(16), state=state, page=page,
+                                           hub=service.hub_status()),
                                       status_code=status)
 
 
