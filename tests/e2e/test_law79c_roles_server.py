@@ -41,6 +41,14 @@ def board_played(c):
         r = sync(client, played(1, board=assign["boards"][0], section=assign["section"], table=assign["table"],
                                 round=assign["round"], ns=assign["ns"], ew=assign["ew"]))
         assert r.status_code == 200, r.text
+    # every other table and board of the movement done with an adjusted score (the director's API), so that the
+    # session is complete and the scorer may publish (an early publication is the director's alone)
+    for table in (1, 2, 3):
+        for board in range(1, 7):
+            if (table, board) != (assign["table"], assign["boards"][0]):
+                r = c.api.post("/api/v1/adjustments", json={"table": table, "board": board, "ns": "A", "ew": "A",
+                                                             "reason": "not played"})
+                assert r.status_code in (201, 404), r.text  # 404: the movement does not give that board there
     return assign["boards"][0]
 
 
@@ -86,7 +94,7 @@ def test_after_the_period_only_the_director_corrects_and_republishes(collector):
         assert r.status_code == 403
     finally:
         scorer.close()
-    assert actions(collector) == [("publish", "scorer", 0)]  # nothing the scorer tried was stored
+    assert actions(collector)[-1:] == [("publish", "scorer", 0)]  # nothing the scorer tried was stored
 
     director, director_csrf = logged_in(collector.url, DIRECTOR_PW)
     try:
@@ -101,6 +109,7 @@ def test_after_the_period_only_the_director_corrects_and_republishes(collector):
         assert r.status_code == 303
     finally:
         director.close()
-    assert actions(collector) == [("publish", "scorer", 0), ("publish", "director", 1), ("correct", "director", 1)]
+    assert actions(collector)[-3:] == [("publish", "scorer", 0), ("publish", "director", 1),
+                                       ("correct", "director", 1)]
     [row] = [t for t in collector.api.get(f"/api/v1/travellers/{board}").json()["rows"] if t["table"] == 1]
     assert (row["contract"], row["tricks"], row["score_ns"]) == ("4S", 9, -50)  # one down, not vulnerable
