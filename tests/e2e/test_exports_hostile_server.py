@@ -77,5 +77,5 @@ def test_the_collectors_exports_keep_typed_fields_as_data(collector, tmp_path):
         if "section" in rows[0]:
             assert {row[rows[0].index("section")] for row in rows[1:]} == {"'" + SECTION}, name
     travellers = next(t for n, t in tables.items() if "traveller" in n)
-    [row] = list(csv.DictReader(io.StringIO(travellers.removeprefix("\ufeff"))))
+    [row] = [r for r in csv.DictReader(io.StringIO(travellers.removeprefix("\ufeff"))) if r["table"] == "1"]
     assert row["score_ns"] == "90"  # a number stays a number
