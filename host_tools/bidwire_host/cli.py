@@ -271,18 +271,23 @@ def backup(data, out):
 @main.command()
 @_DATA
 @click.argument("backup_file", metavar="BACKUP", type=click.Path(dir_okay=False, path_type=Path))
-def restore(data, backup_file):
+@click.option("--force", is_flag=True, help="Restore a backup of another event, or one whose (unit, seq) pairs "
+                                            "clash with the store it replaces.")
+def restore(data, backup_file, force):
     """Put a backup (`bidwire backup`) in the place of the collector's store, the collector stopped: the backup is
-    checked first; the files it replaces are moved to DATA/replaced-<time>/, not deleted."""
+    checked first, and so is what it replaces (another event, or events that clash, refused unless --force); the
+    files it replaces are moved to DATA/replaced-<time>/, not deleted."""
     from bidwire_host.collector import backup as backup_mod
     from bidwire_host.collector.store import StoreError
 
     try:
-        done = backup_mod.restore(data, backup_file)
+        done = backup_mod.restore(data, backup_file, force)
     except StoreError as e:
         raise click.ClickException(str(e)) from None
     aside = f"; the files it replaced are in {done['moved_to']}" if done["moved_to"] else ""
     click.echo(f"restored {backup_file} to {done['path']}: {done['events']} events, {done['results']} results{aside}")
+    for why in done["forced"]:
+        click.echo(f"forced: {why}", err=True)
 
 
 @main.command()
@@ -292,21 +297,22 @@ def restore(data, backup_file):
 def verify(data, keyring):
     """Check every stored event against the batch its unit signed (exit 1 if any does not match)."""
     from bidwire_host.collector import derive
-    from bidwire_host.collector.keyring import Keyring
     from bidwire_host.collector.store import DB_NAME, StoreError
     from bidwire_host.collector.verify import verify as check
 
     if not (data / DB_NAME).exists():
         raise click.ClickException(f"no collector store in {data} ({DB_NAME} is missing)")
     try:
+        ring = provision_mod.load_keyring(keyring or data / "keyring.json")
         with derive.open_store(data) as store:
-            out = check(store.reader(), Keyring(keyring or data / "keyring.json"))
-    except StoreError as e:
+            out = check(store.reader(), ring)
+    except (StoreError, provision_mod.ProvisionError) as e:
         raise click.ClickException(str(e)) from None
     for p in out["problems"]:
         click.echo(f"problem: {p}", err=True)
     click.echo(f"{out['events']} events in {out['batches']} signed batches: "
                f"{len(out['problems'])} problems, {out['unverifiable']} stored before batches were kept")
+    click.echo(out["not_covered"])
     if out["problems"]:
         raise SystemExit(1)
 
@@ -326,7 +332,7 @@ def export_(data, fmt, section, table, board, irregular, out):
     """Export the collector's scored session: PBN 2.1, USEBIO 1.2 XML, CSV, one table per file (--table) or
     a zip of the three, or LIN (BBO's hand viewer), one file per board (--board) or a zip of them
     (docs/collector.md)."""
-    from bidwire_host.collector import derive, export
+    from bidwire_host.collector import derive, export, withheld
     from bidwire_host.collector.standings import Standings
     from bidwire_host.collector.store import DB_NAME, StoreError
 
@@ -340,9 +346,12 @@ def export_(data, fmt, section, table, board, irregular, out):
             export.check_section(store.reader(), section)
             standings = Standings()
             standings.load(store.reader(), section)  # the asked section's results only
-            body = export.render(store.reader(), standings, fmt, section, table, irregular, board)
+            held_back = withheld.boards_stored(store.reader(), standings.setup)
+            body = export.render(store.reader(), standings, fmt, section, table, irregular, board, withhold=held_back)
     except (StoreError, export.ExportError) as e:
         raise click.ClickException(str(e)) from None
+    for board, why in sorted(held_back.items()):
+        click.echo(f"withheld: board {board} ({why})", err=True)
     data_bytes = body if isinstance(body, bytes) else body.encode("utf-8")
     if out is None:
         if isinstance(body, bytes) and sys.stdout.isatty():

@@ -3,9 +3,14 @@ the director acts, headless chromium (docs/director.md: held results, the alert 
 
 The event: bidwire's 3-table Mitchell, 2 boards a round (round 1: table 1 plays boards 1-2, NS 1 v EW 1).
 """
+import hashlib
+import hmac
+import json
 import re
 import subprocess
+import sys
 import time
+from pathlib import Path
 
 import httpx2 as httpx
 import pytest
@@ -13,6 +18,9 @@ from collector_proc import Collector, keyring
 from test_collector_units import board_lines, play, secret, unit_config
 from test_dashboard import PASSWORD, SHOTS, browser, chromium_installed, log_in  # noqa: F401 (fixtures)
 from vunit import VUnit
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "host"))
+from collector_kit import played  # noqa: E402
 
 BIDWIRE = __import__("pathlib").Path(__file__).parents[2] / ".venv" / "bin" / "bidwire"
 UNITS = {1: "T01", 2: "T02", 3: "T03"}
@@ -59,15 +67,27 @@ def test_a_result_after_publication_is_held_and_the_director_accepts_it_from_the
         play(unit, board_lines(1, 7))
         unit.write("sync 10000")
         wait_for(lambda: mitchell.api.get("/api/v1/travellers/1").json()["rows"], what="board 1 scored")
-        assert mitchell.api.post("/api/v1/publish", json={"minutes": 30}).status_code == 201
-        ranking = mitchell.api.get("/api/v1/ranking").json()["ranking"]
+        # published early, with the director's override (boards still in play stay off the public pages)
+        r = mitchell.api.post("/api/v1/publish", json={"minutes": 30, "override": True, "by": "TD"})
+        assert r.status_code == 201
+        traveller = mitchell.api.get("/api/v1/travellers/1").json()["rows"]
 
-        play(unit, board_lines(2, 8))  # a late table: board 2 comes after publication
+        play(unit, board_lines(2, 8))  # board 2, still to be played at publication: scored, so the round goes on
         unit.write("sync 10000")
+        wait_for(lambda: mitchell.api.get("/api/v1/travellers/2").json()["rows"], what="board 2 scored")
+        unit.finish()  # the round is played; board 1 is then reported again (a replay), as a unit would send it
+        unit = None
+        [[last]] = [list(r.values()) for r in mitchell.rows("SELECT max(seq) FROM events WHERE unit = 'T01'")]
+        events = played(last + 1, 1, ["N:1N", "E:P", "S:P", "W:P"], "1NT", "N", 8, 120, section="A", table=1,
+                        round=1, ns=1, ew=1)
+        raw = json.dumps({"unit": "T01", "boot": 99, "cmd_ack": 0, "events": events}).encode()
+        sig = hmac.new(bytes.fromhex(secret(1)), raw, hashlib.sha256).hexdigest()
+        r = httpx.post(mitchell.url + "/api/v1/sync", content=raw, timeout=10,
+                       headers={"X-Bidwire-Signature": sig, "Content-Type": "application/json"})
+        assert r.status_code == 200, r.text
         [h] = wait_for(lambda: mitchell.api.get("/api/v1/held").json()["held"], what="the held result")
         assert any("published" in why for why in h["held"])
-        assert mitchell.api.get("/api/v1/travellers/2").json()["rows"] == []  # published results did not move
-        assert mitchell.api.get("/api/v1/ranking").json()["ranking"] == ranking
+        assert mitchell.api.get("/api/v1/travellers/1").json()["rows"] == traveller  # published results did not move
 
         page = browser.new_page(viewport={"width": 1024, "height": 900})
         log_in(page, mitchell.url)
@@ -79,12 +99,13 @@ def test_a_result_after_publication_is_held_and_the_director_accepts_it_from_the
         alert.get_by_role("button", name="Accept as played").click()
         page.wait_for_url("**/director?done=held*")
         assert page.locator("article.alert.open", has_text="held result").count() == 0
-        [row] = mitchell.api.get("/api/v1/travellers/2").json()["rows"]
-        assert (row["table"], row["tricks"]) == (1, 8)
+        [row] = mitchell.api.get("/api/v1/travellers/1").json()["rows"]
+        assert (row["table"], row["tricks"]) == (1, 8)  # the replay accepted: it replaces the first result
         [action] = mitchell.rows("SELECT kind, by_whom FROM director_actions WHERE kind = 'resolve'")
         assert action["by_whom"] == "director"
     finally:
-        unit.finish()
+        if unit is not None:
+            unit.finish()
 
 
 def test_a_ruling_for_a_settled_irregularity_is_refused_and_the_later_one_is_untouched(tmp_path, mitchell):

@@ -203,8 +203,8 @@ def test_the_scorers_own_login_corrects_within_the_period_and_overrides_after_it
         tmp_path, mitchell, browser):  # noqa: F811
     """The scorer's login (its role in the session) sees /scorer but not /director; it corrects a result at a
     table (contract, declarer, tricks as they really were: scored again by Law 77, marked corrected) recorded `by`
-    "scorer" in the audit log; after the correction period the page shows the 409 reason and an override
-    checkbox, and the override is recorded."""
+    "scorer" in the audit log; after the correction period the scorer is refused (403, no override offered) and
+    the director's login records it with the override, marked post-period (Law 79 C)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     play_the_mitchell(tmp_path, mitchell)
     page = browser.new_page(viewport=TABLET)
@@ -235,34 +235,47 @@ def test_the_scorers_own_login_corrects_within_the_period_and_overrides_after_it
     assert (trav[2]["contract"], trav[2]["declarer"], trav[2]["tricks"], trav[2]["score_ns"]) == ("3NT", "N", 9, 400)
     assert trav[2]["adjusted"] is None and trav[2]["corrected"]["by"] == "scorer"  # a correction, not Law 12 C
 
-    # publish with a period of 0 minutes: it is over at once; a correction is refused with the reason (409).
+    # publish with a period of 0 minutes: it is over at once; the scorer's correction is refused with the reason
+    # (403: after the period only the director corrects, Law 79 C), and no override is offered to the scorer.
     # Board 2 at table 1 was really 4S by S making 10: NS vulnerable, 120 + 500 game bonus = +620.
     page.get_by_label("Correction period (minutes)").fill("0")
     page.get_by_role("button", name="Publish the results").click()
     page.wait_for_url("**/scorer?published=1")
-    page.locator("#cor-table").fill("1")
-    page.locator("#cor-board").fill("2")
-    page.locator("#cor-contract").fill("4S")
-    page.locator("#cor-declarer").select_option("S")
-    page.locator("#cor-tricks").fill("10")
-    page.locator("#cor-reason").fill("declarer was South")
+
+    def fill_the_correction():
+        page.locator("#cor-table").fill("1")
+        page.locator("#cor-board").fill("2")
+        page.locator("#cor-contract").fill("4S")
+        page.locator("#cor-declarer").select_option("S")
+        page.locator("#cor-tricks").fill("10")
+        page.locator("#cor-reason").fill("declarer was South")
+    fill_the_correction()
     with page.expect_response(lambda r: r.url.endswith("/scorer/correct")) as resp:
         page.get_by_role("button", name="Record correction").click()
-    assert resp.value.status == 409
+    assert resp.value.status == 403
     error = page.locator("#correct-error")
-    assert "correction period ended" in error.inner_text() and "Law 79 C" in error.inner_text()
+    assert "correction period ended" in error.inner_text() and "only the director" in error.inner_text()
     assert page.locator("#cor-table").input_value() == "1"  # the form as it was
+    assert page.locator("#cor-override").count() == 0
     page.screenshot(path=str(SHOTS / "scorer-correction-refused.png"), full_page=True)
+    # the director's login: refused without the override (409), recorded post-period with it
+    page.goto(mitchell.url + "/login")
+    log_in(page, mitchell.url)
+    page.goto(mitchell.url + "/scorer")
+    fill_the_correction()
+    with page.expect_response(lambda r: r.url.endswith("/scorer/correct")) as resp:
+        page.get_by_role("button", name="Record correction").click()
+    assert resp.value.status == 409 and "Law 79 C" in page.locator("#correct-error").inner_text()
     page.get_by_label("After the correction period (override, Law 79 C)").check()
     page.get_by_role("button", name="Record correction").click()
     page.wait_for_url("**/scorer?corrected=1*")
     text = page.locator("#audit-table tbody tr").first.inner_text()
-    assert "4S S 10" in text and "NS 620" in text and "after the correction period" in text and "scorer" in text, \
+    assert "4S S 10" in text and "NS 620" in text and "after the correction period" in text and "director" in text, \
         text
     page.screenshot(path=str(SHOTS / "scorer-audit-log.png"), full_page=True)
     kinds = [(r["kind"], r["by_whom"], r["post_period"]) for r in
              mitchell.rows("SELECT kind, by_whom, post_period FROM director_actions ORDER BY id")]
-    assert kinds == [("correct", "scorer", 0), ("publish", "scorer", 0), ("correct", "scorer", 1)]
+    assert kinds == [("correct", "scorer", 0), ("publish", "scorer", 0), ("correct", "director", 1)]
     trav = {r["table"]: r for r in mitchell.api.get("/api/v1/travellers/2").json()["rows"]}
     assert (trav[1]["contract"], trav[1]["declarer"], trav[1]["score_ns"]) == ("4S", "S", 620)
 

@@ -158,7 +158,7 @@ def test_after_publication_a_board_played_again_is_held_and_published_results_st
         sync(client, nt1(1, 7, section="A", table=1, round=1, ns=1, ew=1), unit="T01")
         before = (traveller(client), ranking(client))
         assert before[0][0]["score_ns"] == 90
-        assert client.post("/api/v1/publish", json={"minutes": 30}).status_code == 201
+        assert client.post("/api/v1/publish", json={"minutes": 30, "override": True, "by": "TD"}).status_code == 201
         # the unit plays board 1 again (a replay at the table) and reports 8 tricks
         r = sync(client, nt1(5, 8, section="A", table=1, round=1, ns=1, ew=1), unit="T01")
         assert r.status_code == 200

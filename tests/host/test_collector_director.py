@@ -145,7 +145,7 @@ def test_correction_period_refusal_and_override(client, data):
     board1(client, 1, 7)
     board1(client, 3, 8)
     assert client.get("/api/v1/publish").json()["published_at"] is None
-    assert client.post("/api/v1/publish", json={"by": "scorer"}).status_code == 201
+    assert client.post("/api/v1/publish", json={"by": "TD", "override": True}).status_code == 201
     p = client.get("/api/v1/publish").json()
     assert (p["published_at"], p["ends_at"], p["minutes"], p["open"]) == (
         "2024-05-01T21:00:00+00:00", "2024-05-01T21:30:00+00:00", 30, True)
@@ -168,9 +168,26 @@ def test_correction_period_refusal_and_override(client, data):
     assert rows(client)[1]["score_ns"] == 150
     p = client.get("/api/v1/publish").json()
     assert p["open"] is False and [(a["by"], a["kind"]) for a in p["post_period"]] == [("Chief TD", "adjust")]
-    # Publishing again restarts the period (here 10 minutes).
-    assert client.post("/api/v1/publish", json={"minutes": 10}).status_code == 201
-    assert client.post("/api/v1/adjustments", json={**adj, "score_ns": 90}).json()["action"]["post_period"] is False
+    # Publishing again after the period (the director's API) does not reopen it (Law 79 C, issue 24 item 6): the
+    # republication is itself post-period, and a correction after it still needs the override and is marked.
+    r = client.post("/api/v1/publish", json={"minutes": 10, "by": "Chief TD", "override": True})
+    assert r.status_code == 201 and r.json()["action"]["post_period"] is True
+    r = client.post("/api/v1/adjustments", json={**adj, "score_ns": 90})
+    assert r.status_code == 409 and "correction period ended at 2024-05-01T21:30:00+00:00" in r.json()["error"]
+    r = client.post("/api/v1/adjustments", json={**adj, "score_ns": 90, "override": True, "by": "Chief TD"})
+    assert r.status_code == 201 and r.json()["action"]["post_period"] is True
+
+
+def test_publishing_again_within_the_period_restarts_it(client):
+    board1(client, 1, 7)
+    assert client.post("/api/v1/publish", json={"override": True, "by": "TD"}).status_code == 201  # until 21:30
+    c = client.app.state.service
+    c.clock = lambda: T0 + timedelta(minutes=20)
+    again = {"minutes": 30, "override": True, "by": "TD"}
+    assert client.post("/api/v1/publish", json=again).status_code == 201  # 21:20, until 21:50
+    c.clock = lambda: T0 + timedelta(minutes=45)
+    r = client.post("/api/v1/adjustments", json={"table": 1, "board": 1, "score_ns": 120})
+    assert r.status_code == 201 and r.json()["action"]["post_period"] is False
 
 
 @pytest.mark.parametrize("path, body, status, words", [
@@ -208,7 +225,7 @@ def test_no_event_loaded(tmp_path):
 
 
 def test_director_actions_are_append_only(client, data):
-    client.post("/api/v1/publish")
+    assert client.post("/api/v1/publish", json={"override": True, "by": "TD"}).status_code == 201
     store = client.app.state.service.store
     with pytest.raises(Exception, match="append-only"):
         store.write(lambda conn: conn.execute("DELETE FROM director_actions"))

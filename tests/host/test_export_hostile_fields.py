@@ -94,6 +94,9 @@ def test_the_collectors_pbn_export_keeps_an_event_name_typed_with_a_line_break_i
         inputs = ["N:1N", "E:P", "S:P", "W:P"]
         r = sync(c, played(1, 1, inputs, "1NT", "N", 7, 90, section="A", table=1, round=1, ns=1, ew=1), unit="T01")
         assert r.status_code == 200, r.text
+        for table in (2, 3):  # board 1 done at the other tables too (an export leaves out a board still in play)
+            adj = {"table": table, "board": 1, "ns": "A", "ew": "A", "reason": "no time"}
+            assert c.post("/api/v1/adjustments", json=adj).status_code == 201
         text = c.get("/api/v1/export/pbn").text
     assert '[Event "Club \\"Spring\\"  [Board \\"99\\"], Session 1"]\r\n' in text
     games = parse(text).games

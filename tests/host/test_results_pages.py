@@ -64,7 +64,7 @@ def club(data):
 
 
 def _publish(client):
-    r = client.post("/api/v1/publish", json={"minutes": 30})
+    r = client.post("/api/v1/publish", json={"minutes": 30, "override": True, "by": "TD"})
     assert r.status_code == 201, r.text
     return client.get("/api/v1/publish").json()
 

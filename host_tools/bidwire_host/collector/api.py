@@ -14,7 +14,7 @@ from fastapi import Path as FastPath
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from bidwire_host.collector import apiauth, commands, export, roster, setup
+from bidwire_host.collector import apiauth, commands, export, roster, setup, withheld
 from bidwire_host.collector import queue as queue_mod
 from bidwire_host.collector.decisions.state import fold, label
 from bidwire_host.collector.deps import Service
@@ -244,13 +244,7 @@ def hub_link(service: Service):
     """The link to the sim's hub (collector/uplink.py): released or not, the results not yet acknowledged by the
     hub (`backlog`), the last error. An event that names no sim has no link: `sim` is null (a state, not an
     error: the director's page asks every event)."""
-    if service.uplink is not None:
-        return service.uplink.status()
-    if service.uplink_error is not None:
-        return {"hub": None, "sim": None, "club": None, "released": False, "backlog": None,
-                "error": service.uplink_error, "last_ok": None, "skipped": None}
-    return {"hub": None, "sim": None, "club": None, "released": None, "backlog": None, "error": None,
-            "last_ok": None, "skipped": None}
+    return service.hub_status()
 
 
 @router.get("/api/v1/ranking", tags=["director"])
@@ -304,6 +298,7 @@ class Publish(BaseModel):
     model_config = ConfigDict(extra="forbid")
     minutes: int | None = None
     by: str | None = Field(None, max_length=100)
+    override: bool = False  # publish while tables still have boards to play (recorded; those boards withheld)
 
 
 async def _decide(service, kind, body, key, **path):
@@ -473,9 +468,14 @@ def get_export(service: Service, fmt: str, section: str | None = None, table: st
     if fmt not in export.FORMATS:
         return _error(404, f"format: one of {', '.join(export.FORMATS)}, not {fmt!r}")
     try:
-        body = export.render(service.store.reader(), service.standings, fmt, section, table, irregular, board)
+        held_back = withheld.boards(service)
+        body = export.render(service.store.reader(), service.standings, fmt, section, table, irregular, board,
+                             withhold=held_back)
     except export.ExportError as e:
         return _error(422 if str(e).startswith(("table:", "irregular:", "board:")) else 409, str(e))
     media, ext = export.media_type(fmt, table, board)
     name = f"bidwire-{table}" if table else f"bidwire-board-{board}" if board is not None else "bidwire"
-    return Response(body, media_type=media, headers={"Content-Disposition": f'attachment; filename="{name}.{ext}"'})
+    headers = {"Content-Disposition": f'attachment; filename="{name}.{ext}"'}
+    if held_back:  # what the file leaves out, and why (withheld.py)
+        headers["X-Bidwire-Withheld"] = "; ".join(f"board {b}: {why}" for b, why in sorted(held_back.items()))
+    return Response(body, media_type=media, headers=headers)

@@ -3,8 +3,10 @@
 A unit's result is a claim: it is credited to the pairs the movement seats at the unit's table in that round,
 for a board of that round. `check` compares the claim with the event; whatever differs holds the result (stored,
 not scored, shown to the director, who accepts it as played — re-attributed — or voids it: decisions.results.resolve).
-A result that arrives after the results were published is held too, so that a published traveller, ranking or
-/results never changes without a recorded decision (Law 79 C). With no event loaded there is nothing to check a
+A result that arrives after the results were published is held too when its table already has a result for that
+board (a board played again, a changed result), so that a published traveller never changes without a recorded
+decision (Law 79 C); the first result of a board a table still had to play (an early publication, withheld.py)
+is scored, so that the rounds go on. With no event loaded there is nothing to check a
 claim against: results are then scored as the units report them (until publication).
 """
 from datetime import datetime
@@ -16,12 +18,23 @@ def _text(x):
     return None if x is None else str(x)
 
 
+def _replaces(conn, unit, row):
+    """Whether a result is stored already for the board row's section, table and board (with no table: for its
+    unit and board). Checked before the new result is stored, so every row found is another result."""
+    if row["table_no"] is None:
+        return conn.execute("SELECT 1 FROM results WHERE unit = ? AND board = ? LIMIT 1",
+                            (unit, row["board"])).fetchone() is not None
+    return conn.execute("SELECT 1 FROM results WHERE section IS ? AND table_no = ? AND board = ? LIMIT 1",
+                        (row["section"], row["table_no"], row["board"])).fetchone() is not None
+
+
 def check(conn, s, state, unit, row, received):
     """(reasons, expected) for the result of board row `row` (its section, table, round, board and pairs as
     the unit reported them): reasons [] when the event agrees. `s`: the loaded setup (setup.Setup) or None;
     `state`: the director's decisions folded (decisions.state.State), for the publication."""
     reasons = []
-    if state.period.published_at is not None and state.period.published_at <= datetime.fromisoformat(received):
+    if state.period.published_at is not None and state.period.published_at <= datetime.fromisoformat(received) \
+            and _replaces(conn, unit, row):
         reasons.append(f"the results were published at {state.period.published_at.isoformat(timespec='seconds')}:"
                        " a result that comes later changes them only by a decision")
     section, table, round_no, board = row["section"], row["table_no"], row["round"], row["board"]

@@ -8,8 +8,13 @@ to its name, so a backup that exists is whole. Copying `bidwire.sqlite3` with `c
 commits may be only in its `-wal`.
 
 `restore` puts a backup in the place of a data directory's store, with the collector stopped: the backup is
-checked first, and the files it replaces (the store, its `-wal` and `-shm`) are moved aside, never deleted.
+checked first, and the files it replaces (the store, its `-wal` and `-shm`) are moved aside, never deleted. It
+also checks what it replaces (`clashes`): a backup of another event (its name, session or date differ from the
+store's), or one holding a (unit, seq) that the store holds with other content (the units, which hold the
+store's version, would get a 409 on every retry), is refused unless forced. A store that cannot be read is not
+compared: that is what a restore is for.
 """
+import json
 import os
 import sqlite3
 import time
@@ -98,9 +103,59 @@ def in_use(store):
         conn.close()
 
 
-def restore(data_dir, backup_path):
+def _event_of(conn):
+    """(event name, session name, session date) of the event a store has loaded, or None."""
+    try:
+        row = conn.execute("SELECT body, session FROM setup WHERE id = 1").fetchone()
+    except sqlite3.DatabaseError:
+        return None
+    if row is None:
+        return None
+    try:
+        data = json.loads(row[0])
+        sessions = [s for s in data.get("sessions") or [] if isinstance(s, dict)]
+        session = next((s for s in sessions if s.get("name") == row[1]), sessions[0] if sessions else {})
+        return data.get("name"), session.get("name"), session.get("date")
+    except (ValueError, AttributeError, TypeError):
+        return None
+
+
+def _named(event):
+    return ", ".join(str(x) for x in event if x) or "unnamed"
+
+
+def clashes(store, backup_path, backup_conn):
+    """Why the backup should not replace the store at `store` (a list of reasons; empty: none found)."""
+    try:
+        conn = sqlite3.connect(f"{Path(store).resolve().as_uri()}?mode=ro", uri=True, isolation_level=None)
+    except sqlite3.DatabaseError:
+        return []
+    try:
+        if damage(conn) or not schema_version(conn):
+            return []  # a damaged or empty store: nothing to compare, and what a restore is for
+        out = []
+        mine, theirs = _event_of(conn), _event_of(backup_conn)
+        if mine and theirs and mine != theirs:
+            out.append(f"it is a backup of another event ({_named(theirs)}) than the store's ({_named(mine)})")
+        conn.execute("ATTACH DATABASE ? AS backup", (f"{Path(backup_path).resolve().as_uri()}?mode=ro",))
+        rows = conn.execute("SELECT e.unit, e.seq FROM main.events e JOIN backup.events b "
+                            "ON b.unit = e.unit AND b.seq = e.seq WHERE b.body != e.body "
+                            "ORDER BY e.unit, e.seq").fetchall()
+        if rows:
+            first = ", ".join(f"{u} seq {s}" for u, s in rows[:3])
+            out.append(f"{len(rows)} of its events have the (unit, seq) of an event in the store with other content "
+                       f"({first}{', ...' if len(rows) > 3 else ''}): the units would get a 409 on every retry")
+        return out
+    except sqlite3.DatabaseError:
+        return []
+    finally:
+        conn.close()
+
+
+def restore(data_dir, backup_path, force=False):
     """Put the backup in the place of data_dir's store (the collector stopped): {"path", "moved_to" (the directory
-    the replaced files went to, or None), "events", "results"}."""
+    the replaced files went to, or None), "events", "results", "forced" (the clashes overridden)}. Refused
+    (StoreError) when it clashes with the store it replaces (`clashes`), unless `force`."""
     data_dir, backup_path = Path(data_dir), Path(backup_path)
     if not backup_path.is_file():
         raise StoreError(f"no backup at {backup_path}")
@@ -116,6 +171,10 @@ def restore(data_dir, backup_path):
         store = data_dir / DB_NAME
         if store.exists() and store.stat().st_size and in_use(store):
             raise StoreError(f"the store {store} is open in another process: stop the collector first")
+        why = clashes(store, backup_path, src) if store.exists() and store.stat().st_size else []
+        if why and not force:
+            raise StoreError(f"not restored: {'; and '.join(why)}; nothing changed (pass --force to restore it "
+                             "anyway)")
         replaced = [p for p in (store, Path(f"{store}-wal"), Path(f"{store}-shm")) if p.exists()]
         aside = None
         if replaced:
@@ -132,4 +191,4 @@ def restore(data_dir, backup_path):
         raise StoreError(f"cannot restore {backup_path}: {e}") from None
     finally:
         src.close()
-    return {"path": str(store), "moved_to": None if aside is None else str(aside), **_counts(store)}
+    return {"path": str(store), "moved_to": None if aside is None else str(aside), **_counts(store), "forced": why}

@@ -76,8 +76,9 @@ def check_section(conn, section):
     raise ExportError(f"section: the event has no section {section!r}; choose one of {', '.join(names)}")
 
 
-def publication(conn, standings, section=None):
-    """The Publication of one section of the collector's standings."""
+def publication(conn, standings, section=None, withhold=()):
+    """The Publication of one section of the collector's standings, without the boards in `withhold` (their deals
+    and results: withheld.py); the ranking stays whole."""
     check_section(conn, section)
     s = standings.setup
     if s is None or not standings.sessions:
@@ -99,6 +100,8 @@ def publication(conn, standings, section=None):
     when = _rounds(ses, section)
     boards = []
     for number in sorted(sess.travellers):
+        if number in withhold:
+            continue
         rows = sess.travellers[number].rows
         try:
             hand = event_files.hand_record(s.event, number, s.session)
@@ -157,10 +160,11 @@ def _usebio_identity(info, event, session, section):
     info.sections = len(session.sections)
 
 
-def render(conn, standings, fmt, section=None, table=None, irregular="notes", board=None):
+def render(conn, standings, fmt, section=None, table=None, irregular="notes", board=None, withhold=()):
     """The export: text for pbn, usebio, a csv `table` and a lin `board`; the bytes of a zip of every CSV table
     without one, or of every board's LIN file. `irregular`: how the PBN writes accepted irregularities (notes,
-    the default, or marks: pbn_export.auction_lines)."""
+    the default, or marks: pbn_export.auction_lines). The boards in `withhold` are left out (withheld.py: every
+    export leaves out what the public pages do)."""
     if fmt not in FORMATS:
         raise ExportError(f"format: one of {', '.join(FORMATS)}, not {fmt!r}")
     if irregular not in pbn_export.IRREGULAR_FORMS:
@@ -170,7 +174,7 @@ def render(conn, standings, fmt, section=None, table=None, irregular="notes", bo
     if table is not None and (fmt != "csv" or table not in results_csv.TABLES):
         raise ExportError(f"table: only CSV has tables, one of {', '.join(results_csv.TABLES)}, not {table!r}"
                           if fmt == "csv" else f"table: only CSV has tables ({fmt} is one file)")
-    pub = publication(conn, standings, section)
+    pub = publication(conn, standings, section, withhold)
     if fmt == "pbn":
         return pbn_export.dumps(pub, irregular=irregular)
     if fmt == "lin":

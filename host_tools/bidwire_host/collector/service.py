@@ -147,6 +147,16 @@ class Service:
             self.uplink.stop()
             self.uplink = None
 
+    def hub_status(self):
+        """The link to the sim's hub (GET /api/v1/hub, the director's page): `sim` null when the event names none."""
+        if self.uplink is not None:
+            return self.uplink.status()
+        if self.uplink_error is not None:
+            return {"hub": None, "sim": None, "club": None, "released": False, "backlog": None,
+                    "error": self.uplink_error, "last_ok": None, "skipped": None}
+        return {"hub": None, "sim": None, "club": None, "released": None, "backlog": None, "error": None,
+                "last_ok": None, "skipped": None}
+
     def embargoed(self, board):
         """True while the sim's hub has not released `board` (a board of the sim): its hands and frequencies stay
         off the public pages and exports. Always True for every board while the event names a sim whose hub has
@@ -297,17 +307,18 @@ class Service:
         return await self._commit(job, {"event": True})
 
     # ---- decisions (decisions/) ------------------------------------------------------------------------
-    async def decide(self, kind, body, key=None):
+    async def decide(self, kind, body, key=None, role="director"):
         """A director's or scorer's decision: kind adjust, penalty, publish, resolve (a held result), close (an
-        alert), correct (a result's contract, declarer, tricks, lead or pairs), players (a pair's players). The stored
-        action."""
+        alert), correct (a result's contract, declarer, tricks, lead or pairs), players (a pair's players). `role`:
+        who is deciding, as the login proved it ("director": the API token or the director's session; "scorer").
+        The stored action."""
         action = kinds.ACTIONS.get(kind)
         if action is None:
             raise Refused(400, f"no such decision {kind!r}")
         at = self.clock()
 
         def job(conn):
-            item = action(conn, setup.load(conn), body, at)
+            item = action(conn, setup.load(conn), dict(body, role=role), at)
             if kind == "correct":  # the corrected result checked against double dummy, as a result at sync
                 derive.check_stored_results(conn, [item["board"]], only=(item["unit"], item["seq"]))
             if kind in kinds.ADVANCING:

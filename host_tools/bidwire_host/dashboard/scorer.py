@@ -26,7 +26,7 @@ from starlette.concurrency import run_in_threadpool
 from bidwire.core.board import VUL_NAMES, dealer, vulnerability
 from bidwire.core.calls import seat_name
 from bidwire_host.auth import form_refused, same_token
-from bidwire_host.collector import hands, roster
+from bidwire_host.collector import hands, roster, withheld
 from bidwire_host.collector.decisions.state import MP_METHODS, ActionError, fold
 from bidwire_host.collector.deps import Service
 from bidwire_host.collector.service import Refused
@@ -148,17 +148,22 @@ def traveller(st, board):
     return rows
 
 
-def _context(request):
+def _context(request, public=False):
+    """What the scorer's and the public pages show; the public ones leave out every board withheld now (its deal,
+    frequencies and results: withheld.py), and say which are and why."""
     collector = _collector(request)
     st = collector.standings
     publication = fold(collector.store.reader()).publication(collector.clock())
-    boards = _boards(st)
+    held_back = withheld.boards(collector) if public else {}
+    boards = [b for b in _boards(st) if b not in held_back]
     return {"method": st.method, "imps": st.method not in MP_METHODS,
             "groups": _groups(st.ranking()), "problems": list(st.problems),
             "travellers": [(b, traveller(st, b)) for b in boards], "publication": publication,
             "methods": {b: st.board_method(b) for b in boards},
-            "exports": EXPORTS, "hands": hands.boards(collector.store.reader()),
-            "names": pair_names(collector), "event": event_head(st.setup), "tz": clock.zone(st.setup)}
+            "exports": EXPORTS, "hands": {b: h for b, h in hands.boards(collector.store.reader()).items()
+                                          if b not in held_back},
+            "withheld": sorted(held_back.items()), "names": pair_names(collector), "event": event_head(st.setup),
+            "tz": clock.zone(st.setup)}
 
 
 def _staff_context(request, session):
@@ -230,7 +235,7 @@ async def correct(request: Request, service: Service):
     service = service
     try:
         body = correction_body(service.standings, form, session["role"])
-        await service.decide("correct", body, str(form.get("idem") or "") or None)
+        await service.decide("correct", body, str(form.get("idem") or "") or None, role=session["role"])
     except ActionError as e:
         return await run_in_threadpool(_scorer, request, session, str(e), e.status, dict(form))
     except Refused as e:
@@ -279,6 +284,9 @@ def _card_page(request, direction, pair, section, extra):
     entry, rows = score_card(st, direction, pair, section)
     if entry is None:
         return Response(rows, status_code=404)
+    if extra.get("public"):
+        held_back = withheld.boards(collector)
+        rows = [r for r in rows if r["board"] not in held_back]
     return templates.TemplateResponse(request, "scorer_pair.html", dict(extra, **{
         "entry": entry, "rows": rows, "direction": direction.upper(), "pair": pair,
         "imps": st.method not in MP_METHODS, "method": st.method, "names": pair_names(collector),
@@ -306,9 +314,9 @@ async def publish(request: Request, service: Service):
         minutes = int(raw) if raw else None
     except ValueError:
         return Response(f"minutes: a whole number, not {raw!r}", status_code=400)
-    body = {"minutes": minutes, "by": session["role"]}
+    body = {"minutes": minutes, "by": session["role"], "override": form.get("override") == "on"}
     try:
-        await service.decide("publish", body, str(form.get("idem") or "") or None)
+        await service.decide("publish", body, str(form.get("idem") or "") or None, role=session["role"])
     except Refused as e:
         return Response(e.reason, status_code=e.status)
     return RedirectResponse("/scorer?published=1", status_code=303)
@@ -330,7 +338,7 @@ def public_results(request: Request):
     publication = _publication(request)
     ctx = {"publication": publication, "published": publication["published_at"] is not None}
     if ctx["published"]:
-        ctx.update(_context(request))
+        ctx.update(_context(request, public=True))
     return templates.TemplateResponse(request, "results.html", ctx)
 
 
@@ -342,6 +350,10 @@ def public_board(request: Request, service: Service, board: int):
     collector = service
     st = collector.standings
     boards = _boards(st)
+    held_back = withheld.boards(collector)
+    if board in held_back:
+        return Response(f"board {board} is not public yet: {held_back[board]}", status_code=404)
+    boards = [b for b in boards if b not in held_back]
     if board not in boards:
         return Response(f"no results for board {board}", status_code=404)
     at = boards.index(board)

@@ -119,7 +119,7 @@ def _director(request, session, error="", form=None, status=200):
     return templates.TemplateResponse(request, "director.html",
                                       dict(parts, csrf=session["csrf"], fragments=parts, flash=flash, error=error,
                                            form=form or {}, idem=secrets.token_urlsafe(16), state=state, page=page,
-                                           **_head(service)),
+                                           hub=service.hub_status(), **_head(service)),
                                       status_code=status)
 
 

@@ -98,13 +98,22 @@ class CorrectionPeriod:
     minutes: int = DEFAULT_CORRECTION_MINUTES
     published_at: datetime | None = None
     log: list[Correction] = field(default_factory=list)
+    ended: datetime | None = None  # when the period ended for good: a later republication does not reopen it
 
-    def publish(self, at):
-        """Record when the official score was completed and made public (a republication restarts the clock)."""
+    def publish(self, at, minutes=None):
+        """Record when the official score was completed and made public, with the period's new length. A
+        republication within the period restarts the clock; one after it has ended does not reopen it (a correction
+        then is still post-period)."""
+        if self.ended is None and self.published_at is not None and at > self.ends_at:
+            self.ended = self.ends_at
         self.published_at = at
+        if minutes is not None:
+            self.minutes = minutes
 
     @property
     def ends_at(self):
+        if self.ended is not None:
+            return self.ended
         return None if self.published_at is None else self.published_at + timedelta(minutes=self.minutes)
 
     def is_open(self, now):

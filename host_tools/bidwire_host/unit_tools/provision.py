@@ -4,6 +4,9 @@ The keyring is the collector's list of units and their secrets (it checks each s
 
     {"units": {"T01": {"secret": "<64 hex digits>", "board": "esp32_devkitc", "created": "2025-03-01T18:02:11+00:00"}}}
 
+A secret given again (`--force`: a rotation) keeps the old one under `retired`, with the dates it was in force
+(`{"secret", "from", "until"}`), for `bidwire verify`.
+
 Both files hold secrets: they are written 0600, each to a temporary file then renamed over the old one, and the
 secret is never printed.
 """
@@ -121,8 +124,15 @@ def provision(unit, collector, out, keyring=None, board="esp32_devkitc", mode="r
         if out.exists():
             raise ProvisionError(f"{out} already exists: it may hold another unit's secret; "
                                  "choose another --out, or pass --force to replace it")
-    created = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    created = datetime.now(timezone.utc).isoformat(timespec="milliseconds")
     write_private(out, cfg)
-    ring["units"][unit] = {"secret": cfg["secret"], "board": board, "created": created}
+    entry = {"secret": cfg["secret"], "board": board, "created": created}
+    old = ring["units"].get(unit)
+    if old and old.get("secret"):
+        # a rotation: the old secret stays, with when it was in force, so `bidwire verify` checks the batches it
+        # signed against it (collector/verify.py)
+        entry["retired"] = list(old.get("retired") or []) + [
+            {"secret": old["secret"], "from": old.get("created"), "until": created}]
+    ring["units"][unit] = entry
     write_private(keyring_path, ring)
     return keyring_path

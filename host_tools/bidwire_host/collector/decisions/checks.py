@@ -66,15 +66,22 @@ def pair_of(s, sec, line, value):
     return pair
 
 
+def period_ended(state):
+    return (f"the correction period ended at {iso(state.period.ends_at)} (Law 79 C: {state.period.minutes} minutes "
+            f"after publication)")
+
+
 def period_check(state, at, body):
-    """Law 79 C: after the period only with the director's override; returns whether it is post-period."""
+    """Law 79 C: after the period only the director (`body["role"]`, as the login proved it), with the override;
+    returns whether it is post-period. A republication after the period does not reopen it."""
     if state.period.is_open(at):
         return False
+    if body.get("role", "director") != "director":
+        raise ActionError(f"{period_ended(state)}; only the director can correct the scores now, from the "
+                          "director's login", 403)
     if not body.get("override"):
-        raise ActionError(f"the correction period ended at {iso(state.period.ends_at)} (Law 79 C: "
-                          f"{state.period.minutes} minutes after publication at {iso(state.period.published_at)}); "
-                          "only the director can correct the scores now: send it again with \"override\": true "
-                          "and \"by\"", 409)
+        raise ActionError(f"{period_ended(state)}; only the director can correct the scores now: send it again "
+                          "with \"override\": true and \"by\"", 409)
     if not body.get("by"):
         raise ActionError("by: a correction after the correction period needs the director's name")
     return True

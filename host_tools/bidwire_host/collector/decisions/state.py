@@ -8,8 +8,9 @@ standings as the live collector. The fold is kept per connection until the table
 
 How each kind counts in the fold (the modules beside this one check and store them): an `adjust` for a table
 and board replaces the one before it, and `clear` removes it; a `penalty` is one more ledger entry; a `publish`
-starts the correction period again; the latest `resolve` or `correct` of a result is the one in force; a `close`
-closes its alert. A `players` fix counts through roster.players, which reads the table itself.
+starts the correction period again while it is open (one after it has ended leaves it ended, Law 79 C); the
+latest `resolve` or `correct` of a result is the one in force; a `close` closes its alert. A `players` fix counts
+through roster.players, which reads the table itself.
 """
 import json
 from datetime import datetime, timezone
@@ -74,9 +75,9 @@ class State:
         elif row["kind"] == "close":
             self.closed[body["alert"]] = item
         elif row["kind"] == "publish":
-            self.period = CorrectionPeriod(body.get("minutes", DEFAULT_CORRECTION_MINUTES), self.period.published_at,
-                                           self.period.log)
-            self.period.publish(datetime.fromisoformat(row["at"]))
+            if row["post_period"] and self.period.ended is None and self.period.published_at is not None:
+                self.period.ended = self.period.ends_at  # published again after the period: it stays ended
+            self.period.publish(datetime.fromisoformat(row["at"]), body.get("minutes", DEFAULT_CORRECTION_MINUTES))
         return item
 
     def accepted(self):
