@@ -150,9 +150,14 @@ def test_bridge_utils_whole_file_page_wants_a_lead_card_which_a_unit_does_not_ke
 def test_bridgebots_reads_the_default_form_with_each_call_at_its_seat(demo, caplog):
     with caplog.at_level(logging.WARNING):
         deals = parse_pbn(demo["dir"] / "bidwire.pbn")
-    assert not [r for r in caplog.records if "Malformed" in r.getMessage()]
+    # bridgebots drops a passed-out board (it wants a tricks result, and PBN gives none for "Pass"), saying so;
+    # every other record must be read whole.
+    passed_out = sum(1 for _, tags in games(demo["dir"] / "bidwire.pbn") if tags.get("Contract") == "Pass")
+    malformed = [r.getMessage() for r in caplog.records if "Malformed" in r.getMessage()]
+    assert all("Missing tricks result" in m and "Pass Pass Pass Pass" in m for m in malformed), malformed
+    assert len(malformed) == passed_out
     records = [(d, b) for d in deals for b in d.board_records]
-    assert len(records) == 18
+    assert len(records) == 18 - passed_out
     expected_by_names = {}
     for _, tags in games(demo["dir"] / "bidwire.pbn"):
         expected_by_names[tags["Dealer"], tags["North"], tags["East"]] = recorded_calls(demo, tags)
