@@ -18,6 +18,18 @@ from bidwire_host.hub.localpg import Cluster
 
 ROOT = Path(__file__).resolve().parents[1]
 PASSWORD = "organiser-test-password"
+# A two-board hand set for a sim (Law 2: board 1 dealt by North, none vulnerable; board 2 by East, NS vulnerable).
+HANDS = """[Event "sim"]
+[Board "1"]
+[Dealer "N"]
+[Vulnerable "None"]
+[Deal "N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432"]
+
+[Board "2"]
+[Dealer "E"]
+[Vulnerable "NS"]
+[Deal "N:T9876.AKQ.AKQ.AK AKQJ.JT9.JT9.JT9 5432.876.876.876 .5432.5432.Q5432"]
+"""
 
 
 def free_port():

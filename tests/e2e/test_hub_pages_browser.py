@@ -11,19 +11,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parents[1]))  # tests/hubkit.py
 
-from hubkit import Hub, Pg, played, post_upload, upload_body  # noqa: E402
+from hubkit import HANDS, Hub, Pg, played, post_upload, upload_body  # noqa: E402
 from test_dashboard import SHOTS, browser, chromium_installed  # noqa: E402, F401 (fixtures)
 
-HANDS = """[Board "1"]
-[Dealer "N"]
-[Vulnerable "None"]
-[Deal "N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432"]
-
-[Board "2"]
-[Dealer "E"]
-[Vulnerable "NS"]
-[Deal "N:T9876.AKQ.AKQ.AK AKQJ.JT9.JT9.JT9 5432.876.876.876 .5432.5432.Q5432"]
-"""
 SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1366, "height": 900}}
 
 

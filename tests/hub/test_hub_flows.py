@@ -7,7 +7,7 @@ The combined figures are worked by hand here (Law 78 A, 2 points a pair beaten, 
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from hubkit import played, post_upload, upload_body
+from hubkit import HANDS, played, post_upload, upload_body
 
 SOON = (datetime.now(UTC) + timedelta(days=1)).isoformat()
 PAST = (datetime.now(UTC) - timedelta(minutes=1)).isoformat()
@@ -194,19 +194,6 @@ def test_every_worker_serves_the_same_field(hub):
 
 def _score_1nt(tricks):
     return 90 + 30 * (tricks - 7) if tricks >= 7 else -50 * (7 - tricks)
-
-
-HANDS = """[Event "sim"]
-[Board "1"]
-[Dealer "N"]
-[Vulnerable "None"]
-[Deal "N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432"]
-
-[Board "2"]
-[Dealer "E"]
-[Vulnerable "NS"]
-[Deal "N:T9876.AKQ.AKQ.AK AKQJ.JT9.JT9.JT9 5432.876.876.876 .5432.5432.Q5432"]
-"""
 
 
 def test_the_combined_field_exports_as_pbn_and_usebio_that_other_readers_take(hub):
