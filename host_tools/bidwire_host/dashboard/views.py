@@ -35,7 +35,8 @@ def _auth(request):
 def _login_page(request, error="", status=200, headers=None):
     token = secrets.token_urlsafe(24)
     page = templates.TemplateResponse(request, "login.html", {"csrf": token, "error": error,
-                                                              "enabled": _auth(request).enabled},
+                                                              "enabled": _auth(request).enabled,
+                                                              "roles": list(_auth(request).hashes)},
                                       status_code=status, headers=headers)
     page.set_cookie(LOGIN_COOKIE, token, max_age=1800, httponly=True, samesite="strict", path="/login")
     return page
@@ -71,17 +72,21 @@ async def login(request: Request):
         log.warning("login refused from %s: the form's CSRF token is missing or stale", address)
         return _login_page(request, "The form had expired: please sign in again.", 403)
     auth = _auth(request)
-    wait = auth.limiter.begin(address)  # counted as it starts: logins sent at once are limited too
+    asked = str(form.get("role", ""))  # the login page's choice; without one, any role with a password
+    if asked and asked not in auth.hashes:
+        return _login_page(request, f"role: one of {', '.join(auth.hashes) or 'none (no password set)'}.", 400)
+    roles = (asked,) if asked else tuple(auth.hashes) or ("director",)
+    wait = auth.limiter.begin(address, roles)  # counted as it starts: logins sent at once are limited too
     if wait:  # refused before the password is even looked at
         log.warning("login refused from %s: too many wrong passwords, %d s to wait", address, wait)
         return _login_page(request, f"Too many wrong passwords from this device: try again in {wait} s.", 429,
                            {"Retry-After": str(wait)})
     role = await auth.verify(str(form.get("password", "")))
-    if role is None:
-        n = auth.limiter.count(address)
+    if role is None or role not in roles:
+        n = auth.limiter.count(address, roles)
         log.warning("login refused from %s: wrong password (%d in a row)", address, n)
         return _login_page(request, "Wrong password.", 401)
-    auth.limiter.succeeded(address)
+    auth.limiter.succeeded(address, role, roles)  # its own role's count only: a scorer's login forgives no director guess
     log.info("login from %s as %s", address, role)
     cookie, _ = auth.new_session(role)
     response = RedirectResponse(HOME[role], status_code=303)
