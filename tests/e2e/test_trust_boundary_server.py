@@ -4,10 +4,14 @@ control characters, the session cookie's `Secure` behind a named https proxy, re
 import hashlib
 import hmac
 import json
+from pathlib import Path
 
 import httpx2 as httpx
 import pytest
 from collector_proc import Collector, keyring, rows
+
+from bidwire_host.event import analysis
+from bidwire_host.event import model as ev
 
 SECRET = "5a" * 32
 UNITS = {"T01": SECRET, "T02": "a7" * 32}
@@ -69,3 +73,110 @@ def test_a_role_the_collector_has_no_password_for_is_refused_with_the_field(coll
         r = login(c, DIRECTOR_PW, "admin")
         assert r.status_code == 400 and "role: one of director, scorer" in r.text
         assert login(c, DIRECTOR_PW, "scorer").status_code == 401  # the director's password is not the scorer's
+
+
+# ---- no server path from a request (issue 24.3) --------------------------------------------------------------------
+REGISTER = "number,name\n1001,Ann Lee\n1002,Bo Park\n"
+
+
+def _event():
+    data = ev.to_dict(ev.new_event("Club night", {"type": "mitchell", "tables": 3}, boards_per_round=2))
+    data["sessions"][0]["sections"][0]["pairs"][0]["players"] = [{"id": "1001"}, {"id": "1002"}]
+    return data
+
+
+def _secrets(collector):
+    out = {"the API token": (collector.data / "api-token").read_text().strip(),
+           "the dashboard's session key": (collector.data / "dashboard-secret").read_text().strip(),
+           "the director's password": DIRECTOR_PW, "the scorer's password": SCORER_PW}
+    out.update({f"{u}'s secret": s for u, s in UNITS.items()})
+    return out
+
+
+class Recorder:
+    """Every answer's head and body, to scan for secrets afterwards."""
+
+    def __init__(self):
+        self.seen = []
+
+    def __call__(self, response):
+        response.read()
+        heads = "\n".join(f"{k}: {v}" for k, v in response.headers.items() if k.lower() != "set-cookie")
+        self.seen.append((f"{response.request.method} {response.request.url.path}", heads + "\n" + response.text))
+
+
+def test_a_request_names_no_file_and_no_reply_or_log_line_holds_a_secret(collector):
+    """Issue 24.3, the attack as made: POST /api/v1/event with `register` or a session's `hand_records` naming the
+    API token's file, the session key's file or /etc/passwd. Each is refused with 400 naming the field, before any
+    file is read. Then a whole session (syncs, logins of both roles, the event loaded with its register and hand
+    records sent in the body, a result, the pages, the exports): no answer and no line of the log (debug, access
+    log) holds the token, the session key, a password or a unit's secret."""
+    record = Recorder()
+    token = collector.api_headers["Authorization"].split()[1]
+    api = httpx.Client(base_url=collector.url, headers=collector.api_headers, timeout=20,
+                       event_hooks={"response": [record]})
+    passwd_line = open("/etc/passwd").readline().strip()
+    targets = [str(collector.data / "api-token"), str(collector.data / "dashboard-secret"), "/etc/passwd",
+               "api-token", "../" + collector.data.name + "/api-token"]
+    for target in targets:
+        event = _event()
+        event["register"] = target
+        r = api.post("/api/v1/event", json={"event": event, "tables": {"T01": 1}})
+        assert r.status_code == 400 and r.json()["error"].startswith("event.register: a request names no file"), r.text
+        event = _event()
+        event["sessions"][0]["hand_records"] = target
+        r = api.post("/api/v1/event", json={"event": event, "tables": {"T01": 1}})
+        assert r.status_code == 400, r.text
+        assert r.json()["error"].startswith("event.sessions[0].hand_records: a request names no file"), r.text
+        event = _event()
+        event["sim"] = {"hub": "http://127.0.0.1:9", "id": "s", "club": "c", "secret_file": target}
+        r = api.post("/api/v1/event", json={"event": event, "tables": {"T01": 1}})
+        assert r.status_code == 400 and r.json()["error"].startswith("event.sim.secret_file:"), r.text
+    assert rows(collector.data, "SELECT * FROM setup") == []  # nothing of it was stored
+
+    # the whole session, the files in the body
+    event = _event()
+    hands = analysis.deal_session(range(1, 7), seed=3)
+    r = api.post("/api/v1/event", json={"event": event, "tables": {"T01": 1, "T02": 2}, "register_csv": REGISTER,
+                                        "hand_records": {event["sessions"][0]["name"]: hands}})
+    assert r.status_code == 200, r.text
+    stored = json.loads(rows(collector.data, "SELECT body FROM setup")[0]["body"])
+    assert stored["sessions"][0]["sections"][0]["pairs"][0]["players"][0] == {"name": "Ann Lee", "id": "1001"}
+    kept = Path(stored["sessions"][0]["hand_records"])
+    assert kept.parent == (collector.data / "hand-records").resolve() and kept.read_text() == hands
+    bad = api.post("/api/v1/event", json={"event": _event(), "tables": {"T01": 1},
+                                          "register_csv": "who,what\n" + token + ",x\n"})
+    assert bad.status_code == 400 and bad.json()["error"].startswith("event: register line 1:")
+    start = {"seq": 1, "type": "board_start", "board": 1, "section": "A", "table": 1, "round": 1, "ns": 1,
+             "ew": 1, "dealer": "N", "vul": "None", "mode": "record", "t": 1}
+    end = {"seq": 2, "type": "auction_end", "board": 1, "inputs": ["N:1N", "E:P", "S:P", "W:P"], "contract": "1NT",
+           "declarer": "N", "t": 2}
+    res = {"seq": 3, "type": "result", "board": 1, "contract": "1NT", "declarer": "N", "tricks": 7, "score_ns": 90,
+           "t": 3}
+    with httpx.Client(base_url=collector.url, timeout=20, event_hooks={"response": [record]}) as anyone:
+        raw, headers = signed("T01", [start, end, res])
+        assert anyone.post("/api/v1/sync", content=raw, headers=headers).status_code == 200
+        raw, headers = signed("T02", [start])
+        forged = dict(headers, **{"X-Bidwire-Signature": "0" * 64})
+        assert anyone.post("/api/v1/sync", content=raw, headers=forged).status_code == 401
+        assert anyone.get("/api/v1/units", headers={"Authorization": "Bearer " + "9" * 64}).status_code == 401
+        assert login(anyone, "not-" + DIRECTOR_PW).status_code == 401
+        assert login(anyone, SCORER_PW).status_code == 303
+        for path in ("/scorer", "/api/v1/ranking", "/results"):
+            anyone.get(path)
+    with httpx.Client(base_url=collector.url, timeout=20, event_hooks={"response": [record]}) as director:
+        assert login(director, DIRECTOR_PW).status_code == 303
+        for path in ("/director", "/director/live", "/director/pairs", "/api/v1/event", "/api/v1/units",
+                     "/api/v1/alerts", "/api/v1/queue", "/api/v1/travellers/1", "/api/v1/players"):
+            assert director.get(path).status_code == 200, path
+    for path in ("/api/v1/export/pbn", "/api/v1/export/csv", "/api/v1/publish", "/api/v1/hub", "/openapi.json"):
+        api.get(path)
+    api.close()
+    collector.stop()
+    said = record.seen + [("the log", collector.log_text()), ("standard output", collector.stdout_text)]
+    assert len(said) > 40
+    for name, secret in _secrets(collector).items():
+        for where, text in said:
+            assert secret not in text, f"{name} is in {where}"
+    for where, text in said:
+        assert passwd_line not in text, f"/etc/passwd is in {where}"

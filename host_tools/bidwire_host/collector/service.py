@@ -16,7 +16,7 @@ import json
 import logging
 import threading
 
-from bidwire_host.collector import commands, derive, ingest, live, roster, setup, uplink
+from bidwire_host.collector import commands, derive, event_in, ingest, live, roster, setup, uplink
 from bidwire_host.collector.decisions import kinds
 from bidwire_host.collector.decisions.state import ActionError, now
 from bidwire_host.collector.standings import Standings
@@ -240,12 +240,18 @@ class Service:
         return await self._commit(idempotent(job, "rule", key, [unit, seq, ruling]), {"units": [unit], "alerts": True})
 
     # ---- the event -------------------------------------------------------------------------------------
-    async def load_event(self, event, tables, method="mp", session=None, start=True, key=None):
+    async def load_event(self, event, tables, method="mp", session=None, start=True, key=None, register=None,
+                         hand_records=None):
+        """Load the event a request sent: its register and hand records in the body, never a path (event_in.py)."""
         unknown = [u for u in tables if self.keyring.key(u) is None]
         if unknown:
             raise Refused(400, f"tables: unit {', '.join(unknown)} not in the keyring")
-        job = idempotent(lambda conn: setup.save(conn, event, tables, method, session, start), "event", key,
-                         [event, tables, method, session, start])
+        try:
+            event = await asyncio.to_thread(event_in.prepare, event, hand_records, self.store.data_dir)
+        except event_in.RequestEventError as e:
+            raise Refused(400, str(e)) from None
+        job = idempotent(lambda conn: setup.save(conn, event, tables, method, session, start, register), "event",
+                         key, [event, tables, method, session, start, register])
         out = await self._commit(job, {"scores": True, "event": True, "units": list(tables)})
         self.analyse_soon()
         return out

@@ -119,17 +119,18 @@ def load(conn):
     return s
 
 
-def save(conn, data, tables, method="mp", session=None, start=True):
+def save(conn, data, tables, method="mp", session=None, start=True, register=None):
     """Check and store an event (its file's JSON), the unit -> table map and the method; queue round 1 unless
-    `start` is False. Returns what start_round queued. In the writer's transaction."""
+    `start` is False; the players completed from `register` (a register's CSV text) if given. Returns what
+    start_round queued. In the writer's transaction."""
     if method not in METHODS:
         raise SetupError(f"method: one of {', '.join(METHODS)}, not {method!r}")
     try:
-        event = event_mod.from_dict(data)
+        event = event_mod.from_dict(data, register=register)
         event.session(session)
     except event_mod.EventError as e:
         raise SetupError(f"event: {e}") from None
-    if event.register is not None:  # kept with the register's names and numbers filled in: no file needed later
+    if event.register is not None or register is not None:  # kept with the register's names and numbers filled in
         data = {k: v for k, v in event_mod.to_dict(event).items() if k != "register"}
     for sec in event.session(session).sections:
         teams = sec.movement_plan().kind == "teams"

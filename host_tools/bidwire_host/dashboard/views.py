@@ -86,7 +86,7 @@ async def login(request: Request):
         n = auth.limiter.count(address, roles)
         log.warning("login refused from %s: wrong password (%d in a row)", address, n)
         return _login_page(request, "Wrong password.", 401)
-    auth.limiter.succeeded(address, role, roles)  # its own role's count only: a scorer's login forgives no director guess
+    auth.limiter.succeeded(address, role, roles)  # its own role's count only: a scorer forgives no director guess
     log.info("login from %s as %s", address, role)
     cookie, _ = auth.new_session(role)
     response = RedirectResponse(HOME[role], status_code=303)
