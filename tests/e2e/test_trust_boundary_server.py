@@ -180,3 +180,80 @@ def test_a_request_names_no_file_and_no_reply_or_log_line_holds_a_secret(collect
             assert secret not in text, f"{name} is in {where}"
     for where, text in said:
         assert passwd_line not in text, f"/etc/passwd is in {where}"
+
+
+# ---- numbers (issue 24.7) -------------------------------------------------------------------------------------------
+@pytest.fixture
+def event_loaded(collector):
+    event = ev.to_dict(ev.new_event("Club night", {"type": "mitchell", "tables": 3}, boards_per_round=2))
+    r = collector.api.post("/api/v1/event", json={"event": event, "tables": {"T01": 1, "T02": 2}})
+    assert r.status_code == 200, r.text
+    return collector
+
+
+def _post_raw(collector, path, text):
+    return collector.api.post(path, content=text, headers={"Content-Type": "application/json"})
+
+
+def _actions(collector):
+    return rows(collector.data, "SELECT kind, body FROM director_actions")
+
+
+@pytest.mark.parametrize("path, body, field", [
+    ("/api/v1/penalties", '{"pair": "1", "direction": "NS", "amount": "1e20000000", "reason": "Law 90"}', "amount"),
+    ("/api/v1/penalties", '{"pair": "1", "direction": "NS", "amount": 1e308, "reason": "Law 90"}', "amount"),
+    ("/api/v1/penalties", '{"pair": "1", "direction": "NS", "amount": NaN, "reason": "Law 90"}', "amount"),
+    ("/api/v1/adjustments", '{"table": 1, "board": 1, "ns": "1e20000000", "ew": "A"}', "ns"),
+    ("/api/v1/adjustments", '{"table": 1, "board": 1, "ns": "A", "ew": "1e-20000000"}', "ew"),
+    ("/api/v1/adjustments", '{"table": 1, "board": 1, "ns": NaN, "ew": "A"}', "ns"),
+    ("/api/v1/adjustments", '{"table": 1, "board": 1, "ns": "A", "ew": Infinity}', "ew"),
+    ("/api/v1/adjustments", '{"table": 1, "board": 1, "ns": -Infinity, "ew": "A"}', "ns"),
+    ("/api/v1/adjustments", '{"table": 1, "board": 1, "score_ns": 1' + "0" * 4000 + '}', "score_ns"),
+    ("/api/v1/adjustments", '{"table": 1, "board": 1, "score_ns": 7610}', "score_ns"),
+    ("/api/v1/adjustments", '{"table": 1, "board": 1, "score_ns": 100, "score_ew": -7700}', "score_ew"),
+    ("/api/v1/adjustments", '{"table": 1, "board": 1' + "0" * 20 + ', "ns": "A", "ew": "A"}', "board"),
+])
+def test_a_number_out_of_bounds_is_refused_naming_the_field(event_loaded, path, body, field):
+    """Issue 24.7, as the attack was made: a penalty amount or an artificial score of "1e20000000" held the writer
+    (a unit's sync waited 18 s), 10^4000 as an assigned score was stored and published, NaN and Infinity were a
+    500. Each is refused (400 or 422) naming the field, before the writer: nothing is stored, and the same route still
+    takes a number within the bounds."""
+    collector = event_loaded
+    r = _post_raw(collector, path, body)
+    assert r.status_code in (400, 422), r.text  # 422: the API's schema (the score's range); 400: the bounds
+    assert field in r.json()["error"].split(":")[0], r.text
+    assert _actions(collector) == []
+    good = {"/api/v1/penalties": '{"pair": "1", "direction": "NS", "amount": "1.5", "reason": "Law 90"}',
+            "/api/v1/adjustments": '{"table": 1, "board": 1, "score_ns": 7600, "score_ew": -7600}'}[path]
+    assert _post_raw(collector, path, good).status_code == 201
+    assert len(_actions(collector)) == 1
+
+
+def _director(collector):
+    client = httpx.Client(base_url=collector.url, timeout=10)
+    assert login(client, DIRECTOR_PW, "director").status_code == 303
+    page = client.get("/director")
+    csrf = page.text.split('name="csrf" value="')[1].split('"')[0]
+    return client, csrf
+
+
+@pytest.mark.parametrize("path, form, field", [
+    ("/director/rulings", {"unit": "T01", "seq": "1" + "0" * 20, "ruling": "accept"}, "seq"),
+    ("/director/held", {"unit": "T01", "seq": "1" + "0" * 20, "decision": "accept"}, "seq"),
+    ("/director/adjust", {"table": "1", "board": "1" + "0" * 20, "kind": "artificial", "ns": "A", "ew": "A"}, "board"),
+    ("/director/adjust", {"table": "1", "board": "1", "kind": "assigned", "score_ns": "9" * 30}, "score_ns"),
+    ("/director/adjust", {"table": "1", "board": "1", "kind": "assigned", "score_ns": "10000"}, "score_ns"),
+    ("/director/penalty", {"pair": "1", "direction": "NS", "amount": "1e20000000", "reason": "Law 90"}, "amount"),
+])
+def test_a_form_number_out_of_bounds_is_a_4xx_naming_the_field(event_loaded, path, form, field):
+    """Issue 24.7: a form field `seq` of 10^20 gave a 500. Every dashboard form's number is bounded to 64 bits (a
+    score to what a board can score), refused with the page and the field named, nothing stored."""
+    collector = event_loaded
+    client, csrf = _director(collector)
+    try:
+        r = client.post(path, data=dict(form, csrf=csrf, idem="k1"), follow_redirects=False)
+    finally:
+        client.close()
+    assert 400 <= r.status_code < 500, (r.status_code, r.text[:300])
+    assert f"{field}: a" in r.text
+    assert _actions(collector) == [] and rows(collector.data, "SELECT * FROM commands WHERE type = 'ruling'") == []

@@ -14,7 +14,7 @@ from fastapi import Path as FastPath
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from bidwire_host.collector import apiauth, commands, export, roster, setup
+from bidwire_host.collector import apiauth, bounds, commands, export, roster, setup
 from bidwire_host.collector import queue as queue_mod
 from bidwire_host.collector.decisions.state import fold, label
 from bidwire_host.collector.deps import Service
@@ -282,8 +282,8 @@ class Adjustment(BaseModel):
     board: int
     ns: str | int | float | None = None
     ew: str | int | float | None = None
-    score_ns: int | None = None
-    score_ew: int | None = None
+    score_ns: int | None = Field(None, ge=-bounds.MAX_SCORE, le=bounds.MAX_SCORE)  # what a board can score
+    score_ew: int | None = Field(None, ge=-bounds.MAX_SCORE, le=bounds.MAX_SCORE)
     clear: bool = False
     reason: str = Field("", max_length=500)
     by: str | None = Field(None, max_length=100)

@@ -16,7 +16,7 @@ import json
 import logging
 import threading
 
-from bidwire_host.collector import commands, derive, event_in, ingest, live, roster, setup, uplink
+from bidwire_host.collector import bounds, commands, derive, event_in, ingest, live, roster, setup, uplink
 from bidwire_host.collector.decisions import kinds
 from bidwire_host.collector.decisions.state import ActionError, now
 from bidwire_host.collector.standings import Standings
@@ -234,6 +234,10 @@ class Service:
         409 if the irregularity is no longer open (settled at the table, ruled already, superseded)."""
         if self.keyring.key(unit) is None:
             raise Refused(404, f"unknown unit {unit!r}: not in the keyring")
+        try:
+            bounds.integer(seq, "seq", 1)
+        except bounds.BoundsError as e:
+            raise Refused(422, str(e)) from None
 
         def job(conn):
             return commands.ruling(conn, unit, seq, ruling, by)
@@ -310,6 +314,10 @@ class Service:
         action = kinds.ACTIONS.get(kind)
         if action is None:
             raise Refused(400, f"no such decision {kind!r}")
+        try:  # bounded before the writer sees it: "1e20000000" once held the writer for 20 s (issue 24.7)
+            bounds.decision(kind, body)
+        except bounds.BoundsError as e:
+            raise Refused(400, str(e)) from None
         at = self.clock()
 
         def job(conn):

@@ -15,7 +15,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from bidwire_host.auth import LOGIN_COOKIE, SESSION_COOKIE, form_refused, same_token
-from bidwire_host.collector import roster
+from bidwire_host.collector import bounds, roster
 from bidwire_host.collector.apiauth import client_of
 from bidwire_host.collector.decisions.state import ActionError
 from bidwire_host.collector.deps import Service
@@ -159,13 +159,14 @@ def board_page(request: Request, service: Service, board_id: int):
 
 
 def _int(form, name, required=True):
+    """A form's whole number, within 64 bits (a `seq` of 10^20 was a 500: issue 24.7)."""
     text = str(form.get(name) or "").strip()
     if not text and not required:
         return None
     try:
-        return int(text)
-    except ValueError:
-        raise ActionError(f"{name}: a whole number, not {text!r}") from None
+        return bounds.form_integer(text, name)
+    except bounds.BoundsError as e:
+        raise ActionError(str(e)) from None
 
 
 async def _decision(request, session, form, kind, body):
@@ -259,9 +260,9 @@ async def ruling(request: Request, service: Service):
         return form_refused(request)
     unit, choice = str(form.get("unit", "")), str(form.get("ruling", ""))
     try:
-        seq = int(str(form.get("seq", "")))
-    except ValueError:
-        return _director(request, session, "seq: a number", dict(form), 400)
+        seq = bounds.form_integer(form.get("seq", ""), "seq", 1)
+    except bounds.BoundsError as e:
+        return _director(request, session, str(e), dict(form), 400)
     try:
         await service.rule(unit, seq, choice, str(form.get("idem") or "") or None)
     except Refused as e:
