@@ -257,3 +257,41 @@ def test_a_form_number_out_of_bounds_is_a_4xx_naming_the_field(event_loaded, pat
     assert 400 <= r.status_code < 500, (r.status_code, r.text[:300])
     assert f"{field}: a" in r.text
     assert _actions(collector) == [] and rows(collector.data, "SELECT * FROM commands WHERE type = 'ruling'") == []
+
+
+# ---- bounds on the event (issue 24.8) -------------------------------------------------------------------------------
+def _section(name, movement, boards_per_round=2, **more):
+    return {"name": name, "movement": movement, "boards_per_round": boards_per_round, **more}
+
+
+def _sized(sections, sessions=1):
+    return {"name": "Big night", "sessions": [{"name": f"S{i}", "sections": sections} for i in range(sessions)]}
+
+
+@pytest.mark.parametrize("event, said", [
+    (_sized([_section("A", {"type": "mitchell", "tables": 1001})]), "tables of a Mitchell must be a whole number 3-"),
+    (_sized([_section("A", {"type": "mitchell", "tables": 201})]), "3-200, not 201"),
+    (_sized([_section("A", {"type": "mitchell", "tables": 10**18})]), "3-200"),
+    (_sized([_section("A", {"type": "teams", "rounds": 10**9})]), "rounds of a team match must be a whole number 2-"),
+    (_sized([_section("A", {"type": "mitchell", "tables": 3}, first_board=9998)]), "more than 9999"),
+    (_sized([_section(f"S{k}", {"type": "mitchell", "tables": 3}) for k in range(27)]), "at most 26 sections"),
+    (_sized([_section("A", {"type": "mitchell", "tables": 3})], sessions=17), "at most 16 sessions"),
+])
+def test_an_event_beyond_the_bounds_is_refused_with_the_bound(collector, event, said):
+    """Issue 24.8, as the attack was made: a 1,001-table Mitchell took 89 s to load (a sync waited 69 s). Tables
+    per section (200), rounds (100), board numbers (9999), sections (26) and sessions (16) are bounded: refused
+    with 400 saying the bound, nothing stored; the collector goes on storing a unit's sync."""
+    r = collector.api.post("/api/v1/event", json={"event": event, "tables": {"T01": 1}, "method": "mp"})
+    assert r.status_code == 400 and said in r.json()["error"], r.text
+    assert rows(collector.data, "SELECT * FROM setup") == []
+    raw, headers = signed("T01", [{"seq": 1, "type": "hello", "boot": 1, "backlog": 0, "firmware": "bidwire-unit 0.3",
+                                   "board": "unix_sim", "battery": 90, "rssi": -50, "t": 1000}])
+    assert httpx.post(collector.url + "/api/v1/sync", content=raw, headers=headers, timeout=10).status_code == 200
+
+
+def test_the_largest_section_allowed_loads(collector):
+    """The bound is one a real event can use: a 200-table Mitchell (the most allowed) loads."""
+    event = ev.to_dict(ev.new_event("Big night", {"type": "mitchell", "tables": 200}, boards_per_round=1))
+    r = collector.api.post("/api/v1/event", json={"event": event, "tables": {"T01": 1}, "start": False}, timeout=60)
+    assert r.status_code == 200, r.text
+    assert r.json()["setup"]["sections"][0]["movement"] == "200-table skip Mitchell"

@@ -251,11 +251,15 @@ class Service:
         if unknown:
             raise Refused(400, f"tables: unit {', '.join(unknown)} not in the keyring")
         try:
-            event = await asyncio.to_thread(event_in.prepare, event, hand_records, self.store.data_dir)
+            sent = await asyncio.to_thread(event_in.prepare, event, hand_records, self.store.data_dir)
+            # checked and its movements built here, in a worker thread: the writer only stores it (issue 24.8)
+            data, mapped = await asyncio.to_thread(setup.prepare, sent, tables, method, session, register)
         except event_in.RequestEventError as e:
             raise Refused(400, str(e)) from None
-        job = idempotent(lambda conn: setup.save(conn, event, tables, method, session, start, register), "event",
-                         key, [event, tables, method, session, start, register])
+        except setup.SetupError as e:
+            raise Refused(400, str(e)) from None
+        job = idempotent(lambda conn: setup.save(conn, data, mapped, method, session, start, prepared=True),
+                         "event", key, [event, tables, method, session, start, register, hand_records])
         out = await self._commit(job, {"scores": True, "event": True, "units": list(tables)})
         self.analyse_soon()
         return out

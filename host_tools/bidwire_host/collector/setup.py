@@ -119,10 +119,11 @@ def load(conn):
     return s
 
 
-def save(conn, data, tables, method="mp", session=None, start=True, register=None):
-    """Check and store an event (its file's JSON), the unit -> table map and the method; queue round 1 unless
-    `start` is False; the players completed from `register` (a register's CSV text) if given. Returns what
-    start_round queued. In the writer's transaction."""
+def prepare(data, tables, method="mp", session=None, register=None):
+    """Check an event (its file's JSON), the unit -> table map and the method, the players completed from
+    `register` (a register's CSV text) if given: (the event's JSON to store, the table map). Builds every
+    section's movement, so it runs before the writer's transaction (collector/service.load_event): a large event
+    never holds a sync up. SetupError says what is wrong."""
     if method not in METHODS:
         raise SetupError(f"method: one of {', '.join(METHODS)}, not {method!r}")
     try:
@@ -137,7 +138,15 @@ def save(conn, data, tables, method="mp", session=None, start=True, register=Non
         if teams != (method in TEAM_METHODS):
             raise SetupError(f"method: section {sec.name} is a {sec.movement_plan().title}: score it with "
                              + ("teams" if teams else "mp, neuberg, cross-imps or butler") + f", not {method}")
-    tables = check_tables(event, tables, session)
+    return data, check_tables(event, tables, session)
+
+
+def save(conn, data, tables, method="mp", session=None, start=True, register=None, prepared=False):
+    """Check (unless `prepared`: `prepare` gave data and tables) and store an event, the unit -> table map and
+    the method; queue round 1 unless `start` is False. Returns what start_round queued. In the writer's
+    transaction."""
+    if not prepared:
+        data, tables = prepare(data, tables, method, session, register)
     old = load(conn)
     rounds = old.rounds if old is not None and old.data == data else {}
     conn.execute("INSERT INTO setup (id, body, tables, method, session, rounds) VALUES (1, ?, ?, ?, ?, ?) "

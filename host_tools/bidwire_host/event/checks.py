@@ -11,11 +11,19 @@ from bidwire_host.event.movements import MovementError, PairId
 FORMAT = 1  # the "bidwire_event" value of the files bidwire writes
 MAX_TEXT = 100  # the longest club name, club id, charge code or masterpoint scale an event file may give
 SECTION_NAME_CHARS = 8  # an assign command's section is 1-8 characters (collector/commands.py)
+MAX_SESSIONS = 16  # an event's sessions; with movements.MAX_TABLES etc., bounds a real event never reaches
+MAX_SECTIONS = 26  # a session's sections (A-Z)
 
 
 def check(event):
     """Problem texts for everything the types cannot say; none: the event can be used."""
     problems = []
+    if len(event.sessions) > MAX_SESSIONS:
+        return [f"sessions: at most {MAX_SESSIONS} sessions in an event, not {len(event.sessions)}"]
+    too_many = [f"sessions[{i}].sections: at most {MAX_SECTIONS} sections in a session, not {len(s.sections)}"
+                for i, s in enumerate(event.sessions) if len(s.sections) > MAX_SECTIONS]
+    if too_many:
+        return too_many
     if event.bidwire_event != FORMAT:
         problems.append(f"bidwire_event: this bidwire reads event files of format {FORMAT}, not "
                         f"{event.bidwire_event}")
@@ -80,6 +88,12 @@ def _check_section(problems, where, sec, ids):
             problems.append(f"{where}.boards_per_round: {e}")
     if sec.first_board < 1:
         problems.append(f"{where}.first_board: board numbers start from 1, not {sec.first_board}")
+    else:
+        per_round = sec.boards_per_round if sec.boards is None else sec.boards // plan.sets
+        last = sec.first_board + plan.sets * (per_round if isinstance(per_round, int) else 1) - 1
+        if last > movements.MAX_BOARD:
+            problems.append(f"{where}.first_board: the last board would be {last}, more than "
+                            f"{movements.MAX_BOARD}")
     if sec.movement.type == "teams":
         _check_teams(problems, where, sec, ids)
     else:
