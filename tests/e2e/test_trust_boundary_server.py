@@ -295,3 +295,38 @@ def test_the_largest_section_allowed_loads(collector):
     r = collector.api.post("/api/v1/event", json={"event": event, "tables": {"T01": 1}, "start": False}, timeout=60)
     assert r.status_code == 200, r.text
     assert r.json()["setup"]["sections"][0]["movement"] == "200-table skip Mitchell"
+
+
+# ---- names (issue 24.10) --------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", ["Ann\x00Lee", "Ann\x1bLee", "Ann\x7fLee", "Ann\x9bLee"])
+def test_a_control_character_in_a_name_is_refused_everywhere(event_loaded, name):
+    """Issue 24.10: a NUL in a player's name reached the CSV files. The register, the event file and the pairs
+    editor each refuse a control character in a name (400 or 422 naming the field); nothing is stored, so no export
+    can carry it."""
+    collector = event_loaded
+    before = rows(collector.data, "SELECT body FROM setup")
+    register = f"number,name\n1001,{name}\n1002,Bo Park\n"
+    r = collector.api.post("/api/v1/event", json={"event": _event(), "tables": {"T01": 1}, "register_csv": register})
+    assert r.status_code == 400 and "register line 2: no control characters" in r.json()["error"], r.text
+    event = _event()
+    event["sessions"][0]["sections"][0]["pairs"][0]["players"] = [{"name": name}, {"name": "Bo Park"}]
+    r = collector.api.post("/api/v1/event", json={"event": event, "tables": {"T01": 1}})
+    assert r.status_code == 400, r.text
+    assert "pairs[0].players[0].name: no control characters" in r.json()["error"], r.text
+    event = _event()
+    event["sessions"][0]["sections"][0]["pairs"][0] = {"number": 1, "line": "NS", "name": name}
+    r = collector.api.post("/api/v1/event", json={"event": event, "tables": {"T01": 1}})
+    assert r.status_code == 400 and "pairs[0].name: no control characters" in r.json()["error"], r.text
+    assert rows(collector.data, "SELECT body FROM setup") == before
+    fix = {"direction": "NS", "pair": 1, "players": [{"name": name}, {"name": "Bo Park"}], "reason": "swap"}
+    r = collector.api.post("/api/v1/players", json=fix)
+    assert r.status_code in (400, 422) and "players[0].name" in r.json()["error"], r.text
+    client, csrf = _director(collector)
+    try:
+        form = {"csrf": csrf, "idem": "p1", "pair": "1", "direction": "NS", "name0": name, "name1": "Bo Park",
+                "reason": "swap"}
+        r = client.post("/director/pairs", data=form, follow_redirects=False)
+    finally:
+        client.close()
+    assert 400 <= r.status_code < 500, (r.status_code, r.text[:300])
+    assert _actions(collector) == []

@@ -3,8 +3,8 @@
 A number is read by `number` with a bounded size (at most 12 digits before the point, 6 after, an exponent of at
 most 2 digits), so that no text such as "1e20000000" can make Fraction or int build a huge value; an integer
 fits 64 bits; a score is what a board can score. `decision` checks a decision's body (API and dashboard forms
-alike: collector/service.decide) and raises BoundsError naming the field. The names and texts a unit or a file
-brings are bounded too: `name` refuses control characters, `clip` shortens a stored text for a page.
+alike: collector/service.decide) and raises BoundsError naming the field. `clip` shortens a stored text for a
+page. Names refuse control characters where they are read (event/checks.control_char).
 """
 import math
 import re
@@ -18,7 +18,6 @@ MAX_PENALTY = 10_000  # points, per cent or IMPs taken off: far beyond any real 
 MAX_TEXT = 500  # a reason, a note
 _NUMBER = re.compile(r"\s*([+-]?)(\d{1,12})(?:\.(\d{0,6}))?(?:[eE]([+-]?\d{1,2}))?\s*%?\s*")
 _FRACTION = re.compile(r"\s*([+-]?\d{1,6})\s*/\s*(\d{1,6})\s*")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 class BoundsError(ValueError):
@@ -67,19 +66,6 @@ def form_integer(text, field, lo=-INT64, hi=INT64):
     if not re.fullmatch(r"[+-]?\d{1,19}", text):
         raise BoundsError(f"{field}: a whole number from {lo} to {hi}" + (f", not {text!r}" if len(text) < 30 else ""))
     return integer(int(text), field, lo, hi)
-
-
-def name(value, field, most=200):
-    """A name (of a player, a pair, an event, a section): text of at most `most` characters and no control
-    character (a NUL reached the CSV files: issue 24.10)."""
-    if not isinstance(value, str):
-        raise BoundsError(f"{field}: must be text")
-    if len(value) > most:
-        raise BoundsError(f"{field}: at most {most} characters, not {len(value)}")
-    bad = _CONTROL.search(value)
-    if bad:
-        raise BoundsError(f"{field}: no control characters (found U+{ord(bad.group()):04X})")
-    return value
 
 
 def clip(text, most):
