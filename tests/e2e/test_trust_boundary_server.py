@@ -330,3 +330,36 @@ def test_a_control_character_in_a_name_is_refused_everywhere(event_loaded, name)
         client.close()
     assert 400 <= r.status_code < 500, (r.status_code, r.text[:300])
     assert _actions(collector) == []
+
+
+# ---- the session cookie behind a proxy (issue 24.10) ----------------------------------------------------------------
+def _session_cookie(collector, headers):
+    with httpx.Client(base_url=collector.url, timeout=10, headers=headers) as c:
+        c.get("/login")
+        r = c.post("/login", data={"password": DIRECTOR_PW, "role": "director",
+                                   "csrf": c.cookies.get("bidwire_login")}, follow_redirects=False)
+    assert r.status_code == 303
+    [cookie] = [v for k, v in r.headers.multi_items() if k.lower() == "set-cookie" and "bidwire_session" in v]
+    return [part.strip().lower() for part in cookie.split(";")]
+
+
+def test_the_session_cookie_is_secure_over_https_through_a_named_proxy(tmp_path):
+    """Issue 24.10: the session cookie never had `Secure`, even behind a named https proxy. Through the proxy the
+    operator named (--forwarded-allow-ips), a request that came over https gets `Secure`; plain http does not (the
+    browser would drop the cookie), nor does a peer that is not a named proxy claiming https."""
+    (tmp_path / "director-pw").write_text(DIRECTOR_PW + "\n")
+    ring = keyring(tmp_path / "keyring.json", UNITS)
+    https = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "10.2.3.4"}
+    proxied = Collector(tmp_path, ring, 0, extra=["--director-password-file", str(tmp_path / "director-pw"),
+                                                  "--forwarded-allow-ips", "127.0.0.1"])
+    try:
+        assert "secure" in _session_cookie(proxied, https)
+        assert "secure" not in _session_cookie(proxied, {"X-Forwarded-Proto": "http"})
+    finally:
+        proxied.stop()
+    direct = Collector(tmp_path, ring, 0, extra=["--director-password-file", str(tmp_path / "director-pw")])
+    try:
+        parts = _session_cookie(direct, https)
+        assert "secure" not in parts and "httponly" in parts and "samesite=strict" in parts
+    finally:
+        direct.stop()

@@ -90,7 +90,10 @@ async def login(request: Request):
     log.info("login from %s as %s", address, role)
     cookie, _ = auth.new_session(role)
     response = RedirectResponse(HOME[role], status_code=303)
-    response.set_cookie(SESSION_COOKIE, cookie, max_age=auth.cookie_max_age, httponly=True, samesite="strict")
+    # Secure when the browser came over https: the scheme is believed from X-Forwarded-Proto only when the peer is a
+    # proxy the operator named (--forwarded-allow-ips; uvicorn's proxy headers), else it is the connection's own
+    response.set_cookie(SESSION_COOKIE, cookie, max_age=auth.cookie_max_age, httponly=True, samesite="strict",
+                        secure=request.url.scheme == "https")
     response.delete_cookie(LOGIN_COOKIE, path="/login")
     return response
 
