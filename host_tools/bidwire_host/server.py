@@ -82,13 +82,16 @@ def create_app(data_dir, keyring_path=None, event=None, tables=None, method="mp"
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request, exc):  # {"error": ...} like every other refusal (e.g. a body nested too deep)
         if exc.status_code >= 400:
-            log.warning("request refused (%d) %s %s: %s", exc.status_code, request.method, request.url.path,
-                        exc.detail)
+            service.refusals.warning(log, apiauth.client_of(request), f"request {exc.status_code} {exc.detail}",
+                                  "request refused (%d) %s %s: %s", exc.status_code, request.method,
+                                  request.url.path, exc.detail)
         return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers)
 
     @app.exception_handler(Refused)
     async def service_refused(request, exc):  # the service did not make the change: why, and nothing changed
-        log.warning("change refused (%d) %s %s: %s", exc.status, request.method, request.url.path, exc.reason)
+        service.refusals.warning(log, apiauth.client_of(request), f"change {exc.status} {exc.reason}",
+                                 "change refused (%d) %s %s: %s",
+                              exc.status, request.method, request.url.path, exc.reason)
         return JSONResponse({"error": exc.reason}, status_code=exc.status)
 
     @app.exception_handler(apiauth.ApiRefused)

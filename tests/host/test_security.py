@@ -245,3 +245,23 @@ def test_no_secret_token_or_password_reaches_the_log(app, client, anonymous, dat
                (data / "dashboard-secret").read_text().strip(), *anonymous.cookies.values()]
     for s in secrets:  # ... and none of these
         assert s not in text, s[:8]
+
+
+# ---- the log under a flood (issue 24.10) -----------------------------------------------------------------------------
+def test_a_flood_of_refused_requests_logs_one_line_per_address_and_reason_every_ten_seconds(anonymous, app, logs):
+    """One unauthenticated client wrote 182 KB/s of log: each refusal was a line. Now the first refusal of a kind
+    from an address is logged, the rest are counted until 10 s (the service's clock, set here) have passed."""
+    now = [0.0]
+    app.state.service.refusals.clock = lambda: now[0]
+    for _ in range(200):
+        assert anonymous.get("/api/v1/units").status_code == 401
+        assert anonymous.post("/api/v1/sync", content=b"{}", headers={"X-Bidwire-Signature": "00"}).status_code \
+            in (400, 401)
+    now[0] = 10.5
+    assert anonymous.get("/api/v1/units").status_code == 401
+    lines = [r.getMessage() for r in logs.records if r.levelno >= logging.WARNING]
+    api = [line for line in lines if "API refused (401)" in line]
+    assert len(api) == 2, lines
+    assert "(199 more like it in the last 10 s)" in api[1]
+    assert len([line for line in lines if "sync refused" in line]) == 1, lines
+    assert len(lines) <= 4, lines  # and nothing else was written 400 times

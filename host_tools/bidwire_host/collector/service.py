@@ -16,6 +16,7 @@ import json
 import logging
 import threading
 
+from bidwire_host import logs
 from bidwire_host.collector import bounds, commands, derive, event_in, ingest, live, roster, setup, uplink
 from bidwire_host.collector.decisions import kinds
 from bidwire_host.collector.decisions.state import ActionError, now
@@ -87,6 +88,7 @@ class Service:
         self.standings.refresh(store.reader())
         self.hub = live.Hub()
         self.rejections = {}  # unit -> {"status", "reason", "at"}: the last refused sync of a known unit
+        self.refusals = logs.RefusalLog()  # refused requests' log lines, at most one per address and reason each 10 s
         self._analysing = None  # the background double-dummy analysis (analyse_soon)
         self._lock = threading.Lock()
         self._refreshing = None  # _catch_up: (event loop, its lock); asked counts the calls, refreshed the last covered
@@ -180,7 +182,7 @@ class Service:
         return result
 
     # ---- units -----------------------------------------------------------------------------------------
-    async def sync(self, raw, signature):
+    async def sync(self, raw, signature, address="?"):
         """A unit's sync (the route is sync.py; ingest.py takes it in): (ack, commands). ingest.Rejected with the
         status and reason if refused."""
         unit = None
@@ -205,14 +207,16 @@ class Service:
                 raise ingest.Rejected(500, f"the collector failed to store the batch ({type(e).__name__}); "
                                          "nothing was stored") from None
         except ingest.Rejected as e:
-            self._rejected(unit, e.status, e.reason)
+            self._rejected(unit, e.status, e.reason, address)
             raise
         await self._after_commit({"units": [unit], "scores": out.results, "alerts": out.alerts,
                                   "calls": out.calls})
         return out.ack, out.commands
 
-    def _rejected(self, unit, status, reason):
-        log.warning("sync refused (%d) for unit %s: %s", status, unit if unit is not None else "?", reason)
+    def _rejected(self, unit, status, reason, address="?"):
+        unit_said = unit if unit is not None else "?"  # at most one line per address, unit and status every 10 s
+        self.refusals.warning(log, address, f"sync {status} {unit_said} {reason}", "sync refused (%d) for unit %s: %s",
+                              status, unit_said, reason)
         if unit is not None and self.keyring.key(unit) is not None:
             with self._lock:
                 self.rejections[unit] = {"status": status, "reason": reason, "at": ingest.now_iso()}
