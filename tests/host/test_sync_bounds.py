@@ -1,0 +1,112 @@
+"""Every field of a unit's event is bounded before anything stores or renders it (issue 24, "one parsing
+boundary"; item 1: calls of 200 KB each blew the director's page up to 366 MB). An input is one of the core's
+tokens, a text short and free of control characters, an integer within 64 bits, a number finite; a value out of
+bounds is a 400 naming the event and the field. (The attack itself, against a real `bidwire serve`:
+tests/e2e/test_security_server.py.)"""
+import json
+import random
+import re
+
+import pytest
+
+from bidwire.core import auction, readback, record
+from bidwire_host.collector import events
+
+SCHEMA = json.loads(open("docs/protocol/sync-v1.schema.json").read())
+
+
+def body(*evs):
+    return {"unit": "T01", "boot": 1, "cmd_ack": 0, "events": list(evs)}
+
+
+def call(**over):
+    return {"seq": 1, "type": "call", "board": 1, "input": "N:1H", "seat": "N", "verdict": "legal", **over}
+
+
+def refused(event, field):
+    with pytest.raises(events.Malformed) as e:
+        events.check_body(body(event))
+    assert f"events[0] ({event['type']}).{field}" in str(e.value), str(e.value)
+    return str(e.value)
+
+
+def test_the_schemas_token_pattern_is_the_set_of_tokens_the_core_writes():
+    """Two statements of one grammar: the schema's pattern (written by hand) and events.TOKENS (made from
+    bidwire.core.record.token). Each token matches; each string of the pattern's shape is a token."""
+    pattern = re.compile(SCHEMA["$defs"]["token"]["pattern"])
+    assert all(pattern.fullmatch(t) for t in events.TOKENS)
+    shapes = [s + h + c for s in "NESW" for h in ":~" for c in ["P", "X", "XX"] + [f"{lv}{st}" for lv in range(1, 10)
+                                                                                    for st in ("C", "D", "H", "S", "NT")]]
+    shapes += [s + "@" for s in "NESW"] + ["*lead", "!reject", "!reject_natural", "!25a", "!25b_accept", "!25b_stand",
+                                          "!25b_other"] + [f"!pass_next_turn:{s}" for s in "NESW"]
+    assert sorted(shapes) == sorted(events.TOKENS)
+    for t in ("N:1H", "E~2S", "S@", "*lead", "!reject", "!pass_next_turn:E"):  # laws.md's own examples
+        events.check_body(body(call(input=t)))
+
+
+@pytest.mark.parametrize("token", ["N:" + "1H" * 100_000, "N:1H\x00", "X:1H", "N:10H", "n:1h", "!", "!nothing",
+                                   "!pass_next_turn:Q", "", "N:1H ", "*LEAD"])
+def test_a_call_is_one_of_the_cores_tokens(token):
+    refused(call(input=token), "input")
+
+
+def test_an_auction_ends_inputs_are_tokens_and_at_most_a_boards_input_log():
+    end = {"seq": 1, "type": "auction_end", "board": 1, "contract": "1H", "declarer": "N"}
+    events.check_body(body({**end, "inputs": ["N:1H", "E:P", "S:P", "W:P"]}))
+    refused({**end, "inputs": ["N:1H", "E:" + "P" * 1000]}, "inputs[1]")
+    refused({**end, "inputs": ["N:P"] * (auction.MAX_INPUTS + 1)}, "inputs")
+
+
+@pytest.mark.parametrize("event,field", [
+    (call(verdict="x" * 65), "verdict"),
+    (call(verdict="legal\x00"), "verdict"),
+    (call(law=10**4000), "law"),
+    (call(law=2**63), "law"),
+    (call(t=-(2**63)), "t"),
+    (call(unit="T\n01"), "unit"),
+    ({"seq": 1, "type": "hello", "boot": 1, "backlog": 0, "battery": float("inf")}, "battery"),
+    ({"seq": 1, "type": "hello", "boot": 1, "backlog": 2**64}, "backlog"),
+    ({"seq": 1, "type": "hello", "boot": 1, "backlog": 0, "firmware": "bidwire-unit " + "9" * 100}, "firmware"),
+    ({"seq": 1, "type": "irregularity", "board": 1, "kind": "out_of_rotation", "law": 31, "offender": "E",
+      "options": ["reject"] * 17}, "options"),
+    ({"seq": 1, "type": "irregularity", "board": 1, "kind": "out_of_rotation", "law": 31, "offender": "E",
+      "at": auction.MAX_INPUTS + 1}, "at"),
+    ({"seq": 1, "type": "result", "board": 1, "contract": "4H", "declarer": "S", "tricks": 10,
+      "score_ns": 10**30}, "score_ns"),
+    ({"seq": 1, "type": "board_start", "board": 2**63, "dealer": "N", "vul": "None"}, "board"),
+    ({"seq": 1, "type": "board_start", "board": 1, "dealer": "N", "vul": "None", "section": "A" * 65}, "section"),
+    ({"seq": 1, "type": "note", "text": "x" * 501}, "text"),
+    ({"seq": 1, "type": "note", "text": "disputed\x1b[2J"}, "text"),
+])
+def test_each_field_out_of_its_bounds_is_refused_naming_it(event, field):
+    refused(event, field)
+
+
+def test_a_note_may_have_lines_and_a_newer_firmwares_fields_are_kept_within_bounds():
+    events.check_body(body({"seq": 1, "type": "note", "text": "line one\nline two\tend"}))
+    events.check_body(body(call(extra_field={"a": [1, 2, 3]})))
+    with pytest.raises(events.Malformed, match=r"events\[0\] \(call\).*beyond the protocol"):
+        events.check_body(body(call(padding="x" * (events.MAX_EXTRA + 1))))
+
+
+def test_a_units_auction_summary_is_well_within_the_bound_on_extra_fields():
+    """auction_end carries the core's summary beside its model's fields (record.summary: the calls, restrictions,
+    log). Random presses from every token, to the end of the auction or the full input log: its JSON stays far
+    below MAX_EXTRA, so no real unit's auction_end is refused by it."""
+    tokens, largest = sorted(events.TOKENS), 0
+    for seed in range(300):
+        r = random.Random(seed)
+        a = auction.Auction(r.randrange(4), 1, 0)
+        while a.n_inputs < auction.MAX_INPUTS and a.phase == 0:
+            try:
+                readback.apply(a, r.choice(tokens))
+            except readback.CallError:
+                pass
+            if r.random() < 0.02:
+                break
+        summary = {k: v for k, v in record.summary(a).items() if k not in ("contract", "declarer")}
+        largest = max(largest, len(json.dumps(summary)))
+        end = {"seq": 1, "type": "auction_end", "board": 1, "inputs": record.tokens(a), "contract": None,
+               "declarer": None, **summary}
+        events.check_body(body(end))
+    assert largest < events.MAX_EXTRA // 8, largest
