@@ -58,7 +58,7 @@ def healthz(request: Request, service: Service, loop_window_s: Annotated[int | N
         reason = reason or f"the store {store.path} cannot be read: {e}"
     probe = getattr(request.app.state, "loop_probe", None)
     body = {"status": "failing" if reason else "ok", "schema_version": SCHEMA_VERSION, "events": events,
-            "loop": probe.figures(loop_window_s) if probe is not None else None}
+            "loop": probe.figures(loop_window_s) if probe is not None else None, "reads_on_loop": store.reads_on_loop}
     if reason:
         body["reason"] = reason
         return JSONResponse(body, status_code=503)

@@ -3,7 +3,7 @@
 Only what the host relies on is required; fields a newer firmware adds are kept (extra="allow"), at most
 MAX_EXTRA characters of them an event. Tricks are any integer here: an impossible count is the validator's
 business (an alert), not a malformed body. Every field is bounded (issue 24, "one parsing boundary"): an input
-is one of the core's tokens, a text at most MAX_NAME characters (a note MAX_NOTE) with no control character, an
+is a token the core reads (readback.parse_token), a text at most MAX_NAME characters (a note MAX_NOTE) with no control character, an
 integer within 64 bits, a number finite; whatever a unit sends, what is stored and shown of it is that small.
 docs/protocol/sync-v1.schema.json states the same protocol as a JSON Schema (what this parser takes, and where the
 firmware sends less); tests/host/test_protocol_schema.py holds the two together.
@@ -14,15 +14,14 @@ from typing import Annotated, Literal, Union
 from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr,
                       StringConstraints, TypeAdapter, ValidationError, model_validator)
 
-from bidwire.core import record
+from bidwire.core import readback
 from bidwire.core.auction import MAX_INPUTS
-from bidwire.core.calls import MAX_CODE
-from bidwire.core.codes import RULE_NAMES
 
 SEQ_MAX = 2**32 - 1  # the unit's journal holds a seq in 32 bits (firmware/bidwire/unit/store.py)
 INT64 = 2**63 - 1
 MAX_NAME = 64  # a verdict, kind, ruling, contract, firmware or board name, a section, a unit's reason
 MAX_NOTE = 500  # a note's text
+MAX_TOKEN = 24  # an input token: "!pass_next_turn:E" is the longest the core writes, parse_call reads "N:1 NT" too
 MAX_EXTRA = 65536  # the JSON of the fields an event has beyond its model's: an auction_end's summary (below 2 KB in 3,000
 # random sessions of presses, tests/host/test_sync_bounds.py), a newer firmware's fields
 Int = Annotated[StrictInt, Field(ge=-INT64, le=INT64)]
@@ -36,30 +35,16 @@ Name = Annotated[StrictStr, StringConstraints(max_length=MAX_NAME, pattern=r"^[^
 NoteText = Annotated[StrictStr, StringConstraints(max_length=MAX_NOTE, pattern=r"^[^\x00-\x08\x0b-\x1f\x7f]*$")]
 
 
-def _all_tokens():
-    """Every text token the core writes (bidwire.core.record.token), for every input kind, seat and value."""
-    out = set()
-    for kind in range(8):
-        for seat in range(4):
-            for value in range(max(MAX_CODE + 1, len(RULE_NAMES))):
-                try:
-                    out.add(record.token(kind << 2 | seat, value))
-                except (IndexError, ValueError):
-                    pass
-    out.discard("!")  # RULE_NAMES[0] is no ruling
-    return frozenset(out)
-
-
-TOKENS = _all_tokens()
-
-
 def _token(text):
-    if text not in TOKENS:
-        raise ValueError("not an input the core writes: N:1H, N~1S, N@, *lead or a ruling such as !reject")
+    try:
+        readback.parse_token(text)
+    except readback.CallError as e:
+        raise ValueError(f"{e} (an input is what the core reads: N:1H, N~1S, N@, *lead or a ruling such as "
+                         "!reject)") from None
     return text
 
 
-Token = Annotated[StrictStr, StringConstraints(max_length=32), AfterValidator(_token)]
+Token = Annotated[StrictStr, StringConstraints(max_length=MAX_TOKEN), AfterValidator(_token)]
 # An irregularity's identity on its board: the index of the irregular input in the board's input log, the same
 # index as in its auction_end's `inputs` (firmware: Auction.p_at; docs/unit.md "Irregularities").
 At = Annotated[StrictInt, Field(ge=0, le=MAX_INPUTS)]
