@@ -69,11 +69,15 @@ def test_a_call_is_a_token_the_core_reads(token):
     refused(call(input=token), "input")
 
 
-def test_an_auction_ends_inputs_are_tokens_and_at_most_a_boards_input_log():
+def test_an_auction_ends_inputs_are_short_texts_and_a_bounded_list():
+    """One the core cannot read, or more than a board's input log, is the validator's (an alert, the event kept:
+    test_collector_validator.py); what no unit could send in any case is refused here."""
     end = {"seq": 1, "type": "auction_end", "board": 1, "contract": "1H", "declarer": "N"}
     events.check_body(body({**end, "inputs": ["N:1H", "E:P", "S:P", "W:P"]}))
+    events.check_body(body({**end, "inputs": ["N:1S", "E:9Z"] + ["S@"] * auction.MAX_INPUTS}))
     refused({**end, "inputs": ["N:1H", "E:" + "P" * 1000]}, "inputs[1]")
-    refused({**end, "inputs": ["N:P"] * (auction.MAX_INPUTS + 1)}, "inputs")
+    refused({**end, "inputs": ["N:1H", "E:P\n"]}, "inputs[1]")
+    refused({**end, "inputs": ["N:P"] * (events.MAX_LISTED + 1)}, "inputs")
 
 
 @pytest.mark.parametrize("event,field", [

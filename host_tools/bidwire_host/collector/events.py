@@ -45,6 +45,11 @@ def _token(text):
 
 
 Token = Annotated[StrictStr, StringConstraints(max_length=MAX_TOKEN), AfterValidator(_token)]
+# An auction_end's inputs are texts as short as a token: one the core cannot read is the validator's business
+# (an auction_unreadable alert, the event kept as sent), and so is a list longer than a board's input log
+# (auction_too_long): up to MAX_LISTED of them.
+TokenText = Annotated[StrictStr, StringConstraints(max_length=MAX_TOKEN, pattern=r"^[^\x00-\x1f\x7f]*$")]
+MAX_LISTED = 4 * MAX_INPUTS
 # An irregularity's identity on its board: the index of the irregular input in the board's input log, the same
 # index as in its auction_end's `inputs` (firmware: Auction.p_at; docs/unit.md "Irregularities").
 At = Annotated[StrictInt, Field(ge=0, le=MAX_INPUTS)]
@@ -171,7 +176,7 @@ class AuctionEnd(_Event):
     """The auction is over: its input tokens (replayed by the validator) and the unit's contract and declarer."""
     type: Literal["auction_end"]
     board: BoardNo
-    inputs: Annotated[list[Token], Field(max_length=MAX_INPUTS)]
+    inputs: Annotated[list[TokenText], Field(max_length=MAX_LISTED)]
     contract: Name | None
     declarer: Seat | None
 
@@ -212,7 +217,7 @@ class SyncBody(BaseModel):
 
     Signed: header X-Bidwire-Signature is the hex HMAC-SHA256 of the raw body with the unit's secret."""
     model_config = ConfigDict(extra="forbid")
-    unit: Annotated[StrictStr, Field(min_length=1, max_length=32)]
+    unit: Annotated[StrictStr, Field(min_length=1, max_length=32, pattern=r"^[^\x00-\x1f\x7f]*$")]
     boot: Count
     beat: Count | None = None  # this boot's sync count (firmware 0.4 on): a replayed body repeats an old one
     cmd_ack: Count
@@ -252,8 +257,8 @@ def check_body(body):
     if extra:
         raise Malformed(f"unknown field '{extra[0]}'")
     unit, boot, cmd_ack, events = body["unit"], body["boot"], body["cmd_ack"], body["events"]
-    if not isinstance(unit, str) or not 0 < len(unit) <= 32:
-        raise Malformed("'unit' must be the unit id, 1-32 characters")
+    if not isinstance(unit, str) or not 0 < len(unit) <= 32 or any(c < " " or c == "\x7f" for c in unit):
+        raise Malformed("'unit' must be the unit id, 1-32 characters, no control character")
     for name, value in (("boot", boot), ("cmd_ack", cmd_ack), ("beat", body.get("beat", 0))):
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             raise Malformed(f"'{name}' must be an integer >= 0")

@@ -15,12 +15,15 @@ SECTION_NAME_CHARS = 8  # an assign command's section is 1-8 characters (collect
 MAX_SESSIONS = 16  # an event's sessions; with movements.MAX_TABLES etc., bounds a real event never reaches
 MAX_SECTIONS = 26  # a session's sections (A-Z)
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_CONTROL_BUT_BREAKS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
-def control_char(text):
+def control_char(text, breaks=False):
     """The first control character in `text` as "U+0000", or None: names carry none (a NUL in a player's name
-    reached the CSV files: issue 24.10)."""
-    found = _CONTROL.search(text) if isinstance(text, str) else None
+    reached the CSV files: issue 24.10). With `breaks`, a tab and line breaks are let through: the event's and a
+    session's name as typed may hold them (the exports escape them: issue 12 item 9), never a NUL or another."""
+    pattern = _CONTROL_BUT_BREAKS if breaks else _CONTROL
+    found = pattern.search(text) if isinstance(text, str) else None
     return None if found is None else f"U+{ord(found.group()):04X}"
 
 
@@ -54,8 +57,9 @@ def check(event):
             named += [(f"sessions[{i}].sections[{j}].pairs[{k}].name", p.name) for k, p in enumerate(sec.pairs)]
             named += [(f"sessions[{i}].sections[{j}].teams[{k}].name", t.name) for k, t in enumerate(sec.teams)]
     for where, text in named:
-        if control_char(text):
-            problems.append(f"{where}: no control characters in a name (found {control_char(text)})")
+        breaks = where == "name" or where.endswith("].name") and "sections" not in where  # the event's, a session's
+        if control_char(text, breaks):
+            problems.append(f"{where}: no control characters in a name (found {control_char(text, breaks)})")
     if not event.sessions:
         problems.append("sessions: the event needs at least one session")
     _check_club(problems, event)
