@@ -9,9 +9,9 @@ formatter's own and keeps its lines.
 """
 import copy
 import logging.config
+import re
 import threading
 import time
-import re
 
 from uvicorn.config import LOGGING_CONFIG
 from uvicorn.logging import AccessFormatter, DefaultFormatter

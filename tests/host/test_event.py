@@ -347,5 +347,6 @@ def test_the_events_name_may_break_lines_but_holds_no_other_control_character(na
         ev.new_event(name, {"type": "mitchell", "tables": 3}, boards_per_round=2)
     data = ev.to_dict(ev.new_event("Club", {"type": "mitchell", "tables": 3}, boards_per_round=2))
     data["sessions"][0]["name"] = name
-    with pytest.raises(EventError, match=re.escape(f"sessions[0].name: no control characters in a name (found {refused}")):
+    said = f"sessions[0].name: no control characters in a name (found {refused}"
+    with pytest.raises(EventError, match=re.escape(said)):
         ev.from_dict(data)

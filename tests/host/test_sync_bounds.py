@@ -54,8 +54,8 @@ def test_the_schemas_token_pattern_is_the_set_of_tokens_the_core_writes_and_the_
     writes. Each token matches; each string of the pattern's shape is a token; the collector takes each."""
     pattern = re.compile(SCHEMA["$defs"]["token"]["pattern"])
     assert all(pattern.fullmatch(t) for t in TOKENS)
-    shapes = [s + h + c for s in "NESW" for h in ":~" for c in ["P", "X", "XX"] + [f"{lv}{st}" for lv in range(1, 10)
-                                                                                    for st in ("C", "D", "H", "S", "NT")]]
+    names = ["P", "X", "XX"] + [f"{lv}{st}" for lv in range(1, 10) for st in ("C", "D", "H", "S", "NT")]
+    shapes = [s + h + c for s in "NESW" for h in ":~" for c in names]
     shapes += [s + "@" for s in "NESW"] + ["*lead", "!reject", "!reject_natural", "!25a", "!25b_accept", "!25b_stand",
                                           "!25b_other"] + [f"!pass_next_turn:{s}" for s in "NESW"]
     assert sorted(shapes) == sorted(TOKENS)

@@ -74,7 +74,8 @@ async def guard(request: Request, credentials: Annotated[HTTPAuthorizationCreden
     refused = _check(request, credentials)
     if refused is not None:
         address = client_of(request)
-        request.app.state.service.refusals.warning(log, address, f"api {refused.status} {refused.reason}", "API refused (%d) %s %s from %s: %s",
+        request.app.state.service.refusals.warning(log, address, f"api {refused.status} {refused.reason}",
+                                                   "API refused (%d) %s %s from %s: %s",
                               refused.status, request.method, request.url.path, address, refused.reason)
         raise refused
 

@@ -2,17 +2,30 @@
 
 Only what the host relies on is required; fields a newer firmware adds are kept (extra="allow"), at most
 MAX_EXTRA characters of them an event. Tricks are any integer here: an impossible count is the validator's
-business (an alert), not a malformed body. Every field is bounded (issue 24, "one parsing boundary"): an input
-is a token the core reads (readback.parse_token), a text at most MAX_NAME characters (a note MAX_NOTE) with no control character, an
-integer within 64 bits, a number finite; whatever a unit sends, what is stored and shown of it is that small.
+business (an alert), not a malformed body. Every field is bounded (issue 24, "one parsing boundary"): a call's
+input is a token the core reads (readback.parse_token), a text at most MAX_NAME characters (a note MAX_NOTE)
+with no control character, an integer within 64 bits, a number finite; whatever a unit sends, what is stored
+and shown of it is that small.
 docs/protocol/sync-v1.schema.json states the same protocol as a JSON Schema (what this parser takes, and where the
 firmware sends less); tests/host/test_protocol_schema.py holds the two together.
 """
 import json
 from typing import Annotated, Literal, Union
 
-from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr,
-                      StringConstraints, TypeAdapter, ValidationError, model_validator)
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+    StringConstraints,
+    TypeAdapter,
+    ValidationError,
+    model_validator,
+)
 
 from bidwire.core import readback
 from bidwire.core.auction import MAX_INPUTS
@@ -22,8 +35,9 @@ INT64 = 2**63 - 1
 MAX_NAME = 64  # a verdict, kind, ruling, contract, firmware or board name, a section, a unit's reason
 MAX_NOTE = 500  # a note's text
 MAX_TOKEN = 24  # an input token: "!pass_next_turn:E" is the longest the core writes, parse_call reads "N:1 NT" too
-MAX_EXTRA = 65536  # the JSON of the fields an event has beyond its model's: an auction_end's summary (below 2 KB in 3,000
-# random sessions of presses, tests/host/test_sync_bounds.py), a newer firmware's fields
+# The JSON of the fields an event has beyond its model's: an auction_end's summary (under 2 KB in 3,000 random
+# sessions of presses; tests/host/test_sync_bounds.py holds it far below this), a newer firmware's fields
+MAX_EXTRA = 65536
 Int = Annotated[StrictInt, Field(ge=-INT64, le=INT64)]
 Seq = Annotated[StrictInt, Field(ge=1, le=SEQ_MAX)]
 Count = Annotated[StrictInt, Field(ge=0, le=INT64)]
