@@ -34,7 +34,7 @@ FROZEN_SRC  := $(shell find firmware boards -name '*.py' -not -path '*/__pycache
 # pyright-python otherwise asks PyPI for its latest version on every run, only to print a warning.
 export PYRIGHT_PYTHON_IGNORE_WARNINGS := 1
 
-.PHONY: setup chromium gcc-multilib postgresql hub demo-sim mp32 mp32-mpy test test-py test-mp compile lint typecheck bench demo unit-build vunit firmware deploy provision serve rebuild clean chaos
+.PHONY: setup chromium gcc-multilib postgresql faketime hub demo-sim mp32 mp32-mpy test test-py test-mp compile lint typecheck bench demo unit-build vunit firmware deploy provision serve rebuild clean chaos
 
 setup: $(STAMP) $(TYPESHED)
 
@@ -49,7 +49,7 @@ $(STAMP): pyproject.toml
 $(TYPESHED): | $(STAMP)
 	ln -sfn "$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))')" $@
 
-test: setup chromium gcc-multilib postgresql
+test: setup chromium gcc-multilib postgresql faketime
 	$(MAKE) --no-print-directory test-py test-mp compile lint typecheck
 
 # The dashboard's browser tests drive Debian's chromium through Playwright (which never downloads a browser).
@@ -57,6 +57,12 @@ chromium:
 	@test -x /usr/bin/chromium || { echo "installing Debian chromium for the browser tests"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } \
 		|| { echo "make test needs /usr/bin/chromium: apt-get install chromium (as root)"; exit 1; }
+
+# A test runs a club's collector with its clock an hour off (libfaketime's faketime; the hub reads only its own).
+faketime:
+	@command -v faketime >/dev/null || { echo "installing Debian faketime for the clock tests"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq faketime >/dev/null; } \
+		|| { echo "make test needs faketime: apt-get install faketime (as root)"; exit 1; }
 
 # The hub's tests and make hub start throwaway clusters with Debian's PostgreSQL server (initdb, pg_ctl).
 postgresql:

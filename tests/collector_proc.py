@@ -48,12 +48,13 @@ def rows(data, sql, *args):
 class Collector:
     """`bidwire serve` in a subprocess; the URL it prints tells where it listens."""
 
-    def __init__(self, data, keyring, port=0, extra=(), preexec_fn=None):
+    def __init__(self, data, keyring, port=0, extra=(), preexec_fn=None, prefix=()):
+        """`prefix`: a command the server runs under, e.g. ("faketime", "-f", "+1h") for a clock an hour ahead."""
         self.data, self.keyring = Path(data), Path(keyring)
         self.log_path = self.data / f"serve-{time.monotonic_ns()}.log"
         self.log = open(self.log_path, "w")
         self.stdout_text = ""  # what it printed, once stopped
-        self.proc = subprocess.Popen([str(BIDWIRE), "serve", "--data", str(data), "--keyring", str(keyring),
+        self.proc = subprocess.Popen([*prefix, str(BIDWIRE), "serve", "--data", str(data), "--keyring", str(keyring),
                                       "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
                                       *extra], stdout=subprocess.PIPE, stderr=self.log, text=True,
                                      preexec_fn=preexec_fn)

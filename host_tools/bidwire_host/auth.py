@@ -89,12 +89,15 @@ def server_secret(data_dir):
 
 
 class LoginLimiter:
-    """Login attempts per client address: FREE_TRIES wrong passwords in a row are let through at once, then each
-    further attempt must wait FIRST_WAIT_S, doubled after every wrong one, up to MAX_WAIT_S. A right password
-    clears the address's count. Per address only: one address guessing cannot lock the director out of the
-    room's own tablet. The address is the real peer unless the operator named a proxy (server.serve). The login
-    route counts an attempt as it starts (`begin`), so attempts sent at once are limited as well as those sent one
-    after another. `clock` is time.monotonic unless a test gives its own."""
+    """Login attempts per client address and role: FREE_TRIES wrong passwords in a row are let through at once,
+    then each further attempt must wait FIRST_WAIT_S, doubled after every wrong one, up to MAX_WAIT_S. A right
+    password clears the count of its own role only: a scorer's login from the address forgives nothing of the
+    director's (issue 24: 4 wrong director passwords and a right scorer one, repeated, were never limited).
+    A wrong password counts for every role it was tried for (all the roles with a password, unless the form
+    named one): it cannot be told which it was meant for. Per address: one address guessing cannot lock the
+    director out of the room's own tablet. The address is the real peer unless the operator named a proxy
+    (server.serve). The login route counts an attempt as it starts (`begin`), so attempts sent at once are
+    limited as well as those sent one after another. `clock` is time.monotonic unless a test gives its own."""
 
     FREE_TRIES = 5
     FIRST_WAIT_S = 30
@@ -103,51 +106,61 @@ class LoginLimiter:
 
     def __init__(self, clock=time.monotonic):
         self.clock = clock
-        self._failures = {}  # address -> (wrong passwords in a row, time of the last)
+        self._failures = {}  # (address, role) -> (wrong passwords in a row, time of the last)
         self._lock = threading.Lock()
 
-    def begin(self, address):
-        """An attempt from the address: the seconds it must still wait (then it is refused, and nothing is counted),
-        or 0, and then the attempt counts as a wrong password until `succeeded()` clears the count, so that
-        attempts made at once are counted as they start (200 at once get 5 tries, not 200)."""
+    def begin(self, address, roles=ROLES):
+        """An attempt from the address for any of `roles`: the seconds it must still wait (then it is refused,
+        and nothing is counted), or 0, and then the attempt counts as a wrong password for each of the roles until
+        `succeeded()` clears its role's count, so that attempts made at once are counted as they start (200 at
+        once get 5 tries, not 200)."""
         with self._lock:
-            wait = self._wait(address)
+            wait = max(self._wait((address, r)) for r in roles)
             if not wait:
-                n = self._failures.get(address, (0, 0.0))[0] + 1
-                self._failures[address] = (n, self.clock())
+                for r in roles:
+                    self._count((address, r))
             return wait
 
-    def count(self, address):
-        """Wrong passwords (and attempts under way) from the address in a row."""
+    def count(self, address, roles=ROLES):
+        """Wrong passwords (and attempts under way) from the address in a row, the most of any of `roles`."""
         with self._lock:
-            return self._failures.get(address, (0, 0.0))[0]
+            return max(self._failures.get((address, r), (0, 0.0))[0] for r in roles)
 
-    def wait(self, address):
-        """Seconds the address must still wait before its next attempt (0: it may try now)."""
+    def wait(self, address, roles=ROLES):
+        """Seconds the address must still wait before its next attempt for `roles` (0: it may try now)."""
         with self._lock:
-            return self._wait(address)
+            return max(self._wait((address, r)) for r in roles)
 
-    def _wait(self, address):
-        n, last = self._failures.get(address, (0, 0.0))
+    def _count(self, key):
+        n = self._failures.get(key, (0, 0.0))[0] + 1
+        self._failures[key] = (n, self.clock())
+        return n
+
+    def _wait(self, key):
+        n, last = self._failures.get(key, (0, 0.0))
         now = self.clock()
         if n and now - last > self.FORGET_S:
-            del self._failures[address]
+            del self._failures[key]
             return 0
         if n < self.FREE_TRIES:
             return 0
         delay = min(self.MAX_WAIT_S, self.FIRST_WAIT_S * 2 ** (n - self.FREE_TRIES))
         return max(0, int(last + delay - now + 0.999))
 
-    def failed(self, address):
-        """A wrong password from the address; how many in a row now."""
+    def failed(self, address, roles=ROLES):
+        """A wrong password from the address for `roles`; how many in a row now (the most of them)."""
         with self._lock:
-            n = self._failures.get(address, (0, 0.0))[0] + 1
-            self._failures[address] = (n, self.clock())
-            return n
+            return max(self._count((address, r)) for r in roles)
 
-    def succeeded(self, address):
+    def succeeded(self, address, role, tried=()):
+        """A right password for `role`: its count from the address is cleared, no other role's. The other roles
+        the attempt was counted for as it began (`tried`) lose that one count: a right password is no guess."""
         with self._lock:
-            self._failures.pop(address, None)
+            self._failures.pop((address, role), None)
+            for r in tried:
+                n, last = self._failures.get((address, r), (0, 0.0))
+                if r != role and n:
+                    self._failures[(address, r)] = (n - 1, last)
 
 
 class Sessions:

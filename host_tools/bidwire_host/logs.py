@@ -10,6 +10,8 @@ formatter's own and keeps its lines.
 import copy
 import logging.config
 import re
+import threading
+import time
 
 from uvicorn.config import LOGGING_CONFIG
 from uvicorn.logging import AccessFormatter, DefaultFormatter
@@ -66,3 +68,34 @@ def log_config(level="info"):
 def configure(level="info"):
     """The log configured as uvicorn will configure it (log_config), for what is logged before uvicorn starts."""
     logging.config.dictConfig(log_config(level))
+
+
+class RefusalLog:
+    """Refused requests logged once per address and kind (status and reason) every `every_s` seconds, with the
+    count of those not logged since (issue 24.10: one unauthenticated client wrote 182 KB/s of log): the
+    collector's refused requests and syncs, and its refused connections (collector/connections.py). `clock` is
+    time.monotonic unless a test gives its own."""
+
+    def __init__(self, every_s=10.0, clock=None):
+        self.every_s, self.clock = every_s, clock or time.monotonic
+        self._logged = {}  # (address, kind) -> (time logged, refusals not logged since)
+        self._lock = threading.Lock()
+
+    def warning(self, logger, address, kind, msg, *args):
+        """Log `msg % args` at warning unless a refusal of this kind from this address was logged under every_s
+        ago; whether it was logged."""
+        now = self.clock()
+        with self._lock:
+            last, quiet = self._logged.get((address, kind), (None, 0))
+            if last is not None and now - last < self.every_s:
+                self._logged[(address, kind)] = (last, quiet + 1)
+                return False
+            if len(self._logged) > 10_000:  # addresses gone quiet are forgotten
+                self._logged = {k: v for k, v in self._logged.items() if now - v[0] < self.every_s}
+            self._logged[(address, kind)] = (now, 0)
+        if quiet:
+            msg += " (%d more like it in the last %.0f s)"
+            args = (*args, quiet, now - last)
+        logger.warning(msg, *args)
+        return True
+

@@ -46,7 +46,7 @@ def create_app(data_dir, keyring_path=None, event=None, tables=None, method="neu
     if event is not None:  # a bad event file is refused before the store is opened: nothing is left behind
         if not isinstance(event, dict):
             event = load_event_file(event)
-        setup.check(event, tables or {}, method)
+        setup.prepare(event, tables or {}, method)
     store = derive.open_store(data_dir)
     keyring = Keyring(Path(keyring_path) if keyring_path else data_dir / KEYRING)
     service = Service(store, keyring)
@@ -84,13 +84,16 @@ def create_app(data_dir, keyring_path=None, event=None, tables=None, method="neu
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request, exc):  # {"error": ...} like every other refusal (e.g. a body nested too deep)
         if exc.status_code >= 400:
-            log.warning("request refused (%d) %s %s: %s", exc.status_code, request.method, request.url.path,
-                        exc.detail)
+            service.refusals.warning(log, apiauth.client_of(request), f"request {exc.status_code} {exc.detail}",
+                                  "request refused (%d) %s %s: %s", exc.status_code, request.method,
+                                  request.url.path, exc.detail)
         return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers)
 
     @app.exception_handler(Refused)
     async def service_refused(request, exc):  # the service did not make the change: why, and nothing changed
-        log.warning("change refused (%d) %s %s: %s", exc.status, request.method, request.url.path, exc.reason)
+        service.refusals.warning(log, apiauth.client_of(request), f"change {exc.status} {exc.reason}",
+                                 "change refused (%d) %s %s: %s",
+                              exc.status, request.method, request.url.path, exc.reason)
         return JSONResponse({"error": exc.reason}, status_code=exc.status)
 
     @app.exception_handler(apiauth.ApiRefused)

@@ -155,8 +155,9 @@ def test_a_decision_sent_twice_is_recorded_once(mitchell):
 
 
 def test_the_event_loop_is_never_held_up_while_units_sync_and_pages_watch(tmp_path, mitchell):
-    """Everything blocking runs in worker threads: the loop probe (collector/loopprobe.py) sees no stall over
-    100 ms while three units play their round, a live stream watches and the director decides."""
+    """Everything blocking runs in worker threads: no store read is made on the event loop's thread (the store
+    counts them, /healthz `reads_on_loop`) while three units play their round, a live stream watches and the
+    director decides. Counted, not timed: how long the loop is held up is make bench's (collector_live.py)."""
     director, csrf = staff_client(mitchell.url)
     with director.stream("GET", "/director/events", timeout=30) as stream:
         units = [VUnit(unit_config(tmp_path, mitchell, UNITS[t], t)) for t in UNITS]
@@ -172,5 +173,5 @@ def test_the_event_loop_is_never_held_up_while_units_sync_and_pages_watch(tmp_pa
             for u in units:
                 u.finish()
         assert stream.status_code == 200
-    loop = mitchell.api.get("/healthz").json()["loop"]
-    assert loop["samples"] > 10 and loop["stalls_over_100ms"] == 0, loop
+    health = mitchell.api.get("/healthz").json()
+    assert health["events"] > 30 and health["reads_on_loop"] == 0, health

@@ -89,7 +89,6 @@ def play_mitchell(tmp_path, collector, tricks=TRICKS, units=UNITS):
 
 
 def test_a_three_table_mitchell_is_run_and_ranked(tmp_path):
-    start = time.monotonic()
     event_file = tmp_path / "event.json"
     subprocess.run([str(BIDWIRE), "event", "create", str(event_file), "--name", "Club pairs", "--movement",
                     "mitchell", "--tables", "3", "--boards-per-round", "2"], check=True, capture_output=True)
@@ -135,4 +134,3 @@ def test_a_three_table_mitchell_is_run_and_ranked(tmp_path):
         assert assigns == 9  # loading the event again queued no round twice
     finally:
         again.stop()
-    assert time.monotonic() - start < 60

@@ -47,8 +47,10 @@ def browser():
         b.close()
 
 
-def log_in(page, url, password=PASSWORD):
+def log_in(page, url, password=PASSWORD, role=None):
     page.goto(url + "/login")
+    if role is not None:  # the page asks only when both roles have a password; director is chosen first
+        page.get_by_label("Sign in as").select_option(role)
     page.get_by_label("Password (director or scorer)").fill(password)
     page.get_by_role("button", name="Sign in").click()
 

@@ -208,7 +208,7 @@ def test_the_scorers_own_login_corrects_within_the_period_and_overrides_after_it
     SHOTS.mkdir(parents=True, exist_ok=True)
     play_the_mitchell(tmp_path, mitchell)
     page = browser.new_page(viewport=TABLET)
-    log_in(page, mitchell.url, SCORER_PASSWORD)
+    log_in(page, mitchell.url, SCORER_PASSWORD, role="scorer")
     page.wait_for_url("**/scorer")
     assert "signed in as scorer" in page.locator("header h1").inner_text()
     assert page.get_by_role("link", name="Director").count() == 0

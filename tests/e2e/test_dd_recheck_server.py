@@ -79,8 +79,10 @@ def test_a_result_is_flagged_when_its_deals_analysis_lands_after_it(tmp_path):
 
         hands.write_text(f'[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n[Deal "{TOP}"]\n')  # corrected
         event = json.loads(event_file.read_text())
-        event["sessions"][0]["hand_records"] = str(hands)  # the file names it relative to itself; the API has no file
-        body = {"event": event, "tables": {"T01": 1, "T02": 2, "T03": 3}}
+        session = event["sessions"][0]
+        session.pop("hand_records", None)  # the file names its own; a request sends the text (issue 24.3)
+        body = {"event": event, "tables": {"T01": 1, "T02": 2, "T03": 3},
+                "hand_records": {session["name"]: hands.read_text()}}
         for _ in range(2):  # loaded again, twice: one alert
             assert c.api.post("/api/v1/event", json=body).status_code == 200
             _wait(lambda: c.rows("SELECT deal FROM analysis WHERE deal = ?", TOP))

@@ -113,16 +113,35 @@ def _check_exports(workdir, out):
 
 def test_make_demo_short_session_exits_and_leaves_no_process(tmp_path):
     """issue 5: `make demo TABLES=4 BOARDS=6 EXIT_WHEN_DONE=1` ends with a ranking and stops what it started."""
+    mark = f"BIDWIRE_TEST_RUN={os.getpid()}-{tmp_path.name}"  # in the environment of every process it starts
     env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
+    env["BIDWIRE_TEST_RUN"] = mark.split("=", 1)[1]
     proc = subprocess.run(["make", "-s", "demo", "TABLES=4", "BOARDS=6", "PORT=0", "EXIT_WHEN_DONE=1"],
                           cwd=Path(__file__).parents[2], env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert len(re.findall(r"^  (NS|EW) +\d+=? +pair", proc.stdout, re.M)) == 8
-    assert running("build/demo") == [], "make demo left processes running"
+    assert started_by(mark) == [], "make demo left processes running"
+
+
+def started_by(mark):
+    """Command lines of the live processes this test started: those whose environment holds `mark` (a demo of
+    another checkout on the same machine is not counted), zombies aside."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+            cmd = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if mark.encode() in environ and state != "Z":
+            found.append(cmd)
+    return found
 
 
 def running(marker):
-    """Command lines of live processes that mention `marker` (zombies and this test's own shell aside)."""
+    """Command lines of live processes that mention `marker`, a folder of the calling test's own (tmp_path), so
+    that only processes it started are counted; zombies aside."""
     found = []
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:

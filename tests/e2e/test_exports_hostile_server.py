@@ -38,10 +38,11 @@ def collector(tmp_path):
 
 def test_the_collectors_exports_keep_typed_fields_as_data(collector, tmp_path):
     (tmp_path / "hands.pbn").write_text(analysis.deal_session(range(1, 7), seed=9))  # endplay needs a Deal
-    event = ev.to_dict(ev.new_event(NAME, {"type": "mitchell", "tables": 3}, boards_per_round=2, section=SECTION,
-                                    hand_records=str(tmp_path / "hands.pbn")))
+    event = ev.to_dict(ev.new_event(NAME, {"type": "mitchell", "tables": 3}, boards_per_round=2, section=SECTION))
     r = collector.api.post("/api/v1/event", json={"event": event, "tables": {"T01": [SECTION, 1], "T02": [SECTION, 2],
-                                                                             "T03": [SECTION, 3]}})
+                                                                             "T03": [SECTION, 3]},
+                                                  "hand_records": {event["sessions"][0]["name"]:
+                                                                   (tmp_path / "hands.pbn").read_text()}})
     assert r.status_code == 200, r.text
     start = {"seq": 1, "type": "board_start", "board": 1, "section": SECTION, "table": 1, "round": 1, "ns": 1,
              "ew": 1, "dealer": "N", "vul": "None", "mode": "record", "t": 1}

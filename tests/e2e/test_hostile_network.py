@@ -33,12 +33,12 @@ def hello(seq):
 
 
 def sync(collector, seq):
-    """One sync of T01 on a connection of its own, as the unit makes it; (status, ack, seconds)."""
+    """One sync of T01 on a connection of its own, as the unit makes it, with the unit's 5 s timeout (a sync not
+    answered by then is the unit's failure: httpx raises); (status, ack)."""
     raw, headers = signed("T01", [hello(seq)])
-    began = time.monotonic()
     with httpx.Client(base_url=collector.url, timeout=5) as unit:
         r = unit.post("/api/v1/sync", content=raw, headers=headers)
-    return r.status_code, r.json().get("ack"), time.monotonic() - began
+    return r.status_code, r.json().get("ack")
 
 
 def nofile(soft, hard):
@@ -108,15 +108,13 @@ def test_one_client_holding_1100_idle_connections_does_not_starve_a_unit(tmp_pat
             collector.stdout_text
         listening = subprocess.run(["ss", "-Hltn", f"sport = :{collector.port}"], capture_output=True, text=True)
         assert listening.stdout.split()[2] == "2048"  # the kernel's queue (asyncio accepts 32 a turn)
-        assert sync(collector, 1)[:2] == (200, 1)  # accepted before the attack
+        assert sync(collector, 1) == (200, 1)  # accepted before the attack
         before = rows(collector.data, "SELECT seq, body FROM events ORDER BY seq")
         hostile = [idle_connection(collector.port, "127.0.0.2") for _ in range(1100)]
         try:
             answers = []
             for seq in range(2, 8):  # 6 syncs, as in the issue, while the 1,100 are open
-                status, ack, took = sync(collector, seq)
-                answers.append((status, ack))
-                assert took < 5, f"sync {seq} took {took:.1f} s, over the unit's 5 s timeout"
+                answers.append(sync(collector, seq))  # within the unit's 5 s timeout, or it raises
             assert answers == [(200, seq) for seq in range(2, 8)]
             refused = [read_all(s, 0.5) for s in hostile[32:]]
             assert all(a is not None and a.startswith(b"HTTP/1.1 503") for a in refused)
@@ -127,7 +125,7 @@ def test_one_client_holding_1100_idle_connections_does_not_starve_a_unit(tmp_pat
         finally:
             for s in hostile:
                 s.close()
-        assert sync(collector, 8)[:2] == (200, 8)
+        assert sync(collector, 8) == (200, 8)
         stored = rows(collector.data, "SELECT seq, body FROM events ORDER BY seq")
         assert stored[:1] == before and [r["seq"] for r in stored] == list(range(1, 9))
     finally:
@@ -146,12 +144,11 @@ def test_1100_idle_connections_from_the_collectors_own_machine_leave_room_for_a_
     closing the longest idle connection."""
     collector = Collector(tmp_path, keyring(tmp_path / "keyring.json", UNITS), 0, preexec_fn=nofile(1024, 1024))
     try:
-        assert sync(collector, 1)[:2] == (200, 1)
+        assert sync(collector, 1) == (200, 1)
         hostile = [idle_connection(collector.port, "127.0.0.1") for _ in range(1100)]
         try:
             for seq in range(2, 8):
-                status, ack, took = sync(collector, seq)
-                assert (status, ack) == (200, seq) and took < 5, (seq, status, took)
+                assert sync(collector, seq) == (200, seq)  # within the unit's 5 s timeout, or it raises
             time.sleep(0.5)
             state = [answered(s) for s in hostile]
             assert 750 <= sum(a is None for a in state) <= 774
@@ -175,12 +172,11 @@ def test_idle_connections_from_many_addresses_make_room_for_a_unit(tmp_path):
     try:
         assert server_limits(collector) == [384, 384]
         assert "at most 134 connections (descriptor limit 384)" in collector.stdout_text
-        assert sync(collector, 1)[:2] == (200, 1)
+        assert sync(collector, 1) == (200, 1)
         hostile = [idle_connection(collector.port, f"127.0.1.{1 + i % 10}") for i in range(300)]
         try:
             for seq in range(2, 6):
-                status, ack, took = sync(collector, seq)
-                assert (status, ack) == (200, seq) and took < 5
+                assert sync(collector, seq) == (200, seq)
             time.sleep(0.5)
             state = [answered(s) for s in hostile]
             still_open = [i for i, a in enumerate(state) if a is None]
@@ -209,14 +205,12 @@ def test_the_head_deadline_holds_for_the_next_request_of_a_kept_alive_connection
                 re.search(rb"content-length: (\d+)", first).group(1)):
             first += s.recv(4096)
         assert first.startswith(b"HTTP/1.1 200") and b"connection: close" not in first
-        began = time.monotonic()
         s.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0")
-        answer = read_all(s, 4)
-        took = time.monotonic() - began
+        answer = read_all(s, 4)  # the keep-alive timer would have left it open: read_all gives None then
         assert answer is not None and answer.startswith(b"HTTP/1.1 408"), answer
-        assert b"the request head did not arrive within 1 s" in answer and 0.9 < took < 3
+        assert b"the request head did not arrive within 1 s" in answer
         s.close()
-        assert sync(collector, 1)[:2] == (200, 1)
+        assert sync(collector, 1) == (200, 1)
     finally:
         collector.stop()
 
@@ -248,7 +242,7 @@ def test_forwarded_addresses_are_believed_only_from_the_proxies_named(guarded):
     (it is keyed on the real peer), and the right password is refused too once the device must wait. A collector
     told that 127.0.0.1 is its proxy believes the forwarded address instead."""
     collector = guarded()
-    assert sync(collector, 1)[:2] == (200, 1)
+    assert sync(collector, 1) == (200, 1)
     with httpx.Client(base_url=collector.url, timeout=10) as browser:
         codes = [login(browser, f"guess-{i}", {"X-Forwarded-For": f"10.0.{i}.9"}).status_code for i in range(12)]
         assert codes == [401] * 5 + [429] * 7
@@ -285,7 +279,7 @@ def test_200_logins_at_once_are_limited_and_hashed_two_at_a_time(guarded):
     so the server's peak memory grows by far less than 40 worker threads x 16 MiB of scrypt would take."""
     collector = guarded()
     pid = collector.proc.pid
-    assert sync(collector, 1)[:2] == (200, 1)
+    assert sync(collector, 1) == (200, 1)
     with httpx.Client(base_url=collector.url, timeout=10) as c:  # warm: the login page rendered once
         login(c, "warm-up")
     peak_before = vm_kib(pid, "VmHWM")
@@ -316,7 +310,7 @@ def test_200_logins_at_once_are_limited_and_hashed_two_at_a_time(guarded):
         assert mine == [401] * 5 + [429] * 15, (device, mine)
     with httpx.Client(base_url=collector.url, timeout=10) as director:  # a device that did not guess logs in
         assert login(director, DIRECTOR_PW).status_code == 303
-    assert sync(collector, 2)[:2] == (200, 2)
+    assert sync(collector, 2) == (200, 2)
     assert [r["seq"] for r in rows(collector.data, "SELECT seq FROM events ORDER BY seq")] == [1, 2]
 
 
@@ -327,7 +321,7 @@ def test_no_field_from_outside_can_write_a_log_line(guarded):
     """Issue 12.10: a unit id, a URL path and a forwarded address holding line breaks: every line the collector
     logs is one it wrote (it starts with a level), the line breaks are escaped, nothing accepted is changed."""
     collector = guarded("--access-log", "--log-level", "debug")
-    assert sync(collector, 1)[:2] == (200, 1)
+    assert sync(collector, 1) == (200, 1)
     forged = "INFO:     login from 10.6.6.6 as director"
     raw, headers = signed(f"T01\n{forged}", [hello(2)])
     with httpx.Client(base_url=collector.url, timeout=10) as c:

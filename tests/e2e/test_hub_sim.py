@@ -12,6 +12,7 @@ import subprocess
 import time
 from datetime import UTC, datetime, timedelta
 
+import httpx2 as httpx
 import pytest
 from chaos_proxy import ChaosProxy
 from collector_proc import BIDWIRE, Collector, keyring, rows
@@ -32,26 +33,26 @@ def hub(tmp_path_factory):
             h.stop()
 
 
-def club(tmp_path, name, hub_url, club_secret):
+def club(tmp_path, name, hub_url, club_secret, sim=SIM, prefix=()):
     data = tmp_path / name
     data.mkdir()
     event_file = data / "event.json"
     subprocess.run([str(BIDWIRE), "event", "create", str(event_file), "--name", f"Club {name} heat", "--movement",
                     "mitchell", "--tables", "3", "--boards-per-round", "2"], check=True, capture_output=True)
     event = json.loads(event_file.read_text())
-    event["sim"] = {"hub": hub_url, "id": SIM, "club": name, "secret_file": "hub-secret"}
+    event["sim"] = {"hub": hub_url, "id": sim, "club": name, "secret_file": "hub-secret"}
     event_file.write_text(json.dumps(event))
     (data / "hub-secret").write_text(club_secret + "\n")
     ring = keyring(data / "keyring.json", {UNITS[t]: secret(t) for t in UNITS})
-    return Collector(data, ring, extra=("--event", str(event_file), "--tables", "T01=1,T02=2,T03=3"))
+    return Collector(data, ring, extra=("--event", str(event_file), "--tables", "T01=1,T02=2,T03=3"), prefix=prefix)
 
 
-def hub_rows(hub, expected, timeout=90):
+def hub_rows(hub, expected, timeout=90, sim=SIM):
     """The hub's results once `expected` of them are in (the clubs upload in the background)."""
     deadline = time.monotonic() + timeout
     with hub.organiser() as org:
         while True:
-            got = org.get(f"/api/v1/sims/{SIM}/results").json()
+            got = org.get(f"/api/v1/sims/{sim}/results").json()
             n = sum(len(v) for v in got["boards"].values())
             if n >= expected or time.monotonic() > deadline:
                 return got
@@ -110,3 +111,41 @@ def test_two_clubs_feed_one_hub_and_an_offline_club_catches_up(tmp_path, hub):
         a.stop()
         b.stop()
         down.stop()
+
+
+def test_a_club_whose_clock_is_an_hour_off_changes_nothing(tmp_path, hub):
+    """Issue 23, faults: club A's collector runs an hour ahead, club B's an hour behind (libfaketime: the whole
+    process, its results' times and its link's). The hub reads only its own clock: both clubs' uploads are taken,
+    the combined field is the one worked in the test above (both clubs play the same tricks), and although A's
+    clock is past the release time (30 minutes from now by the hub's), the hub has released nothing and A's link
+    says so."""
+    sim = "e2e-clock"
+    with hub.organiser() as org:
+        r = org.post("/api/v1/sims", json={"id": sim, "name": "Clock sim", "boards": [1, 2, 3, 4, 5, 6],
+                                           "release_at": (datetime.now(UTC) + timedelta(minutes=30)).isoformat()})
+        assert r.status_code == 201, r.text
+        secrets = {c: org.post(f"/api/v1/sims/{sim}/clubs", json={"id": c, "name": f"Club {c}"}).json()["secret"]
+                   for c in "AB"}
+    a = club(tmp_path, "A", hub.url, secrets["A"], sim=sim, prefix=("faketime", "-f", "+1h"))
+    b = club(tmp_path, "B", hub.url, secrets["B"], sim=sim, prefix=("faketime", "-f", "-1h"))
+    try:
+        play_mitchell(a.data, a)
+        play_mitchell(b.data, b)
+        for c, hours in ((a, 1), (b, -1)):
+            received = datetime.fromisoformat(rows(c.data, "SELECT max(received) AS t FROM events")[0]["t"])
+            assert abs((received - datetime.now(UTC)) - timedelta(hours=hours)) < timedelta(minutes=10)
+        field = hub_rows(hub, 36, sim=sim)
+        assert {r["club"] for rs in field["boards"].values() for r in rs} == {"A", "B"}
+        pct = {(e["club"], e["direction"], e["pair"]): (e["rank"], e["pct"]) for e in field["ranking"]}
+        for c in "AB":
+            assert pct[(c, "NS", "3")] == ("1=", "63.33")
+            assert pct[(c, "NS", "1")] == ("3=", "43.33")
+            assert pct[(c, "EW", "1")] == ("1=", "53.33")
+            assert pct[(c, "EW", "2")] == ("5=", "43.33")
+        link = a.api.get("/api/v1/hub").json()
+        assert (link["sim"], link["released"], link["backlog"]) == (sim, False, 0), link
+        release = httpx.get(f"{hub.url}/api/v1/sims/{sim}/release").json()
+        assert release["released"] is False, release
+    finally:
+        a.stop()
+        b.stop()

@@ -128,3 +128,57 @@ def test_no_secret_reaches_the_log_of_a_collector_logging_everything(collector):
                (collector.data / "dashboard-secret").read_text().strip()]
     for s in secrets:
         assert s not in log, f"a secret ({s[:6]}...) is in the collector's log"
+
+
+def board_start(seq):
+    return {"seq": seq, "type": "board_start", "board": 1, "dealer": "N", "vul": "None", "mode": "record", "t": 1000}
+
+
+def call(seq, seat, token, verdict="legal"):
+    return {"seq": seq, "type": "call", "board": 1, "input": token, "seat": seat, "verdict": verdict, "law": 0,
+            "alert": False, "tempo": 12, "t": 1000}
+
+
+def test_one_unit_cannot_blow_up_the_directors_page_with_long_calls(collector):
+    """Issue 24.1: 48 calls whose `input` was 200 KB each, then 20 irregularities, made GET /director 366 MB. Each
+    such call is now refused 400 naming the field, nothing of its batch is stored, and the unit's real calls
+    and irregularities, sent next, make a page and a first live message of ordinary size."""
+    director = httpx.Client(base_url=collector.url, timeout=30)
+    login = director.get("/login")
+    csrf = login.text.split('name="csrf" value="', 1)[1].split('"', 1)[0]
+    assert director.post("/login", data={"password": DIRECTOR_PW, "csrf": csrf, "role": "director"}).status_code \
+        in (200, 303)
+    before = len(director.get("/director").content)
+    with httpx.Client(base_url=collector.url, timeout=30) as unit:
+        raw, headers = signed("T01", [hello(1), board_start(2)])
+        assert unit.post("/api/v1/sync", content=raw, headers=headers).json()["ack"] == 2
+        for seq in range(3, 51):
+            raw, headers = signed("T01", [call(seq, "NESW"[seq % 4], "N:" + "1H" * 100_000)])
+            r = unit.post("/api/v1/sync", content=raw, headers=headers)
+            assert r.status_code == 400 and "events[0] (call).input" in r.json()["error"], r.text
+        for token in ("N:" + "7" * 60, "N:1H\x00", "X:1H", "!reject:N:N", ""):  # short, but not a token either
+            raw, headers = signed("T01", [call(3, "N", token)])
+            assert unit.post("/api/v1/sync", content=raw, headers=headers).status_code == 400, token
+        events, seq = [], 3
+        for i in range(20):  # the 20 irregularities, as a real unit sends them: out of rotation, each rejected
+            events.append(call(seq, "E", "E:1S", "out_of_rotation"))
+            events.append({"seq": seq + 1, "type": "irregularity", "board": 1, "kind": "out_of_rotation", "law": 31,
+                           "offender": "E", "call": "1S", "entitled": "N", "options": ["reject"], "at": 2 * i,
+                           "t": 1000})
+            events.append({"seq": seq + 2, "type": "ruling_applied", "board": 1, "ruling": "reject", "seat": "E",
+                           "by": "table", "verdict": "legal", "law": 31, "at": 2 * i, "t": 1000})
+            seq += 3
+        raw, headers = signed("T01", events)
+        r = unit.post("/api/v1/sync", content=raw, headers=headers)
+        assert r.status_code == 200 and r.json()["ack"] == seq - 1, r.text
+    page = director.get("/director")
+    assert page.status_code == 200 and len(page.content) < before + 200_000, len(page.content)
+    first = ""
+    with director.stream("GET", "/director/events") as stream:
+        for line in stream.iter_lines():  # the first message: up to its blank line
+            if line == "" and first:
+                break
+            first += line
+    assert len(first) < 1_000_000
+    director.close()
+    assert "1H1H1H" not in collector.log_text()

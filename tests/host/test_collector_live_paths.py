@@ -14,22 +14,36 @@ from bidwire_host.server import create_app
 
 
 def test_the_probe_s_window_holds_a_stall_inside_it_and_not_one_before_it():
+    """On the probe's own clock (set here): wake-ups 2 ms late, one 1,000 ms late at t=100.3, then 2 ms again."""
+    now = [100.0]
+    probe = LoopProbe(clock=lambda: now[0])
+    for t, lag in ((100.0, 2.0), (100.3, 1000.0), (100.4, 2.0)):
+        now[0] = t
+        probe.record(lag)
+    inside = probe.figures(window_s=1)
+    for t in (101.5, 102.0, 102.5):
+        now[0] = t
+        probe.record(2.0)
+    later = probe.figures(window_s=1)
+    assert inside["max_stall_ms_window"] == 1000.0
+    assert later["max_stall_ms_window"] == 2.0  # the stall is more than a second old
+    assert later["max_stall_ms"] == 1000.0 and later["stalls_over_100ms"] == 1  # still the largest since start
+    assert later["samples"] == 6
+
+
+def test_the_probe_measures_a_blocked_loop():
+    """The probe's task on a real loop: a blocking call is seen as one stall (how long is make bench's business)."""
     async def run():
         probe = LoopProbe()
         probe.start()
         await asyncio.sleep(0.1)
-        time.sleep(1.0)  # a blocking call on the event loop (far above a busy machine's own hiccups)
+        time.sleep(0.5)  # a blocking call on the event loop
         await asyncio.sleep(0.1)
-        inside = probe.figures(window_s=1)
-        await asyncio.sleep(2.2)
-        later = probe.figures(window_s=1)
         await probe.stop()
-        return inside, later
+        return probe.figures()
 
-    inside, later = asyncio.run(run())
-    assert inside["max_stall_ms_window"] >= 950
-    assert later["max_stall_ms_window"] < 900  # the stall is more than a second old (a busy machine hiccups less)
-    assert later["max_stall_ms"] >= 950 and later["stalls_over_100ms"] >= 1  # still the largest since start
+    figures = asyncio.run(run())
+    assert figures["stalls_over_100ms"] >= 1 and figures["samples"] >= 2
 
 
 def test_healthz_gives_the_window_asked_for(data):

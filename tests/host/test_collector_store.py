@@ -233,3 +233,18 @@ def test_a_file_that_is_not_a_database_is_refused_with_how_to_restore(tmp_path):
     with pytest.raises(StoreError, match=rf"cannot open the store {tmp_path / DB_NAME}: file is not a database; "
                                          r"restore the last backup \(`bidwire restore --data"):
         Store(tmp_path)
+
+
+def test_a_read_on_an_event_loops_thread_is_counted_and_one_in_a_worker_is_not(data):
+    """What tests/e2e/test_authority_server.py holds the server to without a clock (no read blocks the loop)."""
+    import asyncio
+
+    with derive.open_store(data) as s:
+        async def reads():
+            await asyncio.to_thread(s.reader)  # a worker thread: fine
+            s.reader()  # on the loop: counted
+
+        before = s.reads_on_loop
+        s.reader()  # no loop running: fine
+        asyncio.run(reads())
+        assert s.reads_on_loop == before + 1

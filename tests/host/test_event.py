@@ -329,3 +329,24 @@ def test_howell_move_text_tells_pairs_their_new_direction():
     assert (table_2["ns"], table_2["ew"], table_2["boards"]) == (2, 5, [10, 11, 12])
     assert table_2["move"] == "NS to 1 as EW   EW to table 3   Boards stay"
     assert seating.assignments(event, 4)[0]["move"] == "NS stay         EW to table 2   Boards: finished"
+
+
+@pytest.mark.parametrize("name,refused", [
+    ('Club "Spring"\r\n[Board "99"]', None),  # typed with a line break: kept, the exports escape it (issue 12.9)
+    ("Club\tNight", None),
+    ("Club\x00Night", "U+0000"),  # a NUL or another control character: refused (issue 24.10)
+    ("Club\x1bNight", "U+001B"),
+    ("Club\x9bNight", "U+009B"),
+])
+def test_the_events_name_may_break_lines_but_holds_no_other_control_character(name, refused):
+    if refused is None:
+        event = ev.new_event(name, {"type": "mitchell", "tables": 3}, boards_per_round=2)
+        assert ev.from_dict(ev.to_dict(event)).name == name
+        return
+    with pytest.raises(EventError, match=re.escape(f"name: no control characters in a name (found {refused})")):
+        ev.new_event(name, {"type": "mitchell", "tables": 3}, boards_per_round=2)
+    data = ev.to_dict(ev.new_event("Club", {"type": "mitchell", "tables": 3}, boards_per_round=2))
+    data["sessions"][0]["name"] = name
+    said = f"sessions[0].name: no control characters in a name (found {refused}"
+    with pytest.raises(EventError, match=re.escape(said)):
+        ev.from_dict(data)

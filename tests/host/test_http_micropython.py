@@ -320,16 +320,15 @@ def test_a_response_that_does_not_arrive_whole_is_an_http_error(interpreter, cas
 @pytest.mark.parametrize("interpreter", INTERPRETERS)
 def test_the_timeout_bounds_the_whole_exchange_not_each_read(interpreter, request):
     """A server that keeps sending, a byte every 20 ms, never lets a read wait long: the exchange still ends at its
-    deadline (the whole reply would take 2.6 s)."""
-    reply = b"HTTP/1.1 200 OK\r\nX-Slow: " + b"a" * 100 + b"\r\nContent-Length: 2\r\n\r\n{}"
+    deadline, and its error says so, not what the reply's 33rd header line (9 s away) would give. No clock."""
+    reply = b"HTTP/1.1 200 OK\r\n" + b"X-Slow: a\r\n" * 40 + b"Content-Length: 2\r\n\r\n{}"
     if interpreter == "micropython":
         request.getfixturevalue("mpy_build")  # compiled before the clock starts
     with RawServer(reply, trickle=0.02) as server:
-        started = time.monotonic()
         answer = post(interpreter, request, server.port, timeout_ms=300)
-        took = time.monotonic() - started
+    # a client timing each read alone would read on to the 33rd header line and fail on that, 9 s later
     assert answer.get("error") == "HttpError" and "no complete response within 300 ms" in answer["message"], answer
-    assert took < 1.5 and answer["fds"] == 0
+    assert answer["fds"] == 0
 
 
 @pytest.mark.parametrize("interpreter", INTERPRETERS)
@@ -427,7 +426,7 @@ def cpython_deinit(port, state_dir):
         sync.deinit()
         await asyncio.sleep(0.02)
         store.journal.close()
-        result = {"posts": sync.posts, "done": task.done()}
+        result = {"posts": sync.posts, "done": task.done(), "fds": client_sockets(port)}
         await asyncio.sleep(LINGER_MS / 1000)
         return result
 
@@ -442,7 +441,6 @@ def test_sync_deinit_cancels_its_task_and_closes_the_socket_of_a_post_under_way(
                                  tmp_path / "state", heap="160K")
         else:
             answer = cpython_deinit(silent.port, str(tmp_path / "state"))
-        ended = time.monotonic()
-        assert answer == {"posts": 1, "done": True}
-        assert silent.client_closed.wait(5) and silent.closed_at < ended - LINGER_MS / 2000, \
-            "the socket stayed open until the process or the loop ended"
+        assert answer == {"posts": 1, "done": True, "fds": 0}, \
+            "the socket stayed open after deinit: only the process or the loop's end would close it"
+        assert silent.client_closed.wait(5)

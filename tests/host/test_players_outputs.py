@@ -305,9 +305,11 @@ def test_the_collector_keeps_the_names_not_the_register_file(data, event_path):
     """The event loaded through the API with a register: stored with the names and numbers filled in, so a restart
     after the CSV file is gone still names every pair."""
     raw = json.loads(event_path.read_text(encoding="utf-8"))
-    raw["register"] = str(event_path.parent / "members.csv")
+    raw.pop("register")  # a request names no file: it sends the register's text (issue 24.3)
+    register = (event_path.parent / "members.csv").read_text(encoding="utf-8")
     with ApiClient(create_app(data)) as c:
-        assert c.post("/api/v1/event", json={"event": raw, "tables": TABLES}).status_code == 200
+        r = c.post("/api/v1/event", json={"event": raw, "tables": TABLES, "register_csv": register})
+        assert r.status_code == 200
     (event_path.parent / "members.csv").unlink()
     stored = json.loads(query(data, "SELECT body FROM setup")[0]["body"])
     assert "register" not in stored

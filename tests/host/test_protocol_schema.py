@@ -75,6 +75,9 @@ def from_schema(schema):
         return (st.sampled_from(edges) | st.integers(low, high)) if edges else st.integers()
     if kinds == "number":
         return st.integers() | st.floats(allow_nan=False, allow_infinity=False)
+    if kinds == "string" and "pattern" in schema:  # the pattern's strings, within the lengths
+        low, high = schema.get("minLength", 0), schema.get("maxLength", 10**6)
+        return st.from_regex(schema["pattern"], fullmatch=True).filter(lambda x: low <= len(x) <= high)
     if kinds == "string":
         low, high = schema.get("minLength", 0), schema.get("maxLength")
         edges = st.just("x" * high) if high is not None else st.nothing()

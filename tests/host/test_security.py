@@ -200,7 +200,10 @@ def test_login_brute_force_is_rate_limited_per_address(anonymous, app, logs):
     assert r.status_code == 429 and int(r.headers["Retry-After"]) == 2 * LoginLimiter.FIRST_WAIT_S
     clock[0] += 2 * LoginLimiter.FIRST_WAIT_S
     assert login(anonymous, DIRECTOR_PW).status_code == 303  # the right password, in time: in, and forgiven
-    assert app.state.auth.limiter.wait("testclient") == 0
+    assert app.state.auth.limiter.wait("testclient", ("director",)) == 0
+    # the wrong passwords named no role, so they counted for every role with a password: the director's login
+    # forgives none of the scorer's (issue 24.2)
+    assert app.state.auth.limiter.wait("testclient", ("scorer",)) > 0
 
 
 def test_the_wait_is_capped_and_another_address_is_not_locked_out():
@@ -242,3 +245,23 @@ def test_no_secret_token_or_password_reaches_the_log(app, client, anonymous, dat
                (data / "dashboard-secret").read_text().strip(), *anonymous.cookies.values()]
     for s in secrets:  # ... and none of these
         assert s not in text, s[:8]
+
+
+# ---- the log under a flood (issue 24.10) -----------------------------------------------------------------------------
+def test_a_flood_of_refused_requests_logs_one_line_per_address_and_reason_every_ten_seconds(anonymous, app, logs):
+    """One unauthenticated client wrote 182 KB/s of log: each refusal was a line. Now the first refusal of a kind
+    from an address is logged, the rest are counted until 10 s (the service's clock, set here) have passed."""
+    now = [0.0]
+    app.state.service.refusals.clock = lambda: now[0]
+    for _ in range(200):
+        assert anonymous.get("/api/v1/units").status_code == 401
+        assert anonymous.post("/api/v1/sync", content=b"{}", headers={"X-Bidwire-Signature": "00"}).status_code \
+            in (400, 401)
+    now[0] = 10.5
+    assert anonymous.get("/api/v1/units").status_code == 401
+    lines = [r.getMessage() for r in logs.records if r.levelno >= logging.WARNING]
+    api = [line for line in lines if "API refused (401)" in line]
+    assert len(api) == 2, lines
+    assert "(199 more like it in the last 10 s)" in api[1]
+    assert len([line for line in lines if "sync refused" in line]) == 1, lines
+    assert len(lines) <= 4, lines  # and nothing else was written 400 times

@@ -11,7 +11,8 @@ Run with MICROPYPATH at the compiled firmware (`python -m bidwire_host.unit_tool
       GOOD_PORT; prints http.lookups after each post
   micropython -X heapsize=160K http_probe.py deinit HOST PORT STATE_DIR
       runs the unit's sync client (a real store) against PORT until its first POST is under way, then deinit();
-      prints {"posts", "done"} and waits 250 ms before exiting (the test sees who closed the socket)
+      prints {"posts", "done", "fds"} (fds: descriptors open then beyond those before the store) and waits
+      250 ms before exiting (the test sees who closed the socket)
   micropython -X heapsize=64K http_probe.py bench
       times signing a 1 KB body
 Each prints one JSON line: {"status", "body", "heap", "fds"} or {"error", "message", "heap", "fds"} (heap: bytes
@@ -108,6 +109,7 @@ async def deinit(host, port, state_dir):
         def connected(self):
             return True
 
+    fds = open_fds()
     store = Store(Journal(state_dir), App("T01"), Clock())
     store.open({"firmware": "probe"})
     sync = Sync(store, {"unit": "T01", "collector": f"http://{host}:{port}", "secret": "5a" * 32,
@@ -120,7 +122,7 @@ async def deinit(host, port, state_dir):
     sync.deinit()
     await asyncio.sleep_ms(20)
     store.journal.close()
-    return {"posts": sync.posts, "done": task.done()}
+    return {"posts": sync.posts, "done": task.done(), "fds": open_fds() - fds}
 
 
 def main(argv):

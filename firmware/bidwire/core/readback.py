@@ -67,24 +67,36 @@ def parse_vul(text):
     raise ValueError(f"unknown vulnerability {text}: use None, NS, EW or All")
 
 
-def apply(a, token):
-    """Apply one text token to auction `a`; returns the verdict (or phase for *lead). CallError if unreadable."""
+def parse_token(token):
+    """(kind, seat, value) of one text token (record.py's, and the spellings parse_call reads): kind one of
+    auction.IN_*; CallError if unreadable. The collector reads a unit's tokens with it (collector/events.py)."""
     if not isinstance(token, str) or len(token) < 2:
         raise CallError(f"cannot read input {token}")
     if token == "*lead":
-        return a.lead_faced()
+        return _IN_LEAD, 0, 0
     if token[0] == "!":
         name, _, arg = token[1:].partition(":")
         if name not in RULE_NAMES or not name:
             raise CallError(f"unknown ruling {name}: use one of " + ", ".join(RULE_NAMES[1:]))
-        return a.rule(RULE_NAMES.index(name), parse_seat(arg) if arg else 0)
+        return _IN_RULE, parse_seat(arg) if arg else 0, RULE_NAMES.index(name)
     seat = parse_seat(token[0])
     if token[1:] == "@":
-        return a.alert(seat)
+        return _IN_ALERT, seat, 0
     if len(token) < 3 or token[1] not in ":~":
         raise CallError(f"cannot read input {token}: write N:1H, N~1S, !reject, *lead or N@")
-    call = parse_call(token[2:])
-    return a.call(seat, call) if token[1] == ":" else a.change(seat, call)
+    return (_IN_CALL if token[1] == ":" else _IN_CHANGE), seat, parse_call(token[2:])
+
+
+def apply(a, token):
+    """Apply one text token to auction `a`; returns the verdict (or phase for *lead). CallError if unreadable."""
+    kind, seat, value = parse_token(token)
+    if kind == _IN_LEAD:
+        return a.lead_faced()
+    if kind == _IN_RULE:
+        return a.rule(value, seat)
+    if kind == _IN_ALERT:
+        return a.alert(seat)
+    return a.call(seat, value) if kind == _IN_CALL else a.change(seat, value)
 
 
 def replay(dealer, mode, options, inputs):

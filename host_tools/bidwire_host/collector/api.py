@@ -14,7 +14,7 @@ from fastapi import Path as FastPath
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from bidwire_host.collector import apiauth, commands, export, roster, setup, withheld
+from bidwire_host.collector import apiauth, bounds, commands, export, roster, setup, withheld
 from bidwire_host.collector import queue as queue_mod
 from bidwire_host.collector.decisions.state import fold, label
 from bidwire_host.collector.deps import Service
@@ -58,7 +58,7 @@ def healthz(request: Request, service: Service, loop_window_s: Annotated[int | N
         reason = reason or f"the store {store.path} cannot be read: {e}"
     probe = getattr(request.app.state, "loop_probe", None)
     body = {"status": "failing" if reason else "ok", "schema_version": SCHEMA_VERSION, "events": events,
-            "loop": probe.figures(loop_window_s) if probe is not None else None}
+            "loop": probe.figures(loop_window_s) if probe is not None else None, "reads_on_loop": store.reads_on_loop}
     if reason:
         body["reason"] = reason
         return JSONResponse(body, status_code=503)
@@ -181,12 +181,17 @@ async def post_ruling(service: Service, body: RulingIn, key: IdempotencyKey = No
 
 # ---- the event: setup, rounds, scores ------------------------------------------------------------------------
 class EventSetup(BaseModel):
-    """An event file's JSON (`bidwire event create`), which unit sits where, and the scoring method."""
+    """An event file's JSON (`bidwire event create`), which unit sits where, and the scoring method. The event
+    names no file on the server: its register comes as the CSV's text and its hand records as each session's PBN
+    text (collector/event_in.py)."""
     event: dict
     tables: dict[str, int | tuple[str, int]] = {}
     method: str = "neuberg"
     session: str | None = None
     start: bool = True
+    register_csv: str | None = Field(None, description="the player register: the CSV file's text (number,name)")
+    hand_records: dict[str, str] = Field({}, max_length=16,
+                                         description="each session's hand records: {session name: PBN text}")
 
 
 def _setup_view(conn):
@@ -204,7 +209,8 @@ async def load_event(service: Service, body: EventSetup, key: IdempotencyKey = N
     """Load (or replace) the event and the unit -> table map; round 1's assigns are queued (unless start is
     false, or they were queued already)."""
     tables = {u: list(w) if isinstance(w, tuple) else w for u, w in body.tables.items()}
-    started = await service.load_event(body.event, tables, body.method, body.session, body.start, key)
+    started = await service.load_event(body.event, tables, body.method, body.session, body.start, key,
+                                       body.register_csv, body.hand_records)
     return {"setup": _setup_view(service.store.reader()), "started": started}
 
 
@@ -270,8 +276,8 @@ class Adjustment(BaseModel):
     board: int
     ns: str | int | float | None = None
     ew: str | int | float | None = None
-    score_ns: int | None = None
-    score_ew: int | None = None
+    score_ns: int | None = Field(None, ge=-bounds.MAX_SCORE, le=bounds.MAX_SCORE)  # what a board can score
+    score_ew: int | None = Field(None, ge=-bounds.MAX_SCORE, le=bounds.MAX_SCORE)
     clear: bool = False
     reason: str = Field("", max_length=500)
     by: str | None = Field(None, max_length=100)

@@ -73,8 +73,10 @@ async def guard(request: Request, credentials: Annotated[HTTPAuthorizationCreden
     """The API router's dependency (module docstring); raises ApiRefused, which the app answers."""
     refused = _check(request, credentials)
     if refused is not None:
-        log.warning("API refused (%d) %s %s from %s: %s", refused.status, request.method, request.url.path,
-                    client_of(request), refused.reason)
+        address = client_of(request)
+        request.app.state.service.refusals.warning(log, address, f"api {refused.status} {refused.reason}",
+                                                   "API refused (%d) %s %s from %s: %s",
+                              refused.status, request.method, request.url.path, address, refused.reason)
         raise refused
 
 

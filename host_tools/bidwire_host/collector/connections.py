@@ -32,6 +32,8 @@ import time
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from bidwire_host import logs
+
 log = logging.getLogger("bidwire.collector")
 
 HEAD_TIMEOUT_S = 10.0
@@ -85,7 +87,7 @@ class ConnectionLimits:
         self._open = set()
         self._by_address = {}
         self._waiting = {}  # protocol -> None, oldest first: the connections waiting for a request head
-        self._logged = {}  # (kind, address) -> (time logged, refusals not logged since)
+        self._log = logs.RefusalLog(LOG_EVERY_S, clock)  # one line per kind and address every LOG_EVERY_S
         self.refused = {"address": 0, "total": 0, "evicted": 0, "head": 0}
 
     def capped(self, address):
@@ -145,18 +147,8 @@ class ConnectionLimits:
     def note(self, kind, address, reason):
         """Count a refusal; log it unless one of its kind and address was logged under LOG_EVERY_S ago."""
         self.refused[kind] += 1
-        now = self.clock()
-        last, quiet = self._logged.get((kind, address), (None, 0))
-        if last is not None and now - last < LOG_EVERY_S:
-            self._logged[(kind, address)] = (last, quiet + 1)
-            return
-        more = f" ({quiet} more like it in the last {now - last:.0f} s)" if quiet else ""
-        log.warning("connection %s from %s: %s%s", "closed" if kind in ("evicted", "head") else "refused", address,
-                    reason, more)
-        if len(self._logged) > 10_000:  # addresses gone quiet are forgotten
-            self._logged = {k: v for k, v in self._logged.items() if now - v[0] < LOG_EVERY_S}
-        self._logged[(kind, address)] = (now, 0)
-
+        self._log.warning(log, address, kind, "connection %s from %s: %s",
+                          "closed" if kind in ("evicted", "head") else "refused", address, reason)
 
 def answer(transport, status, phrase, reason):
     """A whole HTTP response `{"error": reason}` written straight to the transport, which is then closed."""

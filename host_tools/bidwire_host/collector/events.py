@@ -1,32 +1,88 @@
 """The sync body and the events a unit sends (docs/architecture.md §4), as pydantic models.
 
-Only what the host relies on is required; fields a newer firmware adds are kept (extra="allow"). Tricks are
-any integer here: an impossible count is the validator's business (an alert), not a malformed body.
+Only what the host relies on is required; fields a newer firmware adds are kept (extra="allow"), at most
+MAX_EXTRA characters of them an event. Tricks are any integer here: an impossible count is the validator's
+business (an alert), not a malformed body. Every field is bounded (issue 24, "one parsing boundary"): a call's
+input is a token the core reads (readback.parse_token), a text at most MAX_NAME characters (a note MAX_NOTE)
+with no control character, an integer within 64 bits, a number finite; whatever a unit sends, what is stored
+and shown of it is that small.
 docs/protocol/sync-v1.schema.json states the same protocol as a JSON Schema (what this parser takes, and where the
 firmware sends less); tests/host/test_protocol_schema.py holds the two together.
 """
+import json
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, TypeAdapter, ValidationError
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+    StringConstraints,
+    TypeAdapter,
+    ValidationError,
+    model_validator,
+)
+
+from bidwire.core import readback
+from bidwire.core.auction import MAX_INPUTS
 
 SEQ_MAX = 2**32 - 1  # the unit's journal holds a seq in 32 bits (firmware/bidwire/unit/store.py)
+INT64 = 2**63 - 1
+MAX_NAME = 64  # a verdict, kind, ruling, contract, firmware or board name, a section, a unit's reason
+MAX_NOTE = 500  # a note's text
+MAX_TOKEN = 24  # an input token: "!pass_next_turn:E" is the longest the core writes, parse_call reads "N:1 NT" too
+# The JSON of the fields an event has beyond its model's: an auction_end's summary (under 2 KB in 3,000 random
+# sessions of presses; tests/host/test_sync_bounds.py holds it far below this), a newer firmware's fields
+MAX_EXTRA = 65536
+Int = Annotated[StrictInt, Field(ge=-INT64, le=INT64)]
 Seq = Annotated[StrictInt, Field(ge=1, le=SEQ_MAX)]
-Count = Annotated[StrictInt, Field(ge=0)]
-BoardNo = Annotated[StrictInt, Field(ge=1)]
-AnyBoard = Annotated[StrictInt, Field(ge=0)]  # 0: before the first board
+Count = Annotated[StrictInt, Field(ge=0, le=INT64)]
+BoardNo = Annotated[StrictInt, Field(ge=1, le=INT64)]
+AnyBoard = Annotated[StrictInt, Field(ge=0, le=INT64)]  # 0: before the first board
 Seat = Literal["N", "E", "S", "W"]
-Number = StrictInt | float | None
+Number = Int | Annotated[StrictFloat, Field(allow_inf_nan=False)] | None
+Name = Annotated[StrictStr, StringConstraints(max_length=MAX_NAME, pattern=r"^[^\x00-\x1f\x7f]*$")]
+NoteText = Annotated[StrictStr, StringConstraints(max_length=MAX_NOTE, pattern=r"^[^\x00-\x08\x0b-\x1f\x7f]*$")]
+
+
+def _token(text):
+    try:
+        readback.parse_token(text)
+    except readback.CallError as e:
+        raise ValueError(f"{e} (an input is what the core reads: N:1H, N~1S, N@, *lead or a ruling such as "
+                         "!reject)") from None
+    return text
+
+
+Token = Annotated[StrictStr, StringConstraints(max_length=MAX_TOKEN), AfterValidator(_token)]
+# An auction_end's inputs are texts as short as a token: one the core cannot read is the validator's business
+# (an auction_unreadable alert, the event kept as sent), and so is a list longer than a board's input log
+# (auction_too_long): up to MAX_LISTED of them.
+TokenText = Annotated[StrictStr, StringConstraints(max_length=MAX_TOKEN, pattern=r"^[^\x00-\x1f\x7f]*$")]
+MAX_LISTED = 4 * MAX_INPUTS
 # An irregularity's identity on its board: the index of the irregular input in the board's input log, the same
 # index as in its auction_end's `inputs` (firmware: Auction.p_at; docs/unit.md "Irregularities").
-At = Annotated[StrictInt, Field(ge=0)]
+At = Annotated[StrictInt, Field(ge=0, le=MAX_INPUTS)]
 TEMPO_MAX = 36000  # a call's tempo, in tenths of a second, is at most an hour (firmware/bidwire/unit/app.py)
 
 
 class _Event(BaseModel):
     model_config = ConfigDict(extra="allow")
     seq: Seq
-    t: StrictInt | None = None
-    unit: StrictStr | None = None
+    t: Int | None = None
+    unit: Name | None = None
+
+    @model_validator(mode="after")
+    def _extra_bounded(self):
+        extra = self.model_extra
+        if extra and len(json.dumps(extra)) > MAX_EXTRA:
+            raise ValueError(f"fields beyond the protocol's ({', '.join(sorted(extra))[:100]}) are over "
+                             f"{MAX_EXTRA} characters")
+        return self
 
 
 class Hello(_Event):
@@ -34,8 +90,8 @@ class Hello(_Event):
     type: Literal["hello"]
     boot: Count
     backlog: Count
-    firmware: StrictStr | None = None
-    board: StrictStr | None = None  # the hardware board's name, e.g. esp32_devkitc
+    firmware: Name | None = None
+    board: Name | None = None  # the hardware board's name, e.g. esp32_devkitc
     battery: Number = None
     rssi: Number = None
 
@@ -46,24 +102,24 @@ class BoardStart(_Event):
     dealer: Seat
     vul: Literal["None", "NS", "EW", "Both"]
     mode: Literal["record", "enforce"] = "record"
-    section: StrictStr | None = None
-    table: StrictInt | None = None
-    round: StrictInt | None = None
-    ns: StrictInt | StrictStr | None = None
-    ew: StrictInt | StrictStr | None = None
+    section: Name | None = None
+    table: Int | None = None
+    round: Int | None = None
+    ns: Int | Name | None = None
+    ew: Int | Name | None = None
 
 
 class Call(_Event):
     """One press at the table as the auction engine took it (the live feed)."""
     type: Literal["call"]
     board: BoardNo
-    input: StrictStr
+    input: Token
     seat: Seat
-    verdict: StrictStr
-    law: StrictInt = 0
+    verdict: Name
+    law: Int = 0
     alert: StrictBool = False
     # tenths of a second from the board's previous call (or its start); None: not known, or firmware before 0.5
-    tempo: Annotated[StrictInt, Field(ge=0, le=TEMPO_MAX)] | None = None
+    tempo: Annotated[Int, Field(ge=0, le=TEMPO_MAX)] | None = None
 
 
 class Irregularity(_Event):
@@ -71,12 +127,12 @@ class Irregularity(_Event):
     settled it at once (`settled: "law"`, e.g. Law 39). `at` is None only from firmware before protocol 1.1."""
     type: Literal["irregularity"]
     board: BoardNo
-    kind: StrictStr
-    law: StrictInt
+    kind: Name
+    law: Int
     offender: Seat
-    call: StrictStr | None = None
+    call: Name | None = None
     entitled: Seat | None = None
-    options: list[StrictStr] = []
+    options: Annotated[list[Name], Field(max_length=16)] = []
     at: At | None = None
     settled: Literal["law"] | None = None
 
@@ -89,7 +145,7 @@ class Settled(_Event):
     board: BoardNo
     at: At
     how: Literal["accepted", "condoned", "cancelled"]
-    law: StrictInt
+    law: Int
     seat: Seat
 
 
@@ -111,11 +167,11 @@ class RulingApplied(_Event):
     no irregularity (pass_next_turn)."""
     type: Literal["ruling_applied"]
     board: BoardNo
-    ruling: StrictStr
+    ruling: Name
     seat: Seat
-    by: StrictStr
-    verdict: StrictStr
-    law: StrictInt = 0
+    by: Name
+    verdict: Name
+    law: Int = 0
     at: At | None = None
 
 
@@ -126,16 +182,16 @@ class RulingRefused(_Event):
     type: Literal["ruling_refused"]
     board: AnyBoard
     at: At | None = None
-    ruling: StrictStr
-    reason: StrictStr
+    ruling: Name
+    reason: Name
 
 
 class AuctionEnd(_Event):
     """The auction is over: its input tokens (replayed by the validator) and the unit's contract and declarer."""
     type: Literal["auction_end"]
     board: BoardNo
-    inputs: list[StrictStr]
-    contract: StrictStr | None
+    inputs: Annotated[list[TokenText], Field(max_length=MAX_LISTED)]
+    contract: Name | None
     declarer: Seat | None
 
 
@@ -149,10 +205,10 @@ class Lead(_Event):
 class Result(_Event):
     type: Literal["result"]
     board: BoardNo
-    contract: StrictStr | None
+    contract: Name | None
     declarer: Seat | None
-    tricks: StrictInt | None
-    score_ns: StrictInt | None
+    tricks: Int | None
+    score_ns: Int | None
     entered_by: Seat | None = None
     confirmed_by: Seat | None = None
 
@@ -160,7 +216,7 @@ class Result(_Event):
 class Note(_Event):
     type: Literal["note"]
     board: AnyBoard = 0
-    text: StrictStr
+    text: NoteText
 
 
 EVENTS = (Hello, BoardStart, Call, Irregularity, Settled, TdCall, TdEnd, RulingApplied, RulingRefused, AuctionEnd, Lead,
@@ -175,7 +231,7 @@ class SyncBody(BaseModel):
 
     Signed: header X-Bidwire-Signature is the hex HMAC-SHA256 of the raw body with the unit's secret."""
     model_config = ConfigDict(extra="forbid")
-    unit: Annotated[StrictStr, Field(min_length=1, max_length=32)]
+    unit: Annotated[StrictStr, Field(min_length=1, max_length=32, pattern=r"^[^\x00-\x1f\x7f]*$")]
     boot: Count
     beat: Count | None = None  # this boot's sync count (firmware 0.4 on): a replayed body repeats an old one
     cmd_ack: Count
@@ -215,8 +271,8 @@ def check_body(body):
     if extra:
         raise Malformed(f"unknown field '{extra[0]}'")
     unit, boot, cmd_ack, events = body["unit"], body["boot"], body["cmd_ack"], body["events"]
-    if not isinstance(unit, str) or not 0 < len(unit) <= 32:
-        raise Malformed("'unit' must be the unit id, 1-32 characters")
+    if not isinstance(unit, str) or not 0 < len(unit) <= 32 or any(c < " " or c == "\x7f" for c in unit):
+        raise Malformed("'unit' must be the unit id, 1-32 characters, no control character")
     for name, value in (("boot", boot), ("cmd_ack", cmd_ack), ("beat", body.get("beat", 0))):
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             raise Malformed(f"'{name}' must be an integer >= 0")

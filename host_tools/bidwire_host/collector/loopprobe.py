@@ -19,7 +19,10 @@ KEEP_S = 3600
 
 
 class LoopProbe:
-    def __init__(self):
+    """`clock` is time.monotonic unless a test gives its own (and feeds `record` itself)."""
+
+    def __init__(self, clock=time.monotonic):
+        self.clock = clock
         self.max_ms = 0.0
         self.stalls = 0
         self.samples = 0
@@ -39,25 +42,28 @@ class LoopProbe:
 
     async def _run(self):
         while True:
-            t = time.monotonic()
+            t = self.clock()
             await asyncio.sleep(INTERVAL_S)
-            lag_ms = (time.monotonic() - t - INTERVAL_S) * 1000
-            self.samples += 1
-            if lag_ms > self.max_ms:
-                self.max_ms = lag_ms
-            second = int(time.monotonic())  # a stall counts in the second it ended (when it was seen)
-            if self._seconds and self._seconds[-1][0] == second:
-                self._seconds[-1][1] = max(self._seconds[-1][1], lag_ms)
-            else:
-                self._seconds.append([second, lag_ms])
-            if lag_ms > STALL_MS:
-                self.stalls += 1
-                log.warning("event loop held up %.0f ms", lag_ms)
+            self.record((self.clock() - t - INTERVAL_S) * 1000)
+
+    def record(self, lag_ms):
+        """One wake-up `lag_ms` late, seen now."""
+        self.samples += 1
+        if lag_ms > self.max_ms:
+            self.max_ms = lag_ms
+        second = int(self.clock())  # a stall counts in the second it ended (when it was seen)
+        if self._seconds and self._seconds[-1][0] == second:
+            self._seconds[-1][1] = max(self._seconds[-1][1], lag_ms)
+        else:
+            self._seconds.append([second, lag_ms])
+        if lag_ms > STALL_MS:
+            self.stalls += 1
+            log.warning("event loop held up %.0f ms", lag_ms)
 
     def figures(self, window_s=None):
         out = {"max_stall_ms": round(self.max_ms, 1), "stalls_over_100ms": self.stalls, "samples": self.samples}
         if window_s is not None:
-            since = time.monotonic() - window_s
+            since = self.clock() - window_s
             out["window_s"] = window_s
             out["max_stall_ms_window"] = round(max((lag for second, lag in self._seconds if second + 1 > since),
                                                    default=0.0), 1)

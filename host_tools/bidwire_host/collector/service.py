@@ -16,7 +16,8 @@ import json
 import logging
 import threading
 
-from bidwire_host.collector import commands, derive, ingest, live, roster, setup, uplink
+from bidwire_host import logs
+from bidwire_host.collector import bounds, commands, derive, event_in, ingest, live, roster, setup, uplink
 from bidwire_host.collector.decisions import kinds
 from bidwire_host.collector.decisions.state import ActionError, now
 from bidwire_host.collector.standings import Standings
@@ -87,6 +88,7 @@ class Service:
         self.standings.refresh(store.reader())
         self.hub = live.Hub()
         self.rejections = {}  # unit -> {"status", "reason", "at"}: the last refused sync of a known unit
+        self.refusals = logs.RefusalLog()  # refused requests' log lines, at most one per address and reason each 10 s
         self._analysing = None  # the background double-dummy analysis (analyse_soon)
         self._lock = threading.Lock()
         self._refreshing = None  # _catch_up: (event loop, its lock); asked counts the calls, refreshed the last covered
@@ -190,7 +192,7 @@ class Service:
         return result
 
     # ---- units -----------------------------------------------------------------------------------------
-    async def sync(self, raw, signature):
+    async def sync(self, raw, signature, address="?"):
         """A unit's sync (the route is sync.py; ingest.py takes it in): (ack, commands). ingest.Rejected with the
         status and reason if refused."""
         unit = None
@@ -215,14 +217,16 @@ class Service:
                 raise ingest.Rejected(500, f"the collector failed to store the batch ({type(e).__name__}); "
                                          "nothing was stored") from None
         except ingest.Rejected as e:
-            self._rejected(unit, e.status, e.reason)
+            self._rejected(unit, e.status, e.reason, address)
             raise
         await self._after_commit({"units": [unit], "scores": out.results, "alerts": out.alerts,
                                   "calls": out.calls})
         return out.ack, out.commands
 
-    def _rejected(self, unit, status, reason):
-        log.warning("sync refused (%d) for unit %s: %s", status, unit if unit is not None else "?", reason)
+    def _rejected(self, unit, status, reason, address="?"):
+        unit_said = unit if unit is not None else "?"  # at most one line per address, unit and status every 10 s
+        self.refusals.warning(log, address, f"sync {status} {unit_said} {reason}", "sync refused (%d) for unit %s: %s",
+                              status, unit_said, reason)
         if unit is not None and self.keyring.key(unit) is not None:
             with self._lock:
                 self.rejections[unit] = {"status": status, "reason": reason, "at": ingest.now_iso()}
@@ -244,18 +248,32 @@ class Service:
         409 if the irregularity is no longer open (settled at the table, ruled already, superseded)."""
         if self.keyring.key(unit) is None:
             raise Refused(404, f"unknown unit {unit!r}: not in the keyring")
+        try:
+            bounds.integer(seq, "seq", 1)
+        except bounds.BoundsError as e:
+            raise Refused(422, str(e)) from None
 
         def job(conn):
             return commands.ruling(conn, unit, seq, ruling, by)
         return await self._commit(idempotent(job, "rule", key, [unit, seq, ruling]), {"units": [unit], "alerts": True})
 
     # ---- the event -------------------------------------------------------------------------------------
-    async def load_event(self, event, tables, method="neuberg", session=None, start=True, key=None):
+    async def load_event(self, event, tables, method="neuberg", session=None, start=True, key=None, register=None,
+                         hand_records=None):
+        """Load the event a request sent: its register and hand records in the body, never a path (event_in.py)."""
         unknown = [u for u in tables if self.keyring.key(u) is None]
         if unknown:
             raise Refused(400, f"tables: unit {', '.join(unknown)} not in the keyring")
-        job = idempotent(lambda conn: setup.save(conn, event, tables, method, session, start), "event", key,
-                         [event, tables, method, session, start])
+        try:
+            sent = await asyncio.to_thread(event_in.prepare, event, hand_records, self.store.data_dir)
+            # checked and its movements built here, in a worker thread: the writer only stores it (issue 24.8)
+            data, mapped = await asyncio.to_thread(setup.prepare, sent, tables, method, session, register)
+        except event_in.RequestEventError as e:
+            raise Refused(400, str(e)) from None
+        except setup.SetupError as e:
+            raise Refused(400, str(e)) from None
+        job = idempotent(lambda conn: setup.save(conn, data, mapped, method, session, start, prepared=True),
+                         "event", key, [event, tables, method, session, start, register, hand_records])
         out = await self._commit(job, {"scores": True, "event": True, "units": list(tables)})
         self.analyse_soon()
         return out
@@ -315,6 +333,10 @@ class Service:
         action = kinds.ACTIONS.get(kind)
         if action is None:
             raise Refused(400, f"no such decision {kind!r}")
+        try:  # bounded before the writer sees it: "1e20000000" once held the writer for 20 s (issue 24.7)
+            bounds.decision(kind, body)
+        except bounds.BoundsError as e:
+            raise Refused(400, str(e)) from None
         at = self.clock()
 
         def job(conn):

@@ -119,17 +119,19 @@ def load(conn):
     return s
 
 
-def check(data, tables, method="neuberg", session=None):
-    """(data, tables) as they are stored: the event's JSON (its register's names filled in) and {unit: [section,
-    table]}; SetupError says what is wrong. Needs no store: `serve --event` checks a file before making one."""
+def prepare(data, tables, method="neuberg", session=None, register=None):
+    """Check an event (its file's JSON), the unit -> table map and the method, the players completed from
+    `register` (a register's CSV text) if given: (the event's JSON to store, the table map). Builds every
+    section's movement, so it runs before the writer's transaction (collector/service.load_event): a large event
+    never holds a sync up. SetupError says what is wrong."""
     if method not in METHODS:
         raise SetupError(f"method: one of {', '.join(METHODS)}, not {method!r}")
     try:
-        event = event_mod.from_dict(data)
+        event = event_mod.from_dict(data, register=register)
         event.session(session)
     except event_mod.EventError as e:
         raise SetupError(f"event: {e}") from None
-    if event.register is not None:  # kept with the register's names and numbers filled in: no file needed later
+    if event.register is not None or register is not None:  # kept with the register's names and numbers filled in
         data = {k: v for k, v in event_mod.to_dict(event).items() if k != "register"}
     for sec in event.session(session).sections:
         teams = sec.movement_plan().kind == "teams"
@@ -139,10 +141,12 @@ def check(data, tables, method="neuberg", session=None):
     return data, check_tables(event, tables, session)
 
 
-def save(conn, data, tables, method="neuberg", session=None, start=True):
-    """Check and store an event (its file's JSON), the unit -> table map and the method; queue round 1 unless
-    `start` is False. Returns what start_round queued. In the writer's transaction."""
-    data, tables = check(data, tables, method, session)
+def save(conn, data, tables, method="neuberg", session=None, start=True, register=None, prepared=False):
+    """Check (unless `prepared`: `prepare` gave data and tables) and store an event, the unit -> table map and
+    the method; queue round 1 unless `start` is False. Returns what start_round queued. In the writer's
+    transaction."""
+    if not prepared:
+        data, tables = prepare(data, tables, method, session, register)
     old = load(conn)
     rounds = old.rounds if old is not None and old.data == data else {}
     conn.execute("INSERT INTO setup (id, body, tables, method, session, rounds) VALUES (1, ?, ?, ?, ?, ?) "

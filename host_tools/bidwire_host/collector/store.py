@@ -19,6 +19,7 @@ transactions (the director's decisions folded: decisions/state.py), each value k
 computed from. A rollback could take away rows a value was computed from, so every rollback on the writer's
 connection empties its cache (`forget`); the readers only ever see committed rows.
 """
+import asyncio
 import logging
 import queue
 import sqlite3
@@ -255,6 +256,14 @@ CREATE TABLE hub_sent (
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
 
+def _on_a_loop():
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
 class StoreError(Exception):
     """The database cannot be opened or is newer than this program."""
 
@@ -415,6 +424,7 @@ class Store:
         self.failure = None  # (when, why) the last transaction could not commit; None once one commits
         self._queue = queue.SimpleQueue()
         self._local = threading.local()
+        self.reads_on_loop = 0  # reader() asked for on a thread running an event loop: a blocking read there
         self._readers = []
         self._readers_lock = threading.Lock()
         self.commits = 0
@@ -489,7 +499,11 @@ class Store:
 
     # ---- readers ---------------------------------------------------------------------------------------
     def reader(self):
-        """This thread's read-only connection (WAL: readers see the last commit and never block the writer)."""
+        """This thread's read-only connection (WAL: readers see the last commit and never block the writer). Asked
+        for on the thread of a running event loop, it is counted (`reads_on_loop`, in /healthz): every read of the
+        server belongs in a worker thread, and the tests hold it to that without timing anything."""
+        if _on_a_loop():
+            self.reads_on_loop += 1
         conn = getattr(self._local, "conn", None)
         if conn is None:
             conn = connect(self.path, readonly=True)

@@ -4,6 +4,7 @@ goes whole to the collector service, which takes it in (ingest.py says how) and 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
+from bidwire_host.collector.apiauth import client_of
 from bidwire_host.collector.deps import Service
 from bidwire_host.collector.events import ErrorReply, SyncReply
 from bidwire_host.collector.ingest import MAX_BODY, PATH, SIGNATURE, Rejected
@@ -32,7 +33,7 @@ async def sync(request: Request, service: Service):
     """A table unit's sync: store its new events (once each), acknowledge them, hand it its commands."""
     raw = await request.body()  # whole, within MAX_BODY: the body guard has read it
     try:
-        ack, cmds = await service.sync(raw, request.headers.get(SIGNATURE))
+        ack, cmds = await service.sync(raw, request.headers.get(SIGNATURE), client_of(request))
     except Rejected as e:
         return JSONResponse({"error": e.reason}, status_code=e.status)
     return {"ack": ack, "commands": cmds}

@@ -177,11 +177,11 @@ def calls(conn, unit, start_seq, board, upto=None, last=None):
     out = []
     for r in reversed(rows):
         body = json.loads(r["body"])
-        seat, _, call = str(body.get("input", "")).partition(":")
-        seat = body.get("seat") or seat
+        seat, _, call = str(body.get("input", ""))[:16].partition(":")  # a token is short: clipped whatever is stored
+        seat = str(body.get("seat") or seat)[:1]
         tempo = body.get("tempo")
         out.append({"seat": seat, "call": call, "text": call_text(call),
-                    "irregular": None if body.get("verdict", "legal") == "legal" else body.get("verdict"),
+                    "irregular": None if body.get("verdict", "legal") == "legal" else str(body.get("verdict"))[:64],
                     "tempo": f"{tempo // 10}.{tempo % 10}s" if isinstance(tempo, int) and tempo >= 0 else None})
     return out
 

@@ -15,7 +15,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from bidwire_host.auth import LOGIN_COOKIE, SESSION_COOKIE, form_refused, same_token
-from bidwire_host.collector import roster
+from bidwire_host.collector import bounds, roster
 from bidwire_host.collector import setup as setup_mod
 from bidwire_host.collector.apiauth import client_of
 from bidwire_host.collector.decisions.state import ActionError
@@ -37,7 +37,8 @@ def _auth(request):
 def _login_page(request, error="", status=200, headers=None):
     token = secrets.token_urlsafe(24)
     page = templates.TemplateResponse(request, "login.html", {"csrf": token, "error": error,
-                                                              "enabled": _auth(request).enabled},
+                                                              "enabled": _auth(request).enabled,
+                                                              "roles": list(_auth(request).hashes)},
                                       status_code=status, headers=headers)
     page.set_cookie(LOGIN_COOKIE, token, max_age=1800, httponly=True, samesite="strict", path="/login")
     return page
@@ -73,21 +74,28 @@ async def login(request: Request):
         log.warning("login refused from %s: the form's CSRF token is missing or stale", address)
         return _login_page(request, "The form had expired: please sign in again.", 403)
     auth = _auth(request)
-    wait = auth.limiter.begin(address)  # counted as it starts: logins sent at once are limited too
+    asked = str(form.get("role", ""))  # the login page's choice; without one, any role with a password
+    if asked and asked not in auth.hashes:
+        return _login_page(request, f"role: one of {', '.join(auth.hashes) or 'none (no password set)'}.", 400)
+    roles = (asked,) if asked else tuple(auth.hashes) or ("director",)
+    wait = auth.limiter.begin(address, roles)  # counted as it starts: logins sent at once are limited too
     if wait:  # refused before the password is even looked at
         log.warning("login refused from %s: too many wrong passwords, %d s to wait", address, wait)
         return _login_page(request, f"Too many wrong passwords from this device: try again in {wait} s.", 429,
                            {"Retry-After": str(wait)})
     role = await auth.verify(str(form.get("password", "")))
-    if role is None:
-        n = auth.limiter.count(address)
+    if role is None or role not in roles:
+        n = auth.limiter.count(address, roles)
         log.warning("login refused from %s: wrong password (%d in a row)", address, n)
         return _login_page(request, "Wrong password.", 401)
-    auth.limiter.succeeded(address)
+    auth.limiter.succeeded(address, role, roles)  # its own role's count only: a scorer forgives no director guess
     log.info("login from %s as %s", address, role)
     cookie, _ = auth.new_session(role)
     response = RedirectResponse(HOME[role], status_code=303)
-    response.set_cookie(SESSION_COOKIE, cookie, max_age=auth.cookie_max_age, httponly=True, samesite="strict")
+    # Secure when the browser came over https: the scheme is believed from X-Forwarded-Proto only when the peer is a
+    # proxy the operator named (--forwarded-allow-ips; uvicorn's proxy headers), else it is the connection's own
+    response.set_cookie(SESSION_COOKIE, cookie, max_age=auth.cookie_max_age, httponly=True, samesite="strict",
+                        secure=request.url.scheme == "https")
     response.delete_cookie(LOGIN_COOKIE, path="/login")
     return response
 
@@ -165,13 +173,14 @@ def board_page(request: Request, service: Service, board_id: int):
 
 
 def _int(form, name, required=True):
+    """A form's whole number, within 64 bits (a `seq` of 10^20 was a 500: issue 24.7)."""
     text = str(form.get(name) or "").strip()
     if not text and not required:
         return None
     try:
-        return int(text)
-    except ValueError:
-        raise ActionError(f"{name}: a whole number, not {text!r}") from None
+        return bounds.form_integer(text, name)
+    except bounds.BoundsError as e:
+        raise ActionError(str(e)) from None
 
 
 async def _decision(request, session, form, kind, body):
@@ -265,9 +274,9 @@ async def ruling(request: Request, service: Service):
         return form_refused(request)
     unit, choice = str(form.get("unit", "")), str(form.get("ruling", ""))
     try:
-        seq = int(str(form.get("seq", "")))
-    except ValueError:
-        return _director(request, session, "seq: a number", dict(form), 400)
+        seq = bounds.form_integer(form.get("seq", ""), "seq", 1)
+    except bounds.BoundsError as e:
+        return _director(request, session, str(e), dict(form), 400)
     try:
         await service.rule(unit, seq, choice, str(form.get("idem") or "") or None)
     except Refused as e:

@@ -12,6 +12,19 @@ from bidwire_host.scoring.masterpoints import EBU_CLUB
 FORMAT = 1  # the "bidwire_event" value of the files bidwire writes
 MAX_TEXT = 100  # the longest club name, club id, charge code or masterpoint scale an event file may give
 SECTION_NAME_CHARS = 8  # an assign command's section is 1-8 characters (collector/commands.py)
+MAX_SESSIONS = 16  # an event's sessions; with movements.MAX_TABLES etc., bounds a real event never reaches
+MAX_SECTIONS = 26  # a session's sections (A-Z)
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_CONTROL_BUT_BREAKS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def control_char(text, breaks=False):
+    """The first control character in `text` as "U+0000", or None: names carry none (a NUL in a player's name
+    reached the CSV files: issue 24.10). With `breaks`, a tab and line breaks are let through: the event's and a
+    session's name as typed may hold them (the exports escape them: issue 12 item 9), never a NUL or another."""
+    pattern = _CONTROL_BUT_BREAKS if breaks else _CONTROL
+    found = pattern.search(text) if isinstance(text, str) else None
+    return None if found is None else f"U+{ord(found.group()):04X}"
 
 
 def _is_zone(name):
@@ -27,11 +40,26 @@ def _is_zone(name):
 def check(event):
     """Problem texts for everything the types cannot say; none: the event can be used."""
     problems = []
+    if len(event.sessions) > MAX_SESSIONS:
+        return [f"sessions: at most {MAX_SESSIONS} sessions in an event, not {len(event.sessions)}"]
+    too_many = [f"sessions[{i}].sections: at most {MAX_SECTIONS} sections in a session, not {len(s.sections)}"
+                for i, s in enumerate(event.sessions) if len(s.sections) > MAX_SECTIONS]
+    if too_many:
+        return too_many
     if event.bidwire_event != FORMAT:
         problems.append(f"bidwire_event: this bidwire reads event files of format {FORMAT}, not "
                         f"{event.bidwire_event}")
     if not event.name.strip():
         problems.append("name: the event needs a name")
+    named = [("name", event.name)] + [(f"sessions[{i}].name", s.name) for i, s in enumerate(event.sessions)]
+    for i, s in enumerate(event.sessions):
+        for j, sec in enumerate(s.sections):
+            named += [(f"sessions[{i}].sections[{j}].pairs[{k}].name", p.name) for k, p in enumerate(sec.pairs)]
+            named += [(f"sessions[{i}].sections[{j}].teams[{k}].name", t.name) for k, t in enumerate(sec.teams)]
+    for where, text in named:
+        breaks = where == "name" or where.endswith("].name") and "sections" not in where  # the event's, a session's
+        if control_char(text, breaks):
+            problems.append(f"{where}: no control characters in a name (found {control_char(text, breaks)})")
     if not event.sessions:
         problems.append("sessions: the event needs at least one session")
     _check_club(problems, event)
@@ -99,6 +127,12 @@ def _check_section(problems, where, sec, ids):
             problems.append(f"{where}.boards_per_round: {e}")
     if sec.first_board < 1:
         problems.append(f"{where}.first_board: board numbers start from 1, not {sec.first_board}")
+    else:
+        per_round = sec.boards_per_round if sec.boards is None else sec.boards // plan.sets
+        last = sec.first_board + plan.sets * (per_round if isinstance(per_round, int) else 1) - 1
+        if last > movements.MAX_BOARD:
+            problems.append(f"{where}.first_board: the last board would be {last}, more than "
+                            f"{movements.MAX_BOARD}")
     if sec.movement.type == "teams":
         _check_teams(problems, where, sec, ids)
     else:
@@ -158,6 +192,10 @@ def _players(problems, at, players, ids, pair=True):
                                                                       if pl.id is not None else ""))
         elif not pl.name.strip():
             problems.append(f"{at}[{k}].name: the player needs a name")
+        elif control_char(pl.name):
+            problems.append(f"{at}[{k}].name: no control characters in a name (found {control_char(pl.name)})")
+        if pl.id is not None and control_char(str(pl.id)):
+            problems.append(f"{at}[{k}].id: no control characters in a number (found {control_char(str(pl.id))})")
         if pl.id is not None:
             key = str(pl.id)
             if key in ids:

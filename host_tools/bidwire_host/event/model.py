@@ -176,8 +176,10 @@ _WORDS = {"missing": "is missing", "unexpected_keyword_argument": "is not a fiel
           "dataclass_type": "must be an object", "dataclass_exact_type": "must be an object"}
 
 
-def from_dict(data, directory=None):
-    """The Event in `data` (a parsed event file), checked; EventError names the first fields that are wrong."""
+def from_dict(data, directory=None, register=None):
+    """The Event in `data` (a parsed event file), checked; EventError names the first fields that are wrong. The
+    players are completed from the register the event names, or from `register` (a register's CSV text, as a
+    request sends it: collector/event_in.py)."""
     if not isinstance(data, dict):
         raise EventError("an event file holds one JSON object: {\"name\": ..., \"sessions\": [...]}")
     try:
@@ -186,7 +188,12 @@ def from_dict(data, directory=None):
         raise EventError(_explain(e.errors())) from None
     event.directory = Path(directory) if directory is not None else None
     if event.register is not None:
-        _resolve_players(event)
+        _resolve_players(event, _file_register(event))
+    elif register is not None:
+        try:
+            _resolve_players(event, players_mod.parse(register, "register"))
+        except players_mod.RegisterError as e:
+            raise EventError(str(e)) from None
     problems = check(event)
     if problems:
         raise EventError("; ".join(problems))
@@ -239,17 +246,21 @@ def register_path(event):
     return path if path.is_absolute() else (event.directory or Path.cwd()) / path
 
 
-def _resolve_players(event):
-    """Every player the event names by number or by name completed from the register (players.py)."""
+def _file_register(event):
+    """The Register of the file the event names (relative: beside the event file)."""
     if not event.register.strip():
         raise EventError("register: give the player register's CSV file, or leave the field out")
     path = register_path(event)
     try:
-        register = _register(str(path), path.stat().st_mtime_ns)
+        return _register(str(path), path.stat().st_mtime_ns)
     except OSError:
         raise EventError(f"register: the player register {path} does not exist") from None
     except players_mod.RegisterError as e:
         raise EventError(f"register: {e}") from None
+
+
+def _resolve_players(event, register):
+    """Every player the event names by number or by name completed from the register (players.py)."""
     problems = []
     for where, pl in players_of(event):
         try:

@@ -21,6 +21,11 @@ from functools import cache
 
 MAX_BOARDS_PER_ROUND = 36  # an assign command carries 36 boards at most (collector/commands.py)
 MAX_HOWELL_TABLES = 8
+# bounds a real event never reaches, so that no event file makes the collector build a huge movement (a 1,001-table
+# Mitchell took 89 s and 3.4 GB: issue 24.8): tables of a section, rounds, the highest board number
+MAX_TABLES = 200
+MAX_ROUNDS = 100
+MAX_BOARD = 9999
 KINDS = ("mitchell", "howell", "teams")
 
 
@@ -140,7 +145,10 @@ def _check(what, value, low, high=None):
 def _movement(kind, tables, rounds, full, sets, boards_per_round, first_board, layout):
     """TableRounds from layout[round - 1] = [(table, ns, ew, set)], boards rotated where tables share a set."""
     _check("boards per round", boards_per_round, 1, MAX_BOARDS_PER_ROUND)
-    _check("first board", first_board, 1)
+    _check("first board", first_board, 1, MAX_BOARD)
+    if first_board + sets * boards_per_round - 1 > MAX_BOARD:
+        raise MovementError(f"boards: the last board would be {first_board + sets * boards_per_round - 1}, "
+                            f"more than {MAX_BOARD}")
     if rounds is None:
         rounds = full
     _check(f"rounds of a {_title(kind, tables)}", rounds, 1, full)
@@ -169,7 +177,7 @@ def mitchell(tables, boards_per_round, rounds=None, even=None, first_board=1):
     """
     if isinstance(tables, int) and not isinstance(tables, bool) and 0 < tables < 3:
         raise MovementError(f"a Mitchell needs 3 tables or more, not {tables}: for 2 tables play a Howell")
-    _check("tables of a Mitchell", tables, 3)
+    _check("tables of a Mitchell", tables, 3, MAX_TABLES)
     n = tables
     if n % 2:
         if even is not None:
@@ -281,7 +289,7 @@ def team_match(boards_per_round, rounds=2, first_board=1):
     Rounds go in twos: table 1 plays set r while table 2 plays set r + 1, then the tables swap boards. Pairs
     are PairId(team, "NS") and PairId(team, "EW"): the team's two partnerships.
     """
-    _check("rounds of a team match", rounds, 2)
+    _check("rounds of a team match", rounds, 2, MAX_ROUNDS)
     if rounds % 2:
         raise MovementError(f"a team match swaps the boards between its two tables, so its rounds come in twos: "
                             f"{rounds} rounds is odd (try {rounds + 1})")

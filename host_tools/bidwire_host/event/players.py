@@ -13,6 +13,8 @@ import io
 from dataclasses import dataclass
 from pathlib import Path
 
+from bidwire_host.event.checks import control_char
+
 NUMBER_COLUMNS = ("number", "id", "membership number", "member number")
 FIRST_COLUMNS = ("first name", "firstname", "forename", "given name")
 LAST_COLUMNS = ("last name", "lastname", "surname", "family name")
@@ -130,4 +132,7 @@ def _member(row, columns, where, line):
         raise RegisterError(f"{where}: no membership number")
     if not name:
         raise RegisterError(f"{where}: member {number} has no name")
+    bad = control_char(number) or control_char(name)
+    if bad:
+        raise RegisterError(f"{where}: no control characters in a member's number or name (found {bad})")
     return Member(number, " ".join(name.split()), line)

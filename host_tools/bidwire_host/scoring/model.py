@@ -22,6 +22,7 @@ ARTIFICIAL_PCT = {"A+": Fraction(60), "A": Fraction(50), "A-": Fraction(40)}
 ARTIFICIAL_IMPS = {"A+": 3, "A": 0, "A-": -3}
 _ALIASES = {"A+": "A+", "AVE+": "A+", "AV+": "A+", "A": "A", "AVE": "A", "AV": "A", "A-": "A-", "AVE-": "A-",
             "AV-": "A-", "A−": "A-"}
+ARTIFICIAL_NAMES = frozenset(_ALIASES)  # what an artificial score may be called, besides a percentage
 
 
 class ScoringError(ValueError):

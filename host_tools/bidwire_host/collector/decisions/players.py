@@ -7,6 +7,7 @@
 from bidwire_host.collector import roster
 from bidwire_host.collector.decisions.checks import contestants, period_check, pick_section
 from bidwire_host.collector.decisions.state import ActionError, fold, insert
+from bidwire_host.event.checks import control_char
 
 
 def _player(value, where):
@@ -19,6 +20,9 @@ def _player(value, where):
         raise ActionError(f"{where}.name: the player needs a name")
     if len(name) > 100 or len(number) > 40:
         raise ActionError(f"{where}: a name of at most 100 characters and a number of at most 40")
+    if control_char(name) or control_char(number):
+        raise ActionError(f"{where}.{'name' if control_char(name) else 'id'}: no control characters "
+                          f"(found {control_char(name) or control_char(number)})")
     return {"name": name, "id": number or None}
 
 
