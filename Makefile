@@ -34,7 +34,7 @@ FROZEN_SRC  := $(shell find firmware boards -name '*.py' -not -path '*/__pycache
 # pyright-python otherwise asks PyPI for its latest version on every run, only to print a warning.
 export PYRIGHT_PYTHON_IGNORE_WARNINGS := 1
 
-.PHONY: setup chromium gcc-multilib postgresql faketime hub demo-sim mp32 mp32-mpy test test-py test-mp compile lint typecheck bench demo unit-build vunit firmware deploy provision serve rebuild clean chaos
+.PHONY: setup chromium gcc-multilib postgresql faketime hub demo-sim mp32 mp32-mpy test test-py test-mp compile lint typecheck bench demo unit-build vunit firmware deploy provision serve rebuild clean chaos power-loss
 
 setup: $(STAMP) $(TYPESHED)
 
@@ -173,6 +173,11 @@ demo-sim: setup postgresql
 # reorders and cuts connections, with unit power cuts and collector crashes, checked against a fault-free run.
 # The longer version of the one in make test; prints the figures (also in build/chaos-figures-full.json).
 # make chaos [SEED=n]
+# The unit's journal on littlefs over a fake flash chip cut at every program and erase of a 12-board session, in
+# both modes, stop and tear (docs/reliability.md, "Power loss on littlefs"); make test cuts a seeded 300 of each.
+power-loss: setup
+	BIDWIRE_POWER_LOSS=long $(if $(SEED),BIDWIRE_POWER_LOSS_SEED=$(SEED)) $(BIN)/pytest -s tests/host/test_power_loss.py
+
 chaos: setup
 	BIDWIRE_CHAOS=full $(if $(SEED),BIDWIRE_CHAOS_SEED=$(SEED)) $(BIN)/pytest -s tests/e2e/test_chaos.py
 

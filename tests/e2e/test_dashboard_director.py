@@ -101,6 +101,9 @@ def test_live_auctions_and_the_bidding_diagram_in_an_alert(tmp_path, collector, 
         rows = [r.locator("td").all_inner_texts() for r in diagram.locator("tbody tr").all()]
         assert rows == [["", "1♣ 4.2s", "Pass 0.7s", ""], ["1♠* 15.0s", "", "", ""]], rows
         assert diagram.locator("td.irregular").count() == 1
+        # 15 s is over the event's long_call_s (10 s by default), 4.2 s is not: marked and named under the diagram
+        assert diagram.locator("td.long").all_inner_texts() == ["1♠* 15.0s"]
+        assert alert.locator("p.long-note").inner_text() == "Long: 1♠ by W (15.0s)"
         assert "new" in (alert.get_attribute("class") or "")  # the visual cue on a new alert
         director.get_by_role("button", name="Enable sound on new alerts").click()
         assert director.locator("#sound").get_attribute("aria-pressed") == "true"

@@ -182,3 +182,24 @@ def test_one_unit_cannot_blow_up_the_directors_page_with_long_calls(collector):
     assert len(first) < 1_000_000
     director.close()
     assert "1H1H1H" not in collector.log_text()
+
+
+def test_a_flood_of_refused_requests_writes_a_bounded_log(tmp_path):
+    """Issue 24.10: one unauthenticated client wrote 182 KB/s of log, a line per refusal. 500 refused API calls
+    and 500 forged syncs from one address now write the first refusal of each reason and count the rest. (A
+    collector of its own, logging at its default level: the fixture's access log on a pipe nobody reads would
+    fill it.)"""
+    quiet = Collector(tmp_path, keyring(tmp_path / "keyring.json", UNITS), 0)
+    try:
+        with httpx.Client(base_url=quiet.url, timeout=10) as flooder:
+            for seq in range(500):
+                assert flooder.get("/api/v1/units").status_code == 401
+                raw, headers = signed("T01", [hello(seq + 1)], secret="00" * 32)
+                assert flooder.post("/api/v1/sync", content=raw, headers=headers).status_code == 401
+    finally:
+        quiet.stop()
+    log = quiet.log_text()
+    api = [line for line in log.splitlines() if "API refused (401)" in line]
+    syncs = [line for line in log.splitlines() if "sync refused (401)" in line]
+    assert 1 <= len(api) <= 4 and 1 <= len(syncs) <= 4, (api, syncs)  # one per reason each 10 s
+    assert len(log.encode()) < 20_000, len(log.encode())

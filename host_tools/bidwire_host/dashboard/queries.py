@@ -20,6 +20,7 @@ from bidwire.core.score import parse_contract
 from bidwire_host.collector import queue
 from bidwire_host.collector import setup as setup_mod
 from bidwire_host.collector.decisions.state import fold, label
+from bidwire_host.event.model import LONG_CALL_S
 
 PHASES = {"auction": "bidding", "ended": "opening lead", "play": "play", "done": "done"}
 RULINGS = {  # what each ruling does, for the buttons (laws.md §4.19)
@@ -163,9 +164,18 @@ def call_text(call):
     return call
 
 
+def long_call_tenths(conn):
+    """From how many tenths of a second a call's thinking time is long: the event's `long_call_s`, else
+    LONG_CALL_S."""
+    s = setup_mod.load(conn)
+    chosen = s.event.long_call_s if s is not None else None
+    return 10 * (chosen if chosen is not None else LONG_CALL_S)
+
+
 def calls(conn, unit, start_seq, board, upto=None, last=None):
-    """The calls made at a unit on one board, as stored: [{seat, call, text, irregular, tempo}] in order (tempo: the
-    call's thinking time as the unit measured it, "12.3s", None from a unit that sends none). Only the
+    """The calls made at a unit on one board, as stored: [{seat, call, text, irregular, tempo, long}] in order
+    (tempo: the call's thinking time as the unit measured it, "12.3s", None from a unit that sends none; long:
+    at least the event's long_call_s). Only the
     events of that play of the board: up to the unit's next board_start. `last`: only the last so many (read
     from the end, so a board with thousands of stored calls costs no more than a short one)."""
     nxt = conn.execute("SELECT min(start_seq) FROM boards WHERE unit = ? AND start_seq > ?",
@@ -174,7 +184,7 @@ def calls(conn, unit, start_seq, board, upto=None, last=None):
     sql = ("SELECT seq, body FROM events WHERE unit = ? AND type = 'call' AND board = ? AND seq >= ? AND seq <= ? "
            "ORDER BY seq DESC" + (" LIMIT ?" if last is not None else ""))
     rows = conn.execute(sql, (unit, board, start_seq, end) + ((last,) if last is not None else ())).fetchall()
-    out = []
+    out, long_after = [], long_call_tenths(conn)
     for r in reversed(rows):
         body = json.loads(r["body"])
         seat, _, call = str(body.get("input", ""))[:16].partition(":")  # a token is short: clipped whatever is stored
@@ -182,7 +192,8 @@ def calls(conn, unit, start_seq, board, upto=None, last=None):
         tempo = body.get("tempo")
         out.append({"seat": seat, "call": call, "text": call_text(call),
                     "irregular": None if body.get("verdict", "legal") == "legal" else str(body.get("verdict"))[:64],
-                    "tempo": f"{tempo // 10}.{tempo % 10}s" if isinstance(tempo, int) and tempo >= 0 else None})
+                    "tempo": f"{tempo // 10}.{tempo % 10}s" if isinstance(tempo, int) and tempo >= 0 else None,
+                    "long": isinstance(tempo, int) and tempo >= long_after})
     return out
 
 
@@ -199,7 +210,7 @@ def diagram(dealer, made):
         row[col], prev = c, col
     if any(row) or not rows:
         rows.append(row)
-    return {"dealer": dealer, "rows": rows, "empty": not made}
+    return {"dealer": dealer, "rows": rows, "empty": not made, "long": [c for c in made if c.get("long")]}
 
 
 def _board_auction(conn, unit, board_id, upto=None):

@@ -68,6 +68,9 @@ def check(event):
             sec.movement.type == "teams" for s in event.sessions for sec in s.sections):
         problems.append(f"masterpoints.scale: the {EBU_CLUB} scale here is the pairs scale; a team match needs the "
                         'club\'s own awards ("awards": [...] under another name)')
+    if event.long_call_s is not None and not 1 <= event.long_call_s <= 600:
+        problems.append(f"long_call_s: a call's thinking time in whole seconds, 1 to 600, from which the director's "
+                        f"page marks it as long; not {event.long_call_s}")
     if event.time_zone is not None and not _is_zone(event.time_zone):
         problems.append(f"time_zone: {event.time_zone!r} is not a time zone name; give the club's as the tz database "
                         "names it (e.g. Europe/London, America/New_York), or leave the field out for the host's")

@@ -23,6 +23,8 @@ __all__ = ["Event", "EventError", "MovementChoice", "Pair", "Player", "Section",
            "new_event", "players_of", "register_path", "to_dict"]
 
 _FORBID = ConfigDict(extra="forbid")
+LONG_CALL_S = 10  # a call thought over this long is marked (the skip-bid warning's 10 s, and most hesitations)
+MAX_LONG_CALL_S = 600
 
 
 class EventError(ValueError):
@@ -155,6 +157,8 @@ class Event:
     register: StrictStr | None = None  # the player register, a CSV file (players.py); relative: beside the event
     sim: Sim | None = None  # the heat of a simultaneous event: results go to its hub too
     time_zone: StrictStr | None = None  # the club's, an IANA name (Europe/London); none: the collector host's
+    # a call's thinking time, in seconds, from which the director's page marks it as long (None: LONG_CALL_S)
+    long_call_s: StrictInt | None = None
     directory: Path | None = field(default=None, init=False, repr=False)  # where the file is (not saved)
 
     def session(self, name=None):
