@@ -45,19 +45,29 @@ def rows(data, sql, *args):
         conn.close()
 
 
+LIBFAKETIME = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"  # Debian's faketime (make faketime)
+
+
+def faketime_env(offset):
+    """The environment that runs a process with its clock moved by `offset` ("+1h", "-1h"): libfaketime preloaded
+    into the process itself (the `faketime` command forks, so its pid would not be the server's)."""
+    assert Path(LIBFAKETIME).exists(), "the clock test needs Debian's faketime: `make test` installs it"
+    return {"LD_PRELOAD": LIBFAKETIME, "FAKETIME": offset}
+
+
 class Collector:
     """`bidwire serve` in a subprocess; the URL it prints tells where it listens."""
 
-    def __init__(self, data, keyring, port=0, extra=(), preexec_fn=None, prefix=()):
-        """`prefix`: a command the server runs under, e.g. ("faketime", "-f", "+1h") for a clock an hour ahead."""
+    def __init__(self, data, keyring, port=0, extra=(), preexec_fn=None, env=None):
+        """`env`: variables added to the server's environment (faketime_env(): a clock off by some hours)."""
         self.data, self.keyring = Path(data), Path(keyring)
         self.log_path = self.data / f"serve-{time.monotonic_ns()}.log"
         self.log = open(self.log_path, "w")
         self.stdout_text = ""  # what it printed, once stopped
-        self.proc = subprocess.Popen([*prefix, str(BIDWIRE), "serve", "--data", str(data), "--keyring", str(keyring),
+        self.proc = subprocess.Popen([str(BIDWIRE), "serve", "--data", str(data), "--keyring", str(keyring),
                                       "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
                                       *extra], stdout=subprocess.PIPE, stderr=self.log, text=True,
-                                     preexec_fn=preexec_fn)
+                                     preexec_fn=preexec_fn, env={**os.environ, **env} if env else None)
         try:
             line = self.stdout_text = self._line(20)
             m = re.search(r"http://127\.0\.0\.1:(\d+)", line)

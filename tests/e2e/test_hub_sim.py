@@ -15,7 +15,7 @@ from datetime import UTC, datetime, timedelta
 import httpx2 as httpx
 import pytest
 from chaos_proxy import ChaosProxy
-from collector_proc import BIDWIRE, Collector, keyring, rows
+from collector_proc import BIDWIRE, Collector, faketime_env, keyring, rows
 from hubkit import Hub, Pg
 from test_collector_mitchell import TRICKS, UNITS, play_mitchell
 from test_collector_units import fixed_port, secret
@@ -33,7 +33,7 @@ def hub(tmp_path_factory):
             h.stop()
 
 
-def club(tmp_path, name, hub_url, club_secret, sim=SIM, prefix=()):
+def club(tmp_path, name, hub_url, club_secret, sim=SIM, env=None):
     data = tmp_path / name
     data.mkdir()
     event_file = data / "event.json"
@@ -44,7 +44,7 @@ def club(tmp_path, name, hub_url, club_secret, sim=SIM, prefix=()):
     event_file.write_text(json.dumps(event))
     (data / "hub-secret").write_text(club_secret + "\n")
     ring = keyring(data / "keyring.json", {UNITS[t]: secret(t) for t in UNITS})
-    return Collector(data, ring, extra=("--event", str(event_file), "--tables", "T01=1,T02=2,T03=3"), prefix=prefix)
+    return Collector(data, ring, extra=("--event", str(event_file), "--tables", "T01=1,T02=2,T03=3"), env=env)
 
 
 def hub_rows(hub, expected, timeout=90, sim=SIM):
@@ -126,8 +126,8 @@ def test_a_club_whose_clock_is_an_hour_off_changes_nothing(tmp_path, hub):
         assert r.status_code == 201, r.text
         secrets = {c: org.post(f"/api/v1/sims/{sim}/clubs", json={"id": c, "name": f"Club {c}"}).json()["secret"]
                    for c in "AB"}
-    a = club(tmp_path, "A", hub.url, secrets["A"], sim=sim, prefix=("faketime", "-f", "+1h"))
-    b = club(tmp_path, "B", hub.url, secrets["B"], sim=sim, prefix=("faketime", "-f", "-1h"))
+    a = club(tmp_path, "A", hub.url, secrets["A"], sim=sim, env=faketime_env("+1h"))
+    b = club(tmp_path, "B", hub.url, secrets["B"], sim=sim, env=faketime_env("-1h"))
     try:
         play_mitchell(a.data, a)
         play_mitchell(b.data, b)
