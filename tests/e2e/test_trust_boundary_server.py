@@ -274,12 +274,15 @@ def _sized(sections, sessions=1):
     (_sized([_section("A", {"type": "mitchell", "tables": 10**18})]), "3-200"),
     (_sized([_section("A", {"type": "teams", "rounds": 10**9})]), "rounds of a team match must be a whole number 2-"),
     (_sized([_section("A", {"type": "mitchell", "tables": 3}, first_board=9998)]), "more than 9999"),
-    (_sized([_section(f"S{k}", {"type": "mitchell", "tables": 3}) for k in range(27)]), "at most 26 sections"),
+    (_sized([_section(f"S{k}", {"type": "mitchell", "tables": 3}) for k in range(501)]), "at most 500 sections"),
+    (_sized([_section(f"S{k}", {"type": "mitchell", "tables": 200}) for k in range(51)]),
+     "at most 10,000 tables in a session, all sections together, not 10,200"),
     (_sized([_section("A", {"type": "mitchell", "tables": 3})], sessions=17), "at most 16 sessions"),
 ])
 def test_an_event_beyond_the_bounds_is_refused_with_the_bound(collector, event, said):
     """Issue 24.8, as the attack was made: a 1,001-table Mitchell took 89 s to load (a sync waited 69 s). Tables
-    per section (200), rounds (100), board numbers (9999), sections (26) and sessions (16) are bounded: refused
+    per section (200), rounds (100), board numbers (9999), sections (500), tables of a session (10,000) and
+    sessions (16) are bounded: refused
     with 400 saying the bound, nothing stored; the collector goes on storing a unit's sync."""
     r = collector.api.post("/api/v1/event", json={"event": event, "tables": {"T01": 1}, "method": "mp"})
     assert r.status_code == 400 and said in r.json()["error"], r.text

@@ -13,7 +13,8 @@ FORMAT = 1  # the "bidwire_event" value of the files bidwire writes
 MAX_TEXT = 100  # the longest club name, club id, charge code or masterpoint scale an event file may give
 SECTION_NAME_CHARS = 8  # an assign command's section is 1-8 characters (collector/commands.py)
 MAX_SESSIONS = 16  # an event's sessions; with movements.MAX_TABLES etc., bounds a real event never reaches
-MAX_SECTIONS = 26  # a session's sections (A-Z)
+MAX_SECTIONS = 500  # a session's sections: an ACBL national's pairs game runs A-Z, AA-ZZ and more, not 500
+MAX_SESSION_TABLES = 10_000  # a session's tables, all sections together (the Common Game: up to 1,000)
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 _CONTROL_BUT_BREAKS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
@@ -46,6 +47,12 @@ def check(event):
                 for i, s in enumerate(event.sessions) if len(s.sections) > MAX_SECTIONS]
     if too_many:
         return too_many
+    for i, s in enumerate(event.sessions):  # each movement's size is bounded; so is a session's, before one is built
+        # (a section over MAX_TABLES counts as just over it: its own check below says so)
+        tables = sum(min(sec.movement.tables or 0, movements.MAX_TABLES + 1) for sec in s.sections)
+        if tables > MAX_SESSION_TABLES:
+            return [f"sessions[{i}]: at most {MAX_SESSION_TABLES:,} tables in a session, all sections together, "
+                    f"not {tables:,}"]
     if event.bidwire_event != FORMAT:
         problems.append(f"bidwire_event: this bidwire reads event files of format {FORMAT}, not "
                         f"{event.bidwire_event}")
