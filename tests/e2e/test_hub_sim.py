@@ -13,24 +13,12 @@ import time
 from datetime import UTC, datetime, timedelta
 
 import httpx2 as httpx
-import pytest
 from chaos_proxy import ChaosProxy
 from collector_proc import BIDWIRE, Collector, faketime_env, keyring, rows
-from hubkit import Hub, Pg
 from test_collector_mitchell import TRICKS, UNITS, play_mitchell
 from test_collector_units import fixed_port, secret
 
 SIM = "e2e-sim"
-
-
-@pytest.fixture(scope="module")
-def hub(tmp_path_factory):
-    with Pg() as cluster:
-        h = Hub(cluster.dsn, tmp_path_factory.mktemp("hub")).start()
-        try:
-            yield h
-        finally:
-            h.stop()
 
 
 def club(tmp_path, name, hub_url, club_secret, sim=SIM, env=None):
@@ -47,6 +35,17 @@ def club(tmp_path, name, hub_url, club_secret, sim=SIM, env=None):
     return Collector(data, ring, extra=("--event", str(event_file), "--tables", "T01=1,T02=2,T03=3"), env=env)
 
 
+def new_sim(hub, sim, name, released_in):
+    """The organiser makes the sim of boards 1-6, released `released_in` from now, with clubs A and B: their
+    secrets."""
+    with hub.organiser() as org:
+        r = org.post("/api/v1/sims", json={"id": sim, "name": name, "boards": [1, 2, 3, 4, 5, 6],
+                                           "release_at": (datetime.now(UTC) + released_in).isoformat()})
+        assert r.status_code == 201, r.text
+        return {c: org.post(f"/api/v1/sims/{sim}/clubs", json={"id": c, "name": f"Club {c}"}).json()["secret"]
+                for c in "AB"}
+
+
 def hub_rows(hub, expected, timeout=90, sim=SIM):
     """The hub's results once `expected` of them are in (the clubs upload in the background)."""
     deadline = time.monotonic() + timeout
@@ -60,12 +59,7 @@ def hub_rows(hub, expected, timeout=90, sim=SIM):
 
 
 def test_two_clubs_feed_one_hub_and_an_offline_club_catches_up(tmp_path, hub):
-    with hub.organiser() as org:
-        r = org.post("/api/v1/sims", json={"id": SIM, "name": "E2E sim", "boards": [1, 2, 3, 4, 5, 6],
-                                           "release_at": (datetime.now(UTC) + timedelta(days=1)).isoformat()})
-        assert r.status_code == 201, r.text
-        secrets = {c: org.post(f"/api/v1/sims/{SIM}/clubs", json={"id": c, "name": f"Club {c}"}).json()["secret"]
-                   for c in "AB"}
+    secrets = new_sim(hub, SIM, "E2E sim", timedelta(days=1))
     down = ChaosProxy(("127.0.0.1", fixed_port()), seed=1, faults={})  # B's link: nothing behind it yet
     down.start()
     a = club(tmp_path, "A", hub.url, secrets["A"])
@@ -120,12 +114,7 @@ def test_a_club_whose_clock_is_an_hour_off_changes_nothing(tmp_path, hub):
     clock is past the release time (30 minutes from now by the hub's), the hub has released nothing and A's link
     says so."""
     sim = "e2e-clock"
-    with hub.organiser() as org:
-        r = org.post("/api/v1/sims", json={"id": sim, "name": "Clock sim", "boards": [1, 2, 3, 4, 5, 6],
-                                           "release_at": (datetime.now(UTC) + timedelta(minutes=30)).isoformat()})
-        assert r.status_code == 201, r.text
-        secrets = {c: org.post(f"/api/v1/sims/{sim}/clubs", json={"id": c, "name": f"Club {c}"}).json()["secret"]
-                   for c in "AB"}
+    secrets = new_sim(hub, sim, "Clock sim", timedelta(minutes=30))
     a = club(tmp_path, "A", hub.url, secrets["A"], sim=sim, env=faketime_env("+1h"))
     b = club(tmp_path, "B", hub.url, secrets["B"], sim=sim, env=faketime_env("-1h"))
     try:

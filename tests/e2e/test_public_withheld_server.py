@@ -24,7 +24,6 @@ from pathlib import Path
 import httpx2 as httpx
 import pytest
 from collector_proc import BIDWIRE, Collector, keyring, rows
-from hubkit import Hub, Pg
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "host"))
 from collector_kit import SECRETS, played, sync  # noqa: E402
@@ -192,16 +191,6 @@ def test_an_early_publication_needs_the_override_and_shows_no_board_still_in_pla
         for b in BOARDS:
             assert diagram_text(hands[b]) in text_of(views[f"/results/boards/{b}"]), b
             assert f'[Board "{b}"]' in views["export pbn"] and f'[Board "{b}"]' in views["bidwire export"]
-
-
-@pytest.fixture(scope="module")
-def hub(tmp_path_factory):
-    with Pg() as cluster:
-        h = Hub(cluster.dsn, tmp_path_factory.mktemp("hub")).start()
-        try:
-            yield h
-        finally:
-            h.stop()
 
 
 def test_a_sims_boards_stay_off_every_public_page_and_export_until_the_hub_releases_them(tmp_path, hub,

