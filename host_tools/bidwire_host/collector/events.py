@@ -10,6 +10,7 @@ docs/protocol/sync-v1.schema.json states the same protocol as a JSON Schema (wha
 firmware sends less); tests/host/test_protocol_schema.py holds the two together.
 """
 import json
+import re
 from typing import Annotated, Literal, Union
 
 from pydantic import (
@@ -45,7 +46,8 @@ BoardNo = Annotated[StrictInt, Field(ge=1, le=INT64)]
 AnyBoard = Annotated[StrictInt, Field(ge=0, le=INT64)]  # 0: before the first board
 Seat = Literal["N", "E", "S", "W"]
 Number = Int | Annotated[StrictFloat, Field(allow_inf_nan=False)] | None
-Name = Annotated[StrictStr, StringConstraints(max_length=MAX_NAME, pattern=r"^[^\x00-\x1f\x7f]*$")]
+NO_CONTROL = r"^[^\x00-\x1f\x7f]*$"  # a text without a control character (C0 or DEL)
+Name = Annotated[StrictStr, StringConstraints(max_length=MAX_NAME, pattern=NO_CONTROL)]
 NoteText = Annotated[StrictStr, StringConstraints(max_length=MAX_NOTE, pattern=r"^[^\x00-\x08\x0b-\x1f\x7f]*$")]
 
 
@@ -62,7 +64,7 @@ Token = Annotated[StrictStr, StringConstraints(max_length=MAX_TOKEN), AfterValid
 # An auction_end's inputs are texts as short as a token: one the core cannot read is the validator's business
 # (an auction_unreadable alert, the event kept as sent), and so is a list longer than a board's input log
 # (auction_too_long): up to MAX_LISTED of them.
-TokenText = Annotated[StrictStr, StringConstraints(max_length=MAX_TOKEN, pattern=r"^[^\x00-\x1f\x7f]*$")]
+TokenText = Annotated[StrictStr, StringConstraints(max_length=MAX_TOKEN, pattern=NO_CONTROL)]
 MAX_LISTED = 4 * MAX_INPUTS
 # An irregularity's identity on its board: the index of the irregular input in the board's input log, the same
 # index as in its auction_end's `inputs` (firmware: Auction.p_at; docs/unit.md "Irregularities").
@@ -231,7 +233,7 @@ class SyncBody(BaseModel):
 
     Signed: header X-Bidwire-Signature is the hex HMAC-SHA256 of the raw body with the unit's secret."""
     model_config = ConfigDict(extra="forbid")
-    unit: Annotated[StrictStr, Field(min_length=1, max_length=32, pattern=r"^[^\x00-\x1f\x7f]*$")]
+    unit: Annotated[StrictStr, Field(min_length=1, max_length=32, pattern=NO_CONTROL)]
     boot: Count
     beat: Count | None = None  # this boot's sync count (firmware 0.4 on): a replayed body repeats an old one
     cmd_ack: Count
@@ -271,7 +273,7 @@ def check_body(body):
     if extra:
         raise Malformed(f"unknown field '{extra[0]}'")
     unit, boot, cmd_ack, events = body["unit"], body["boot"], body["cmd_ack"], body["events"]
-    if not isinstance(unit, str) or not 0 < len(unit) <= 32 or any(c < " " or c == "\x7f" for c in unit):
+    if not isinstance(unit, str) or not 0 < len(unit) <= 32 or not re.fullmatch(NO_CONTROL, unit):
         raise Malformed("'unit' must be the unit id, 1-32 characters, no control character")
     for name, value in (("boot", boot), ("cmd_ack", cmd_ack), ("beat", body.get("beat", 0))):
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:

@@ -58,15 +58,18 @@ def check(event):
                         f"{event.bidwire_event}")
     if not event.name.strip():
         problems.append("name: the event needs a name")
-    named = [("name", event.name)] + [(f"sessions[{i}].name", s.name) for i, s in enumerate(event.sessions)]
+    # (where, text, line breaks allowed): the event's and a session's name as typed may break lines, no other
+    titled = [("name", event.name, True)]
+    titled += [(f"sessions[{i}].name", s.name, True) for i, s in enumerate(event.sessions)]
     for i, s in enumerate(event.sessions):
         for j, sec in enumerate(s.sections):
-            named += [(f"sessions[{i}].sections[{j}].pairs[{k}].name", p.name) for k, p in enumerate(sec.pairs)]
-            named += [(f"sessions[{i}].sections[{j}].teams[{k}].name", t.name) for k, t in enumerate(sec.teams)]
-    for where, text in named:
-        breaks = where == "name" or where.endswith("].name") and "sections" not in where  # the event's, a session's
-        if control_char(text, breaks):
-            problems.append(f"{where}: no control characters in a name (found {control_char(text, breaks)})")
+            at = f"sessions[{i}].sections[{j}]"
+            titled += [(f"{at}.pairs[{k}].name", p.name, False) for k, p in enumerate(sec.pairs)]
+            titled += [(f"{at}.teams[{k}].name", t.name, False) for k, t in enumerate(sec.teams)]
+    for where, text, breaks in titled:
+        found = control_char(text, breaks)
+        if found:
+            problems.append(f"{where}: no control characters in a name (found {found})")
     if not event.sessions:
         problems.append("sessions: the event needs at least one session")
     _check_club(problems, event)
