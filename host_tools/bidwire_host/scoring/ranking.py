@@ -95,7 +95,7 @@ def rank(values, *, higher_is_better=True):
         while j < n and ordered[j][0] == ordered[i][0]:
             j += 1
         if j - i > 1:
-            ordered[i:j] = sorted(ordered[i:j], key=lambda x: (sign * x[2], _key(x[1])))
+            ordered[i:j] = sorted(ordered[i:j], key=lambda x: (sign * x[2], tie_key(x[1])))
         i = j
     out = []
     i = 0
@@ -110,7 +110,7 @@ def rank(values, *, higher_is_better=True):
     return out
 
 
-def _key(contestant):
+def tie_key(contestant):
     """Sort key for contestants that tie: numeric ids in numeric order ('2' before '10'), then text."""
     parts = contestant if isinstance(contestant, tuple) else (contestant,)
     return tuple((0, int(p), "") if isinstance(p, str) and p.isdecimal() else (1, 0, str(p)) for p in parts)

@@ -1,0 +1,376 @@
+"""Each pair's matchpoints across the whole field, summed board by board in numpy arrays, and the rankings.
+
+A result with M matchpoint units among the n results of its board scores, with Neuberg to E (the most-played
+board's size), (M + 1)·E/n - 1 on a top of 2E - 2; with plain matchpoints M on a top of 2(n - 1). An artificial
+adjusted score is p% of the board's top, which is again a line in E. So every result gives its pair
+a·E + c matchpoints on a top of ta·E + tc, with a, c, ta and tc taken from its own board alone. A board keeps
+those terms as arrays (`_Terms`); a pair's total is the sum of its terms, at the E of the moment. When a board's
+results change, only its terms are made again (hub/live.py); E, which grows with nearly every upload during
+play, is applied when the ranking is made.
+
+Everything stays exact: the sums are integer numerators per denominator (a board's n), added in float64 only
+while they are far below 2**53. The ranking is sorted on each pair's percentage as a float, and wherever two
+floats are closer than `NEAR` the pairs are ordered again on their exact percentages (Fractions), so only exactly
+equal percentages tie. A ranking entry works its exact matchpoints and percentage when first read.
+tests/hub/test_field_fast.py holds every figure to the club's scoring core (scoring.session).
+"""
+from collections.abc import Sequence
+from fractions import Fraction
+from operator import itemgetter
+from typing import NamedTuple
+
+import numpy as np
+
+from bidwire_host.scoring.model import Artificial, Assigned, Result
+from bidwire_host.scoring.ranking import tie_key
+from bidwire_host.scoring.session import score_board
+
+NEAR = 1e-9  # percentage points: floats this close are compared exactly (a float sum is off by ~1e-13)
+_EXACT_FLOAT = 2 ** 52  # integer sums below this are exact in float64 (numpy's bincount adds in float64)
+_KEYS = (itemgetter("club_id", "section", "ns"), itemgetter("club_id", "section", "ew"))  # a pair, each side
+_NAMES = (itemgetter("ns_names"), itemgetter("ew_names"))
+_SCORE = itemgetter("score_ns")
+_ADJUSTED = itemgetter("adjusted")
+
+
+class Pair(NamedTuple):
+    club: str
+    section: str
+    number: str
+    direction: str  # "NS" or "EW": where it sat
+
+    @property
+    def label(self):
+        return f"{self.club} {self.section}{self.number} {self.direction}"
+
+
+def pair_id(club, section, number):
+    """A pair's id across the field, as the exports print it: club, section and number ("C1-A-3"). A section
+    and a pair number hold no "-" (hub/inputs.py), so the club's id is everything before the last two."""
+    return f"{club}-{section}-{number}"
+
+
+def as_result(row):
+    """A stored result (records.results) as the scoring core's Result."""
+    adjusted = None
+    a = row["adjusted"]
+    if a:
+        if "ns" in a:
+            adjusted = Artificial(Fraction(str(a["ns"])), Fraction(str(a["ew"])))
+        else:
+            adjusted = Assigned(a["ns_score"], a["ew_score"])
+    return Result(row["board"], pair_id(row["club_id"], row["section"], row["ns"]),
+                  pair_id(row["club_id"], row["section"], row["ew"]), row["score_ns"], row["contract"],
+                  row["declarer"], row["tricks"], adjusted, table=row["club_id"])
+
+
+class _Side:
+    """One side's pairs (NS or EW): (club, section, number) -> index in the sums, and each pair's names."""
+
+    def __init__(self):
+        self.index = {}
+        self.keys = []
+
+    def indices(self, keys):
+        index = self.index
+        try:  # during play nearly every pair is known already
+            return np.fromiter(map(index.__getitem__, keys), np.int64, len(keys))
+        except KeyError:
+            for k in keys:
+                if k not in index:
+                    index[k] = len(self.keys)
+                    self.keys.append(k)
+            return np.fromiter(map(index.__getitem__, keys), np.int64, len(keys))
+
+
+class _Codes(dict):
+    def __missing__(self, club):
+        code = self[club] = len(self)
+        return code
+
+
+class _Sums(NamedTuple):
+    """What one board adds to each pair of one side, as vectors over the side's pairs (as many as it had then):
+    a's and c's numerators per denominator, ta and tc of the top, the results; and each result's pair and
+    names."""
+    a: dict  # denominator -> int64 vector
+    c: dict
+    ta: np.ndarray
+    tc: np.ndarray
+    played: np.ndarray
+    pair: np.ndarray
+    names: np.ndarray
+
+
+def _board_sums(pair, names, a_num, a_den, c_num, c_den, ta, tc):
+    """A board's _Sums on one side from its terms, one element a result (a scalar stands for all of them)."""
+    n, size = len(pair), int(pair.max()) + 1
+
+    def full(x):
+        return np.broadcast_to(np.asarray(x, np.int64), (n,))
+
+    return _Sums(_by_denominator(pair, full(a_num), full(a_den), size),
+                 _by_denominator(pair, full(c_num), full(c_den), size), _sum(pair, full(ta), size),
+                 _sum(pair, full(tc), size), np.bincount(pair, minlength=size), pair, names)
+
+
+def _plain(n, scores, method):
+    """A board with no adjusted score, by distinct score: the (NS, EW) terms' numerators and denominators."""
+    s = np.fromiter(scores, np.int64, n)
+    _, inverse, counts = np.unique(s, return_inverse=True, return_counts=True)
+    u_ns = (2 * (np.cumsum(counts) - counts) + counts - 1)[inverse]  # matchpoint units: 2 a result beaten, 1 tied
+    u_ew = 2 * (n - 1) - u_ns
+    if method == "neuberg":  # (M + 1) E / n - 1 on a top of 2E - 2
+        return [(u + 1, n, np.full(n, -1, np.int64), 1, 2, -2) for u in (u_ns, u_ew)]
+    zero = np.zeros(n, np.int64)  # M on a top of 2(n - 1)
+    return [(zero, 1, u, 1, 0, 2 * (n - 1)) for u in (u_ns, u_ew)]
+
+
+def _adjusted(rows, method):
+    """A board with an adjusted score, through the club's scoring core: scored at two sizes, the line through
+    them (with plain matchpoints both are the same, a = 0)."""
+    n = len(rows)
+    results = [as_result(r) for r in rows]
+    if method == "neuberg":
+        at_n, at_next = score_board(results, method, expected=n), score_board(results, method, expected=n + 1)
+    else:
+        at_n = at_next = score_board(results, method)
+    sides = []
+    for side in (0, 1):
+        parts = []
+        for one, two in zip(at_n, at_next, strict=True):
+            m1, m2 = Fraction(one.mp_ns if side == 0 else one.mp_ew), Fraction(two.mp_ns if side == 0 else two.mp_ew)
+            a = m2 - m1
+            c = m1 - a * n
+            ta = two.top - one.top
+            parts.append((a.numerator, a.denominator, c.numerator, c.denominator, ta, one.top - ta * n))
+        cols = [np.array(col, dtype=np.int64) for col in zip(*parts, strict=True)]
+        sides.append(tuple(cols))
+    return sides
+
+
+class Tally:
+    """The terms of every board held, and each pair's sums from them."""
+
+    def __init__(self, method):
+        self.method = method
+        self.sides = (_Side(), _Side())
+        self.club = _Codes()  # club id -> a number, for the clubs' own rankings
+        self.boards = {}  # board -> (n, (NS _Sums, EW _Sums))
+        self.rows = {}  # board -> its rows
+
+    def put(self, board, rows):
+        """Hold `rows` as the board's results, in place of any it had ([] for none left)."""
+        if not rows:
+            self.boards.pop(board, None)
+            self.rows.pop(board, None)
+            return
+        self.rows[board] = rows
+        n = len(rows)
+        if any(map(_ADJUSTED, rows)):
+            parts = _adjusted(rows, self.method)
+        else:
+            parts = _plain(n, map(_SCORE, rows), self.method)
+        sums = []
+        for side, keys, names, part in zip(self.sides, _KEYS, _NAMES, parts, strict=True):
+            sums.append(_board_sums(side.indices(list(map(keys, rows))), np.fromiter(map(names, rows), object, n),
+                                    *part))
+        self.boards[board] = (n, tuple(sums))
+
+    def expected(self):
+        return max((n for n, _ in self.boards.values()), default=0)
+
+    def results(self):
+        return sum(n for n, _ in self.boards.values())
+
+    def totals(self, side):
+        """One side's sums at the current E: `_Totals`."""
+        e = self.expected()
+        size = len(self.sides[side].keys)
+        a, c = {}, {}
+        ta, tc, played = (np.zeros(size, np.int64) for _ in range(3))
+        names = np.full(size, "", object)
+        for b in sorted(self.boards):  # a pair's names as its latest board gives them, whatever the upload order
+            s = self.boards[b][1][side]
+            for into, parts in ((a, s.a), (c, s.c)):
+                for d, v in parts.items():
+                    into.setdefault(d, np.zeros(size, np.int64))[:len(v)] += v
+            for into, v in ((ta, s.ta), (tc, s.tc), (played, s.played)):
+                into[:len(v)] += v
+            names[s.pair] = s.names
+        mp = np.zeros(size)
+        for d, sums in a.items():
+            mp += e * sums / d
+        for d, sums in c.items():
+            mp += sums / d
+        return _Totals(e, a, c, mp, e * ta + tc, played, names.tolist())
+
+    def ranking(self, winners):
+        """The ranking (one list, or NS and EW apart, NS first) best first, as a `Ranking`."""
+        totals = (self.totals(0), self.totals(1))
+        groups = [(0, 1)] if winners == "one" else [(0,), (1,)]
+        return Ranking(self, totals, [self._rank(totals, sides) for sides in groups])
+
+    def _rank(self, totals, sides):
+        """One field's order: (field name, [(side, pair index)] best first, rank, tied, club rank, club tied)."""
+        who, pcts = [], []  # (side, pair index) of every pair that holds a result, and its percentage as a float
+        for s in sides:
+            t = totals[s]
+            present = np.flatnonzero(t.played)
+            who.append(np.stack([np.full(present.size, s), present], axis=1))
+            top = t.top[present]
+            with np.errstate(divide="ignore", invalid="ignore"):
+                pcts.append(np.where(top > 0, 100 * t.mp[present] / np.where(top > 0, top, 1), 50.0))
+        pct = np.concatenate(pcts)
+        order = np.argsort(-pct, kind="stable")
+        pct, who = pct[order], np.concatenate(who)[order].tolist()
+        n = len(who)
+        tie = np.arange(n)  # each entry's tie group: the position of the group's first entry
+        # Where the floats of neighbours are closer than NEAR they are ordered again, exactly; elsewhere a float
+        # step is a real step, so only entries in those runs can tie.
+        close = np.flatnonzero(pct[:-1] - pct[1:] <= NEAR).tolist()
+        i = 0
+        while i < len(close):
+            j = i
+            while j + 1 < len(close) and close[j + 1] == close[j] + 1:
+                j += 1
+            lo, hi = close[i], close[j] + 2  # the run is who[lo:hi]
+            exact = {(s, k): totals[s].exact_pct(k) for s, k in who[lo:hi]}
+            run = sorted(who[lo:hi], key=lambda w: (-exact[tuple(w)], tie_key(self._contestant(*w))))
+            who[lo:hi] = run
+            for k in range(1, len(run)):
+                if exact[tuple(run[k])] == exact[tuple(run[k - 1])]:
+                    tie[lo + k] = tie[lo + k - 1]
+            i = j + 1
+        tied = np.bincount(tie, minlength=n)[tie] > 1
+        clubs = np.fromiter((self.club[self.sides[s].keys[k][0]] for s, k in who), np.int64, n)
+        club_rank, club_tied = _within(clubs, tie)
+        return ("+".join(("NS", "EW")[s] for s in sides), who, (tie + 1).tolist(), tied.tolist(),
+                club_rank.tolist(), club_tied.tolist())
+
+    def _contestant(self, side, index):
+        """The pair as the club's scoring ranks contestants that tie: direction, club, section, number."""
+        return (("NS", "EW")[side], *self.sides[side].keys[index])
+
+
+def _within(clubs, tie):
+    """Each entry's rank within its club (1 best) and whether it ties there, from the field's order: entries tie
+    in their club when they tie in the field."""
+    n = len(clubs)
+    at = np.arange(n)
+    order = np.lexsort((at, clubs))  # by club, then by place in the field
+    c, t = clubs[order], tie[order]
+    new_club = np.r_[True, c[1:] != c[:-1]] if n else np.zeros(0, bool)
+    new_group = new_club | (np.r_[True, t[1:] != t[:-1]] if n else new_club)
+    club_start = np.maximum.accumulate(np.where(new_club, at, 0))
+    group_start = np.maximum.accumulate(np.where(new_group, at, 0))
+    group = np.cumsum(new_group) - 1
+    rank, tied = np.empty(n, np.int64), np.empty(n, bool)
+    rank[order] = group_start - club_start + 1
+    tied[order] = np.bincount(group, minlength=max(1, n))[group] > 1 if n else tied
+    return rank, tied
+
+
+class Ranking(Sequence):
+    """The ranking, best first: its order, ranks and club ranks are worked when the field is scored; each
+    entry (a dict: rank, pair, names, pct, mp, top, boards, field, club_rank) is made when first read."""
+
+    def __init__(self, tally, totals, parts):
+        self._tally, self._totals = tally, totals
+        self._parts = parts
+        self._made = {}
+        self._starts = []
+        at = 0
+        for part in parts:
+            self._starts.append(at)
+            at += len(part[1])
+        self._len = at
+
+    def __len__(self):
+        return self._len
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(self._len))]
+        if i < 0:
+            i += self._len
+        if not 0 <= i < self._len:
+            raise IndexError(i)
+        made = self._made.get(i)
+        if made is None:
+            made = self._made[i] = self._make(i)
+        return made
+
+    def _make(self, i):
+        p = max(k for k, start in enumerate(self._starts) if start <= i)
+        name, who, rank, tied, club_rank, club_tied = self._parts[p]
+        k = i - self._starts[p]
+        side, index = who[k]
+        t = self._totals[side]
+        club, section, number = self._tally.sides[side].keys[index]
+        e = Entry(rank=f"{rank[k]}=" if tied[k] else str(rank[k]), pair=Pair(club, section, number, ("NS", "EW")[side]),
+                  names=t.names[index], top=int(t.top[index]), boards=int(t.played[index]), field=name,
+                  club_rank=f"{club_rank[k]}=" if club_tied[k] else str(club_rank[k]))
+        e.exact = (t, index)
+        return e
+
+    def __eq__(self, other):
+        return list(self) == list(other)
+
+    __hash__ = None
+
+
+class _Totals(NamedTuple):
+    e: int
+    a: dict  # denominator -> int64 array of a's numerators summed per pair
+    c: dict
+    mp: np.ndarray  # float64: for sorting only
+    top: np.ndarray
+    played: np.ndarray
+    names: list
+
+    def exact_mp(self, i):
+        mp = sum((Fraction(self.e * int(s[i]), d) for d, s in self.a.items() if s[i]), Fraction(0))
+        mp += sum((Fraction(int(s[i]), d) for d, s in self.c.items() if s[i]), Fraction(0))
+        return mp.numerator if mp.denominator == 1 else mp
+
+    def exact_pct(self, i):
+        top = int(self.top[i])
+        return Fraction(50) if not top else Fraction(self.exact_mp(i)) * 100 / top
+
+
+def _sum(pair, values, size):
+    """Integer sums per pair, exact."""
+    if not values.size:
+        return np.zeros(size, np.int64)
+    if int(np.abs(values).sum()) < _EXACT_FLOAT:
+        return np.rint(np.bincount(pair, weights=values, minlength=size)).astype(np.int64)
+    out = np.zeros(size, np.int64)
+    np.add.at(out, pair, values)
+    return out
+
+
+def _by_denominator(pair, num, den, size):
+    """{denominator: numerators summed per pair}, zero sums left out."""
+    out = {}
+    for d in np.unique(den).tolist():
+        mask = den == d
+        sums = _sum(pair[mask], num[mask], size)
+        if sums.any():
+            out[int(d)] = sums
+    return out
+
+
+class Entry(dict):
+    """A ranking entry: rank, pair, names, top, boards, field, club_rank, and its exact "mp" and "pct", worked
+    when first read (a page of 10,000 pairs reads them all once; a rescoring during play needs only the order)."""
+
+    __slots__ = ("exact",)
+
+    def __missing__(self, key):
+        if key not in ("mp", "pct"):
+            raise KeyError(key)
+        totals, i = self.exact
+        self["mp"] = totals.exact_mp(i)
+        self["pct"] = totals.exact_pct(i)
+        return self[key]
