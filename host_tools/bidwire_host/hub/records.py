@@ -24,15 +24,15 @@ def _audit(conn, sim, by, what, **detail):
                  (sim, by, what, Jsonb(detail)))
 
 
-def _bump(conn, sim, boards=()):
+def _bump(conn, sim, boards=(), started=False):
     """Count a change of the sim's field (its `changes`), and of each board it touched (`board_changes`: a worker
-    reads again only those boards, hub/live.py). Boards are locked in order, then the sim: no two changes wait
-    on each other in a circle."""
+    reads again only those boards, hub/live.py); `started` marks play started. Boards are locked in order, then
+    the sim, and nothing else in a change locks the sim's row: no two changes wait on each other in a circle."""
     if boards:
         conn.execute("INSERT INTO board_changes (sim_id, board, changes) SELECT %s, b, 1 FROM unnest(%s::int[]) b "
                      "ON CONFLICT (sim_id, board) DO UPDATE SET changes = board_changes.changes + 1",
                      (sim, sorted(set(boards))))
-    conn.execute("UPDATE sims SET changes = changes + 1 WHERE id = %s", (sim,))
+    conn.execute("UPDATE sims SET changes = changes + 1, started = started OR %s WHERE id = %s", (started, sim))
     conn.execute("SELECT pg_notify('hub_changes', %s)", (sim,))
 
 
@@ -118,8 +118,7 @@ def store_upload(conn, upload, body_digest):
     _put_many(conn, upload.sim, upload.club, upload.results, upload.upload, f"club {upload.club}")
     conn.execute("UPDATE clubs SET last_upload = %s, last_digest = %s WHERE sim_id = %s AND club_id = %s",
                  (upload.upload, body_digest, upload.sim, upload.club))
-    conn.execute("UPDATE sims SET started = true WHERE id = %s AND NOT started", (upload.sim,))
-    _bump(conn, upload.sim, [r.board for r in upload.results])
+    _bump(conn, upload.sim, [r.board for r in upload.results], started=True)
     return "stored", len(upload.results)
 
 
@@ -158,10 +157,9 @@ def replace_heat(conn, sim_id, club, results, file_digest):
         _audit(conn, sim_id, by, "result withdrawn", club=club, section=section, board=board, ns=ns, ew=ew)
     conn.execute("UPDATE clubs SET usebio_digest = %s WHERE sim_id = %s AND club_id = %s",
                  (file_digest, sim_id, club))
-    conn.execute("UPDATE sims SET started = true WHERE id = %s AND NOT started", (sim_id,))
     _audit(conn, sim_id, by, "heat uploaded", club=club, results=len(results), withdrawn=len(gone),
            sha256=file_digest.hex())
-    _bump(conn, sim_id, [r.board for r in results] + [g[1] for g in gone])
+    _bump(conn, sim_id, [r.board for r in results] + [g[1] for g in gone], started=True)
     return "stored", len(results), len(gone)
 
 
