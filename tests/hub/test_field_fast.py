@@ -52,6 +52,7 @@ def test_the_fast_field_agrees_with_the_scoring_core(rows, method, winners):
         mine = f.boards[b]
         assert [(r["mp_ns"], r["mp_ew"], r["top"], r["pct_ns"], r["pct_ew"]) for r in mine] == \
                [(x.mp_ns, x.mp_ew, x.top, x.pct_ns, x.pct_ew) for x in core_rows]
+        assert f.frequencies[b] == field.frequencies(mine)  # the board page's table, without the rows
     got = {(e["pair"].direction, field.pair_id(e["pair"].club, e["pair"].section, e["pair"].number)):
            (e["mp"], e["top"], e["boards"], e["pct"]) for e in f.ranking}
     want = {who: (t.mp, t.top, t.boards, t.pct) for who, t in totals.items()}

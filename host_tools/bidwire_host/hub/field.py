@@ -7,7 +7,7 @@ with two, North-South and East-West apart. Adjusted scores are scored as the clu
 """
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import groupby
 from operator import itemgetter
@@ -65,6 +65,7 @@ class Field:
     boards: Boards  # board -> [{"club", "section", "ns", "ew", "contract", ..., "score_ns", "pct_ns", "pct_ew"}]
     ranking: Sequence  # [{"rank", "pair", "names", "pct", "mp", "top", "boards", "club_rank"}], best first
     results: int
+    frequencies: Boards = field(default_factory=lambda: Boards({}))  # board -> its frequency table (frequencies)
     version: int = 0  # the sim's `changes` it was scored at (set by the app's cache)
 
 
@@ -143,10 +144,25 @@ def of_tally(tally, winners):
         return Field(Boards({}), [], 0)
     e = tally.expected()
     build = {b: (lambda b=b: board_rows(tally.rows[b], tally.method, e)) for b in tally.boards}
-    return Field(Boards(build), tally.ranking(winners), tally.results())
+    freq = {b: (lambda b=b: board_frequencies(tally.rows[b], tally.method, e)) for b in tally.boards}
+    return Field(Boards(build), tally.ranking(winners), tally.results(), Boards(freq))
 
 
 _BOARD = itemgetter("board")
+
+
+def board_frequencies(rows, method, expected):
+    """The board's frequency table (as `frequencies` gives it) straight from its distinct scores, without the
+    traveller's rows: what a board's page shows of 5,000 results."""
+    if any(r["adjusted"] is not None for r in rows):
+        return frequencies(board_rows(rows, method, expected))
+    values, den, top = _plain_board(rows, method, expected)
+    counts = Counter(r["score_ns"] for r in rows)
+    out = []
+    for score in sorted(values, reverse=True):
+        ns, ew = _value(values[score][0], den), _value(values[score][1], den)
+        out.append([score, counts[score], ns, ew, _pct(ns, top)])
+    return out
 
 
 def frequencies(board_rows):
