@@ -314,6 +314,14 @@ class Ranking(Sequence):
         e.exact = (t, index)
         return e
 
+    def of_club(self, club):
+        """The club's entries, in the field's order (a list)."""
+        out = []
+        for p, (_name, who, *_rest) in enumerate(self._parts):
+            keys = (self._tally.sides[0].keys, self._tally.sides[1].keys)
+            out.extend(self[self._starts[p] + k] for k, (side, index) in enumerate(who) if keys[side][index][0] == club)
+        return out
+
     def __eq__(self, other):
         return list(self) == list(other)
 

@@ -15,6 +15,7 @@ from bidwire_host.hub.state import HubDep, released
 from bidwire_host.hub.views import TEMPLATES, standing
 
 router = APIRouter()
+PROGRESS_TOP = 100  # entries of the provisional ranking in a progress reply, polled every second or two
 
 
 @router.post("/api/v1/sims", status_code=201, dependencies=Organiser)
@@ -75,7 +76,7 @@ def progress(sim_id: str, hub: HubDep):
                        "started": c["results"] > 0} for c in clubs],
             "clubs_started": sum(1 for c in clubs if c["results"]), "results": f.results,
             "ranking_changes": f.version,  # the ranking is as of this many changes (state.RESCORE_EVERY)
-            "ranking": [standing(e) for e in f.ranking]}
+            "pairs": len(f.ranking), "ranking": [standing(e) for e in f.ranking[:PROGRESS_TOP]]}
 
 
 @router.post("/api/v1/sims/{sim_id}/corrections", dependencies=Organiser)

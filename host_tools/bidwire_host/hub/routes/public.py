@@ -2,13 +2,15 @@
 results, the exports and the pages: the ranking, each board and each pair's card. Before it, only the organiser
 sees them (docs/hub.md "The embargo")."""
 import os
+from typing import Annotated
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
+from starlette.concurrency import run_in_threadpool
 
 from bidwire.core import board as core_board
 from bidwire_host.formats.pbn import parse_deal
-from bidwire_host.hub import exports, field, records
+from bidwire_host.hub import exports, records
 from bidwire_host.hub.access import is_organiser
 from bidwire_host.hub.records import Refused
 from bidwire_host.hub.state import Hub, HubDep, now, released
@@ -85,40 +87,105 @@ def index(request: Request, hub: HubDep):
     return TEMPLATES.TemplateResponse(request, "index.html", {"sims": all_sims, "now": now()})
 
 
+PAGE = 100  # entries of the ranking (or rows of a traveller) a page shows: a phone reads a page or its club's
+
+
+def _at_once(hub: Hub, sim_id, key, again):
+    """A released page from what this worker holds, on the event loop (no database, no thread): the public
+    reads of a busy night. It may be the page rendered from the field before the one served; then `again`
+    renders it anew in the background. None when it must be made here: the sim not read within SIM_TTL, not
+    released, no field scored yet, or the page never rendered."""
+    sim = hub.recent_sim(sim_id)
+    if sim is None or not released(sim):
+        return None
+    f = hub.served_field(sim)
+    return None if f is None else hub.served_page(key(sim, f), f, again)
+
+
+def _pages(f):
+    return max(1, -(-len(f.ranking) // PAGE))
+
+
+def _sim_key(sim, f, page, club):
+    return ("sim", sim["id"], sim["name"], sim["release_at"], min(page, _pages(f)), club)
+
+
 @router.get("/sims/{sim_id}", response_class=HTMLResponse)
-def sim_page(sim_id: str, request: Request, hub: HubDep):
+async def sim_page(sim_id: str, request: Request, hub: HubDep, page: Annotated[int, Query(ge=1, le=10_000)] = 1,
+                   club: Annotated[str | None, Query(max_length=32)] = None):
+    club = club or None  # the form's "All clubs"
+    html = _at_once(hub, sim_id, lambda sim, f: _sim_key(sim, f, page, club),
+                    lambda: _sim_page(sim_id, None, hub, page, club))
+    if html is not None:
+        return HTMLResponse(html)
+    return await run_in_threadpool(_sim_page, sim_id, request, hub, page, club)
+
+
+def _sim_page(sim_id, request, hub: Hub, page, club):
     with hub.pool.connection() as conn:
-        sim = records.sim(conn, sim_id)
+        sim = hub.sim(conn, sim_id)
         shown = _shown(hub, request, sim)
         f = hub.field(conn, sim) if shown else None
         names = records.club_names(conn, sim_id) if shown else {}
-    context = {"sim": sim, "field": f, "shown": shown, "pct": pct, "club_names": names}
+    context = {"sim": sim, "field": f, "shown": shown, "pct": pct, "club_names": names, "club": club}
     if f is None:
         return TEMPLATES.TemplateResponse(request, "sim.html", context)
-    return HTMLResponse(hub.page(("sim", sim_id, sim["name"], sim["release_at"]), f,
-                                 lambda: TEMPLATES.get_template("sim.html").render(context)))
+    if club is not None and club not in names:
+        raise Refused(404, f"club: no club {club} in sim {sim_id}", "club")
+
+    def render():
+        entries = f.ranking.of_club(club) if club is not None else f.ranking
+        pages = max(1, -(-len(entries) // PAGE))
+        at = min(page, pages)
+        shown_entries = entries[(at - 1) * PAGE:at * PAGE]
+        return TEMPLATES.get_template("sim.html").render(
+            context, entries=shown_entries, page=at, pages=pages, first=(at - 1) * PAGE + 1,
+            total=len(entries), clubs=sorted(names.items()))
+    return HTMLResponse(hub.page(_sim_key(sim, f, page, club), f, render))
 
 
 @router.get("/sims/{sim_id}/boards/{board}", response_class=HTMLResponse)
-def board_page(sim_id: str, board: int, request: Request, hub: HubDep):
+async def board_page(sim_id: str, board: int, request: Request, hub: HubDep,
+                     club: Annotated[str | None, Query(max_length=32)] = None):
+    club = club or None
+    html = _at_once(hub, sim_id, lambda sim, f: _board_key(sim, board, club),
+                    lambda: _board_page(sim_id, board, None, hub, club))
+    if html is not None:
+        return HTMLResponse(html)
+    return await run_in_threadpool(_board_page, sim_id, board, request, hub, club)
+
+
+def _board_key(sim, board, club):
+    return ("board", sim["id"], board, sim["name"], club)
+
+
+def _board_page(sim_id, board, request, hub: Hub, club):
     with hub.pool.connection() as conn:
-        sim = records.sim(conn, sim_id)
+        sim = hub.sim(conn, sim_id)
         if board not in sim["boards"]:
             raise Refused(404, f"board {board} is not in sim {sim_id}", "board")
         shown = _shown(hub, request, sim)
         f = hub.field(conn, sim) if shown else None
+        names = records.club_names(conn, sim_id) if shown else {}
+    if club is not None and club not in names:
+        raise Refused(404, f"club: no club {club} in sim {sim_id}", "club")
 
     def context():
-        rows = f.boards.get(board, []) if f else []
+        freq = f.frequencies.get(board, []) if f else []
+        results = sum(x[1] for x in freq)
         deal = sim["hands"].get(str(board)) if shown else None
-        return {"sim": sim, "board": board, "shown": shown, "rows": rows, "pct": pct,
-                "freq": field.frequencies(rows), "hands": parse_deal(deal).hands if deal else None,
+        # the traveller: every result while it is short, else one club's (a phone does not read 5,000 rows)
+        listed = None
+        if f is None or club is not None or results <= PAGE:
+            listed = [r for r in (f.boards.get(board, []) if f else []) if club is None or r["club"] == club]
+        return {"sim": sim, "board": board, "shown": shown, "rows": listed, "results": results, "pct": pct,
+                "freq": freq, "hands": parse_deal(deal).hands if deal else None,
                 "worked": sim["analysis"].get(str(board)) if shown else None,
-                "dealer": "NESW"[core_board.dealer(board)],
-                "vul": core_board.VUL_NAMES[core_board.vulnerability(board)]}
+                "dealer": "NESW"[core_board.dealer(board)], "club": club, "clubs": sorted(names.items()),
+                "club_names": names, "vul": core_board.VUL_NAMES[core_board.vulnerability(board)]}
     if f is None:
         return TEMPLATES.TemplateResponse(request, "board.html", context())
-    return HTMLResponse(hub.page(("board", sim_id, board, sim["name"]), f,
+    return HTMLResponse(hub.page(_board_key(sim, board, club), f,
                                  lambda: TEMPLATES.get_template("board.html").render(context())))
 
 
