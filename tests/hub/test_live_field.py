@@ -48,3 +48,28 @@ def test_the_live_field_is_the_field_scored_afresh(uploads, method, winners):
         live.update({b: [held[k] for k in sorted(held) if k[1] == b] for b in touched})
         rows = [held[k] for k in sorted(held, key=lambda k: (k[1], k[0], k[2]))]
         assert _view(live.field()) == _view(field.score(sim, rows))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.lists(step, min_size=1, max_size=6), min_size=1, max_size=6), st.sampled_from(["mp", "neuberg"]),
+       st.sampled_from(["one", "two"]))
+def test_results_merged_as_they_change_give_the_field_scored_afresh(uploads, method, winners):
+    """What a worker does between two reads (hub/live.py): the results set since are merged into their boards,
+    each in place of the one held for the same pairs; a board that lost a result is read again whole."""
+    sim = {"id": "s", "scoring": method, "winners": winners}
+    live, held = LiveField(sim), {}
+    for upload in uploads:
+        merged, whole = {}, set()
+        for action, (club, board, table, score, adjusted) in upload:
+            key = (club, board, table)
+            if action == "put":
+                held[key] = _row(club, board, table, score, adjusted)
+                merged.setdefault(board, []).append(held[key])
+            elif held.pop(key, None) is not None:
+                whole.add(board)
+        live.update({b: [held[k] for k in sorted(held) if k[1] == b] for b in whole})
+        for b, rows in merged.items():
+            if b not in whole:
+                live.tally.merge(b, rows)
+        rows = [held[k] for k in sorted(held, key=lambda k: (k[1], k[0], k[2]))]
+        assert _view(live.field()) == _view(field.score(sim, rows))

@@ -143,12 +143,16 @@ def of_tally(tally, winners):
     if not tally.boards:
         return Field(Boards({}), [], 0)
     e = tally.expected()
-    build = {b: (lambda b=b: board_rows(tally.rows[b], tally.method, e)) for b in tally.boards}
-    freq = {b: (lambda b=b: board_frequencies(tally.rows[b], tally.method, e)) for b in tally.boards}
+    held = {b: list(rows) for b, rows in tally.rows.items()}  # as of now: a later merge changes the tally's lists
+    # a traveller lists its rows by club, section and pairs, whatever order they came in
+    build = {b: (lambda rows=rows: board_rows(sorted(rows, key=_TRAVELLER), tally.method, e)) for b, rows in
+             held.items()}
+    freq = {b: (lambda rows=rows: board_frequencies(rows, tally.method, e)) for b, rows in held.items()}
     return Field(Boards(build), tally.ranking(winners), tally.results(), Boards(freq))
 
 
 _BOARD = itemgetter("board")
+_TRAVELLER = itemgetter("club_id", "section", "ns", "ew")
 
 
 def board_frequencies(rows, method, expected):

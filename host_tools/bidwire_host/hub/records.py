@@ -24,15 +24,24 @@ def _audit(conn, sim, by, what, **detail):
                  (sim, by, what, Jsonb(detail)))
 
 
-def _bump(conn, sim, boards=(), started=False):
-    """Count a change of the sim's field (its `changes`), and of each board it touched (`board_changes`: a worker
-    reads again only those boards, hub/live.py); `started` marks play started. Boards are locked in order, then
-    the sim, and nothing else in a change locks the sim's row: no two changes wait on each other in a circle."""
+def _begin(conn, sim, started=False):
+    """Start a change of the sim's field: its number (the sim's `changes`, counted up), with the sim's row locked
+    to the commit, so that changes are numbered in the order they commit (a worker reads the results set since the
+    number it has seen: hub/live.py). `started` marks play started. Every change locks the sim first, then the
+    results, then the board counters: no two changes wait on each other in a circle."""
+    return conn.execute("UPDATE sims SET changes = changes + 1, started = started OR %s WHERE id = %s "
+                        "RETURNING changes", (started, sim)).fetchone()[0]
+
+
+def _end(conn, sim, change, boards=(), rebuilt=()):
+    """Count the change on each board it touched (`board_changes`); on the boards it deleted results from
+    (`rebuilt`), mark that a worker must read them again whole."""
+    boards = sorted(set(boards) | set(rebuilt))
     if boards:
-        conn.execute("INSERT INTO board_changes (sim_id, board, changes) SELECT %s, b, 1 FROM unnest(%s::int[]) b "
-                     "ON CONFLICT (sim_id, board) DO UPDATE SET changes = board_changes.changes + 1",
-                     (sim, sorted(set(boards))))
-    conn.execute("UPDATE sims SET changes = changes + 1, started = started OR %s WHERE id = %s", (started, sim))
+        conn.execute("INSERT INTO board_changes AS old (sim_id, board, changes, rebuilt) SELECT %s, b, 1, "
+                     "CASE WHEN b = ANY(%s) THEN %s ELSE 0 END FROM unnest(%s::int[]) b ON CONFLICT (sim_id, board) "
+                     "DO UPDATE SET changes = old.changes + 1, rebuilt = greatest(old.rebuilt, EXCLUDED.rebuilt)",
+                     (sim, sorted(set(rebuilt)), change, boards))
     conn.execute("SELECT pg_notify('hub_changes', %s)", (sim,))
 
 
@@ -73,11 +82,12 @@ def change_sim(conn, sim_id, change):
         raise Refused(409, f"{fixed[0]}: play has started, the scoring is fixed", fixed[0])
     if not values:
         return
+    change = _begin(conn, sim_id)
     conn.execute(f"UPDATE sims SET {', '.join(f'{k} = %s' for k in values)} WHERE id = %s",  # noqa: S608 - names are the model's
                  (*values.values(), sim_id))
     _audit(conn, sim_id, "organiser", "setup changed",
            **{k: (v.isoformat() if hasattr(v, "isoformat") else v) for k, v in values.items()})
-    _bump(conn, sim_id)
+    _end(conn, sim_id, change)
 
 
 def register_club(conn, sim_id, club):
@@ -115,10 +125,11 @@ def store_upload(conn, upload, body_digest):
     for i, r in enumerate(upload.results):
         if r.board not in boards:
             raise Refused(422, f"results[{i}].board: board {r.board} is not in sim {upload.sim}", f"results[{i}].board")
-    _put_many(conn, upload.sim, upload.club, upload.results, upload.upload, f"club {upload.club}")
+    change = _begin(conn, upload.sim, started=True)
+    _put_many(conn, upload.sim, upload.club, upload.results, upload.upload, f"club {upload.club}", change)
     conn.execute("UPDATE clubs SET last_upload = %s, last_digest = %s WHERE sim_id = %s AND club_id = %s",
                  (upload.upload, body_digest, upload.sim, upload.club))
-    _bump(conn, upload.sim, [r.board for r in upload.results], started=True)
+    _end(conn, upload.sim, change, [r.board for r in upload.results])
     return "stored", len(upload.results)
 
 
@@ -146,7 +157,8 @@ def replace_heat(conn, sim_id, club, results, file_digest):
             raise Refused(422, f"BOARD {r.board}: {r.ns} v {r.ew} in section {r.section} twice", "TRAVELLER_LINE")
         keys.add(key)
     by = f"club {club} (USEBIO)"
-    _put_many(conn, sim_id, club, results, 0, by)
+    change = _begin(conn, sim_id, started=True)
+    _put_many(conn, sim_id, club, results, 0, by, change)
     held = conn.execute("SELECT section, board, ns, ew FROM results WHERE sim_id = %s AND club_id = %s",
                         (sim_id, club)).fetchall()
     sections = {r.section for r in results}  # a file holds its sections whole; others stay as they were
@@ -159,7 +171,7 @@ def replace_heat(conn, sim_id, club, results, file_digest):
                  (file_digest, sim_id, club))
     _audit(conn, sim_id, by, "heat uploaded", club=club, results=len(results), withdrawn=len(gone),
            sha256=file_digest.hex())
-    _bump(conn, sim_id, [r.board for r in results] + [g[1] for g in gone], started=True)
+    _end(conn, sim_id, change, [r.board for r in results], rebuilt=[g[1] for g in gone])
     return "stored", len(results), len(gone)
 
 
@@ -176,27 +188,30 @@ def organiser_correct(conn, sim_id, fix):
         raise Refused(422, f"result.board: board {fix.result.board} is not in sim {sim_id}", "result.board")
     if club_secret(conn, sim_id, fix.club) is None:
         raise Refused(404, f"club: no club {fix.club} in sim {sim_id}", "club")
-    version = _put(conn, sim_id, fix.club, fix.result, 0, "organiser", reason=fix.reason, always_audit=True)
-    _bump(conn, sim_id, [fix.result.board])
+    change = _begin(conn, sim_id)
+    version = _put(conn, sim_id, fix.club, fix.result, 0, "organiser", change, reason=fix.reason,
+                   always_audit=True)
+    _end(conn, sim_id, change, [fix.result.board])
     return version
 
 
-def _put(conn, sim_id, club, r, upload_no, by, reason=None, always_audit=False):
+def _put(conn, sim_id, club, r, upload_no, by, change, reason=None, always_audit=False):
     """Insert or replace one result (keyed by club, section, board and pairs); a replacement is audited. Its
     version, or None when it is the result already held."""
     adjusted = None if r.adjusted is None else Jsonb(r.adjusted.model_dump(exclude_none=True))
     cur = conn.execute(
         "INSERT INTO results AS old (sim_id, club_id, section, board, ns, ew, ns_names, ew_names, contract, "
-        "declarer, tricks, score_ns, adjusted, upload) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
-        "%s, %s) ON CONFLICT (sim_id, club_id, section, board, ns, ew) DO UPDATE SET ns_names = "
+        "declarer, tricks, score_ns, adjusted, upload, change) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
+        "%s, %s, %s, %s) ON CONFLICT (sim_id, club_id, section, board, ns, ew) DO UPDATE SET ns_names = "
         "EXCLUDED.ns_names, ew_names = EXCLUDED.ew_names, contract = EXCLUDED.contract, declarer = "
         "EXCLUDED.declarer, tricks = EXCLUDED.tricks, score_ns = EXCLUDED.score_ns, adjusted = EXCLUDED.adjusted, "
-        "upload = EXCLUDED.upload, version = old.version + 1, updated_at = now() WHERE (old.ns_names, old.ew_names, "
+        "upload = EXCLUDED.upload, change = EXCLUDED.change, version = old.version + 1, updated_at = now() "
+        "WHERE (old.ns_names, old.ew_names, "
         "old.contract, old.declarer, old.tricks, old.score_ns, old.adjusted) IS DISTINCT FROM (EXCLUDED.ns_names, "
         "EXCLUDED.ew_names, EXCLUDED.contract, EXCLUDED.declarer, EXCLUDED.tricks, EXCLUDED.score_ns, "
         "EXCLUDED.adjusted) RETURNING version",
         (sim_id, club, r.section, r.board, r.ns, r.ew, r.ns_names, r.ew_names, r.contract,
-         r.declarer, r.tricks, r.score_ns, adjusted, upload_no))
+         r.declarer, r.tricks, r.score_ns, adjusted, upload_no, change))
     row = cur.fetchone()
     if row is None:
         return None  # the same result again: nothing changes, and no correction is recorded
@@ -212,7 +227,7 @@ _COLUMNS = ("section", "board", "ns", "ew", "ns_names", "ew_names", "contract", 
 _TYPES = ("text", "int", "text", "text", "text", "text", "text", "text", "int", "int")
 
 
-def _put_many(conn, sim_id, club, results, upload_no, by):
+def _put_many(conn, sim_id, club, results, upload_no, by, change):
     """_put for a whole upload in one statement (unnest of one array per column): a result given twice in one
     upload counts once, its last form. The replacements are audited as _put audits them."""
     last = {}
@@ -225,17 +240,17 @@ def _put_many(conn, sim_id, club, results, upload_no, by):
     casts = ", ".join(f"%s::{t}[]" for t in _TYPES)
     cur = conn.execute(
         "INSERT INTO results AS old (sim_id, club_id, section, board, ns, ew, ns_names, ew_names, contract, "
-        "declarer, tricks, score_ns, adjusted, upload) SELECT %s, %s, u.section, u.board, u.ns, u.ew, u.ns_names, "
-        "u.ew_names, u.contract, u.declarer, u.tricks, u.score_ns, u.adjusted::jsonb, %s FROM unnest("  # noqa: S608 - fixed casts
+        "declarer, tricks, score_ns, adjusted, upload, change) SELECT %s, %s, u.section, u.board, u.ns, u.ew, "
+        "u.ns_names, u.ew_names, u.contract, u.declarer, u.tricks, u.score_ns, u.adjusted::jsonb, %s, %s FROM unnest("  # noqa: S608 - fixed casts
         f"{casts}, %s::text[]) AS u(section, board, ns, ew, ns_names, ew_names, contract, declarer, tricks, "
         "score_ns, adjusted) ON CONFLICT (sim_id, club_id, section, board, ns, ew) DO UPDATE SET ns_names = "
         "EXCLUDED.ns_names, ew_names = EXCLUDED.ew_names, contract = EXCLUDED.contract, declarer = "
         "EXCLUDED.declarer, tricks = EXCLUDED.tricks, score_ns = EXCLUDED.score_ns, adjusted = EXCLUDED.adjusted, "
-        "upload = EXCLUDED.upload, version = old.version + 1, updated_at = now() WHERE (old.ns_names, "
-        "old.ew_names, old.contract, old.declarer, old.tricks, old.score_ns, old.adjusted) IS DISTINCT FROM "
-        "(EXCLUDED.ns_names, EXCLUDED.ew_names, EXCLUDED.contract, EXCLUDED.declarer, EXCLUDED.tricks, "
+        "upload = EXCLUDED.upload, change = EXCLUDED.change, version = old.version + 1, updated_at = now() WHERE "
+        "(old.ns_names, old.ew_names, old.contract, old.declarer, old.tricks, old.score_ns, old.adjusted) IS "
+        "DISTINCT FROM (EXCLUDED.ns_names, EXCLUDED.ew_names, EXCLUDED.contract, EXCLUDED.declarer, EXCLUDED.tricks, "
         "EXCLUDED.score_ns, EXCLUDED.adjusted) RETURNING section, board, ns, ew, version",
-        (sim_id, club, upload_no, *arrays))
+        (sim_id, club, upload_no, change, *arrays))
     for section, board, ns, ew, version in cur.fetchall():
         if version > 1:
             r = last[(section, board, ns, ew)]
@@ -254,8 +269,17 @@ def results(conn, sim_id, boards=None):
 
 
 def board_changes(conn, sim_id):
-    """{board: its change counter}: the boards whose results changed since a worker read them differ."""
-    return dict(conn.execute("SELECT board, changes FROM board_changes WHERE sim_id = %s", (sim_id,)).fetchall())
+    """{board: (its change counter, the number of the last change that deleted results from it)}."""
+    return {b: (c, r) for b, c, r in conn.execute(
+        "SELECT board, changes, rebuilt FROM board_changes WHERE sim_id = %s", (sim_id,)).fetchall()}
+
+
+def results_since(conn, sim_id, change):
+    """The results set by changes numbered above `change` (records._begin), as `results` gives them."""
+    cur = conn.cursor(row_factory=dict_row)
+    return cur.execute("SELECT club_id, section, board, ns, ew, ns_names, ew_names, contract, declarer, tricks, "
+                       "score_ns, adjusted, version FROM results WHERE sim_id = %s AND change > %s",
+                       (sim_id, change)).fetchall()
 
 
 def clubs(conn, sim_id):

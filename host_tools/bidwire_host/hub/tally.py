@@ -30,6 +30,7 @@ _EXACT_FLOAT = 2 ** 52  # integer sums below this are exact in float64 (numpy's 
 _KEYS = (itemgetter("club_id", "section", "ns"), itemgetter("club_id", "section", "ew"))  # a pair, each side
 _NAMES = (itemgetter("ns_names"), itemgetter("ew_names"))
 _SCORE = itemgetter("score_ns")
+_ROW_KEY = itemgetter("club_id", "section", "ns", "ew")  # a result on its board
 _ADJUSTED = itemgetter("adjusted")
 
 
@@ -149,6 +150,58 @@ def _adjusted(rows, method):
     return sides
 
 
+class _Board:
+    """One board's results as the tally holds them: the rows in the order they came, and beside each its pairs'
+    indices, names, score and whether it is adjusted, so that a change costs its own rows, not the board's."""
+
+    def __init__(self):
+        self.at = {}  # (club, section, ns, ew) -> position
+        self.rows, self.scores, self.adjusted = [], [], 0
+        self.pairs = ([], [])  # side -> each row's pair index
+        self.names = ([], [])
+
+    def merge(self, sides, rows):
+        if not self.rows and self._fill(sides, rows):
+            return
+        at, held = self.at, self.rows
+        new = []  # (position, row) of the rows for pairs the board did not hold
+        for r in rows:
+            key = _ROW_KEY(r)
+            i = at.get(key)
+            if i is None:
+                i = at[key] = len(held)
+                held.append(r)
+                self.scores.append(r["score_ns"])
+                self.adjusted += r["adjusted"] is not None
+                for side in (0, 1):
+                    self.pairs[side].append(-1)
+                    self.names[side].append(r[("ns_names", "ew_names")[side]])
+                new.append((i, r))
+            else:
+                self.adjusted += (r["adjusted"] is not None) - (held[i]["adjusted"] is not None)
+                held[i] = r
+                self.scores[i] = r["score_ns"]
+                for side in (0, 1):
+                    self.names[side][i] = r[("ns_names", "ew_names")[side]]
+        for s, (side, keys) in enumerate(zip(sides, _KEYS, strict=True)):
+            indices = side.indices([keys(r) for _, r in new]).tolist()
+            for (i, _), k in zip(new, indices, strict=True):
+                self.pairs[s][i] = k
+
+    def _fill(self, sides, rows):
+        """An empty board's rows at once (a board read whole): False when two rows hold the same pairs."""
+        at = dict(zip(map(_ROW_KEY, rows), range(len(rows)), strict=True))
+        if len(at) != len(rows):
+            return False
+        self.at, self.rows = at, list(rows)
+        self.scores = list(map(_SCORE, rows))
+        self.adjusted = sum(r["adjusted"] is not None for r in rows)
+        self.pairs = tuple(side.indices(list(map(keys, rows))).tolist() for side, keys in zip(sides, _KEYS,
+                                                                                                strict=True))
+        self.names = tuple(list(map(names, rows)) for names in _NAMES)
+        return True
+
+
 class Tally:
     """The terms of every board held, and each pair's sums from them."""
 
@@ -157,24 +210,34 @@ class Tally:
         self.sides = (_Side(), _Side())
         self.club = _Codes()  # club id -> a number, for the clubs' own rankings
         self.boards = {}  # board -> (n, (NS _Sums, EW _Sums))
-        self.rows = {}  # board -> its rows
+        self._held = {}  # board -> _Board
+
+    @property
+    def rows(self):
+        """{board: its rows}."""
+        return {b: held.rows for b, held in self._held.items()}
 
     def put(self, board, rows):
         """Hold `rows` as the board's results, in place of any it had ([] for none left)."""
-        if not rows:
-            self.boards.pop(board, None)
-            self.rows.pop(board, None)
-            return
-        self.rows[board] = rows
-        n = len(rows)
-        if any(map(_ADJUSTED, rows)):
-            parts = _adjusted(rows, self.method)
+        self._held.pop(board, None)
+        self.boards.pop(board, None)
+        if rows:
+            self.merge(board, rows)
+
+    def merge(self, board, rows):
+        """Add `rows` to the board's results, each in place of the one it held for the same pairs, if any."""
+        held = self._held.get(board)
+        if held is None:
+            held = self._held[board] = _Board()
+        held.merge(self.sides, rows)
+        n = len(held.rows)
+        if held.adjusted:
+            parts = _adjusted(held.rows, self.method)
         else:
-            parts = _plain(n, map(_SCORE, rows), self.method)
+            parts = _plain(n, held.scores, self.method)
         sums = []
-        for side, keys, names, part in zip(self.sides, _KEYS, _NAMES, parts, strict=True):
-            sums.append(_board_sums(side.indices(list(map(keys, rows))), np.fromiter(map(names, rows), object, n),
-                                    *part))
+        for side, part in zip((0, 1), parts, strict=True):
+            sums.append(_board_sums(np.array(held.pairs[side], np.int64), np.array(held.names[side], object), *part))
         self.boards[board] = (n, tuple(sums))
 
     def expected(self):
