@@ -164,6 +164,7 @@ class _Board:
         if not self.rows and self._fill(sides, rows):
             return
         at, held = self.at, self.rows
+        self.pairs = tuple(p if isinstance(p, list) else p.tolist() for p in self.pairs)
         new = []  # (position, row) of the rows for pairs the board did not hold
         for r in rows:
             key = _ROW_KEY(r)
@@ -196,8 +197,8 @@ class _Board:
         self.at, self.rows = at, list(rows)
         self.scores = list(map(_SCORE, rows))
         self.adjusted = sum(r["adjusted"] is not None for r in rows)
-        self.pairs = tuple(side.indices(list(map(keys, rows))).tolist() for side, keys in zip(sides, _KEYS,
-                                                                                                strict=True))
+        # arrays while the board is as read (lists once a change is merged into it)
+        self.pairs = tuple(side.indices(list(map(keys, rows))) for side, keys in zip(sides, _KEYS, strict=True))
         self.names = tuple(list(map(names, rows)) for names in _NAMES)
         return True
 
@@ -237,7 +238,8 @@ class Tally:
             parts = _plain(n, held.scores, self.method)
         sums = []
         for side, part in zip((0, 1), parts, strict=True):
-            sums.append(_board_sums(np.array(held.pairs[side], np.int64), np.array(held.names[side], object), *part))
+            sums.append(_board_sums(np.asarray(held.pairs[side], np.int64), np.array(held.names[side], object),
+                                    *part))
         self.boards[board] = (n, tuple(sums))
 
     def expected(self):
