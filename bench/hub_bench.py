@@ -216,8 +216,9 @@ def ingest(cluster, clubs, workers, readers, seed=1, pace=None):
             hub.stop()
     n = clubs * TABLES * BOARDS
     return {"clubs": clubs, "workers": workers, "readers": readers, "pace": pace, "results": n, "wall_s": wall,
-            "rate": n / wall, "ack_p99_ms": 1000 * p99(acks), "ack_p95_ms": 1000 * sorted(acks)[int(0.95 * len(acks))],
-            "acks_over_1s": sum(a > 1 for a in acks), "uploads": len(acks), "ack_median_ms": 1000 * statistics.median(acks),
+            "rate": n / wall, "ack_p99_ms": 1000 * p99(acks),
+            "ack_p95_ms": 1000 * sorted(acks)[int(0.95 * len(acks))], "acks_over_1s": sum(a > 1 for a in acks),
+            "uploads": len(acks), "ack_median_ms": 1000 * statistics.median(acks),
             "fresh_p99_ms": None if not fresh else 1000 * p99(fresh), "fresh_n": len(fresh),
             "ttfb_p99_ms": None if not ttfb else 1000 * p99(ttfb), "reads": len(ttfb), "lost_reads": lost,
             "retries": retries}
