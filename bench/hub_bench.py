@@ -101,11 +101,7 @@ async def _read(url, sim, readers, stop):
                 i += 1
                 await asyncio.sleep(READ_S)
 
-        async def watch():
-            while not stop.is_set():
-                await asyncio.sleep(0.05)
-
-        await asyncio.gather(watch(), *(reader(k) for k in range(readers)))
+        await asyncio.gather(*(reader(k) for k in range(readers)))
     return ttfb, lost
 
 

@@ -12,7 +12,7 @@ from fractions import Fraction
 from itertools import groupby
 from operator import itemgetter
 
-from bidwire_host.hub.tally import Pair, Tally, as_result, pair_id
+from bidwire_host.hub.tally import ROW_KEY, Pair, Tally, as_result, pair_id
 from bidwire_host.scoring.session import score_board
 
 __all__ = ["Boards", "Field", "Pair", "as_result", "board_rows", "frequencies", "pair_id", "results_of", "score"]
@@ -145,14 +145,13 @@ def of_tally(tally, winners):
     e = tally.expected()
     held = {b: list(rows) for b, rows in tally.rows.items()}  # as of now: a later merge changes the tally's lists
     # a traveller lists its rows by club, section and pairs, whatever order they came in
-    build = {b: (lambda rows=rows: board_rows(sorted(rows, key=_TRAVELLER), tally.method, e)) for b, rows in
+    build = {b: (lambda rows=rows: board_rows(sorted(rows, key=ROW_KEY), tally.method, e)) for b, rows in
              held.items()}
     freq = {b: (lambda rows=rows: board_frequencies(rows, tally.method, e)) for b, rows in held.items()}
     return Field(Boards(build), tally.ranking(winners), tally.results(), Boards(freq))
 
 
 _BOARD = itemgetter("board")
-_TRAVELLER = itemgetter("club_id", "section", "ns", "ew")
 
 
 def board_frequencies(rows, method, expected):

@@ -30,8 +30,7 @@ _EXACT_FLOAT = 2 ** 52  # integer sums below this are exact in float64 (numpy's 
 _KEYS = (itemgetter("club_id", "section", "ns"), itemgetter("club_id", "section", "ew"))  # a pair, each side
 _NAMES = (itemgetter("ns_names"), itemgetter("ew_names"))
 _SCORE = itemgetter("score_ns")
-_ROW_KEY = itemgetter("club_id", "section", "ns", "ew")  # a result on its board
-_ADJUSTED = itemgetter("adjusted")
+ROW_KEY = itemgetter("club_id", "section", "ns", "ew")  # a result on its board
 
 
 class Pair(NamedTuple):
@@ -167,7 +166,7 @@ class _Board:
         self.pairs = tuple(p if isinstance(p, list) else p.tolist() for p in self.pairs)
         new = []  # (position, row) of the rows for pairs the board did not hold
         for r in rows:
-            key = _ROW_KEY(r)
+            key = ROW_KEY(r)
             i = at.get(key)
             if i is None:
                 i = at[key] = len(held)
@@ -191,7 +190,7 @@ class _Board:
 
     def _fill(self, sides, rows):
         """An empty board's rows at once (a board read whole): False when two rows hold the same pairs."""
-        at = dict(zip(map(_ROW_KEY, rows), range(len(rows)), strict=True))
+        at = dict(zip(map(ROW_KEY, rows), range(len(rows)), strict=True))
         if len(at) != len(rows):
             return False
         self.at, self.rows = at, list(rows)
@@ -382,8 +381,8 @@ class Ranking(Sequence):
     def of_club(self, club):
         """The club's entries, in the field's order (a list)."""
         out = []
+        keys = (self._tally.sides[0].keys, self._tally.sides[1].keys)
         for p, (_name, who, *_rest) in enumerate(self._parts):
-            keys = (self._tally.sides[0].keys, self._tally.sides[1].keys)
             out.extend(self[self._starts[p] + k] for k, (side, index) in enumerate(who) if keys[side][index][0] == club)
         return out
 

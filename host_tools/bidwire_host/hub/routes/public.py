@@ -102,12 +102,13 @@ def _at_once(hub: Hub, sim_id, key, again):
     return None if f is None else hub.served_page(key(sim, f), f, again)
 
 
-def _pages(f):
-    return max(1, -(-len(f.ranking) // PAGE))
+def _pages(entries):
+    """How many pages `entries` entries fill (one, when there are none)."""
+    return max(1, -(-entries // PAGE))
 
 
 def _sim_key(sim, f, page, club):
-    return ("sim", sim["id"], sim["name"], sim["release_at"], min(page, _pages(f)), club)
+    return ("sim", sim["id"], sim["name"], sim["release_at"], min(page, _pages(len(f.ranking))), club)
 
 
 @router.get("/sims/{sim_id}", response_class=HTMLResponse)
@@ -135,7 +136,7 @@ def _sim_page(sim_id, request, hub: Hub, page, club):
 
     def render():
         entries = f.ranking.of_club(club) if club is not None else f.ranking
-        pages = max(1, -(-len(entries) // PAGE))
+        pages = _pages(len(entries))
         at = min(page, pages)
         shown_entries = entries[(at - 1) * PAGE:at * PAGE]
         return TEMPLATES.get_template("sim.html").render(
