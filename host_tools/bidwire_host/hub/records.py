@@ -24,32 +24,49 @@ def _audit(conn, sim, by, what, **detail):
                  (sim, by, what, Jsonb(detail)))
 
 
-def _begin(conn, sim, started=False):
-    """Start a change of the sim's field: its number (the sim's `changes`, counted up), with the sim's row locked
-    to the commit, so that changes are numbered in the order they commit (a worker reads the results set since the
-    number it has seen: hub/live.py). `started` marks play started. Every change locks the sim first, then the
-    results, then the board counters: no two changes wait on each other in a circle."""
-    return conn.execute("UPDATE sims SET changes = changes + 1, started = started OR %s WHERE id = %s "
-                        "RETURNING changes", (started, sim)).fetchone()[0]
+def _begin(conn, sim, setup=False):
+    """Start a change of the sim: hold its setup as read (a shared lock on the sim, so that many uploads go on
+    side by side while the organiser's change of the setup, `setup=True`, waits for them and they for it)."""
+    fn = "pg_advisory_xact_lock" if setup else "pg_advisory_xact_lock_shared"
+    conn.execute(f"SELECT {fn}(hashtextextended(%s, {_SIM_LOCK}))", (sim,))  # noqa: S608 - fixed names
 
 
-def _end(conn, sim, change, boards=(), rebuilt=()):
-    """Count the change on each board it touched (`board_changes`); on the boards it deleted results from
-    (`rebuilt`), mark that a worker must read them again whole."""
-    boards = sorted(set(boards) | set(rebuilt))
-    if boards:
-        conn.execute("INSERT INTO board_changes AS old (sim_id, board, changes, rebuilt) SELECT %s, b, 1, "
-                     "CASE WHEN b = ANY(%s) THEN %s ELSE 0 END FROM unnest(%s::int[]) b ON CONFLICT (sim_id, board) "
-                     "DO UPDATE SET changes = old.changes + 1, rebuilt = greatest(old.rebuilt, EXCLUDED.rebuilt)",
-                     (sim, sorted(set(rebuilt)), change, boards))
-    conn.execute("SELECT pg_notify('hub_changes', %s)", (sim,))
+_SIM_LOCK = 0x626964  # the seed of a sim's advisory lock key
+
+
+def _end(conn, sim, club=None, rebuilt=()):
+    """End a change of the sim: on the boards it deleted results from (`rebuilt`), mark that a worker must read
+    them again whole (hub/live.py); count the change (what a worker's caches are keyed on: `changes`) on the
+    club's row when it changed a club's results, else on the sim's. A club's change locks the club's row first,
+    then its results, then the board markers in order, and never the sim's row: changes of different clubs do
+    not wait on each other."""
+    if rebuilt:
+        conn.execute("INSERT INTO board_changes AS old (sim_id, board, rebuilt_xact) SELECT %s, b, "
+                     "pg_current_xact_id() FROM unnest(%s::int[]) b ON CONFLICT (sim_id, board) "
+                     "DO UPDATE SET rebuilt_xact = EXCLUDED.rebuilt_xact", (sim, sorted(set(rebuilt))))
+    if club is None:
+        conn.execute("UPDATE sims SET changes = changes + 1 WHERE id = %s", (sim,))
+    else:
+        conn.execute("UPDATE clubs SET changes = changes + 1 WHERE sim_id = %s AND club_id = %s", (sim, club))
+
+
+def changes(conn, sim_id):
+    """The number of changes of the sim so far: its own (the setup) and its clubs' (their results)."""
+    return conn.execute("SELECT changes + (SELECT coalesce(sum(changes), 0) FROM clubs WHERE sim_id = %s) "
+                        "FROM sims WHERE id = %s", (sim_id, sim_id)).fetchone()[0]
 
 
 def sim(conn, sim_id):
+    """The sim's row; its `changes` count its clubs' changes too (`changes`), and play has `started` once a club
+    has changed a result (the setup is fixed from then on)."""
     cur = conn.cursor(row_factory=dict_row)
-    row = cur.execute("SELECT * FROM sims WHERE id = %s", (sim_id,)).fetchone()
+    row = cur.execute("SELECT *, (SELECT coalesce(sum(changes), 0) FROM clubs WHERE sim_id = %s) AS club_changes "
+                      "FROM sims WHERE id = %s", (sim_id, sim_id)).fetchone()
     if row is None:
         raise Refused(404, f"no sim {sim_id}", "sim")
+    club_changes = row.pop("club_changes")
+    row["changes"] += club_changes
+    row["started"] = row["started"] or club_changes > 0  # the column: set by hubs before migration 0008
     return row
 
 
@@ -75,6 +92,7 @@ def create_sim(conn, setup, hands, worked=None):
 
 
 def change_sim(conn, sim_id, change):
+    _begin(conn, sim_id, setup=True)
     row = sim(conn, sim_id)
     values = {k: v for k, v in change.model_dump().items() if v is not None}
     fixed = sorted(set(values) - {"release_at", "name", "correction_minutes"})
@@ -82,12 +100,11 @@ def change_sim(conn, sim_id, change):
         raise Refused(409, f"{fixed[0]}: play has started, the scoring is fixed", fixed[0])
     if not values:
         return
-    change = _begin(conn, sim_id)
     conn.execute(f"UPDATE sims SET {', '.join(f'{k} = %s' for k in values)} WHERE id = %s",  # noqa: S608 - names are the model's
                  (*values.values(), sim_id))
     _audit(conn, sim_id, "organiser", "setup changed",
            **{k: (v.isoformat() if hasattr(v, "isoformat") else v) for k, v in values.items()})
-    _end(conn, sim_id, change)
+    _end(conn, sim_id)
 
 
 def register_club(conn, sim_id, club):
@@ -110,6 +127,7 @@ def club_secret(conn, sim_id, club_id):
 def store_upload(conn, upload, body_digest):
     """Store a club's verified upload, exactly once: ("stored", n) for a new one, ("again", 0) for a retry of the
     last one (same number, same bytes: nothing changes). Anything else is Refused and stores nothing."""
+    _begin(conn, upload.sim)
     s = sim(conn, upload.sim)
     row = conn.execute("SELECT last_upload, last_digest FROM clubs WHERE sim_id = %s AND club_id = %s FOR UPDATE",
                        (upload.sim, upload.club)).fetchone()
@@ -125,11 +143,10 @@ def store_upload(conn, upload, body_digest):
     for i, r in enumerate(upload.results):
         if r.board not in boards:
             raise Refused(422, f"results[{i}].board: board {r.board} is not in sim {upload.sim}", f"results[{i}].board")
-    change = _begin(conn, upload.sim, started=True)
-    _put_many(conn, upload.sim, upload.club, upload.results, upload.upload, f"club {upload.club}", change)
+    _put_many(conn, upload.sim, upload.club, upload.results, upload.upload, f"club {upload.club}")
     conn.execute("UPDATE clubs SET last_upload = %s, last_digest = %s WHERE sim_id = %s AND club_id = %s",
                  (upload.upload, body_digest, upload.sim, upload.club))
-    _end(conn, upload.sim, change, [r.board for r in upload.results])
+    _end(conn, upload.sim, upload.club)
     return "stored", len(upload.results)
 
 
@@ -138,6 +155,7 @@ def replace_heat(conn, sim_id, club, results, file_digest):
     correction), and the club's results in those sections that the file no longer holds withdrawn, audited.
     ("again", 0, 0) for the file taken last; ("stored", set, withdrawn) otherwise. A re-upload replaces; it
     never adds a second copy of a result."""
+    _begin(conn, sim_id)
     s = sim(conn, sim_id)
     row = conn.execute("SELECT usebio_digest FROM clubs WHERE sim_id = %s AND club_id = %s FOR UPDATE",
                        (sim_id, club)).fetchone()
@@ -157,8 +175,7 @@ def replace_heat(conn, sim_id, club, results, file_digest):
             raise Refused(422, f"BOARD {r.board}: {r.ns} v {r.ew} in section {r.section} twice", "TRAVELLER_LINE")
         keys.add(key)
     by = f"club {club} (USEBIO)"
-    change = _begin(conn, sim_id, started=True)
-    _put_many(conn, sim_id, club, results, 0, by, change)
+    _put_many(conn, sim_id, club, results, 0, by)
     held = conn.execute("SELECT section, board, ns, ew FROM results WHERE sim_id = %s AND club_id = %s",
                         (sim_id, club)).fetchall()
     sections = {r.section for r in results}  # a file holds its sections whole; others stay as they were
@@ -171,7 +188,7 @@ def replace_heat(conn, sim_id, club, results, file_digest):
                  (file_digest, sim_id, club))
     _audit(conn, sim_id, by, "heat uploaded", club=club, results=len(results), withdrawn=len(gone),
            sha256=file_digest.hex())
-    _end(conn, sim_id, change, [r.board for r in results], rebuilt=[g[1] for g in gone])
+    _end(conn, sim_id, club, rebuilt=[g[1] for g in gone])
     return "stored", len(results), len(gone)
 
 
@@ -183,35 +200,35 @@ def _period_over(conn, sim_id):
 def organiser_correct(conn, sim_id, fix):
     """The organiser sets one club's result (at any time; after the correction period, the only way), audited
     with the reason."""
+    _begin(conn, sim_id)
     s = sim(conn, sim_id)
     if fix.result.board not in s["boards"]:
         raise Refused(422, f"result.board: board {fix.result.board} is not in sim {sim_id}", "result.board")
-    if club_secret(conn, sim_id, fix.club) is None:
+    if conn.execute("SELECT 1 FROM clubs WHERE sim_id = %s AND club_id = %s FOR UPDATE",
+                    (sim_id, fix.club)).fetchone() is None:  # the club's row first, as the club's uploads lock it
         raise Refused(404, f"club: no club {fix.club} in sim {sim_id}", "club")
-    change = _begin(conn, sim_id)
-    version = _put(conn, sim_id, fix.club, fix.result, 0, "organiser", change, reason=fix.reason,
-                   always_audit=True)
-    _end(conn, sim_id, change, [fix.result.board])
+    version = _put(conn, sim_id, fix.club, fix.result, 0, "organiser", reason=fix.reason, always_audit=True)
+    _end(conn, sim_id, fix.club)
     return version
 
 
-def _put(conn, sim_id, club, r, upload_no, by, change, reason=None, always_audit=False):
+def _put(conn, sim_id, club, r, upload_no, by, reason=None, always_audit=False):
     """Insert or replace one result (keyed by club, section, board and pairs); a replacement is audited. Its
     version, or None when it is the result already held."""
     adjusted = None if r.adjusted is None else Jsonb(r.adjusted.model_dump(exclude_none=True))
     cur = conn.execute(
         "INSERT INTO results AS old (sim_id, club_id, section, board, ns, ew, ns_names, ew_names, contract, "
-        "declarer, tricks, score_ns, adjusted, upload, change) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
-        "%s, %s, %s, %s) ON CONFLICT (sim_id, club_id, section, board, ns, ew) DO UPDATE SET ns_names = "
+        "declarer, tricks, score_ns, adjusted, upload) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
+        "%s, %s, %s) ON CONFLICT (sim_id, club_id, section, board, ns, ew) DO UPDATE SET ns_names = "
         "EXCLUDED.ns_names, ew_names = EXCLUDED.ew_names, contract = EXCLUDED.contract, declarer = "
         "EXCLUDED.declarer, tricks = EXCLUDED.tricks, score_ns = EXCLUDED.score_ns, adjusted = EXCLUDED.adjusted, "
-        "upload = EXCLUDED.upload, change = EXCLUDED.change, version = old.version + 1, updated_at = now() "
+        "upload = EXCLUDED.upload, xact = pg_current_xact_id(), version = old.version + 1, updated_at = now() "
         "WHERE (old.ns_names, old.ew_names, "
         "old.contract, old.declarer, old.tricks, old.score_ns, old.adjusted) IS DISTINCT FROM (EXCLUDED.ns_names, "
         "EXCLUDED.ew_names, EXCLUDED.contract, EXCLUDED.declarer, EXCLUDED.tricks, EXCLUDED.score_ns, "
         "EXCLUDED.adjusted) RETURNING version",
         (sim_id, club, r.section, r.board, r.ns, r.ew, r.ns_names, r.ew_names, r.contract,
-         r.declarer, r.tricks, r.score_ns, adjusted, upload_no, change))
+         r.declarer, r.tricks, r.score_ns, adjusted, upload_no))
     row = cur.fetchone()
     if row is None:
         return None  # the same result again: nothing changes, and no correction is recorded
@@ -227,7 +244,7 @@ _COLUMNS = ("section", "board", "ns", "ew", "ns_names", "ew_names", "contract", 
 _TYPES = ("text", "int", "text", "text", "text", "text", "text", "text", "int", "int")
 
 
-def _put_many(conn, sim_id, club, results, upload_no, by, change):
+def _put_many(conn, sim_id, club, results, upload_no, by):
     """_put for a whole upload in one statement (unnest of one array per column): a result given twice in one
     upload counts once, its last form. The replacements are audited as _put audits them."""
     last = {}
@@ -240,17 +257,17 @@ def _put_many(conn, sim_id, club, results, upload_no, by, change):
     casts = ", ".join(f"%s::{t}[]" for t in _TYPES)
     cur = conn.execute(
         "INSERT INTO results AS old (sim_id, club_id, section, board, ns, ew, ns_names, ew_names, contract, "
-        "declarer, tricks, score_ns, adjusted, upload, change) SELECT %s, %s, u.section, u.board, u.ns, u.ew, "
-        "u.ns_names, u.ew_names, u.contract, u.declarer, u.tricks, u.score_ns, u.adjusted::jsonb, %s, %s FROM unnest("  # noqa: S608 - fixed casts
+        "declarer, tricks, score_ns, adjusted, upload) SELECT %s, %s, u.section, u.board, u.ns, u.ew, "
+        "u.ns_names, u.ew_names, u.contract, u.declarer, u.tricks, u.score_ns, u.adjusted::jsonb, %s FROM unnest("  # noqa: S608 - fixed casts
         f"{casts}, %s::text[]) AS u(section, board, ns, ew, ns_names, ew_names, contract, declarer, tricks, "
         "score_ns, adjusted) ON CONFLICT (sim_id, club_id, section, board, ns, ew) DO UPDATE SET ns_names = "
         "EXCLUDED.ns_names, ew_names = EXCLUDED.ew_names, contract = EXCLUDED.contract, declarer = "
         "EXCLUDED.declarer, tricks = EXCLUDED.tricks, score_ns = EXCLUDED.score_ns, adjusted = EXCLUDED.adjusted, "
-        "upload = EXCLUDED.upload, change = EXCLUDED.change, version = old.version + 1, updated_at = now() WHERE "
+        "upload = EXCLUDED.upload, xact = pg_current_xact_id(), version = old.version + 1, updated_at = now() WHERE "
         "(old.ns_names, old.ew_names, old.contract, old.declarer, old.tricks, old.score_ns, old.adjusted) IS "
         "DISTINCT FROM (EXCLUDED.ns_names, EXCLUDED.ew_names, EXCLUDED.contract, EXCLUDED.declarer, EXCLUDED.tricks, "
         "EXCLUDED.score_ns, EXCLUDED.adjusted) RETURNING section, board, ns, ew, version",
-        (sim_id, club, upload_no, change, *arrays))
+        (sim_id, club, upload_no, *arrays))
     for section, board, ns, ew, version in cur.fetchall():
         if version > 1:
             r = last[(section, board, ns, ew)]
@@ -268,18 +285,24 @@ def results(conn, sim_id, boards=None):
                        (sim_id,) if boards is None else (sim_id, list(boards))).fetchall()
 
 
-def board_changes(conn, sim_id):
-    """{board: (its change counter, the number of the last change that deleted results from it)}."""
-    return {b: (c, r) for b, c, r in conn.execute(
-        "SELECT board, changes, rebuilt FROM board_changes WHERE sim_id = %s", (sim_id,)).fetchall()}
+def rebuilt(conn, sim_id, since):
+    """The boards some change deleted results from in a transaction at or above `since` (an xid8)."""
+    return [b for (b,) in conn.execute("SELECT board FROM board_changes WHERE sim_id = %s AND rebuilt_xact >= %s",
+                                       (sim_id, since)).fetchall()]
 
 
-def results_since(conn, sim_id, change):
-    """The results set by changes numbered above `change` (records._begin), as `results` gives them."""
+def horizon(conn):
+    """The xmin of the database's snapshot now (xid8): every transaction below it has finished, so every
+    result set below it is visible to any later read; those at or above it may not be yet (hub/live.py)."""
+    return conn.execute("SELECT pg_snapshot_xmin(pg_current_snapshot())").fetchone()[0]
+
+
+def results_since(conn, sim_id, since):
+    """The results set by transactions at or above `since` (an xid8, a `horizon`), as `results` gives them."""
     cur = conn.cursor(row_factory=dict_row)
     return cur.execute("SELECT club_id, section, board, ns, ew, ns_names, ew_names, contract, declarer, tricks, "
-                       "score_ns, adjusted, version FROM results WHERE sim_id = %s AND change > %s",
-                       (sim_id, change)).fetchall()
+                       "score_ns, adjusted, version FROM results WHERE sim_id = %s AND xact >= %s",
+                       (sim_id, since)).fetchall()
 
 
 def clubs(conn, sim_id):

@@ -94,7 +94,7 @@ class Hub:
         again = self._fields.get(sim["id"])
         if again is not None and again[0] >= sim["changes"]:
             return again[1]
-        changes = conn.execute("SELECT changes FROM sims WHERE id = %s", (sim["id"],)).fetchone()[0]
+        changes = records.changes(conn, sim["id"])
         live = self._live.get(sim["id"])
         if live is None or not live.fits(sim):  # a new worker, or the scoring changed before play
             live = self._live[sim["id"]] = LiveField(sim)
