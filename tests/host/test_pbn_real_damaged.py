@@ -58,7 +58,7 @@ def test_the_verifier_games_score_what_they_can_and_name_each_damage_by_its_line
     assert any('"1" is not a call' in p for p in by_line[bad_call])
     assert any('"CS" is not a card' in p and "the Play section is left out" in p for p in by_line[bad_card])
     assert all(any("not closed" in p for p in by_line[n]) for n in (note_1, note_2))
-    for line, tag in zip(copied, ("Declarer", "Contract", "Auction", "Play")):
+    for line, tag in zip(copied, ("Declarer", "Contract", "Auction", "Play"), strict=True):
         assert any(f"[{tag}] may not inherit a value with #" in p for p in by_line[line])  # the verifier's too
     for line in (bad_call, bad_card, note_2):  # the same lines on standard error, as a scorer reads them
         assert f"line {line}: left out: " in proc.stderr
