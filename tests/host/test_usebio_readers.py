@@ -152,6 +152,19 @@ def test_ebu_club_scale_places(tables, boards, two_winner, expected):
     assert ebu_club_places(tables, boards, two_winner) == expected
 
 
+# Rows of the handbook's own table (its appendix, single-winner pairs), as quoted on the EBU's forum
+# (forums.ebu.co.uk/discussion/comment/9215): "25-26 tables 13 awards if 1/4, 19 tables 13 awards if 1/3,
+# 13 tables 13 awards if 1/2", and a 27-pair field is 13 full tables, so 13 awards at a half, not 14.
+@pytest.mark.parametrize("tables, boards", [(25, 16), (26, 16), (19, 24), (13, 36)])
+def test_ebu_club_scale_number_of_awards_from_the_handbook_table(tables, boards):
+    assert len(ebu_club_places(tables, boards, False)) == 13
+
+
+def test_ebu_club_scale_counts_full_tables_as_the_handbook_table_does():
+    got = awards({"scale": EBU_CLUB}, standings(*range(80, 53, -1)), boards=36, two_fields=False)
+    assert len(got) == 27 and sum(1 for a in got.values() if a) == 13
+
+
 def test_ebu_club_scale_caps_the_top_award():
     # 40 tables, 16 boards: a quarter of 80 pairs is 20 places, 20 x 6 = 120, capped at 75 under 18 boards:
     # 120, 114, ... 78 (the first 8) are all 75, then 72, 66, ... down to 6.

@@ -34,6 +34,7 @@ ParContract""".split())
 # meaning is clear: the previous game's deal. The others stay refused.
 NO_INHERIT = frozenset("Declarer Contract Auction Play Note".split())
 _DOS_EOF = "\x1a"
+_LINE_END = re.compile(r"\r\n|\r|\n")  # only these: str.splitlines also breaks at \x85, \v, \f...
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*$")
 _COLUMN = re.compile(r"([+-]?)([^\\]+?)(?:\\(\d+)([LRlr]?))?$")
 _CALL = re.compile(r"(?:[1-7](?:C|D|H|S|NT|N)|PASS|XX|X|AP|-)$", re.IGNORECASE)
@@ -141,7 +142,7 @@ def _tokens(text, meta, stray=None):
     line in `meta["unclosed"]` is a comment to the end of its line only."""
     in_brace = None
     unclosed = meta.get("unclosed", ())
-    for n, raw in enumerate(text.splitlines(), 1):
+    for n, raw in enumerate(_lines(text), 1):
         line = raw.rstrip("\r\n")
         i = 0
         if in_brace is not None:
@@ -197,6 +198,16 @@ def _tokens(text, meta, stray=None):
                 i = j
     if in_brace is not None:
         raise PbnError(in_brace, "a { comment opened here is never closed with }")
+
+
+def _lines(text):
+    """The file's lines, split at CR LF, LF or CR alone. Not str.splitlines: it also ends a line at \x85, which is
+    a Windows-1252 ellipsis read as ISO 8859-1 (real files have it in their notes), and at \v or \f, so every
+    line after one would be named one line too far on."""
+    lines = _LINE_END.split(text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
 
 
 def _string(line, i, n):
