@@ -364,7 +364,8 @@ class App:
     def _lead(self, seat, suit):
         r = self.lead_rule
         ok = r is None or codes.lead_complies(r[0], r[1], suit)
-        if r is not None and not ok and self.lead_try != suit:  # Law 26: refused once; the same suit again says he cannot comply
+        # Law 26: refused once; the same suit again says he cannot comply (Law 59)
+        if r is not None and not ok and self.lead_try != suit:
             self.lead_try = suit
             self.note = calls.seat_name(seat) + (": lead " if r[0] == _L26_REQUIRE else ": not ") + \
                 calls.STRAINS[r[1]] + " L26"
