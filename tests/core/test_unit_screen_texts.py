@@ -81,6 +81,13 @@ def states():
     # S's 7NT out of rotation rejected (N passes throughout): 7S by W, N leads under Law 26 B; with a call open
     yield "lead, Law 26, director called", play(director(table(script="S 7, S NT"), "W"),
                                                 "W 1, N PASS, E PASS, S PASS, W 7, W S, N PASS, E PASS, S PASS, N TD")
+    # the same with declarer's choice sent by the collector (lead_choice): each choice, a lead it refused, a call open
+    law26 = "S 1, S H", "W 1, N PASS, E PASS, S PASS, W 7, W S, N PASS, E PASS, S PASS"  # 26 A on hearts
+    for choice, suit, script in (("require", "H", "N C"), ("bar", "H", "N H"), ("waive", None, "N TD")):
+        chosen = play(director(table(script=law26[0]), "W"), law26[1])
+        chosen.command({"seq": 2, "type": "lead_choice", "board": 1, "seat": "N", "choice": choice, "suit": suit})
+        yield f"lead, Law 26 {choice}", chosen
+        yield f"lead, Law 26 {choice}, {script}", play(chosen, script)
     yield "no double this turn", play(director(table(script="N 1, N H, E 1, E S, N PASS"), "W"), "W 1")
     yield "bidding, director called", table(script="N 1, N H, E 7, E NT, S TD")
     yield "result", table(script=grand + ", E C")
@@ -114,7 +121,7 @@ def test_every_screen_state_fits_16_columns():
                 if len(row) > screens.COLS:
                     too_long.append(name + ": " + row)
         app = None
-    assert n == 46 and too_long == [], too_long
+    assert n == 52 and too_long == [], too_long
 
 
 def shown(app, status="W q0"):

@@ -161,3 +161,36 @@ def test_logging_out_in_one_tab_signs_out_the_live_page_in_another(collector, br
     watching.reload()
     assert watching.url.endswith("/login")
     context.close()
+
+
+def test_declarers_law_26_choice_from_the_page_reaches_the_leaders_screen(tmp_path, collector, browser):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page = browser.new_page(viewport={"width": 1024, "height": 768})
+    log_in(page, collector.url)
+    page.wait_for_url("**/director")
+    page.locator("#live").filter(has_text="live").wait_for()
+    unit = VUnit(write_config(tmp_path / "T01.json", tmp_path / "T01-state", collector.url, unit="T01"))
+    try:
+        # board 1, dealer N: S's 1H out of rotation rejected at the table (N passes throughout); 1S by W, N leads
+        for line in ("N PASS", "S 1", "S H", "W TD", "W TD", "W 1", "W 2", "W 3", "W 4", "W 1", "N PASS", "E PASS",
+                     "S PASS", "W 1", "W S", "N PASS", "E PASS", "S PASS"):
+            unit.send(line)
+        assert unit.frame()[6] == "N: lead suit"
+        unit.write("sync 10000")
+        alert = page.locator("article.alert.open", has_text="lead restriction")
+        alert.wait_for(timeout=15000)
+        form = alert.locator("form.lead-choice")
+        assert [b.inner_text() for b in form.get_by_role("button").all()] == ["require ♥", "bar ♥", "waive"]
+        page.screenshot(path=str(SHOTS / "director-law26.png"), full_page=True)
+        form.get_by_role("button", name="bar ♥").click()
+        page.wait_for_url("**/director?done=lead*")
+        unit.write("sync 2000")
+        frame = frame_until(unit, lambda f: f[6] == "N: lead, not H")
+        assert frame[4] == "L26 W bars H"
+        page.locator("article.alert.open", has_text="lead restriction").wait_for(state="detached", timeout=15000)
+        page.goto(collector.url + "/director?state=closed")
+        outcome = page.locator("article.alert", has_text="lead restriction").locator(".outcome")
+        assert "declarer's choice: N may not lead hearts (shown at the table)" in outcome.inner_text()
+        assert "declarer's choice (Law 26)" in page.locator("#audit-table").inner_text()
+    finally:
+        unit.finish()

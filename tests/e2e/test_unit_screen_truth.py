@@ -5,6 +5,8 @@ in Law 33's order, and each call's tempo sent to the collector.
 
 Board 1: dealer N, nobody vulnerable; board 2: dealer E, N-S vulnerable. The director's PIN is 1234.
 """
+import time
+
 import pytest
 from collector_proc import Collector, keyring
 from vunit import SECRET, VUnit, write_config
@@ -112,5 +114,65 @@ def test_the_tempo_of_each_call_reaches_the_collector(tmp_path):
         calls = [(e["input"], e.get("tempo")) for e in c.events("T01") if e["type"] == "call"]
         # 12.345 s to 123 tenths; the alert is no call and gives none; S's double 0.06 s after E's pass
         assert calls == [("N:1H", 123), ("E:P", 8), ("W@", None), ("S:X", 1)]
+    finally:
+        c.stop()
+
+
+# Board 1, dealer N: S's 1H out of rotation at N's turn, rejected: N passes throughout; 1S by W, N (S's partner) to
+# lead, and declarer may bar or require a heart lead (Law 26 A)
+LAW_26 = ["N PASS", "S 1", "S H", *director("W", 1), "N PASS", "E PASS", "S PASS", "W 1", "W S", "N PASS", "E PASS",
+          "S PASS"]
+
+
+def open_lead_restriction(c, timeout=20):
+    """The id of the lead_restriction alert open in the collector's queue, once the unit's sync has raised it."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = [a["key"] for a in c.api.get("/api/v1/queue").json()["alerts"] if a["kind"] == "lead_restriction"]
+        if found:
+            return found[0]
+        time.sleep(0.1)
+    raise AssertionError("no lead_restriction alert reached the collector's queue")
+
+
+@pytest.mark.parametrize("choice, suit, shown, presses, refused, lead", [
+    # barred: a heart is refused once, with how to say he has nothing else; a club is taken
+    ("bar", "H", ["L26 W bars H", "1S by W", "N: lead, not H"], ["N H", "N C"],
+     ["L26 W bars H", "void? again L59", "1S by W", "N: not H L26"], {"suit": "C", "l26": "bar H"}),
+    # required: a club is refused once; the club again says he holds no heart (Law 59), and is taken
+    ("require", "H", ["L26 W requires H", "1S by W", "N: lead H"], ["N C", "N C"],
+     ["L26 W requires H", "void? again L59", "1S by W", "N: lead H L26"],
+     {"suit": "C", "l26": "require H", "law59": True}),
+    # waived: any lead
+    ("waive", None, ["L26 W waives", "1S by W", "N: lead suit"], ["N S"], None, {"suit": "S", "l26": "waive"}),
+])
+def test_declarers_law_26_choice_from_the_director_reaches_the_leaders_screen(tmp_path, choice, suit, shown, presses,
+                                                                              refused, lead):
+    c = Collector(tmp_path, keyring(tmp_path / "keyring.json", {"T01": SECRET}), 0)
+    u = VUnit(write_config(tmp_path / "T01.json", tmp_path / "state", c.url, unit="T01"))
+    try:
+        rows = play(u, *LAW_26)
+        assert rows[3:7] == ["L26 W may bar or", "require H lead", "1S by W", "N: lead suit"]
+        u.write("sync 10000")
+        answer = c.api.post("/api/v1/leads", json={"alert": open_lead_restriction(c), "choice": choice, "suit": suit})
+        assert answer.status_code == 201, answer.text
+        u.write("sync 10000")  # the choice comes back in the reply, as a lead_choice command
+        rows = u.frame_until(lambda f: f[4] == shown[0])
+        # the candidate's two rows give way to declarer's choice, and the auction has a row more
+        assert rows[4:7] == shown and rows[2:4] == ["    P   P   P", "1S  P   P   P"]
+        if refused:
+            rows = play(u, presses[0])
+            assert rows[3:7] == refused
+        rows = play(u, presses[-1])
+        assert rows[1:3] == ["1S by W", "lead N " + lead["suit"]]  # taken: result entry
+        u.write("sync 10000")
+        u.write("quit")
+        u.finish()
+        [made] = [e for e in c.events("T01") if e["type"] == "lead"]
+        assert {k: made[k] for k in lead} == lead and made.get("law59") == lead.get("law59")
+        # the alert closed with the choice the unit applied
+        [closed] = [a for a in c.api.get("/api/v1/queue", params={"state": "closed"}).json()["alerts"]
+                    if a["kind"] == "lead_restriction"]
+        assert closed["outcome"].startswith("declarer's choice: N") and "(shown at the table)" in closed["outcome"]
     finally:
         c.stop()

@@ -10,6 +10,7 @@ import queue
 import signal
 import subprocess
 import threading
+import time
 from pathlib import Path
 
 from bidwire_host.unit_tools.simulator import device_model
@@ -80,6 +81,25 @@ class VUnit:
         """The last text frame printed (8 rows)."""
         rows = [r for r in self.out if r.startswith("|")]
         return [r[1:-1].rstrip() for r in rows[-8:]]
+
+    def frame_until(self, wanted, timeout=20):
+        """Read what the unit prints until a whole frame (8 rows between two rules) satisfies `wanted` (a command
+        from the collector changes the screen between key lines); that frame."""
+        deadline = time.monotonic() + timeout
+        while True:
+            out = self.out
+            if len(out) > 1 and out[-2].startswith("|") and not out[-1].startswith("|") and wanted(self.frame()):
+                return self.frame()
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"the unit's frame never changed as expected: {self.frame()}")
+            try:
+                line = self.lines.get(timeout=left)
+            except queue.Empty:
+                continue
+            if line is None:
+                raise EOFError("the virtual unit exited")
+            self.out.append(line)
 
     def finish(self, timeout=60):
         """Close stdin (the unit syncs, then exits) and collect what it printed."""

@@ -66,10 +66,18 @@ def play_demo(root):
                         tricks = None
                     contracts[a["table"], board] = (contract, declarer, tricks)
                     score = 0 if declarer is None else law77_score(board, contract, declarer, tricks)
-                    r = sync(c, played(seqs[unit], board, inputs, contract, declarer, tricks, score, section="A",
-                                       table=a["table"], round=rnd, ns=a["ns"], ew=a["ew"]), unit=unit)
+                    events = played(0, board, inputs, contract, declarer, tricks, score, section="A",
+                                    table=a["table"], round=rnd, ns=a["ns"], ew=a["ew"])
+                    # each call's press with a tempo, as a unit sends them: tenths of a second, made up here
+                    presses = [{"type": "call", "board": board, "input": t, "seat": t[0], "verdict": "legal",
+                                "law": 0, "alert": False, "tempo": 7 * k + board, "t": 1000}
+                               for k, t in enumerate(inputs) if ":" in t]
+                    events = events[:1] + presses + events[1:]
+                    for k, e in enumerate(events):
+                        e["seq"] = seqs[unit] + k
+                    r = sync(c, events, unit=unit)
                     assert r.status_code == 200, r.text
-                    seqs[unit] += 4
+                    seqs[unit] += len(events)
         deadline = time.monotonic() + 120  # the collector analyses the hand records in the background
         while len(query(data, "SELECT board FROM analysis")) < len(deals.hands):
             assert time.monotonic() < deadline, "the hand records were not analysed"

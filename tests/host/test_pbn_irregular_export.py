@@ -65,6 +65,29 @@ def test_default_form_writes_notes_and_no_irregularity_mark(demo):
                      r'accepted \(Law 29 A\)"\]', text)
 
 
+def test_every_game_of_the_demo_carries_each_calls_thinking_time(demo):
+    """PBN 2.1 §5.4: the AuctionTimeTable after the Auction section, one row per call token in its order (a noted
+    Pass for a skipped player included: "-", nobody pressed it); the demo's units measure every call (the readers'
+    tests below read this same file, tables and all)."""
+    played = games(demo["dir"] / "bidwire.pbn")
+    assert played
+    for game, tags in played:
+        lines = game.replace("\r", "").split("\n")
+        start = lines.index(f'[Auction "{tags["Auction"]}"]')
+        end = next(i for i in range(start + 1, len(lines)) if lines[i].startswith("["))
+        tokens = re.sub(r"=\d+=", " ", " ".join(lines[start + 1:end])).replace("*", " ").split()
+        timed = [i for i, x in enumerate(lines) if x.startswith("[AuctionTimeTable ")]
+        assert timed, (tags["Board"], tags["Table"], game)
+        at = timed[0]
+        rows = []
+        for line in lines[at + 1:]:
+            if line.startswith("[") or not line.strip():
+                break
+            rows.append(line.split())
+        assert at >= end and len(rows) == len(tokens), (tags["Board"], tags["Table"])
+        assert all(re.fullmatch(r"\d+(:\d\d){0,2}|-", t) for t, _ in rows), rows
+
+
 @pytest.mark.parametrize("name", ["bidwire.pbn", "bidwire-marks.pbn"])
 def test_no_string_in_the_export_has_an_invalid_escape(demo, name):
     """PBN 2.1 §3.2: inside a string a backslash is followed by a quote or another backslash, nothing else (the

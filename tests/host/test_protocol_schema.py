@@ -13,7 +13,7 @@ from pathlib import Path
 
 import jsonschema_rs
 import pytest
-from collector_kit import ApiClient, played, sync
+from collector_kit import ApiClient, auction_end, board_start, played, sync
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -205,6 +205,23 @@ def test_every_event_the_firmware_journals_is_what_the_schema_states(firmware_se
     assert {e["by"] for e in got if e["type"] == "ruling_applied"} == {"table", "collector"}
 
 
+def test_a_lead_under_declarers_law_26_choice_is_what_the_schema_states(tmp_path):
+    unit = Unit(tmp_path)
+    # board 1, dealer N: S's 1H out of rotation rejected by the director (N passes throughout, Law 26 A on hearts);
+    # 1S by W, N to lead; declarer requires a heart; N presses a club twice: he has none (Law 59)
+    unit.keys("N PASS", "S 1", "S H")
+    assert td_menu(unit, "W")[0] == 1  # codes.RULE_REJECT, the first entry
+    unit.keys("W 1", "N PASS", "E PASS", "S PASS", "W 1", "W S",
+              "N PASS", "E PASS", "S PASS")
+    unit.command(type="lead_choice", board=1, seat="N", choice="require", suit="H")
+    unit.keys("N C", "N C")
+    unit.flush()
+    [lead] = [e for e in unit.events() if e["type"] == "lead"]
+    assert (lead["suit"], lead["l26"], lead["law59"]) == ("C", "require H", True)
+    check("lead", lead)
+    _takes(lead)
+
+
 def test_every_body_the_sync_client_builds_is_a_sync_body_the_collector_takes(firmware_session):
     assert firmware_session.bodies
     for body in firmware_session.bodies:
@@ -265,6 +282,14 @@ def test_every_command_the_collector_builds_is_what_the_schema_states(client):
                   "offender": "N", "call": "1S", "entitled": "E", "options": ["reject"], "t": 1}]
     assert sync(client, irregular, unit="T01").status_code == 200
     assert client.post("/api/v1/rulings", json={"unit": "T01", "seq": 6, "ruling": "reject"}).status_code == 201
+    # lead_choice: declarer's Law 26 choice, recorded by the director on a lead restriction (board 1, dealer N: S's
+    # 1H out of rotation rejected, N passes throughout; 1S by W, N to lead: 26 A on hearts)
+    law26 = [board_start(7, 1), auction_end(8, 1, ["S:1H", "!reject", "N:P", "E:P", "S:P", "W:1S", "N:P", "E:P",
+                                                   "S:P"])]
+    assert sync(client, law26, unit="T01").status_code == 200
+    lead = client.post("/api/v1/leads", json={"alert": "alert:T01:8:lead_restriction", "choice": "bar",
+                                               "suit": "H"})
+    assert lead.status_code == 201, lead.text
     for command in ({"type": "message", "text": "last round"}, {"type": "adjust", "board": 2, "text": "A+ NS"},
                     {"type": "adjust", "text": "A= both"}, {"type": "config", "mode": "enforce"}, {"type": "time"},
                     {"type": "time", "now": 0}):

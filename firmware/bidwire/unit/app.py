@@ -31,6 +31,7 @@ _K_TD = const(17)  # keys.K_TD
 _K_UNDO = const(16)  # keys.K_UNDO
 _K_X = const(13)  # keys.K_X
 _K_XX = const(14)  # keys.K_XX
+_L26_REQUIRE = const(2)  # codes.L26_REQUIRE
 
 # Screens (docs/architecture.md §3)
 SETUP = const(0)
@@ -91,6 +92,10 @@ class App:
         self.undo_seat = -1  # the seat that pressed UNDO: its next call is a change of call (Law 25)
         self.tricks = self.entered_by = -1
         self.leader = self.lead = -1
+        # declarer's Law 26 choice for the opening lead, from the collector's `lead_choice`: (codes.L26_*, suit), or
+        # None; and the suit of a lead it refused at the press before (-1: none), which pressed again is taken
+        self.lead_rule = None
+        self.lead_try = -1
         self.log_full = False  # a press was refused for want of room in the board's input log (director.full)
         self.td = TdCall(td_pin)
         self.message = ""  # the collector's message, shown until the next call
@@ -135,7 +140,8 @@ class App:
         self.auction = auction.Auction(boards.dealer(number), self.mode)
         self.level[:] = b"\x00\x00\x00\x00"
         self.undo_seat = self.tricks = self.entered_by = self.leader = self.lead = -1
-        self.traveller = self.contract = None
+        self.traveller = self.contract = self.lead_rule = None
+        self.lead_try = -1
         self._score = (-1, 0)
         self.log_full = False
         self.call_ms = self.press_ms
@@ -174,7 +180,10 @@ class App:
         self.out = []
         self.note = ""  # it answered the press before this one
         self.press_ms = ms
+        tried = self.lead_try
         changed = self._key(seat, key)
+        if self.lead_try == tried:  # a refused lead counts for the press straight after it only
+            self.lead_try = -1
         if not self.td.state:
             drop(_DIRECTOR)
         self.after()
@@ -353,9 +362,22 @@ class App:
             self.screen = BIDDING  # Law 39 reopened an ended auction
 
     def _lead(self, seat, suit):
+        r = self.lead_rule
+        ok = r is None or codes.lead_complies(r[0], r[1], suit)
+        # Law 26: refused once; the same suit again says he cannot comply (Law 59)
+        if r is not None and not ok and self.lead_try != suit:
+            self.lead_try = suit
+            self.note = calls.seat_name(seat) + (": lead " if r[0] == _L26_REQUIRE else ": not ") + \
+                calls.STRAINS[r[1]] + " L26"
+            return True  # journaled (no event): a replay refuses it too, and takes the press after it
         self.auction.lead_faced()
         self.lead = suit
-        self.emit({"type": "lead", "seat": calls.seat_name(seat), "suit": calls.STRAINS[suit]})
+        event = {"type": "lead", "seat": calls.seat_name(seat), "suit": calls.STRAINS[suit]}
+        if r is not None:
+            event["l26"] = codes.L26_NAMES[r[0]] + ("" if r[1] < 0 else " " + calls.STRAINS[r[1]])
+            if not ok:
+                event["law59"] = True  # he could not comply (Law 59): pressed twice
+        self.emit(event)
         c = self.auction.contract() or (3, 0)
         self.tricks = (c[0] - 3) // 5 + 7  # contract level + 6: "made exactly", adjusted with X / XX
         self.screen = RESULT
@@ -393,6 +415,25 @@ class App:
                    "tricks": self.tricks, "score_ns": self.score_ns(), "entered_by": calls.seat_name(self.entered_by),
                    "confirmed_by": calls.seat_name(seat), "lead": calls.STRAINS[self.lead]})
         return True
+
+    def _lead_choice(self, cmd, seq):
+        """Declarer's Law 26 choice for the opening lead of the board in play, sent from the director's page: held
+        for the leader's press (shown on his prompt) while the lead is still to be made; otherwise a note says why
+        it was not."""
+        choice, suit = cmd.get("choice"), cmd.get("suit")
+        c = codes.L26_NAMES.index(choice) if choice in codes.L26_NAMES else -1
+        s = calls.STRAINS.index(suit) if suit in ("C", "D", "H", "S") else -1
+        why = ""
+        if cmd.get("board") != self.board or self.screen != LEAD:
+            why = "no lead to make"
+        elif cmd.get("seat") != calls.seat_name(self.leader):
+            why = "not the leader"
+        elif c < 0 or (c > 0) != (s >= 0):
+            why = "bad choice"
+        if why:
+            self.emit({"type": "note", "text": "lead_choice " + str(seq) + " ignored: " + why})
+        else:
+            self.lead_rule = (c, s)
 
     def score_ns(self):
         """Law 77 from North-South's side for the tricks entered (computed once per entry: the display asks often)."""
@@ -446,6 +487,8 @@ class App:
             if not self.td.state:
                 drop(_DIRECTOR)
             self.after()
+        elif kind == "lead_choice":
+            self._lead_choice(cmd, seq)
         elif kind == "traveller":
             if cmd.get("board") == self.board:
                 self.traveller = cmd.get("rows")

@@ -18,6 +18,8 @@ _MUST_REPLACE = const(5)  # codes.MUST_REPLACE
 _PASSED_OUT = const(2)  # codes.PASSED_OUT
 _PASS_NEXT_TURN = const(1)  # codes.PASS_NEXT_TURN
 _PASS_THROUGHOUT = const(2)  # codes.PASS_THROUGHOUT
+_L26_WAIVE = const(0)  # codes.L26_WAIVE
+_L26_BAR = const(1)  # codes.L26_BAR
 _BIDDING = const(2)  # app.BIDDING
 _CONFIRM = const(5)  # app.CONFIRM
 _LEAD = const(3)  # app.LEAD
@@ -154,8 +156,17 @@ def _irregularity(app, rows):
 
 def _lead_rows(app):
     """What declarer may do about the opening lead, when the leader's partner withdrew a call (Law 26: A names the
-    withdrawn call's suit, B any one suit), as two rows; [] when no candidate binds the leader."""
+    withdrawn call's suit, B any one suit), as two rows; once the director has sent declarer's choice, that choice
+    (and, after a lead it refused, how to say he cannot comply: Law 59) instead; [] when no candidate binds him."""
     a = app.auction
+    r = app.lead_rule
+    if r is not None:
+        d = "L26 " + SEATS[a.declarer()]
+        if r[0] == _L26_WAIVE:
+            row = d + " waives"
+        else:
+            row = d + (" bars " if r[0] == _L26_BAR else " requires ") + SUITS[r[1]]
+        return [row, "void? again L59"] if app.lead_try >= 0 else [row]
     for x in a.leads:
         if x[1] == app.leader:
             d = SEATS[a.declarer()]
@@ -163,6 +174,16 @@ def _lead_rows(app):
                 return ["L26 " + d + " may bar", "one suit's lead"]
             return ["L26 " + d + " may bar or", "require " + SUITS[x[2]] + " lead"]
     return []
+
+
+def _lead_prompt(app):
+    """The opening leader's prompt: 'E: lead suit', or with declarer's Law 26 choice 'E: lead, not \x04' (barred)
+    or 'E: lead \x04' (required)."""
+    r = app.lead_rule
+    t = SEATS[app.leader] + ": lead"
+    if r is None or r[0] == _L26_WAIVE:
+        return t + " suit"
+    return t + (", not " if r[0] == _L26_BAR else " ") + SUITS[r[1]]
 
 
 def _contract(app):
@@ -273,7 +294,7 @@ def _screen(app, s, rows):
         for i in range(len(extra)):
             rows[5 - len(extra) + i] = extra[i]
         rows[5] = _contract(app) + " by " + SEATS[app.auction.declarer()]
-        rows[6] = SEATS[app.leader] + ": lead suit"
+        rows[6] = _lead_prompt(app)
     elif s == _RESULT or s == _CONFIRM:
         rows[0] = _header(app)
         rows[1] = _contract(app) + " by " + SEATS[app.auction.declarer()]

@@ -141,7 +141,8 @@ def get_queue(service: Service, state: Literal["open", "closed"] = "open", page:
     conn = service.store.reader()
     items, total = queue_mod.alerts(conn, queue_mod.cmd_acks(conn), state, page)
     keep = ("key", "source", "unit", "seq", "board", "kind", "law", "open", "outcome", "detail", "offender", "call",
-            "at", "options", "queued", "closed", "reasons", "expected", "section", "table", "closed_at")
+            "at", "options", "queued", "closed", "reasons", "expected", "section", "table", "closed_at", "seat",
+            "chosen", "lead_choices")
     return {"state": state, "total": total, "page": page, "alerts": [{k: i.get(k) for k in keep} for i in items]}
 
 
@@ -425,6 +426,25 @@ class AlertClose(BaseModel):
     alert: str = Field(..., max_length=200)
     note: str = Field("", max_length=500)
     by: str | None = Field(None, max_length=100)
+
+
+class LeadChoiceIn(BaseModel):
+    """Declarer's choice at a Law 26 lead restriction: the alert (its id as GET /api/v1/queue gives it), `choice`
+    bar, require or waive, and the suit barred or required."""
+    model_config = ConfigDict(extra="forbid")
+    alert: str = Field(..., max_length=200)
+    choice: Literal["bar", "require", "waive"]
+    suit: Literal["C", "D", "H", "S"] | None = None
+    seat: Literal["N", "E", "S", "W"] | None = None
+    reason: str = Field("", max_length=500)
+    by: str | None = Field(None, max_length=100)
+
+
+@router.post("/api/v1/leads", tags=["director"], status_code=201)
+async def post_lead(service: Service, body: LeadChoiceIn, key: IdempotencyKey = None):
+    """Record declarer's Law 26 choice for the restricted player's first lead; when he is the opening leader it
+    goes to his table as a `lead_choice` command. 409 once the lead is made or a choice is recorded."""
+    return await _decide(service, "lead", body, key)
 
 
 @router.post("/api/v1/results/{unit}/{seq}/resolve", tags=["director"], status_code=201)

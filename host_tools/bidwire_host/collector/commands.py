@@ -2,8 +2,8 @@
 delivered in every sync reply while their seq is above the cmd_ack the unit reports.
 
 The unit applies them in seq order (firmware/bidwire/unit/app.py `App.command`): assign {section, table, round,
-boards, ns, ew, move}, ruling {board, ruling, seat}, adjust {board, text}, traveller {board, rows},
-message {text}, config {mode}, time {now}.
+boards, ns, ew, move}, ruling {board, ruling, seat}, lead_choice {board, seat, choice, suit}, adjust {board, text},
+traveller {board, rows}, message {text}, config {mode}, time {now}.
 Each command as a sync reply carries it (with its seq) is a $def of docs/protocol/sync-v1.schema.json, which
 tests/host/test_protocol_schema.py checks the commands built here against.
 """
@@ -53,6 +53,17 @@ class Ruling(_Command):
     at: Annotated[StrictInt, Field(ge=0, le=10_000)] | None = None
 
 
+class LeadChoice(_Command):
+    """Declarer's Law 26 choice for the opening lead of `board` by `seat` (the restricted player, declarer's LHO),
+    recorded by the director (decisions/leads.py): bar or require the lead of `suit`, or waive. The unit shows it on
+    the leader's prompt and holds his lead to it while the lead is still to be made."""
+    type: Literal["lead_choice"]
+    board: BoardNo
+    seat: Seat
+    choice: Literal["bar", "require", "waive"]
+    suit: Literal["C", "D", "H", "S"] | None = None
+
+
 class Adjust(_Command):
     """An adjusted score announced at the table (shown as a message; scoring keeps the score itself)."""
     type: Literal["adjust"]
@@ -84,8 +95,9 @@ class Time(_Command):
     now: Annotated[StrictInt, Field(ge=0, le=2**32 - 1)] | None = None  # Unix seconds (to 2106): event times
 
 
-Command = Annotated[Union[Assign, Ruling, Adjust, Traveller, Message, Config, Time], Field(discriminator="type")]
-TYPES = ("assign", "ruling", "adjust", "traveller", "message", "config", "time")
+Command = Annotated[Union[Assign, Ruling, LeadChoice, Adjust, Traveller, Message, Config, Time],
+                    Field(discriminator="type")]
+TYPES = ("assign", "ruling", "lead_choice", "adjust", "traveller", "message", "config", "time")
 _adapter = TypeAdapter(Command)
 
 

@@ -42,12 +42,25 @@ def _auctions(conn, sources):
     for at in range(0, len(keys), CHUNK):
         part = keys[at:at + CHUNK]
         rows = conn.execute(
-            "SELECT r.unit, r.seq, (SELECT e.body FROM events e WHERE e.unit = r.unit AND e.type = 'auction_end' "
-            "AND e.board = r.board AND e.seq > b.start_seq AND e.seq < r.seq ORDER BY e.seq DESC LIMIT 1) AS body "
+            "SELECT unit, seq, board, start_seq, end_seq, (SELECT body FROM events WHERE unit = x.unit AND seq = "
+            "x.end_seq) AS body FROM (SELECT r.unit, r.seq, r.board, b.start_seq, (SELECT e.seq FROM events e "
+            "WHERE e.unit = r.unit AND e.type = 'auction_end' AND e.board = r.board AND e.seq > b.start_seq "
+            "AND e.seq < r.seq ORDER BY e.seq DESC LIMIT 1) AS end_seq "
             f"FROM (VALUES {', '.join(['(?, ?)'] * len(part))}) k JOIN results r ON r.unit = k.column1 "
-            "AND r.seq = k.column2 JOIN boards b ON b.id = r.board_id", [x for k in part for x in k])
-        for row in rows:
-            calls = _calls(row["body"]) if row["body"] is not None else None
+            "AND r.seq = k.column2 JOIN boards b ON b.id = r.board_id) x",
+            [x for k in part for x in k]).fetchall()
+        found = [r for r in rows if r["body"] is not None]
+        pressed = {}  # (unit, result seq) -> the board's call events up to its auction_end, in order: the tempo
+        if found:
+            for e in conn.execute(
+                    "SELECT k.column1 AS unit, k.column2 AS rseq, e.body FROM (VALUES "
+                    f"{', '.join(['(?, ?, ?, ?, ?)'] * len(found))}) k JOIN events e ON e.unit = k.column1 AND "
+                    "e.type = 'call' AND e.board = k.column3 AND e.seq > k.column4 AND e.seq < k.column5 "
+                    "ORDER BY e.seq",
+                    [x for r in found for x in (r["unit"], r["seq"], r["board"], r["start_seq"], r["end_seq"])]):
+                pressed.setdefault((e["unit"], e["rseq"]), []).append(json.loads(e["body"]))
+        for row in found:
+            calls = _calls(row["body"], pressed.get((row["unit"], row["seq"]), []))
             if calls:
                 out[row["unit"], row["seq"]] = calls
     return out
@@ -56,7 +69,11 @@ def _auctions(conn, sources):
 CHUNK = 400  # results rows a query: 800 parameters, well inside SQLite's limit
 
 
-def _calls(body):
+def _calls(body, pressed=()):
+    """The auction_end's calls, each with the tempo of the press that made it (`pressed`: the board's call events
+    in order). The auction's calls are a subsequence of the presses (a cancelled call is pressed and not in it); each
+    is matched to the latest press of the same seat and call not matched to a later one, so that a call cancelled
+    and made again takes the tempo of the press that stands."""
     calls = []
     for text in json.loads(body).get("auction") or []:
         seat, colon, call = str(text).partition(":")
@@ -64,7 +81,27 @@ def _calls(body):
             seat, call = None, seat
         alert = call.endswith("!")
         calls.append(AuctionCall(call.rstrip("!"), alert=alert, seat=seat if seat in ("N", "E", "S", "W") else None))
+    presses = []
+    for e in pressed:
+        token = str(e.get("input") or "")
+        if e.get("verdict") == "alert" or len(token) < 3 or token[1] not in ":~":
+            continue
+        tempo = e.get("tempo")
+        presses.append((token[0], _same(token[2:]), tempo if isinstance(tempo, int) and tempo >= 0 else None))
+    j = len(presses) - 1
+    for c in reversed(calls):
+        k = j
+        while k >= 0 and (presses[k][0] != c.seat or presses[k][1] != _same(c.call)):
+            k -= 1
+        if k >= 0:
+            c.tempo, j = presses[k][2], k - 1
     return calls
+
+
+def _same(call):
+    """A call as the unit's tokens and its summary both may write it: P and Pass alike, 1N and 1NT."""
+    call = call.upper()
+    return "P" if call in ("P", "PASS") else call + "T" if call.endswith("N") else call
 
 
 def check_section(conn, section):

@@ -230,9 +230,11 @@ def store_batch(unit, boot, beat, cmd_ack, events, received, raw=None, signature
             setup.advance(conn, [(r["section"], r["round"]) for r in results if r["held"] is None])
         alerts = conn.execute("SELECT coalesce(max(id), 0) FROM alerts").fetchone()[0] != alerts_before
         # The queue shows a ruling as on its way until the unit reports its command applied: a cmd_ack that passes
-        # a ruling moves it (one that passes only assigns or travellers does not)
+        # a ruling moves it (one that passes only assigns or travellers does not); so does a Law 26 lead choice, whose
+        # alert closes once the unit has it
         acked = not stale and conn.execute(
-            "SELECT 1 FROM commands WHERE unit = ? AND type = 'ruling' AND seq > ? AND seq <= ? LIMIT 1",
+            "SELECT 1 FROM commands WHERE unit = ? AND type IN ('ruling', 'lead_choice') AND seq > ? AND seq <= ? "
+            "LIMIT 1",
             (unit, before["cmd_ack"] if before is not None else 0, cmd_ack)).fetchone() is not None
         # a copy still gets the unit's commands: the answer to the first may have been lost on the way while the
         # copy's arrives (a duplicated request), and only the unit itself can apply them

@@ -2,7 +2,9 @@
 
 An irregularity is open until the unit reports it settled at the table (accepted by the next player's call,
 condoned, a ruling applied) or the board is redone (superseded); a Law 26 lead restriction until the opening lead
-is made (declarer chooses before it) or the director closes it; a director call until the director ends it at
+is made (declarer chooses before it), declarer's choice the director records reaches the table (decisions.leads: the
+unit reports the lead_choice command applied; at once when the restricted player is not the opening leader) or the
+director closes it; a director call until the director ends it at
 the table or rules there; any alert until the director closes it (decisions.alerts.close); a held result until the
 director decides it (decisions.results.resolve); a suspicious result until the scorer's correction in force brings it
 within the limit of double dummy (the alert then closes with that correction; a correction still far off keeps it
@@ -12,6 +14,7 @@ open and its text says the corrected result). A ruling sent from the page shows 
 import json
 
 from bidwire_host.collector import validator
+from bidwire_host.collector.decisions import leads
 from bidwire_host.collector.decisions.state import alert_key, fold
 
 
@@ -55,9 +58,13 @@ def alerts(conn, acks, state="open", page=1, limit=PAGE):
         answer = _answer(conn, a, decisions.corrections)
         is_open = key not in closed and not (a["kind"] == "held_result" and (a["unit"], a["seq"]) in resolutions)
         is_open = is_open and not (answer is not None and answer["answered"])
+        chosen = decisions.leads.get(key) if a["kind"] == "lead_restriction" else None
+        if chosen is not None:
+            chosen = dict(chosen, delivered=chosen["command"] is None or acks.get(a["unit"], 0) >= chosen["command"])
+            is_open = is_open and not chosen["delivered"]
         is_open = is_open and not (a["kind"] == "lead_restriction" and _led(conn, a))
         if is_open == want_open:
-            rows.append(("alert", key, dict(a, answer=answer), is_open))
+            rows.append(("alert", key, dict(a, answer=answer, chosen=chosen), is_open))
     for c in conn.execute("SELECT c.*, NULL AS board, (SELECT coalesce(max(id), 0) FROM events) AS eid, "
                           "NULL AS at_section, NULL AS at_table, NULL AS closed_at FROM seq_conflicts c"):
         key = alert_key("conflict", c["unit"], c["seq"], str(c["id"]))
@@ -120,8 +127,21 @@ def _item(conn, source, key, r, is_open, closed, queued, resolutions):
         if answer["answered"] and closed is None:
             out.update(outcome=f"answered by the {fix.get('by') or 'scorer'}'s correction", closed_at=fix["at"],
                        closed={"by": fix.get("by") or "the scorer", "at": fix["at"], "note": fix.get("reason") or ""})
-    if r["kind"] == "lead_restriction" and not is_open and closed is None:
-        out["outcome"] = "the opening lead was made"
+    if r["kind"] == "lead_restriction":
+        chosen = r["chosen"]
+        out["seat"] = data.get("seat")  # the restricted player
+        if chosen is None and is_open:
+            out["lead_choices"] = leads.choices(data.get("suit"))
+        elif chosen is not None:
+            said = leads.describe(chosen["choice"], chosen["suit"], chosen["seat"])
+            out["chosen"] = dict(chosen, said=said)
+            if not is_open and closed is None:
+                shown = ("shown at the table" if chosen["command"] is not None
+                         else "the unit records only the opening lead")
+                out.update(outcome=f"declarer's choice: {said} ({shown})", closed_at=chosen["at"],
+                           closed={"by": chosen.get("by") or "the director", "at": chosen["at"], "note": ""})
+        if not is_open and closed is None and out["outcome"] is None:
+            out["outcome"] = "the opening lead was made"
     if r["kind"] == "held_result":
         res = conn.execute("SELECT * FROM results WHERE unit = ? AND seq = ?", (r["unit"], r["seq"])).fetchone()
         decided = resolutions.get((r["unit"], r["seq"]))

@@ -327,7 +327,8 @@ class Service:
     # ---- decisions (decisions/) ------------------------------------------------------------------------
     async def decide(self, kind, body, key=None, role="director"):
         """A director's or scorer's decision: kind adjust, penalty, publish, resolve (a held result), close (an
-        alert), correct (a result's contract, declarer, tricks, lead or pairs), players (a pair's players). `role`:
+        alert), correct (a result's contract, declarer, tricks, lead or pairs), players (a pair's players), lead
+        (declarer's Law 26 choice, which may queue a command for the unit). `role`:
         who is deciding, as the login proved it ("director": the API token or the director's session; "scorer").
         The stored action."""
         action = kinds.ACTIONS.get(kind)
@@ -346,5 +347,7 @@ class Service:
             if kind in kinds.ADVANCING:
                 setup.advance(conn)  # an accepted result may complete its table's round
             return item
-        return await self._commit(idempotent(job, kind, key, body), {"scores": True, "alerts": True,
-                                                                     "decisions": True})
+        change = {"scores": True, "alerts": True, "decisions": True}
+        if kind == "lead" and isinstance(body.get("alert"), str):  # its unit's row: a command not yet applied
+            change["units"] = [":".join(body["alert"].split(":")[1:-2])]
+        return await self._commit(idempotent(job, kind, key, body), change)

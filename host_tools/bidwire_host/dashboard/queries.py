@@ -19,6 +19,7 @@ from datetime import datetime, timezone
 from bidwire.core.score import parse_contract
 from bidwire_host.collector import queue
 from bidwire_host.collector import setup as setup_mod
+from bidwire_host.collector.decisions import leads
 from bidwire_host.collector.decisions.state import fold, label
 from bidwire_host.event.model import LONG_CALL_S
 
@@ -275,6 +276,11 @@ def audit(conn):
         elif a["kind"] == "close":
             kind = "alert closed"
             summary = f"{a['alert']}" + (f": {a['note']}" if a.get("note") else "")
+        elif a["kind"] == "lead":
+            kind = "declarer's choice (Law 26)"
+            summary = (f"board {a['board']}, {section}table {a['table'] or '–'}: "
+                       f"{leads.describe(a['choice'], a['suit'], a['seat'])}"
+                       + (f" (command {a['command']} to unit {a['unit']})" if a["command"] else ""))
         elif a["kind"] == "players":
             kind = "players"
             who = f"{a['direction']} {a['pair']}" if a.get("direction") else f"pair {a['pair']}"
@@ -310,6 +316,10 @@ def alerts(conn, acks, state="open", page=1, limit=PAGE):
         if a["source"] == "irregularity":
             a["options"] = [(o, RULINGS.get(o, o)) for o in a["options"]]
             a["auction"] = _board_auction(conn, a["unit"], a["board_id"], a["seq"])
+        if a.get("lead_choices"):  # declarer's Law 26 choices as buttons: (value, label, what it means)
+            a["lead_choices"] = [(f"{c}:{s}" if s else c, f"{c} {SUITS[s]}" if s else c,
+                                  leads.describe(c, s, a["seat"]))
+                                 for c, s in a["lead_choices"]]
     return items, total
 
 

@@ -300,6 +300,19 @@ async def held(request: Request):
     return await _form_decision(request, "resolve", held_body, "/director?done=held#alerts-h")
 
 
+def lead_body(form):
+    """The body of decisions.leads.lead from a lead restriction's buttons: `choice` "bar:S", "require:S" or
+    "waive"."""
+    choice, _, suit = str(form.get("choice") or "").partition(":")
+    return {"alert": str(form.get("alert") or ""), "choice": choice, "suit": suit or None, "by": "director"}
+
+
+@router.post("/director/lead")
+async def lead(request: Request):
+    """Declarer's choice at a Law 26 lead restriction (decisions.leads): recorded, and sent to the leader's unit."""
+    return await _form_decision(request, "lead", lead_body, "/director?done=lead#alerts-h")
+
+
 @router.post("/director/close")
 async def close(request: Request):
     """The director closes an alert (dealt with), with an optional note."""

@@ -209,6 +209,31 @@ def auction_lines(dealer, calls, irregular="notes"):
     return lines
 
 
+def _clock(seconds):
+    """Whole seconds as §5.4 writes a time: SS, MM:SS or HH:MM:SS."""
+    h, m, s = seconds // 3600, seconds // 60 % 60, seconds % 60
+    return f"{h}:{m:02}:{s:02}" if h else f"{m}:{s:02}" if m else str(s)
+
+
+def auction_time_table(dealer, calls):
+    """The AuctionTimeTable (§5.4): each call's thinking time as the unit measured it, one row per call token of
+    the Auction section in its order (a skipped player's noted Pass or ^S, which no one pressed, is "-"), in whole
+    seconds (the standard's SS: tenths rounded half up), and TotalTime, the sum since the board's start ("?" from
+    the first call without one); None when no call has a tempo (a unit before firmware 0.5)."""
+    if not any(c.tempo is not None for c in calls):
+        return None
+    rows, total = [], 0
+    for c, _name, skipped, _insufficient in replay(dealer, calls):
+        rows += [[None, None] for _ in skipped]
+        if c.tempo is None or total is None:
+            total = None
+        else:
+            total += c.tempo
+        rows.append(["?" if c.tempo is None else _clock((c.tempo + 5) // 10),
+                     "?" if total is None else _clock((total + 5) // 10)])
+    return table_lines("AuctionTimeTable", [("Time", "R"), ("TotalTime", "R")], rows)
+
+
 def _game(pub, record, row_index, tables, unknown="?", supplemental=None, irregular="notes"):
     """One game's lines; `unknown` is what an unknown Event or Site is written as ("" in a hand-record file, whose
     games are deals, not games played: §3.4's 'dealing program'). Export-format order (§3.1, §3.4): the 15
@@ -241,6 +266,9 @@ def _game(pub, record, row_index, tables, unknown="?", supplemental=None, irregu
     lines += [f"[{k} {quote(extra[k])}]" for k in sorted(extra)]
     if calls:
         lines += auction_lines(record.dealer_seat, calls, irregular)
+        timed = auction_time_table(record.dealer_seat, calls)
+        if timed:
+            tables = dict(tables, AuctionTimeTable=timed)
     for name in sorted(tables):
         lines += tables[name]
     return lines

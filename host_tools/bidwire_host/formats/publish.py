@@ -45,12 +45,14 @@ class EventInfo:
 @dataclass
 class AuctionCall:
     """A call as bidwire records it: 'Pass', 'X', 'XX', '1NT'...; an alert with its explanation if any; the seat
-    that made it when known (a call out of rotation that was accepted is not the next seat's: PBN §3.9)."""
+    that made it when known (a call out of rotation that was accepted is not the next seat's: PBN §3.9); its tempo,
+    the thinking time the unit measured, in tenths of a second (None: not known)."""
 
     call: str
     alert: bool = False
     explanation: str | None = None
     seat: str | None = None
+    tempo: int | None = None
 
 
 @dataclass

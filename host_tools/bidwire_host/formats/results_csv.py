@@ -88,8 +88,20 @@ def _rows(pub, fields, named):
     return [tuple(row[f] for f in fields) for row in named]
 
 
+def tempo_text(calls):
+    """A table's auction with each call's tempo, for the travellers' `tempo` column: "N 1H 12.3; E P 0.8; S X ?"
+    (seat, call, thinking time in seconds to the tenth as the unit measured it, ? when not known); None when no
+    call has one."""
+    if not calls or not any(c.tempo is not None for c in calls):
+        return None
+    return "; ".join(f"{c.seat or '?'} {'P' if c.call.upper() in ('P', 'PASS') else c.call} "
+                     f"{'?' if c.tempo is None else f'{c.tempo // 10}.{c.tempo % 10}'}" for c in calls)
+
+
 def travellers(pub):
     fields = TRAVELLER_FIELDS[_family(pub)]
+    if any(tempo_text(calls) for record in pub.boards for calls in record.auctions.values()):
+        fields = (*fields, "tempo")  # only when a unit measured it: no column empty throughout
     named = []
     for record in pub.boards:
         written = {n: record.written(n) for n in ("mp_ns", "mp_ew", "imp_ns", "imp_ew")}
@@ -102,7 +114,7 @@ def travellers(pub):
                               adjusted=_adjusted(r), mp_ns=written["mp_ns"][i], mp_ew=written["mp_ew"][i],
                               top=row.top, pct_ns=row.pct_ns, pct_ew=row.pct_ew, imp_ns=written["imp_ns"][i],
                               imp_ew=written["imp_ew"][i], problem=row.problem, ns_names=pub.names.get(ns),
-                              ew_names=pub.names.get(ew)))
+                              ew_names=pub.names.get(ew), tempo=tempo_text(record.auctions.get(i))))
     return _text(_rows(pub, fields, named), fields)
 
 

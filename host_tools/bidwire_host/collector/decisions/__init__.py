@@ -6,6 +6,7 @@
 * scores.py: `adjust` (adjusted and assigned scores) and `penalty`
 * results.py: `resolve` (a held result) and `correct` (the scorer's correction)
 * alerts.py: `close`
+* leads.py: `lead` (declarer's Law 26 choice, sent to the opening leader's unit)
 * publication.py: `publish`
 * players.py: `players` (a pair's players)
 * kinds.py: every kind by name (`ACTIONS`), for Service.decide

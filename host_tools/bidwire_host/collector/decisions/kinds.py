@@ -1,10 +1,11 @@
 """Every kind of decision by name (Service.decide): the function that checks and stores it."""
 from bidwire_host.collector.decisions.alerts import close
+from bidwire_host.collector.decisions.leads import lead
 from bidwire_host.collector.decisions.players import players
 from bidwire_host.collector.decisions.publication import publish
 from bidwire_host.collector.decisions.results import correct, resolve
 from bidwire_host.collector.decisions.scores import adjust, penalty
 
 ACTIONS = {"adjust": adjust, "penalty": penalty, "publish": publish, "resolve": resolve, "correct": correct,
-           "close": close, "players": players}
+           "close": close, "players": players, "lead": lead}
 ADVANCING = ("resolve",)  # decisions after which a round may be complete
