@@ -4,6 +4,7 @@ clubs, clubs upload signed results, the hub scores the field and keeps it embarg
 The combined figures are worked by hand here (Law 78 A, 2 points a pair beaten, 1 a pair tied; Neuberg's
 (M + 1) x E / N - 1 for a board played N times against the E of the most-played board), not by the hub's code.
 """
+import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -59,6 +60,33 @@ def test_the_field_is_scored_across_clubs_with_neuberg_and_ties(hub):
     assert pct(ranking, "A", "2", "EW") == ("2", "52.78")  # (6 + 1/3) / 12
     assert pct(ranking, "A", "1", "EW") == ("3=", "44.44")  # (1 + 13/3) / 12
     assert pct(ranking, "B", "1", "EW") == ("3=", "44.44")
+
+
+def _progress_with(hub, sim, results):
+    """The organiser's progress once its ranking holds `results` results (a worker rescores at most every
+    RESCORE_EVERY: read again, at most 100 times)."""
+    with hub.organiser() as org:
+        for _ in range(100):
+            p = org.get(f"/api/v1/sims/{sim}/progress").json()
+            if p["results"] == results:
+                return p
+            time.sleep(0.05)
+    raise AssertionError(f"progress never held {results} results: {p}")
+
+
+def test_progress_counts_each_clubs_results_and_boards(hub):
+    secrets = setup_sim(hub, "flows-progress")
+    assert upload(hub, "flows-progress", "A", secrets["A"], 1, CLUB_A).status_code == 200
+    p = _progress_with(hub, "flows-progress", 4)
+    # A: 4 results on boards 1 and 2; B registered, nothing in yet.
+    assert p["clubs"] == [{"id": "A", "name": "Club A", "results": 4, "boards": 2, "started": True},
+                          {"id": "B", "name": "Club B", "results": 0, "boards": 0, "started": False}]
+    assert p["clubs_started"] == 1
+    assert upload(hub, "flows-progress", "B", secrets["B"], 1, CLUB_B[:1]).status_code == 200
+    p = _progress_with(hub, "flows-progress", 5)
+    assert [(c["id"], c["results"], c["boards"], c["started"]) for c in p["clubs"]] == [("A", 4, 2, True),
+                                                                                        ("B", 1, 1, True)]
+    assert p["clubs_started"] == 2
 
 
 def test_one_winner_ranks_every_pair_in_one_list(hub):

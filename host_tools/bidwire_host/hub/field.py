@@ -66,6 +66,7 @@ class Field:
     ranking: Sequence  # [{"rank", "pair", "names", "pct", "mp", "top", "boards", "club_rank"}], best first
     results: int
     frequencies: Boards = field(default_factory=lambda: Boards({}))  # board -> its frequency table (frequencies)
+    clubs: dict = field(default_factory=dict)  # club id -> (its results, its boards), of the clubs holding one
     version: int = 0  # the sim's `changes` it was scored at (set by the app's cache)
 
 
@@ -148,7 +149,7 @@ def of_tally(tally, winners):
     build = {b: (lambda rows=rows: board_rows(sorted(rows, key=ROW_KEY), tally.method, e)) for b, rows in
              held.items()}
     freq = {b: (lambda rows=rows: board_frequencies(rows, tally.method, e)) for b, rows in held.items()}
-    return Field(Boards(build), tally.ranking(winners), tally.results(), Boards(freq))
+    return Field(Boards(build), tally.ranking(winners), tally.results(), Boards(freq), tally.clubs())
 
 
 _BOARD = itemgetter("board")

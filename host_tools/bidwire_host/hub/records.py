@@ -306,11 +306,10 @@ def results_since(conn, sim_id, since):
 
 
 def clubs(conn, sim_id):
+    """The sim's clubs (id, name, last upload), by id. What each holds is the scored field's (Field.clubs)."""
     cur = conn.cursor(row_factory=dict_row)
-    return cur.execute("SELECT c.club_id, c.name, c.last_upload, count(r.board) AS results, "
-                       "count(DISTINCT r.board) AS boards FROM clubs c LEFT JOIN results r ON r.sim_id = c.sim_id "
-                       "AND r.club_id = c.club_id WHERE c.sim_id = %s GROUP BY c.club_id, c.name, c.last_upload "
-                       "ORDER BY c.club_id", (sim_id,)).fetchall()
+    return cur.execute("SELECT club_id, name, last_upload FROM clubs WHERE sim_id = %s ORDER BY club_id",
+                       (sim_id,)).fetchall()
 
 
 def club_names(conn, sim_id):

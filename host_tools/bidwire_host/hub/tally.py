@@ -244,6 +244,20 @@ class Tally:
     def expected(self):
         return max((n for n, _ in self.boards.values()), default=0)
 
+    def clubs(self):
+        """{club id: (results, boards)} of every club that holds a result: counted from the NS pairs' indices,
+        board by board, in numpy."""
+        keys = self.sides[0].keys
+        code = np.fromiter((self.club[k[0]] for k in keys), np.int64, len(keys))
+        n = len(self.club)
+        results, boards = np.zeros(n, np.int64), np.zeros(n, np.int64)
+        for held in self._held.values():
+            if held.rows:
+                counts = np.bincount(code[np.asarray(held.pairs[0], np.int64)], minlength=n)
+                results += counts
+                boards += counts > 0
+        return {club: (int(results[c]), int(boards[c])) for club, c in self.club.items() if results[c]}
+
     def results(self):
         return sum(n for n, _ in self.boards.values())
 

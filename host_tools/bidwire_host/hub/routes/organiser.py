@@ -71,10 +71,11 @@ def progress(sim_id: str, hub: HubDep):
         sim = records.sim(conn, sim_id)
         clubs = records.clubs(conn, sim_id)
         f = hub.field(conn, sim)
+    held = f.clubs  # as of the ranking: what each club holds in it
     return {"sim": sim_id, "changes": sim["changes"], "released": released(sim),
-            "clubs": [{"id": c["club_id"], "name": c["name"], "results": c["results"], "boards": c["boards"],
-                       "started": c["results"] > 0} for c in clubs],
-            "clubs_started": sum(1 for c in clubs if c["results"]), "results": f.results,
+            "clubs": [{"id": c["club_id"], "name": c["name"], "results": held.get(c["club_id"], (0, 0))[0],
+                       "boards": held.get(c["club_id"], (0, 0))[1], "started": c["club_id"] in held} for c in clubs],
+            "clubs_started": sum(1 for c in clubs if c["club_id"] in held), "results": f.results,
             "ranking_changes": f.version,  # the ranking is as of this many changes (state.RESCORE_EVERY)
             "pairs": len(f.ranking), "ranking": [standing(e) for e in f.ranking[:PROGRESS_TOP]]}
 
