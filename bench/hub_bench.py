@@ -10,7 +10,8 @@
   measures the queue it makes itself (150 uploads always waiting), not the hub's answer at a given rate.
   Baseline: the same paced upload to 1 worker without readers.
 - fresh standings: during the paced run, after each upload, the time until the combined ranking served
-  includes it (polling /api/v1/sims/{sim}/progress until `results` covers the upload; p99).
+  includes it (polling /api/v1/sims/{sim}/progress every POLL_S (50 ms) until `results` covers the upload;
+  p99; the figure is late by up to POLL_S).
 - full rescoring of the field (ranking included), in process: hub/field.score on R results, against the club's
   scoring core alone (scoring.session.score_field) on the same results; and the live field taking one upload.
 - readers: N readers in a process of their own, each opening the released ranking or board 1's page, reading it,
@@ -49,6 +50,7 @@ from bidwire_host.scoring.session import score_field  # noqa: E402
 BOARDS = 24
 TABLES = 5000 // 150  # a club's tables (33): 150 clubs give ~5,000 tables
 ROUND = 4  # boards a round: one upload each
+POLL_S = 0.05  # the freshness figure's resolution: the progress is read this often (an organiser's page: 1 s)
 CONTRACTS = [("4S", "N"), ("3NT", "S"), ("2H", "E"), ("1NT", "W"), ("4H", "S"), ("3C", "E")]
 
 
@@ -165,10 +167,10 @@ async def _ingest(url, sim, secrets, password, seed, pace):
                         # an upload was acknowledged: wait until the served count has moved past target
                         t1 = time.perf_counter()
                         while await progress() <= target and not done.is_set():
-                            await asyncio.sleep(0.01)
+                            await asyncio.sleep(POLL_S)
                         fresh.append(time.perf_counter() - t1)
                         break
-                    await asyncio.sleep(0.01)
+                    await asyncio.sleep(POLL_S)
                 await asyncio.sleep(0.05)
 
         side = asyncio.create_task(freshness())
