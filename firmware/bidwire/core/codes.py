@@ -70,12 +70,6 @@ RULE_NAMES = (
     "", "reject", "reject_natural", "25a", "25b_accept", "25b_stand", "25b_other", "pass_next_turn",
 )
 
-# Declarer's choice at a Law 26 lead restriction (laws.md §4.5), for the restricted player's first lead
-L26_WAIVE = const(0)  # no restriction
-L26_BAR = const(1)  # the suit may not be led
-L26_REQUIRE = const(2)  # the suit must be led (26 A only)
-L26_NAMES = ("waive", "bar", "require")
-
 # Log entries: what happened to a call that is not (or no longer) in the effective auction
 LOG_CANCELLED = const(1)
 LOG_ACCEPTED = const(2)
@@ -116,21 +110,3 @@ def rulings(kind):
         return (RULE_REJECT,)
     return ()
 
-
-def lead_choices(suit):
-    """What Law 26 lets declarer do at the restricted player's first lead, as (choice, suit) pairs (laws.md §4.5):
-    26 A (the withdrawn call named `suit`) require or bar the lead of that suit; 26 B (`suit` -1) bar the lead of
-    any one suit of declarer's choice; and in either case let the lead be free (waive)."""
-    if suit >= 0:
-        return ((L26_REQUIRE, suit), (L26_BAR, suit), (L26_WAIVE, -1))
-    return ((L26_BAR, 0), (L26_BAR, 1), (L26_BAR, 2), (L26_BAR, 3), (L26_WAIVE, -1))
-
-
-def lead_complies(choice, chosen, suit):
-    """Does a lead of `suit` comply with declarer's Law 26 choice (`choice` of the suit `chosen`)? A player who
-    cannot comply (none of a required suit, only a barred one) may lead any card (Law 59): the unit lets him say so."""
-    if choice == L26_REQUIRE:
-        return suit == chosen
-    if choice == L26_BAR:
-        return suit != chosen
-    return True

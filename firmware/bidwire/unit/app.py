@@ -4,7 +4,7 @@ Pure: no I/O and no clock. `key()` and `command()` return the events the input p
 when it changed the state, and None when it changed nothing; the store numbers those events and journals them
 with the input in one record (bidwire.unit.store). Screens (screens.py) only read this state.
 """
-from bidwire.core import auction, calls, codes
+from bidwire.core import auction, calls, codes, lead26
 from bidwire.core import board as boards
 from bidwire.core.compat import const
 from bidwire.unit.lazy import drop
@@ -31,7 +31,7 @@ _K_TD = const(17)  # keys.K_TD
 _K_UNDO = const(16)  # keys.K_UNDO
 _K_X = const(13)  # keys.K_X
 _K_XX = const(14)  # keys.K_XX
-_L26_REQUIRE = const(2)  # codes.L26_REQUIRE
+_L26_REQUIRE = const(2)  # lead26.L26_REQUIRE
 
 # Screens (docs/architecture.md §3)
 SETUP = const(0)
@@ -92,7 +92,7 @@ class App:
         self.undo_seat = -1  # the seat that pressed UNDO: its next call is a change of call (Law 25)
         self.tricks = self.entered_by = -1
         self.leader = self.lead = -1
-        # declarer's Law 26 choice for the opening lead, from the collector's `lead_choice`: (codes.L26_*, suit), or
+        # declarer's Law 26 choice for the opening lead, from the collector's `lead_choice`: (lead26.L26_*, suit), or
         # None; and the suit of a lead it refused at the press before (-1: none), which pressed again is taken
         self.lead_rule = None
         self.lead_try = -1
@@ -363,7 +363,7 @@ class App:
 
     def _lead(self, seat, suit):
         r = self.lead_rule
-        ok = r is None or codes.lead_complies(r[0], r[1], suit)
+        ok = r is None or lead26.lead_complies(r[0], r[1], suit)
         # Law 26: refused once; the same suit again says he cannot comply (Law 59)
         if r is not None and not ok and self.lead_try != suit:
             self.lead_try = suit
@@ -374,7 +374,7 @@ class App:
         self.lead = suit
         event = {"type": "lead", "seat": calls.seat_name(seat), "suit": calls.STRAINS[suit]}
         if r is not None:
-            event["l26"] = codes.L26_NAMES[r[0]] + ("" if r[1] < 0 else " " + calls.STRAINS[r[1]])
+            event["l26"] = lead26.L26_NAMES[r[0]] + ("" if r[1] < 0 else " " + calls.STRAINS[r[1]])
             if not ok:
                 event["law59"] = True  # he could not comply (Law 59): pressed twice
         self.emit(event)
@@ -421,7 +421,7 @@ class App:
         for the leader's press (shown on his prompt) while the lead is still to be made; otherwise a note says why
         it was not."""
         choice, suit = cmd.get("choice"), cmd.get("suit")
-        c = codes.L26_NAMES.index(choice) if choice in codes.L26_NAMES else -1
+        c = lead26.L26_NAMES.index(choice) if choice in lead26.L26_NAMES else -1
         s = calls.STRAINS.index(suit) if suit in ("C", "D", "H", "S") else -1
         why = ""
         if cmd.get("board") != self.board or self.screen != LEAD:

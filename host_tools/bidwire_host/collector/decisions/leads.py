@@ -2,14 +2,14 @@
 
 * `lead`: on an open `lead_restriction` alert (validator.lead_restrictions), what declarer chose for the restricted
   player's first lead: bar or require the lead of the withdrawn call's suit (26 A), bar the lead of one suit of his
-  choice (26 B), or waive; the core's `codes.lead_choices` says which the candidate allows. When the restricted
+  choice (26 B), or waive; the core's `lead26.lead_choices` says which the candidate allows. When the restricted
   player is the opening leader (declarer's LHO) a `lead_choice` command takes it to the table (commands.py), in
   the same transaction; the body keeps the command's seq, so the queue tells whether the unit has it. One choice
   per alert: declarer chooses once.
 """
 import json
 
-from bidwire.core import codes
+from bidwire.core import lead26
 from bidwire.core.calls import STRAINS, lho, partner
 from bidwire.core.readback import parse_seat
 from bidwire_host.collector import commands
@@ -22,7 +22,7 @@ def choices(suit):
     """The choices Law 26 gives declarer for a candidate on `suit` ("S", or None for 26 B) as (choice, suit)
     names, from the core."""
     n = STRAINS.index(suit) if suit in STRAINS[:4] else -1
-    return [(codes.L26_NAMES[c], STRAINS[s] if s >= 0 else None) for c, s in codes.lead_choices(n)]
+    return [(lead26.L26_NAMES[c], STRAINS[s] if s >= 0 else None) for c, s in lead26.lead_choices(n)]
 
 
 def describe(choice, suit, seat):

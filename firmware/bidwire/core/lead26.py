@@ -1,0 +1,29 @@
+"""Declarer's choice at a Law 26 lead restriction (laws.md §4.5): what the choices are, and whether a lead
+complies. Apart from codes so that a core that never reaches a lead (journal replay, host validation) does not
+carry it in its heap."""
+from bidwire.core.compat import const
+
+# The choices, for the restricted player's first lead
+L26_WAIVE = const(0)  # no restriction
+L26_BAR = const(1)  # the suit may not be led
+L26_REQUIRE = const(2)  # the suit must be led (26 A only)
+L26_NAMES = ("waive", "bar", "require")
+
+
+def lead_choices(suit):
+    """What Law 26 lets declarer do at the restricted player's first lead, as (choice, suit) pairs (laws.md §4.5):
+    26 A (the withdrawn call named `suit`) require or bar the lead of that suit; 26 B (`suit` -1) bar the lead of
+    any one suit of declarer's choice; and in either case let the lead be free (waive)."""
+    if suit >= 0:
+        return ((L26_REQUIRE, suit), (L26_BAR, suit), (L26_WAIVE, -1))
+    return ((L26_BAR, 0), (L26_BAR, 1), (L26_BAR, 2), (L26_BAR, 3), (L26_WAIVE, -1))
+
+
+def lead_complies(choice, chosen, suit):
+    """Does a lead of `suit` comply with declarer's Law 26 choice (`choice` of the suit `chosen`)? A player who
+    cannot comply (none of a required suit, only a barred one) may lead any card (Law 59): the unit lets him say so."""
+    if choice == L26_REQUIRE:
+        return suit == chosen
+    if choice == L26_BAR:
+        return suit != chosen
+    return True
