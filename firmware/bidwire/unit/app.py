@@ -4,7 +4,7 @@ Pure: no I/O and no clock. `key()` and `command()` return the events the input p
 when it changed the state, and None when it changed nothing; the store numbers those events and journals them
 with the input in one record (bidwire.unit.store). Screens (screens.py) only read this state.
 """
-from bidwire.core import auction, calls, codes, lead26
+from bidwire.core import auction, calls, codes
 from bidwire.core import board as boards
 from bidwire.core.compat import const
 from bidwire.unit.lazy import drop
@@ -32,6 +32,7 @@ _K_UNDO = const(16)  # keys.K_UNDO
 _K_X = const(13)  # keys.K_X
 _K_XX = const(14)  # keys.K_XX
 _L26_REQUIRE = const(2)  # lead26.L26_REQUIRE
+_L26_NAMES = const(("waive", "bar", "require"))  # lead26.L26_NAMES
 
 # Screens (docs/architecture.md §3)
 SETUP = const(0)
@@ -56,6 +57,7 @@ _CALL_KEYS = const((0, 1, 2))  # K_PASS, K_X, K_XX -> call codes P, X, XX
 _WHY = const(("", "", "too low", "bad X", "bad XX", "must pass", "", "ended", "above 7", "wait TD", "not legal"))
 
 _DIRECTOR = const("bidwire.unit.director")
+_LEAD26 = const("bidwire.core.lead26")
 
 
 def _director():
@@ -92,26 +94,25 @@ class App:
         self.undo_seat = -1  # the seat that pressed UNDO: its next call is a change of call (Law 25)
         self.tricks = self.entered_by = -1
         self.leader = self.lead = -1
-        # declarer's Law 26 choice for the opening lead, from the collector's `lead_choice`: (lead26.L26_*, suit), or
-        # None; and the suit of a lead it refused at the press before (-1: none), which pressed again is taken
+        # declarer's Law 26 choice for the opening lead, from the collector's `lead_choice`: [lead26.L26_*, suit, the
+        # suit of a lead it refused at the press before (-1: none), which pressed again is taken], or None
         self.lead_rule = None
-        self.lead_try = -1
         self.log_full = False  # a press was refused for want of room in the board's input log (director.full)
         self.td = TdCall(td_pin)
         self.message = ""  # the collector's message, shown until the next call
         self.note = ""  # the unit's answer to the last press ("N: UNDO too late"), shown until the next press
-        self.held = ""  # the press a pending irregularity kept out, shown on its screen: "W 1NT not taken"
-        self.held_at = 0  # ... while it is the auction's last input (a ruling or another press makes it old)
+        # the press a pending irregularity kept out, shown on its screen while it is the auction's last input (a
+        # ruling or another press makes it old): ("W 1NT not taken", 2 x the inputs logged then), or None
+        self.held = None
         self.cmd_ack = 0  # the last collector command applied
         self.traveller = None
         self.clock_offset = 0
         self.boards_played = 0
-        self.contract = None  # the contract text once the auction has ended ("Pass": passed out)
         self._score = (-1, 0)
         self.before_phase = -1  # the auction's phase before this input, while its consequences wait (after())
-        # the tempo (docs/unit.md "The tempo of each call"): ticks_ms of the press being applied and of the board's
-        # last call (or its start); -1: not known (a replay, a board the collector started)
-        self.press_ms = self.call_ms = -1
+        # the tempo (docs/unit.md "The tempo of each call"): ticks_ms of the board's last call (or of the press that
+        # started it); -1: not known (a replay, a board the collector started)
+        self.call_ms = -1
 
     # ---- snapshot: the state at a quiet point (START screen, nothing entered yet) ------------------
     def quiet(self):
@@ -140,11 +141,10 @@ class App:
         self.auction = auction.Auction(boards.dealer(number), self.mode)
         self.level[:] = b"\x00\x00\x00\x00"
         self.undo_seat = self.tricks = self.entered_by = self.leader = self.lead = -1
-        self.traveller = self.contract = self.lead_rule = None
-        self.lead_try = -1
+        self.traveller = self.lead_rule = None
         self._score = (-1, 0)
         self.log_full = False
-        self.call_ms = self.press_ms
+        self.call_ms = -1
 
     def _start_board(self, number):
         self._set_board(number)
@@ -179,17 +179,28 @@ class App:
         them), None if nothing did. `ms`: the press's ticks_ms, for the tempo (-1: not known, as in a replay)."""
         self.out = []
         self.note = ""  # it answered the press before this one
-        self.press_ms = ms
-        tried = self.lead_try
+        board = self.board
+        r = self.lead_rule
+        tried = -1 if r is None else r[2]
         changed = self._key(seat, key)
-        if self.lead_try == tried:  # a refused lead counts for the press straight after it only
-            self.lead_try = -1
+        if r is not None and r[2] == tried:  # a refused lead counts for the press straight after it only
+            r[2] = -1
+        # The tempo of the call this press made, if any, in its `call` event: tenths of a second from the board's
+        # last call (or its start), None if either is not known; the board's last call is now this one. The press
+        # that started a board starts its clock. ticks_ms wraps at 2**30 or a multiple of it: the mask keeps a
+        # difference right across the wrap.
+        if self.board != board:
+            self.call_ms = ms
+        for event in self.out:  # pyright: ignore[reportOptionalIterable] - a list while an input is applied
+            if event["type"] == "call" and not event["alert"]:
+                t, self.call_ms = self.call_ms, ms
+                if t >= 0 and ms >= 0:
+                    t = (((ms - t) & 0x3FFFFFFF) + 50) // 100
+                    t = t if t < _TEMPO_MAX else _TEMPO_MAX
+                event["tempo"] = t if t >= 0 and ms >= 0 else None
         if not self.td.state:
             drop(_DIRECTOR)
         self.after()
-        return self._done(changed)
-
-    def _done(self, changed):
         out, self.out = self.out, None
         return out if changed else None
 
@@ -263,10 +274,11 @@ class App:
             verdict = a.call(seat, call)
         if verdict == _FULL:
             return _director().full(self, seat)
-        self.message = self.held = ""
+        self.message = ""
+        self.held = None
         self._call_event(seat, codes.VERDICT_NAMES[verdict])
         if verdict == _HELD:
-            self.held, self.held_at = calls.seat_name(seat) + " " + calls.call_name(call) + " not taken", 2 * a.n_inputs
+            self.held = (calls.seat_name(seat) + " " + calls.call_name(call) + " not taken", 2 * a.n_inputs)
         elif verdict == _REFUSED:  # why, in at most 9 columns, and the law: "E: N's turn L31"
             why = a.why
             turn = why == _OUT_OF_ROTATION or why == _CHANGE_OF_CALL
@@ -280,9 +292,7 @@ class App:
         return True
 
     def _call_event(self, seat, verdict):
-        """The `call` event of the press just logged; a call's carries its tempo: tenths of a second from the board's
-        last call (or its start), None if either is not known, and the board's last call is now this one. ticks_ms
-        wraps at 2**30 or a multiple of it: the mask keeps a difference right across the wrap."""
+        """The `call` event of the press just logged (a call's gets its tempo once the press is done: _tempo)."""
         a = self.auction
         alert = verdict == "alert"
         b = a.inputs
@@ -290,12 +300,6 @@ class App:
         token = calls.seat_name(seat) + ("@" if alert else how + calls.call_name(b[-1]))
         event = {"type": "call", "input": token, "seat": calls.seat_name(seat), "verdict": verdict, "law": a.law,
                  "alert": alert}
-        if not alert:
-            t, self.call_ms = self.call_ms, self.press_ms
-            if t >= 0 and self.press_ms >= 0:
-                t = (((self.press_ms - t) & 0x3FFFFFFF) + 50) // 100
-                t = t if t < _TEMPO_MAX else _TEMPO_MAX
-            event["tempo"] = t if t >= 0 and self.press_ms >= 0 else None
         self.emit(event)
 
     def order(self, presses):
@@ -338,11 +342,6 @@ class App:
         if before_phase < 0 or a.phase == before_phase:
             return
         if a.phase == _ENDED or a.phase == _PASSED_OUT:
-            if a.phase == _PASSED_OUT:
-                self.contract = "Pass"
-            else:
-                c = a.contract() or (0, 0)
-                self.contract = calls.call_name(c[0]) + ("", "X", "XX")[c[1]]
             if not self.replaying:  # a replay's events are in the journal already: skip the summary
                 from bidwire.core import record
                 s = record.summary(a)
@@ -363,10 +362,14 @@ class App:
 
     def _lead(self, seat, suit):
         r = self.lead_rule
-        ok = r is None or lead26.lead_complies(r[0], r[1], suit)
+        ok = True
+        if r is not None:  # lead26.py only for a lead under declarer's choice, dropped again at once
+            from bidwire.core import lead26
+            ok = lead26.lead_complies(r[0], r[1], suit)
+            drop(_LEAD26)
         # Law 26: refused once; the same suit again says he cannot comply (Law 59)
-        if r is not None and not ok and self.lead_try != suit:
-            self.lead_try = suit
+        if r is not None and not ok and r[2] != suit:
+            r[2] = suit
             self.note = calls.seat_name(seat) + (": lead " if r[0] == _L26_REQUIRE else ": not ") + \
                 calls.STRAINS[r[1]] + " L26"
             return True  # journaled (no event): a replay refuses it too, and takes the press after it
@@ -374,7 +377,7 @@ class App:
         self.lead = suit
         event = {"type": "lead", "seat": calls.seat_name(seat), "suit": calls.STRAINS[suit]}
         if r is not None:
-            event["l26"] = lead26.L26_NAMES[r[0]] + ("" if r[1] < 0 else " " + calls.STRAINS[r[1]])
+            event["l26"] = _L26_NAMES[r[0]] + ("" if r[1] < 0 else " " + calls.STRAINS[r[1]])
             if not ok:
                 event["law59"] = True  # he could not comply (Law 59): pressed twice
         self.emit(event)
@@ -411,7 +414,7 @@ class App:
         if key != _K_PASS:
             return False
         self.screen = SCORE
-        self.emit({"type": "result", "contract": self.contract, "declarer": calls.seat_name(self.auction.declarer()),
+        self.emit({"type": "result", "contract": self.contract(), "declarer": calls.seat_name(self.auction.declarer()),
                    "tricks": self.tricks, "score_ns": self.score_ns(), "entered_by": calls.seat_name(self.entered_by),
                    "confirmed_by": calls.seat_name(seat), "lead": calls.STRAINS[self.lead]})
         return True
@@ -421,7 +424,7 @@ class App:
         for the leader's press (shown on his prompt) while the lead is still to be made; otherwise a note says why
         it was not."""
         choice, suit = cmd.get("choice"), cmd.get("suit")
-        c = lead26.L26_NAMES.index(choice) if choice in lead26.L26_NAMES else -1
+        c = _L26_NAMES.index(choice) if choice in _L26_NAMES else -1
         s = calls.STRAINS.index(suit) if suit in ("C", "D", "H", "S") else -1
         why = ""
         if cmd.get("board") != self.board or self.screen != LEAD:
@@ -433,7 +436,15 @@ class App:
         if why:
             self.emit({"type": "note", "text": "lead_choice " + str(seq) + " ignored: " + why})
         else:
-            self.lead_rule = (c, s)
+            self.lead_rule = [c, s, -1]
+
+    def contract(self):
+        """The contract of the board's ended auction as its result names it: "4HX", or "Pass" when passed out."""
+        a = self.auction
+        if a.phase == _PASSED_OUT:
+            return "Pass"
+        c = a.contract() or (0, 0)
+        return calls.call_name(c[0]) + ("", "X", "XX")[c[1]]
 
     def score_ns(self):
         """Law 77 from North-South's side for the tricks entered (computed once per entry: the display asks often)."""
@@ -445,7 +456,7 @@ class App:
         if self._score[0] != self.tricks:
             from bidwire.core.score import score_ns
             vul = boards.vulnerability(self.board)
-            self._score = (self.tricks, score_ns(self.contract, a.declarer(), vul, self.tricks))
+            self._score = (self.tricks, score_ns(self.contract(), a.declarer(), vul, self.tricks))
             score_ns = None
             drop("bidwire.core.score")
         return self._score[1]
@@ -466,7 +477,9 @@ class App:
         `now` is the unit clock (seconds) when it arrived: a `time` command sets the offset to the host clock.
         """
         self.out = []
-        return self._done(self._command(cmd, now))
+        changed = self._command(cmd, now)
+        out, self.out = self.out, None
+        return out if changed else None
 
     def _command(self, cmd, now):
         seq = cmd.get("seq")

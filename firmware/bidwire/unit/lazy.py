@@ -1,12 +1,12 @@
-"""Modules the unit needs only now and then (the director's part, the auction summary, Law 77, the boot's replay,
-the config reader) are imported when needed and dropped after, so their bytecode does not sit in the heap between
-uses (docs/architecture.md §3 "Memory"; the figures are in docs/benchmarks.md).
+"""Modules the unit needs only now and then (the director's part, the auction summary, Law 77, the Law 26 lead
+check, the boot's replay, the config reader) are imported when needed and dropped after, so their bytecode does not
+sit in the heap between uses (docs/architecture.md §3 "Memory"; the figures are in docs/benchmarks.md).
 """
 import sys
 
-# What the app imports now and then: the director's part, the auction summary, Law 77 (the boot's replay and the
-# config reader are loaded at boot anyway)
-LATER = ("bidwire.unit.director", "bidwire.core.record", "bidwire.core.score")
+# What the app imports now and then: the director's part, the auction summary, Law 77, the Law 26 lead check (the
+# boot's replay and the config reader are loaded at boot anyway)
+LATER = ("bidwire.unit.director", "bidwire.core.record", "bidwire.core.score", "bidwire.core.lead26")
 
 
 def drop(name):

@@ -149,8 +149,9 @@ def _irregularity(app, rows):
         rows[5] = "or TD: reject"
     if app.td.state == _TD_CALLED:
         rows[5] = _DIRECTOR_CALLED
-    if app.held_at == 2 * a.n_inputs:  # the last press was kept out: who pressed what
-        rows[6] = app.held
+    held = app.held
+    if held is not None and held[1] == 2 * a.n_inputs:  # the last press was kept out: who pressed what
+        rows[6] = held[0]
     rows[6] = _level(app) or rows[6]
 
 
@@ -166,7 +167,7 @@ def _lead_rows(app):
             row = d + " waives"
         else:
             row = d + (" bars " if r[0] == _L26_BAR else " requires ") + SUITS[r[1]]
-        return [row, "void? again L59"] if app.lead_try >= 0 else [row]
+        return [row, "void? again L59"] if r[2] >= 0 else [row]
     for x in a.leads:
         if x[1] == app.leader:
             d = SEATS[a.declarer()]
