@@ -27,12 +27,12 @@ def to_play(conn, s, state=None):
         r = state.effective(dict(row))
         if r is not None and r["table_no"] is not None:
             done.add((r["section"], r["table_no"], r["board"]))
-    return {(sec, table, b) for (sec, table, _), a in s.plays().items() for b in a["boards"]
+    return {(sec, table, b) for (sec, table, _), boards in s.round_boards().items() for b in boards
             if (sec, table, b) not in done}
 
 
 def event_boards(s):
-    return {b for a in s.plays().values() for b in a["boards"]} if s is not None else set()
+    return {b for boards in s.round_boards().values() for b in boards} if s is not None else set()
 
 
 def boards(service):

@@ -122,7 +122,7 @@ def table_name(section, table, sections=1):
 def _round_boards(conn):
     """{(section, table, round): the boards the movement gives it}, or {} with no event loaded."""
     s = setup_mod.load(conn)
-    return {} if s is None else {k: a["boards"] for k, a in s.plays().items()}
+    return {} if s is None else s.round_boards()
 
 
 def _to_play(conn, plays, b):

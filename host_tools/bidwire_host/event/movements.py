@@ -77,6 +77,7 @@ class Movement:
     _at: dict = field(init=False, repr=False, compare=False)
     _seat: dict = field(init=False, repr=False, compare=False)
     _rounds: dict = field(init=False, repr=False, compare=False)
+    _pairs: tuple = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
         object.__setattr__(self, "_at", {(p.table, p.round): p for p in self.plays})
@@ -85,6 +86,9 @@ class Movement:
         for p in self.plays:
             rounds.setdefault(p.round, []).append(p)
         object.__setattr__(self, "_rounds", {r: tuple(row) for r, row in rounds.items()})
+        # worked once: a section's plan is asked for its pairs for every round of every export (event.model)
+        object.__setattr__(self, "_pairs", tuple(sorted({q for p in self.plays for q in p.pairs()},
+                                                         key=lambda q: (q.line != "NS", q.line, q.number))))
 
     @property
     def title(self):
@@ -111,7 +115,7 @@ class Movement:
 
     def pairs(self):
         """The pairs seated in the movement: NS by number, then EW (or all by number in a Howell)."""
-        return sorted({q for p in self.plays for q in p.pairs()}, key=lambda q: (q.line != "NS", q.line, q.number))
+        return list(self._pairs)
 
     def tables_playing(self, board_set, round_no):
         return tuple(p.table for p in self.in_round(round_no) if p.set == board_set)

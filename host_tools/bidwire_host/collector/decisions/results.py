@@ -46,7 +46,7 @@ def resolve(conn, s, body, at):
         plan = sec.movement_plan()
         if not isinstance(table, int) or not 1 <= table <= plan.tables:
             raise ActionError(f"table: section {sec.name} has tables 1-{plan.tables}, not {table}", 404)
-        in_event = {b for (sn, _, _), a in s.plays().items() if sn == sec.name for b in a["boards"]}
+        in_event = {b for (sn, _, _), boards in s.round_boards().items() if sn == sec.name for b in boards}
         if board not in in_event:
             raise ActionError(f"board: board {board} is not in section {sec.name}", 404)
         round_no = body.get("round") if body.get("round") is not None else row["round"]
