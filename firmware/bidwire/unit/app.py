@@ -292,7 +292,7 @@ class App:
         return True
 
     def _call_event(self, seat, verdict):
-        """The `call` event of the press just logged (a call's gets its tempo once the press is done: _tempo)."""
+        """The `call` event of the press just logged (a call's tempo is set in key(), once the press is done)."""
         a = self.auction
         alert = verdict == "alert"
         b = a.inputs
