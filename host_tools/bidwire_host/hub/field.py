@@ -141,7 +141,7 @@ def score(sim, rows):
 
 def of_tally(tally, winners):
     """The Field of what `tally` holds."""
-    if not tally.boards:
+    if not tally.results():
         return Field(Boards({}), [], 0)
     e = tally.expected()
     held = {b: list(rows) for b, rows in tally.rows.items()}  # as of now: a later merge changes the tally's lists

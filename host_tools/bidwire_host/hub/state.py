@@ -33,7 +33,7 @@ class Hub:
         self.password = organiser_password
         self.pool = db.pool(dsn)
         self._fields = {}  # sim id -> (changes, Field, when scored)
-        self._live = {}  # sim id -> LiveField: the sums each board adds, read again board by board
+        self._live = {}  # sim id -> LiveField: the results it holds, and those set since merged in
         self._scoring = threading.Lock()
         self._pages = OrderedDict()  # (page, sim id, ...) -> (Field, html), the PAGES_KEPT last used
         self._rendering = set()  # keys of the pages being rendered again in the background

@@ -1,12 +1,17 @@
-"""Each pair's matchpoints across the whole field, summed board by board in numpy arrays, and the rankings.
+"""Each pair's matchpoints across the whole field, worked for every board at once in numpy arrays, and the
+rankings.
 
 A result with M matchpoint units among the n results of its board scores, with Neuberg to E (the most-played
 board's size), (M + 1)·E/n - 1 on a top of 2E - 2; with plain matchpoints M on a top of 2(n - 1). An artificial
 adjusted score is p% of the board's top, which is again a line in E. So every result gives its pair
-a·E + c matchpoints on a top of ta·E + tc, with a, c, ta and tc taken from its own board alone. A board keeps
-those terms as arrays (`_Terms`); a pair's total is the sum of its terms, at the E of the moment. When a board's
-results change, only its terms are made again (hub/live.py); E, which grows with nearly every upload during
-play, is applied when the ranking is made.
+a·E + c matchpoints on a top of ta·E + tc, with a, c, ta and tc taken from its own board alone.
+
+A board holds its results as they came (`_Board`: the rows, and beside them each one's score and pair indices),
+so a change costs its own rows (hub/live.py merges the results set since the last read). The field is scored
+from what the boards hold, all at once, whenever it is asked for after a change: the matchpoint units of every
+plain board in one sort on (board, score), each result's terms from them, each pair's sums per denominator in
+one bincount, E applied, and the ranking. A board with an adjusted score is scored through the club's scoring
+core. That is the full rescoring `make bench` times (docs/benchmarks.md "The hub").
 
 Everything stays exact: the sums are integer numerators per denominator (a board's n), added in float64 only
 while they are far below 2**53. The ranking is sorted on each pair's percentage as a float, and wherever two
@@ -16,6 +21,7 @@ tests/hub/test_field_fast.py holds every figure to the club's scoring core (scor
 """
 from collections.abc import Sequence
 from fractions import Fraction
+from itertools import chain
 from operator import itemgetter
 from typing import NamedTuple
 
@@ -65,11 +71,14 @@ def as_result(row):
 
 
 class _Side:
-    """One side's pairs (NS or EW): (club, section, number) -> index in the sums, and each pair's names."""
+    """One side's pairs (NS or EW): (club, section, number) -> index in the sums, and each pair's club as a
+    number (the tally's `club` codes)."""
 
-    def __init__(self):
+    def __init__(self, clubs):
         self.index = {}
         self.keys = []
+        self._codes = clubs  # the tally's club codes
+        self.club = []  # each pair's club's code
 
     def indices(self, keys):
         index = self.index
@@ -80,6 +89,7 @@ class _Side:
                 if k not in index:
                     index[k] = len(self.keys)
                     self.keys.append(k)
+                    self.club.append(self._codes[k[0]])
             return np.fromiter(map(index.__getitem__, keys), np.int64, len(keys))
 
 
@@ -89,41 +99,23 @@ class _Codes(dict):
         return code
 
 
-class _Sums(NamedTuple):
-    """What one board adds to each pair of one side, as vectors over the side's pairs (as many as it had then):
-    a's and c's numerators per denominator, ta and tc of the top, the results; and each result's pair and
-    names."""
-    a: dict  # denominator -> int64 vector
-    c: dict
-    ta: np.ndarray
-    tc: np.ndarray
-    played: np.ndarray
-    pair: np.ndarray
-    names: np.ndarray
-
-
-def _board_sums(pair, names, a_num, a_den, c_num, c_den, ta, tc):
-    """A board's _Sums on one side from its terms, one element a result (a scalar stands for all of them)."""
-    n, size = len(pair), int(pair.max()) + 1
-
-    def full(x):
-        return np.broadcast_to(np.asarray(x, np.int64), (n,))
-
-    return _Sums(_by_denominator(pair, full(a_num), full(a_den), size),
-                 _by_denominator(pair, full(c_num), full(c_den), size), _sum(pair, full(ta), size),
-                 _sum(pair, full(tc), size), np.bincount(pair, minlength=size), pair, names)
-
-
-def _plain(n, scores, method):
-    """A board with no adjusted score, by distinct score: the (NS, EW) terms' numerators and denominators."""
-    s = np.fromiter(scores, np.int64, n)
-    _, inverse, counts = np.unique(s, return_inverse=True, return_counts=True)
-    u_ns = (2 * (np.cumsum(counts) - counts) + counts - 1)[inverse]  # matchpoint units: 2 a result beaten, 1 tied
-    u_ew = 2 * (n - 1) - u_ns
-    if method == "neuberg":  # (M + 1) E / n - 1 on a top of 2E - 2
-        return [(u + 1, n, np.full(n, -1, np.int64), 1, 2, -2) for u in (u_ns, u_ew)]
-    zero = np.zeros(n, np.int64)  # M on a top of 2(n - 1)
-    return [(zero, 1, u, 1, 0, 2 * (n - 1)) for u in (u_ns, u_ew)]
+def _units(code, scores, sizes):
+    """Law 78 A on every plain board at once (`code`: each result's board, 0, 1, ... as the results come, one
+    board after another; `sizes`: each board's results): NS's matchpoint units, 2 for each result of the board
+    it beats and 1 for each it ties, by sorting on (board, score)."""
+    n = len(scores)
+    at = np.arange(n)
+    key = (code << 32) | (scores - scores.min())  # a score differs from another by far less than 2**32
+    order = np.argsort(key, kind="stable")
+    k = key[order]
+    new = np.empty(n, bool)
+    new[0] = True
+    new[1:] = k[1:] != k[:-1]
+    group = np.cumsum(new) - 1
+    below = np.maximum.accumulate(np.where(new, at, 0)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    units = np.empty(n, np.int64)
+    units[order] = 2 * below + np.bincount(group)[group] - 1
+    return units
 
 
 def _adjusted(rows, method):
@@ -164,6 +156,8 @@ class _Board:
             return
         at, held = self.at, self.rows
         self.pairs = tuple(p if isinstance(p, list) else p.tolist() for p in self.pairs)
+        if not isinstance(self.scores, list):
+            self.scores = self.scores.tolist()
         new = []  # (position, row) of the rows for pairs the board did not hold
         for r in rows:
             key = ROW_KEY(r)
@@ -194,33 +188,35 @@ class _Board:
         if len(at) != len(rows):
             return False
         self.at, self.rows = at, list(rows)
-        self.scores = list(map(_SCORE, rows))
         self.adjusted = sum(r["adjusted"] is not None for r in rows)
         # arrays while the board is as read (lists once a change is merged into it)
+        self.scores = np.fromiter(map(_SCORE, rows), np.int64, len(rows)) if not self.adjusted else \
+            list(map(_SCORE, rows))
         self.pairs = tuple(side.indices(list(map(keys, rows))) for side, keys in zip(sides, _KEYS, strict=True))
         self.names = tuple(list(map(names, rows)) for names in _NAMES)
         return True
 
 
 class Tally:
-    """The terms of every board held, and each pair's sums from them."""
+    """Every board's results, held as they came (`_Board`), and the field scored from them all at once: each
+    result's terms, each pair's sums and the ranking, in numpy (`ranking`)."""
 
     def __init__(self, method):
         self.method = method
-        self.sides = (_Side(), _Side())
         self.club = _Codes()  # club id -> a number, for the clubs' own rankings
-        self.boards = {}  # board -> (n, (NS _Sums, EW _Sums))
+        self.sides = (_Side(self.club), _Side(self.club))
         self._held = {}  # board -> _Board
+        self._totals = None  # the pairs' sums as last worked (`totals`), until a board changes
 
     @property
     def rows(self):
         """{board: its rows}."""
-        return {b: held.rows for b, held in self._held.items()}
+        return {b: held.rows for b, held in self._held.items() if held.rows}
 
     def put(self, board, rows):
         """Hold `rows` as the board's results, in place of any it had ([] for none left)."""
         self._held.pop(board, None)
-        self.boards.pop(board, None)
+        self._totals = None
         if rows:
             self.merge(board, rows)
 
@@ -230,25 +226,16 @@ class Tally:
         if held is None:
             held = self._held[board] = _Board()
         held.merge(self.sides, rows)
-        n = len(held.rows)
-        if held.adjusted:
-            parts = _adjusted(held.rows, self.method)
-        else:
-            parts = _plain(n, held.scores, self.method)
-        sums = []
-        for side, part in zip((0, 1), parts, strict=True):
-            sums.append(_board_sums(np.asarray(held.pairs[side], np.int64), np.array(held.names[side], object),
-                                    *part))
-        self.boards[board] = (n, tuple(sums))
+        self._totals = None
 
     def expected(self):
-        return max((n for n, _ in self.boards.values()), default=0)
+        """E: the most-played board's results."""
+        return max((len(held.rows) for held in self._held.values()), default=0)
 
     def clubs(self):
-        """{club id: (results, boards)} of every club that holds a result: counted from the NS pairs' indices,
+        """{club id: (results, boards)} of every club that holds a result: counted from the NS pairs' clubs,
         board by board, in numpy."""
-        keys = self.sides[0].keys
-        code = np.fromiter((self.club[k[0]] for k in keys), np.int64, len(keys))
+        code = np.asarray(self.sides[0].club, np.int64)
         n = len(self.club)
         results, boards = np.zeros(n, np.int64), np.zeros(n, np.int64)
         for held in self._held.values():
@@ -259,29 +246,39 @@ class Tally:
         return {club: (int(results[c]), int(boards[c])) for club, c in self.club.items() if results[c]}
 
     def results(self):
-        return sum(n for n, _ in self.boards.values())
+        return sum(len(held.rows) for held in self._held.values())
 
     def totals(self, side):
-        """One side's sums at the current E: `_Totals`."""
+        """One side's sums at the current E: `_Totals`, worked for both sides at once from every board."""
+        if self._totals is None:
+            self._totals = self._score()
+        return self._totals[side]
+
+    def _score(self):
+        """Each result's terms (a plain board's from its matchpoint units, all plain boards in one sort; an
+        adjusted board's through the scoring core), each pair's sums per denominator, E applied."""
         e = self.expected()
-        size = len(self.sides[side].keys)
-        a, c = {}, {}
-        ta, tc, played = (np.zeros(size, np.int64) for _ in range(3))
-        names = np.full(size, "", object)
-        for b in sorted(self.boards):  # a pair's names as its latest board gives them, whatever the upload order
-            s = self.boards[b][1][side]
-            for into, parts in ((a, s.a), (c, s.c)):
-                for d, v in parts.items():
-                    into.setdefault(d, np.zeros(size, np.int64))[:len(v)] += v
-            for into, v in ((ta, s.ta), (tc, s.tc), (played, s.played)):
-                into[:len(v)] += v
-            names[s.pair] = s.names
-        mp = np.zeros(size)
-        for d, sums in a.items():
-            mp += e * sums / d
-        for d, sums in c.items():
-            mp += sums / d
-        return _Totals(e, a, c, mp, e * ta + tc, played, names.tolist())
+        boards = [self._held[b] for b in sorted(self._held) if self._held[b].rows]
+        plain = [held for held in boards if not held.adjusted]
+        parts = ([], [])  # side -> [(pair indices, a_num, a_den, c_num, c_den, ta, tc)], arrays of one length
+        if plain:
+            sizes = np.fromiter((len(held.rows) for held in plain), np.int64, len(plain))
+            n = np.repeat(sizes, sizes)
+            code = np.repeat(np.arange(len(plain), dtype=np.int64), sizes)
+            u_ns = _units(code, np.concatenate([np.asarray(held.scores, np.int64) for held in plain]), sizes)
+            for side, u in enumerate((u_ns, 2 * (n - 1) - u_ns)):
+                pair = np.concatenate([np.asarray(held.pairs[side], np.int64) for held in plain])
+                one = np.ones_like(n)
+                if self.method == "neuberg":  # (M + 1) E / n - 1 on a top of 2E - 2
+                    parts[side].append((pair, u + 1, n, -one, one, 2 * one, -2 * one))
+                else:  # M on a top of 2(n - 1)
+                    parts[side].append((pair, 0 * one, one, u, one, 0 * one, 2 * (n - 1)))
+        for held in boards:
+            if held.adjusted:
+                for side, terms in enumerate(_adjusted(held.rows, self.method)):
+                    parts[side].append((np.asarray(held.pairs[side], np.int64), *terms))
+        names = [_Names(boards, side) for side in (0, 1)]
+        return tuple(_totals(e, len(self.sides[side].keys), parts[side], names[side]) for side in (0, 1))
 
     def ranking(self, winners):
         """The ranking (one list, or NS and EW apart, NS first) best first, as a `Ranking`."""
@@ -291,7 +288,7 @@ class Tally:
 
     def _rank(self, totals, sides):
         """One field's order: (field name, [(side, pair index)] best first, rank, tied, club rank, club tied)."""
-        who, pcts = [], []  # (side, pair index) of every pair that holds a result, and its percentage as a float
+        who, pcts, clubs = [], [], []  # of every pair that holds a result: (side, index), its percentage as a float
         for s in sides:
             t = totals[s]
             present = np.flatnonzero(t.played)
@@ -299,9 +296,10 @@ class Tally:
             top = t.top[present]
             with np.errstate(divide="ignore", invalid="ignore"):
                 pcts.append(np.where(top > 0, 100 * t.mp[present] / np.where(top > 0, top, 1), 50.0))
+            clubs.append(np.asarray(self.sides[s].club, np.int64)[present])
         pct = np.concatenate(pcts)
         order = np.argsort(-pct, kind="stable")
-        pct, who = pct[order], np.concatenate(who)[order].tolist()
+        pct, who, clubs = pct[order], np.concatenate(who)[order].tolist(), np.concatenate(clubs)[order]
         n = len(who)
         tie = np.arange(n)  # each entry's tie group: the position of the group's first entry
         # Where the floats of neighbours are closer than NEAR they are ordered again, exactly; elsewhere a float
@@ -313,22 +311,67 @@ class Tally:
             while j + 1 < len(close) and close[j + 1] == close[j] + 1:
                 j += 1
             lo, hi = close[i], close[j] + 2  # the run is who[lo:hi]
-            exact = {(s, k): totals[s].exact_pct(k) for s, k in who[lo:hi]}
-            run = sorted(who[lo:hi], key=lambda w: (-exact[tuple(w)], tie_key(self._contestant(*w))))
-            who[lo:hi] = run
+            run = self._exact_order(totals, who[lo:hi])
+            who[lo:hi] = [w for w, _ in run]
+            clubs[lo:hi] = [self.sides[s].club[k] for s, k in who[lo:hi]]
             for k in range(1, len(run)):
-                if exact[tuple(run[k])] == exact[tuple(run[k - 1])]:
+                if run[k][1] == run[k - 1][1]:
                     tie[lo + k] = tie[lo + k - 1]
             i = j + 1
         tied = np.bincount(tie, minlength=n)[tie] > 1
-        clubs = np.fromiter((self.club[self.sides[s].keys[k][0]] for s, k in who), np.int64, n)
         club_rank, club_tied = _within(clubs, tie)
         return ("+".join(("NS", "EW")[s] for s in sides), who, (tie + 1).tolist(), tied.tolist(),
                 club_rank.tolist(), club_tied.tolist())
 
+    def _exact_order(self, totals, run):
+        """A run of entries whose floats are too close to tell apart, ordered on their exact percentages, then
+        as the club's scoring orders contestants that tie: [((side, index), what it ties on)]. Pairs with the
+        same sums have the same percentage, so a Fraction is worked once for each different set of sums."""
+        sums = [totals[s].sums(k) for s, k in run]
+        exact = {}
+        if len(set(sums)) > 1:
+            for (s, k), key in zip(run, sums, strict=True):
+                if key not in exact:
+                    exact[key] = totals[s].exact_pct(k)
+        tied_on = [exact.get(key, key) for key in sums]
+        order = sorted(range(len(run)), key=lambda x: (-exact[sums[x]] if exact else 0,
+                                                       tie_key(self._contestant(*run[x]))))
+        return [(run[x], tied_on[x]) for x in order]
+
     def _contestant(self, side, index):
         """The pair as the club's scoring ranks contestants that tie: direction, club, section, number."""
         return (("NS", "EW")[side], *self.sides[side].keys[index])
+
+
+class _Names:
+    """Each pair's names as the latest board it played gives them, whatever the upload order: the position of
+    its last row over the boards in order, and the names read when a ranking entry is made. Taken whole when
+    made: a later merge changes the boards' lists."""
+
+    def __init__(self, boards, side):
+        self._all = list(chain.from_iterable(held.names[side] for held in boards))
+        pair = np.concatenate([np.asarray(held.pairs[side], np.int64) for held in boards]) if boards else \
+            np.zeros(0, np.int64)
+        self._last = np.full(int(pair.max(initial=-1)) + 1, -1, np.int64)
+        np.maximum.at(self._last, pair, np.arange(pair.size))
+
+    def __getitem__(self, i):
+        return self._all[self._last[i]] if i < self._last.size and self._last[i] >= 0 else ""
+
+
+def _totals(e, size, parts, names):
+    """One side's `_Totals` from its results' terms."""
+    cols = [np.concatenate(col) if col else np.zeros(0, np.int64) for col in zip(*parts, strict=True)] \
+        if parts else [np.zeros(0, np.int64)] * 7
+    pair, a_num, a_den, c_num, c_den, ta, tc = cols
+    a, c = _by_denominator(pair, a_num, a_den, size), _by_denominator(pair, c_num, c_den, size)
+    mp = np.zeros(size)
+    for d, sums in a.items():
+        mp += e * sums / d
+    for d, sums in c.items():
+        mp += sums / d
+    ta, tc = _sum(pair, ta, size), _sum(pair, tc, size)
+    return _Totals(e, a, c, mp, e * ta + tc, np.bincount(pair, minlength=size), names)
 
 
 def _within(clubs, tie):
@@ -413,7 +456,12 @@ class _Totals(NamedTuple):
     mp: np.ndarray  # float64: for sorting only
     top: np.ndarray
     played: np.ndarray
-    names: list
+    names: object  # pair index -> its names (_Names)
+
+    def sums(self, i):
+        """What the pair's percentage is worked from: pairs with the same sums have the same percentage."""
+        return (tuple((d, int(s[i])) for d, s in self.a.items() if s[i]),
+                tuple((d, int(s[i])) for d, s in self.c.items() if s[i]), int(self.top[i]))
 
     def exact_mp(self, i):
         mp = sum((Fraction(self.e * int(s[i]), d) for d, s in self.a.items() if s[i]), Fraction(0))
@@ -437,14 +485,12 @@ def _sum(pair, values, size):
 
 
 def _by_denominator(pair, num, den, size):
-    """{denominator: numerators summed per pair}, zero sums left out."""
-    out = {}
-    for d in np.unique(den).tolist():
-        mask = den == d
-        sums = _sum(pair[mask], num[mask], size)
-        if sums.any():
-            out[int(d)] = sums
-    return out
+    """{denominator: numerators summed per pair}, zero sums left out: one bincount over (denominator, pair)."""
+    if not pair.size:
+        return {}
+    dens, which = np.unique(den, return_inverse=True)
+    flat = _sum(which * size + pair, num, dens.size * size).reshape(dens.size, size)
+    return {int(d): sums for d, sums in zip(dens.tolist(), flat, strict=True) if sums.any()}
 
 
 class Entry(dict):
