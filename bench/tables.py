@@ -1,6 +1,5 @@
-"""The figures of bench/results.json as Markdown tables, one per part (core, table unit, collector sync, the
-director's page and live stream, collector scoring, the exports), for docs/benchmarks.md: the numbers are copied
-by this script from the run, not typed by hand.
+"""The figures of bench/results.json as Markdown tables, one per part of docs/benchmarks.md (`PARTS`): the
+numbers are copied by this script from the run, not typed by hand.
 
     .venv/bin/python bench/tables.py [bench/results.json]
 """
@@ -11,15 +10,19 @@ from pathlib import Path
 RESULTS = Path(__file__).resolve().parent / "results.json"
 PARTS = [("core", "The core"), ("unit", "The table unit"), ("sync", "The collector: sync"),
          ("live", "The collector: the director's page and its live stream"),
-         ("scoring", "The collector: scoring and memory"), ("export", "The exports")]
+         ("scoring", "The collector: scoring and memory"), ("backup", "The collector: backup"),
+         ("hostile", "The collector on a hostile network"), ("analysis", "The double-dummy analysis"),
+         ("export", "The exports"), ("flooded", "The director's page with a flooded board"), ("hub", "The hub")]
+_BY_START = [("virtual unit", "unit"), ("export:", "export"), ("hub:", "hub"), ("double-dummy", "analysis"),
+             ("collector: bidwire backup", "backup"), ("collector: store check", "backup"),
+             ("collector: unit ack", "hostile"), ("collector: GET /director", "flooded")]
 
 
 def part(name):
-    """Which table a figure goes in, by its name."""
-    if name.startswith("virtual unit"):
-        return "unit"
-    if name.startswith("export:"):
-        return "export"
+    """Which table a figure goes in, by its name: the part of docs/benchmarks.md that measures it."""
+    for start, key in _BY_START:
+        if name.startswith(start):
+            return key
     if name.startswith("collector:"):
         return "live" if " page" in name else "sync" if " units" in name else "scoring"
     return "core"
