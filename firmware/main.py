@@ -39,7 +39,7 @@ def main():
     # fragmentation): without it each sweep of new objects climbs the whole free heap, and what outlives it (a
     # board's auction, a batch under way) is left anywhere, cutting the free heap into pieces too small for an
     # event's JSON. On the .mpy path, with 8 KB free once booted, it is what lets the 64K session through
-    # (docs/benchmarks.md, "Constants folded across modules")
+    # (docs/benchmarks.md, "The table unit")
     gc.threshold(4096)
     runner.run(unit)
 

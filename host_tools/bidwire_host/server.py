@@ -176,7 +176,7 @@ GC_THRESHOLDS = (700, 10, 1000)
 
 
 def tune_gc():
-    """Keep Python's full garbage collections from stalling every sync (docs/benchmarks.md, "What issue 11 changed").
+    """Keep Python's full garbage collections from stalling every sync (docs/benchmarks.md, "The collector: sync").
 
     A full collection walks every tracked object while holding the GIL, so the event loop and the writer stop
     for its length: with 1,000 units syncing flat out the server holds some 260,000 objects (70,000 of them the

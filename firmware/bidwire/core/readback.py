@@ -3,8 +3,7 @@ text tokens record.py writes ("N:1H", "!reject", ...) and as the 2-byte input lo
 
 The host reads with these (the collector's validator, the line and PBN readers, the simulator), and so do the
 tests. A unit writes text but never reads it back, so it never loads this module: as .mpy files on stock firmware
-its code would otherwise sit in the unit's heap for nothing (docs/benchmarks.md, "Cuts to the session's peak and
-the .mpy path").
+its code would otherwise sit in the unit's heap for nothing (docs/benchmarks.md, "The table unit").
 """
 from bidwire.core import board
 from bidwire.core.auction import Auction

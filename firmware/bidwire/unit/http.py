@@ -5,7 +5,7 @@ The same code runs on MicroPython's asyncio and on CPython's. A response with an
 malformed status line or headers, a body over max_body) raises HttpError, after which a retry is safe.
 
 The head and the body are written one after the other, never joined into a request that would hold one more copy
-of the body (docs/benchmarks.md, "Cuts to the session's peak and the .mpy path"); TCP_NODELAY keeps the body from
+of the body (docs/benchmarks.md, "The table unit"); TCP_NODELAY keeps the body from
 waiting for the head's ACK (Nagle).
 
 On MicroPython the exchange uses asyncio's core alone (no `stream`, no `funcs`: their modules would stay in the
