@@ -7,7 +7,8 @@ import os
 from scratch import cut, file_size, remove_tree, scratch
 
 from bidwire.unit import replay
-from bidwire.unit.journal import JOURNAL, Journal, JournalFull
+from bidwire.unit.flash import JournalFull
+from bidwire.unit.journal import JOURNAL, Journal
 
 RECORDS = [(1, b"\x00\x00\x00"), (2, b"N:1H"), (2, b""), (7, bytes(range(200))), (255, b"last")]
 

@@ -16,6 +16,7 @@ HEART = (
     "...XX...",
     "........",
 )
+HEART_GLYPH = "\x03"  # a heart in a row (screens.py: the suits C D H S are chr 1-4)
 ROWS = ["Bd12 DlrW EW", " W  >N   E   S  ", "", "", "", "", "N to call", "W q0"]
 
 
@@ -61,7 +62,7 @@ def test_text_rows_render_with_the_oled_font():
 
 def test_a_suit_is_drawn_as_its_glyph():
     panel = Panel()
-    screens.draw(panel, ["", "", "1" + screens.SUITS[2], "", "", "", "", ""])  # 1 heart, row 2
+    screens.draw(panel, ["", "", "1" + HEART_GLYPH, "", "", "", "", ""])  # 1 heart, row 2
     got = panel.frame
     for dy in range(8):
         for dx in range(8):
@@ -89,7 +90,7 @@ def test_a_row_changed_alone_redraws_only_its_page():
     screens.draw(panel, ROWS)
     panel.sent = []
     after = list(ROWS)
-    after[2] = "    1" + screens.SUITS[2]  # 1 heart under N: a glyph, on page 2
+    after[2] = "    1" + HEART_GLYPH  # 1 heart under N: a glyph, on page 2
     after[6] = "E to call"
     screens.draw(panel, after, ROWS)
     assert panel.sent == [2, 6]

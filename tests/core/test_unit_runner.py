@@ -8,6 +8,7 @@ import json
 
 from scratch import remove_tree, scratch
 
+from bidwire.unit.hal import Hal as BoardHal
 from bidwire.unit.keys import K_PASS, NO_KEY, TOGETHER, key_code, parse_key
 from bidwire.unit.runner import Unit
 from bidwire.unit.scan import Scanner
@@ -58,11 +59,11 @@ class Power:
         return 80
 
 
-class Hal:
+class Hal(BoardHal):
+    """The Hal a board builds, on the test's fakes (no key source: a test that runs main() gives one)."""
+
     def __init__(self, path):
-        self.display, self.storage, self.clock, self.network, self.power = Display(), path, Clock(), Net(), Power()
-        self.leds = self.console = None
-        self.name = "test"
+        super().__init__(None, Display(), path, Clock(), Net(), Power(), name="test")
         self.frames = []
 
 

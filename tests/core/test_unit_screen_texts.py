@@ -15,6 +15,7 @@ PIN = "TD, {s} TD, {s} 1, {s} 2, {s} 3, {s} 4"  # the director's call, then his 
 LONG_UNIT = "club-hall-east-table-twenty-four"  # 32 characters: the longest unit id a config holds
 MESSAGE = "Round 3 is the last: stay seated for the draw"  # a collector message (up to 48 characters)
 MOVE = "NS stay         EW to table 13  Boards: table 12"  # bidwire_host.event.movecards.move_text, 3 lines
+COLS = 16  # the characters of a display row (screens.py)
 STATUSES = ("W q128 100%", "x q3", "FLASH FULL", "FLASH ERROR 28", "journal cut: short checksum",
             "journal cut: short payload")
 
@@ -118,7 +119,7 @@ def test_every_screen_state_fits_16_columns():
         n += 1
         for status in STATUSES:
             for row in screens.compose(app, status):
-                if len(row) > screens.COLS:
+                if len(row) > COLS:
                     too_long.append(name + ": " + row)
         app = None
     assert n == 52 and too_long == [], too_long

@@ -9,7 +9,8 @@ from scratch import cut, file_size, remove_tree, scratch
 
 from bidwire.unit import app as A
 from bidwire.unit.app import App
-from bidwire.unit.journal import JOURNAL, Journal, JournalFull
+from bidwire.unit.flash import JournalFull
+from bidwire.unit.journal import JOURNAL, Journal
 from bidwire.unit.keys import parse_key
 from bidwire.unit.store import SNAPSHOT, Store
 

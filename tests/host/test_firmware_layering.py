@@ -75,7 +75,7 @@ def _cycles(graph):
 def test_the_graph_is_read():
     assert len(GRAPH) > 30
     assert "bidwire.unit.director" in GRAPH["bidwire.unit.app"]  # a lazy import, inside a function
-    assert "bidwire.unit.journal" in GRAPH["bidwire.unit.store"]
+    assert "bidwire.unit.journal" in GRAPH["bidwire.unit.runner"]
 
 
 def test_no_import_cycle_in_the_firmware():

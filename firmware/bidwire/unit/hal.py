@@ -8,7 +8,8 @@ storage  — the directory for the journal and snapshots ("/data" on a device)
 clock    — `time()` epoch seconds, `ticks_ms()`
 network  — `start()` its supervisor task, `connected()`, `rssi()` (dBm or None), `deinit()`; or None where there
            is nothing to supervise (the unix port, a wired bench: the host's network is up)
-power    — `battery()`: percent 0..100, or None when unknown; or None for no battery to read
+power    — `battery()`: percent 0..100, or None when unknown; or None for no battery to read (`Hal.battery()`
+           answers for both)
 leds     — optional: `turn(seat)` lights that seat's "your turn" LED (seat -1: none), or None
 console  — optional: called with the 8 text rows of each new frame (the virtual unit prints them), or None
 reset    — optional: restarts the device (machine.reset), called when the journal cannot be replayed; None: exit
@@ -27,3 +28,7 @@ class Hal:
         self.name = name  # the board module's name, reported in the hello event
         self.console = console
         self.reset = reset
+
+    def battery(self):
+        """The battery's charge in percent, 0..100, or None: unknown, or no battery to read (power None)."""
+        return None if self.power is None else self.power.battery()

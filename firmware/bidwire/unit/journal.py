@@ -9,7 +9,7 @@ import os
 import struct
 from binascii import crc32
 from bidwire.core.compat import const
-from bidwire.unit.flash import JournalFull, durable, flash_error, remove  # noqa: F401 - JournalFull for callers
+from bidwire.unit.flash import durable, flash_error, remove
 from bidwire.unit.lazy import drop
 
 _MAGIC = const(0xB1)

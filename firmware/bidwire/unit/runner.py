@@ -40,15 +40,12 @@ class Unit:
         if self.sync is not None and not self.sync.ok:
             s = "x"
         s += " q" + str(self.store.backlog())
-        bat = self.battery()
+        bat = self.hal.battery()
         if bat is not None:
             s += " " + str(bat) + "%"
         if self.store.status:
             s = self.store.status
         return s
-
-    def battery(self):
-        return None if self.hal.power is None else self.hal.power.battery()
 
     def refresh(self):
         rows = screens.lines(self.app, self.status())
@@ -68,7 +65,7 @@ class Unit:
         net = self.hal.network
         # the firmware version in the hello event (0.4: irregularity identities and settlements, the sync count;
         # 0.5: the tempo of each call)
-        self.store.open({"firmware": "bidwire-unit 0.5", "board": self.hal.name, "battery": self.battery(),
+        self.store.open({"firmware": "bidwire-unit 0.5", "board": self.hal.name, "battery": self.hal.battery(),
                          "rssi": None if net is None else net.rssi()})
         self.refresh()
 

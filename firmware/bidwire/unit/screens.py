@@ -5,9 +5,9 @@ virtual unit prints the same rows as text, suits as letters (`text()`).
 """
 import bidwire.core.board as board  # the full name in the code: the import makes no qstr for it in the heap
 from bidwire.core import calls
-from bidwire.core.calls import SEATS
 from bidwire.core.compat import const
 
+_SEATS = const("NESW")  # calls.SEATS
 _FIRST_BID = const(3)  # calls.FIRST_BID
 _AUCTION = const(0)  # codes.AUCTION
 _CHANGE_OF_CALL = const(6)  # codes.CHANGE_OF_CALL
@@ -31,10 +31,10 @@ _START = const(1)  # app.START
 _TD_CALLED = const(1)  # app.TD_CALLED
 _TD_PIN = const(2)  # app.TD_PIN
 
-COLS = const(16)
+_COLS = const(16)
 _ROWS = const(8)
 # C D H S glyphs; one string each (indexing a string makes its one-character string a qstr in the heap)
-SUITS = ("\x01", "\x02", "\x03", "\x04")
+_SUITS = const(("\x01", "\x02", "\x03", "\x04"))
 _LETTERS = const(("C", "D", "H", "S"))  # the same suits as plain text (the virtual unit's console)
 # 8 x 8 suit glyphs, one byte per row, leftmost pixel the high bit (framebuf.MONO_HLSB = 3): blit sources as
 # (buffer, width, height, format), drawn straight from flash with no FrameBuffer of their own
@@ -58,11 +58,11 @@ def call_text(call):
     if call < _FIRST_BID:
         return ("P", "X", "XX")[call]
     s = calls.strain_of(call)
-    return str(calls.level_of(call)) + ("NT" if s == 4 else SUITS[s])
+    return str(calls.level_of(call)) + ("NT" if s == 4 else _SUITS[s])
 
 
 def _header(app):
-    return f"Bd{app.board} Dlr{SEATS[app.auction.dealer]} {_VUL_SHORT[board.vulnerability(app.board)]}"
+    return f"Bd{app.board} Dlr{_SEATS[app.auction.dealer]} {_VUL_SHORT[board.vulnerability(app.board)]}"
 
 
 # The grid's column of each seat N E S W (columns W N E S), and the heading with the turn marked '>'
@@ -92,7 +92,7 @@ def _grid(app, rows, top, n):
         k = _COLUMN[eff[i] & 3] if i < len(eff) else -1  # -1: the end, the last row is written
         if k < col:
             if r >= skip:
-                rows[top + r - skip] = (line + _BLANK)[:COLS]
+                rows[top + r - skip] = (line + _BLANK)[:_COLS]
             r += 1
             line = ""
             col = 0
@@ -107,14 +107,14 @@ def _level(app):
     """A level key waiting for its strain: 'N: 2_'."""
     for s in range(4):
         if app.level[s]:
-            return SEATS[s] + ": " + str(app.level[s]) + "_"
+            return _SEATS[s] + ": " + str(app.level[s]) + "_"
     return ""
 
 
 def _prompt(app):
     a = app.auction
     if app.undo_seat >= 0:
-        return SEATS[app.undo_seat] + ": new call?"
+        return _SEATS[app.undo_seat] + ": new call?"
     if app.level_pending():
         return _level(app)
     if a.phase != _AUCTION:
@@ -123,19 +123,19 @@ def _prompt(app):
     for r in a.restrictions:
         if r[0] == t:
             if r[1] == _PASS_NEXT_TURN or r[1] == _PASS_THROUGHOUT:
-                return SEATS[t] + ": PASS only"
+                return _SEATS[t] + ": PASS only"
             if r[1] == _MUST_REPEAT:
-                return SEATS[t] + ": repeat " + call_text(r[2])
+                return _SEATS[t] + ": repeat " + call_text(r[2])
             if r[1] == _MUST_REPLACE:
-                return SEATS[t] + ": replace call"
+                return _SEATS[t] + ": replace call"
             if r[1] == _NO_DOUBLE_THIS_TURN:  # Law 30 B2 (laws.md §4.2)
-                return SEATS[t] + ": call, no X/XX"
-    return SEATS[t] + " to call" + (" (E)" if app.mode == _ENFORCE else "")
+                return _SEATS[t] + ": call, no X/XX"
+    return _SEATS[t] + " to call" + (" (E)" if app.mode == _ENFORCE else "")
 
 
 def _irregularity(app, rows):
     a = app.auction
-    o = SEATS[a.p_seat]
+    o = _SEATS[a.p_seat]
     rows[0] = "IRREGULAR L" + str(a.p_law)
     if a.p_kind == _CHANGE_OF_CALL:
         rows[1] = o + " change to " + call_text(a.p_call)
@@ -144,7 +144,7 @@ def _irregularity(app, rows):
     else:
         rows[1] = o + " " + call_text(a.p_call)
         rows[2] = _KIND_TEXT[a.p_kind]
-        rows[3] = SEATS[(a.p_seat + 1) & 3] + " may accept:"
+        rows[3] = _SEATS[(a.p_seat + 1) & 3] + " may accept:"
         rows[4] = " call over it"
         rows[5] = "or TD: reject"
     if app.td.state == _TD_CALLED:
@@ -162,18 +162,18 @@ def _lead_rows(app):
     a = app.auction
     r = app.lead_rule
     if r is not None:
-        d = "L26 " + SEATS[a.declarer()]
+        d = "L26 " + _SEATS[a.declarer()]
         if r[0] == _L26_WAIVE:
             row = d + " waives"
         else:
-            row = d + (" bars " if r[0] == _L26_BAR else " requires ") + SUITS[r[1]]
+            row = d + (" bars " if r[0] == _L26_BAR else " requires ") + _SUITS[r[1]]
         return [row, "void? again L59"] if r[2] >= 0 else [row]
     for x in a.leads:
         if x[1] == app.leader:
-            d = SEATS[a.declarer()]
+            d = _SEATS[a.declarer()]
             if x[2] < 0:
                 return ["L26 " + d + " may bar", "one suit's lead"]
-            return ["L26 " + d + " may bar or", "require " + SUITS[x[2]] + " lead"]
+            return ["L26 " + d + " may bar or", "require " + _SUITS[x[2]] + " lead"]
     return []
 
 
@@ -181,10 +181,10 @@ def _lead_prompt(app):
     """The opening leader's prompt: 'E: lead suit', or with declarer's Law 26 choice 'E: lead, not \x04' (barred)
     or 'E: lead \x04' (required)."""
     r = app.lead_rule
-    t = SEATS[app.leader] + ": lead"
+    t = _SEATS[app.leader] + ": lead"
     if r is None or r[0] == _L26_WAIVE:
         return t + " suit"
-    return t + (", not " if r[0] == _L26_BAR else " ") + SUITS[r[1]]
+    return t + (", not " if r[0] == _L26_BAR else " ") + _SUITS[r[1]]
 
 
 def _contract(app):
@@ -205,17 +205,17 @@ def _result(app):
     a = app.auction
     if a.phase == _PASSED_OUT:
         return "Passed out"
-    return _contract(app) + " " + SEATS[a.declarer()] + " " + _over(app) if a.contract() else "?"
+    return _contract(app) + " " + _SEATS[a.declarer()] + " " + _over(app) if a.contract() else "?"
 
 
 def _traveller(row):
     """One result of the collector's traveller [ns, ew, contract and declarer, NS score], the score at the right."""
     if not isinstance(row, (list, tuple)) or len(row) < 4:
-        return str(row)[:COLS]
+        return str(row)[:_COLS]
     left, score = str(row[0]) + "-" + str(row[1]) + " " + str(row[2]), str(row[3])
-    if len(left) + 1 + len(score) > COLS:
-        left = str(row[2])[:COLS - 1 - len(score)]
-    return left + _BLANK[:COLS - len(left) - len(score)] + score
+    if len(left) + 1 + len(score) > _COLS:
+        left = str(row[2])[:_COLS - 1 - len(score)]
+    return left + _BLANK[:_COLS - len(left) - len(score)] + score
 
 
 def _message(app, rows):
@@ -223,14 +223,14 @@ def _message(app, rows):
     word-wrapped upwards over the rows above it."""
     m = app.message
     out = []
-    while len(m) > COLS:
-        cut = m.rfind(" ", 0, COLS + 1)
-        cut = cut if cut > 0 else COLS  # a word longer than a row is cut at the row's end
+    while len(m) > _COLS:
+        cut = m.rfind(" ", 0, _COLS + 1)
+        cut = cut if cut > 0 else _COLS  # a word longer than a row is cut at the row's end
         out.append(m[:cut])
         m = m[cut:].lstrip(" ")
     out.append(m)
     if len(out) > 4:  # too many short rows: packed 16 to a row instead
-        out = [app.message[i:i + COLS] for i in range(0, len(app.message), COLS)]
+        out = [app.message[i:i + _COLS] for i in range(0, len(app.message), _COLS)]
     for i in range(len(out)):  # above the prompt row
         rows[6 - len(out) + i] = out[i]
 
@@ -261,8 +261,8 @@ def compose(app, status=""):
 def _screen(app, s, rows):
     if s == _SETUP:
         rows[0] = "bidwire"
-        rows[1] = app.unit[:COLS]  # a unit id has up to 32 characters: two rows
-        rows[2] = app.unit[COLS:2 * COLS]
+        rows[1] = app.unit[:_COLS]  # a unit id has up to 32 characters: two rows
+        rows[2] = app.unit[_COLS:2 * _COLS]
         rows[3] = "waiting for the"
         rows[4] = "collector"
         rows[5] = "board " + str(app.board + 1)
@@ -274,9 +274,9 @@ def _screen(app, s, rows):
             rows[1] = f"T{asg.get('table')} R{asg.get('round')}"
             rows[2] = f"NS {asg.get('ns')} EW {asg.get('ew')}"
         rows[3] = "Board " + str(app.board)
-        rows[4] = "Dealer " + SEATS[app.auction.dealer]
+        rows[4] = "Dealer " + _SEATS[app.auction.dealer]
         rows[5] = "Vul " + board.VUL_NAMES[board.vulnerability(app.board)]
-        rows[6] = SEATS[app.auction.dealer] + " to call"
+        rows[6] = _SEATS[app.auction.dealer] + " to call"
     elif s == _BIDDING:
         rows[0] = _header(app)
         if app.td.state == _TD_CALLED:  # the grid's last three rows, the call on the row above the prompt
@@ -294,12 +294,12 @@ def _screen(app, s, rows):
             _grid(app, rows, 2, 3 - len(extra))
         for i in range(len(extra)):
             rows[5 - len(extra) + i] = extra[i]
-        rows[5] = _contract(app) + " by " + SEATS[app.auction.declarer()]
+        rows[5] = _contract(app) + " by " + _SEATS[app.auction.declarer()]
         rows[6] = _lead_prompt(app)
     elif s == _RESULT or s == _CONFIRM:
         rows[0] = _header(app)
-        rows[1] = _contract(app) + " by " + SEATS[app.auction.declarer()]
-        rows[2] = "lead " + SEATS[app.leader] + " " + SUITS[app.lead]
+        rows[1] = _contract(app) + " by " + _SEATS[app.auction.declarer()]
+        rows[2] = "lead " + _SEATS[app.leader] + " " + _SUITS[app.lead]
         rows[3] = "tricks " + str(app.tricks) + " " + _over(app)
         if s == _RESULT:
             rows[4] = "1-7: level made"
@@ -321,7 +321,7 @@ def _screen(app, s, rows):
         rows[0] = "Round " + str(asg.get("round", "")) + " over"
         move = str(asg.get("move", ""))
         for i in range(4):
-            rows[1 + i] = move[i * COLS:(i + 1) * COLS]
+            rows[1 + i] = move[i * _COLS:(i + 1) * _COLS]
         rows[6] = "wait for assign"
 
 
@@ -329,8 +329,8 @@ def lines(app, status=""):
     """The 8 rows of 16 characters the display shows (a text from the collector longer than a row is cut)."""
     rows = compose(app, status)
     for i in range(_ROWS):
-        if len(rows[i]) > COLS:
-            rows[i] = rows[i][:COLS]
+        if len(rows[i]) > _COLS:
+            rows[i] = rows[i][:_COLS]
     return rows
 
 
@@ -339,7 +339,7 @@ def text(rows):
     out = []
     for r in rows:
         for i in range(4):
-            r = r.replace(SUITS[i], _LETTERS[i])
+            r = r.replace(_SUITS[i], _LETTERS[i])
         out.append(r)
     return out
 

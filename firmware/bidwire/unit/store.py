@@ -18,7 +18,7 @@ import struct
 import sys
 
 from bidwire.core.compat import const
-from bidwire.unit.journal import JournalFull
+from bidwire.unit.flash import JournalFull
 from bidwire.unit.lazy import drop
 
 _R_GEN = const(1)  # first record of a journal: its generation (the snapshot names the one that follows it)
