@@ -17,7 +17,6 @@ def _unit():
     cfg = config.boot()  # or exit 2, saying why
     config = None
     lazy.drop("bidwire.unit.config")  # read once at boot (with the search for the file)
-    lazy.prime()  # (.mpy files) the names of what is loaded now and then; the code that stays fills the gaps
     gc.collect()
     # All the code first, while the heap is in one piece (on the unix port .mpy code lives in the heap)
     import bidwire.unit.runner as runner

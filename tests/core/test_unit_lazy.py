@@ -7,7 +7,7 @@ import sys
 from keypress import press
 
 from bidwire.unit import app as A
-from bidwire.unit import lazy, screens
+from bidwire.unit import screens
 from bidwire.unit.app import App
 
 DIRECTOR = "bidwire.unit.director"
@@ -53,20 +53,3 @@ def test_a_collector_ruling_before_the_first_board_is_refused():
     assert ev == [{"type": "ruling_refused", "board": 1, "at": 0, "ruling": "reject", "reason": "other_board"}]
     assert app.auction is None and app.td.state == 0 and not loaded()
 
-
-def test_prime_leaves_none_of_later_loaded_and_each_name_is_a_module():
-    """main.py primes at boot: on the .mpy path (as make test-mp runs this) each module of LATER is loaded and
-    dropped, so its names are interned while the heap is in one piece (docs/unit.md "Memory"); frozen in, or on
-    CPython, it does nothing. Either way it leaves none of them loaded, and each name must import: a wrong one
-    would stop a unit's boot."""
-    assert DIRECTOR in lazy.LATER and "bidwire.core.record" in lazy.LATER and "bidwire.core.score" in lazy.LATER
-    before = [name for name in lazy.LATER if name in sys.modules]
-    lazy.prime()
-    assert [name for name in lazy.LATER if name in sys.modules] == before
-    for name in lazy.LATER:
-        __import__(name)
-        if name not in before:
-            lazy.drop(name)
-    app = App("T01", "record", "1234")
-    press(app, "S TD")  # and loaded again when needed, as before
-    assert loaded()

@@ -133,3 +133,34 @@ def test_a_private_copy_of_another_modules_constant_holds_its_value(module):
         owners = [(m, v) for m, v in PUBLIC.get(name.lstrip("_"), ()) if m != module] if name.startswith("_") else []
         for owner, owned in owners:
             assert value == owned, f"{module}.{name} = {value!r}, but {owner}.{name.lstrip('_')} = {owned!r}"
+
+
+def _dropped(module):
+    """The module names `module` hands to lazy.drop: a string literal, or one of its own constants."""
+    out = []
+    for node in ast.walk(ast.parse(MODULES[module].read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and len(node.args) == 1 and (
+                getattr(node.func, "id", "") == "drop" or getattr(node.func, "attr", "") == "drop"):
+            arg = node.args[0]
+            if isinstance(arg, ast.Constant):
+                out.append(arg.value)
+            elif isinstance(arg, ast.Name) and arg.id in CONSTS[module]:
+                out.append(CONSTS[module][arg.id])
+            elif module != "bidwire.unit.lazy":
+                out.append(ast.dump(arg))  # a name no test can check: it fails below
+    return out
+
+
+DROPPED = {m: _dropped(m) for m in MODULES}
+
+
+def test_the_dropped_modules_are_read():
+    assert "bidwire.unit.director" in DROPPED["bidwire.unit.app"]  # a const
+    assert "bidwire.core.record" in DROPPED["bidwire.unit.app"]  # a literal
+    assert "bidwire.unit.config" in DROPPED["main"]
+
+
+@pytest.mark.parametrize("module", sorted(m for m in DROPPED if DROPPED[m]))
+def test_each_module_dropped_is_one_the_firmware_has(module):
+    """lazy.drop of a name that is no module does nothing, silently: the module it meant stays in the heap."""
+    assert [n for n in DROPPED[module] if n not in MODULES] == []

@@ -348,7 +348,6 @@ class App:
                 self.emit({"type": "auction_end", "inputs": record.tokens(a), "auction": s["auction"],
                            "contract": s["contract"], "declarer": s["declarer"], "reviews": s["reviews"],
                            "lead_restrictions": s["lead_restrictions"], "log": s["log"]})
-                s = record = None
                 drop("bidwire.core.record")
         if a.phase == _ENDED:
             self.leader = calls.lho(a.declarer())
