@@ -158,8 +158,8 @@ def smallest_heap(collector, tmp, on, start_k, step_k, sessions=SESSIONS):
         k += step_k
         counts[k] = count(collector, tmp, k, on, sessions)
     good = k
-    while good - step_k > 0:  # then down while every seed still does
-        k = good - step_k
+    while good - step_k > 0 and good - step_k not in counts:  # then down while every seed still does; a heap
+        k = good - step_k  # that failed on the way up is not tried again (the same seeds can pass on a second try)
         counts[k] = count(collector, tmp, k, on, sessions)
         if counts[k][0] < sessions:
             break
