@@ -37,8 +37,8 @@ def main():
     # A collection each 4 KB allocated, not only when an allocation finds no room (MicroPython's gc.threshold, for
     # fragmentation): without it each sweep of new objects climbs the whole free heap, and what outlives it (a
     # board's auction, a batch under way) is left anywhere, cutting the free heap into pieces too small for an
-    # event's JSON. On the .mpy path, with 8 KB free once booted, it is what lets the 64K session through
-    # (docs/benchmarks.md, "The table unit")
+    # event's JSON. Frozen, the session needs 24 KiB with it and 27 KiB without (20 of 20 seeded sessions,
+    # bench/heap_pass_rate.py; docs/benchmarks.md, "The table unit")
     gc.threshold(4096)
     runner.run(unit)
 
