@@ -10,7 +10,7 @@ import logging
 
 from bidwire.core import board as boards
 from bidwire.core.calls import seat_name
-from bidwire_host.collector import attribution, setup, validator
+from bidwire_host.collector import attribution, in_force, setup, validator
 from bidwire_host.collector.decisions.state import fold
 from bidwire_host.collector.store import DERIVED, Store, forget
 
@@ -189,33 +189,21 @@ def _result(conn, unit, seq, e, row, received):
 def check_stored_results(conn, numbers, only=None):
     """Check the stored results of boards `numbers` against the stored double-dummy analysis, as `_result`
     checks a result when it arrives: for the results stored before the analysis (it lands seconds after the
-    event loads) and for a scorer's correction. Only the results that score are checked (State.effective: not
-    held or voided, corrected as corrected; not replaced on the traveller by a later result of the same table and
-    board; not under an adjustment), each raising its `suspicious_result` once: a result with that alert already
+    event loads) and for a scorer's correction. Only the results in force are checked (in_force: not held or
+    voided, corrected as corrected, not replaced by a later result of the same table and board, not under an
+    adjustment), each raising its `suspicious_result` once: a result with that alert already
     (open or closed: alert key alert:U:S:suspicious_result) gets no second. `only`: one result (unit, seq).
     Returns the number of alerts raised."""
     numbers = sorted(set(numbers))
     if not numbers:
         return 0
-    state = fold(conn)
     marks = ", ".join("?" * len(numbers))
-    rows = conn.execute(f"SELECT rowid AS rowid_, * FROM results WHERE board IN ({marks}) ORDER BY rowid",
-                        numbers).fetchall()
-    resolved = [conn.execute("SELECT rowid AS rowid_, * FROM results WHERE unit = ? AND seq = ?", key).fetchone()
-                for key in state.resolutions]  # an accepted result may have been moved to one of these
-    scored = {}  # (section, table, board) -> the effective row on the traveller, as Standings keeps it
-    for n, row in enumerate(sorted({(r["unit"], r["seq"]): r for r in [*rows, *resolved] if r is not None}.values(),
-                                   key=lambda r: r["rowid_"])):
-        r = state.effective(dict(row))
-        if r is None or r["section"] is None or r["score_ns"] is None or r["board"] not in numbers:
-            continue
-        key = (r["section"], r["table_no"], r["board"])
-        if key not in state.adjustments:
-            scored[key if r["table_no"] is not None else ("row", n)] = r
+    scored = [r for r in in_force.stored(conn, None, f" WHERE board IN ({marks})", numbers).values()
+              if r["board"] in numbers]
     alerted = {(a[0], a[1]) for a in conn.execute("SELECT unit, seq FROM alerts WHERE kind = 'suspicious_result'")}
     tables = {b: validator.stored_analysis(conn, b) for b in numbers}
     raised = 0
-    for r in scored.values():
+    for r in scored:
         if only is not None and (r["unit"], r["seq"]) != tuple(only) or (r["unit"], r["seq"]) in alerted:
             continue
         alerts = validator.check_double_dummy(conn, r["board"], r["contract"], r["declarer"], r["tricks"],

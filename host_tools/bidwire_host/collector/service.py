@@ -346,6 +346,8 @@ class Service:
                 derive.check_stored_results(conn, [item["board"]], only=(item["unit"], item["seq"]))
             if kind in kinds.ADVANCING:
                 setup.advance(conn)  # an accepted result may complete its table's round
+            if kind in kinds.RESULTS and item.get("section") is not None:  # the units' travellers follow it
+                setup.send_traveller(conn, item["section"], item["board"])
             return item
         change = {"scores": True, "alerts": True, "decisions": True}
         if kind == "lead" and isinstance(body.get("alert"), str):  # its unit's row: a command not yet applied

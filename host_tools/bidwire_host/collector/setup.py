@@ -8,7 +8,7 @@ has reported a result for its last board.
 """
 import json
 
-from bidwire_host.collector import commands
+from bidwire_host.collector import commands, in_force
 from bidwire_host.collector.decisions.state import fold
 from bidwire_host.event import model as event_mod
 from bidwire_host.event import seating
@@ -212,22 +212,12 @@ def start_round(conn, round_no, section=None):
     return {"round": round_no, "queued": queued, "no_unit": missing}
 
 
-def round_complete(conn, s, section, round_no, accepted=None):
-    """Every table of the section's round has a result for the last board of its assignment that counts: one
-    the event agrees with (not held), or a held one the director accepted for that table (`accepted`: a set of
-    (section, table, round, board) from decisions.state.fold(conn).accepted())."""
-    for a in seating.assignments(s.event, round_no, s.session):
-        if a["section"] != section:
-            continue
-        last = a["boards"][-1]
-        if conn.execute("SELECT 1 FROM results WHERE section = ? AND table_no = ? AND round = ? AND board = ? "
-                        "AND held IS NULL LIMIT 1", (section, a["table"], round_no, last)).fetchone() is not None:
-            continue
-        if accepted is None:
-            accepted = fold(conn).accepted()
-        if (section, a["table"], round_no, last) not in accepted:
-            return False
-    return True
+def round_complete(conn, s, section, round_no, state=None):
+    """Every table of the section's round has a result in force for the last board of its assignment, or an
+    adjusted score for it (in_force.done); `state`: the decisions folded, read if not given."""
+    state = state if state is not None else fold(conn)
+    return all(in_force.done(conn, state, section, a["table"], a["boards"][-1])
+               for a in seating.assignments(s.event, round_no, s.session) if a["section"] == section)
 
 
 def advance(conn, candidates=None):
@@ -250,10 +240,25 @@ def advance(conn, candidates=None):
     return out
 
 
+def _in_force_on(conn, section, board):
+    """The board's results in force in the section (in_force), by table."""
+    return sorted((r for r in in_force.stored(conn, None, " WHERE board = ?", (board,)).values()
+                   if r["section"] == section), key=lambda r: (r["table_no"] is None, r["table_no"] or 0, r["rowid_"]))
+
+
 def traveller_rows(conn, section, board, limit=40):
-    """A board's results so far as short rows for a unit's `traveller` command: [ns, ew, contract, score]."""
-    rows = conn.execute("SELECT ns, ew, contract, declarer, score_ns FROM results WHERE section = ? AND board = ? "
-                        "AND score_ns IS NOT NULL AND held IS NULL ORDER BY table_no, rowid LIMIT ?",
-                        (section, board, limit))
+    """A board's results in force in the section as short rows for a unit's `traveller` command, by table:
+    [ns, ew, contract, score]."""
     return [[r["ns"], r["ew"], (r["contract"] or "") + (r["declarer"] or "") if r["contract"] != "Pass" else "Pass",
-             r["score_ns"]] for r in rows]
+             r["score_ns"]] for r in _in_force_on(conn, section, board)[:limit]]
+
+
+def send_traveller(conn, section, board, units=None):
+    """Queue the board's traveller (traveller_rows) for `units`, by default every unit whose result is in force on
+    it: after a scorer's correction or a director's decision their score screens follow the traveller that counts
+    (a unit shows a traveller only while it is on that board)."""
+    rows = traveller_rows(conn, section, board)
+    if units is None:
+        units = sorted({r["unit"] for r in _in_force_on(conn, section, board) if r["unit"] is not None})
+    for unit in units:
+        commands.enqueue(conn, unit, {"type": "traveller", "board": board, "rows": rows})

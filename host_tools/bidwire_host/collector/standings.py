@@ -14,6 +14,7 @@ import threading
 
 from bidwire_host.collector import setup as setup_mod
 from bidwire_host.collector.decisions.state import State, adjusted, deduction, fold, label
+from bidwire_host.collector.in_force import candidates, counts, in_force, table_key
 from bidwire_host.scoring import Result, ScoringError, Session
 from bidwire_host.scoring.model import format_number
 from bidwire_host.scoring.session import board_method
@@ -76,31 +77,20 @@ class Standings:
     def _section_rows(self, conn, section):
         """The stored results that may score in `section`, in rowid order: its own, and the held results the
         director accepted (they may be re-attributed to it from anywhere); _load_results keeps those that do."""
-        rows = {r["rowid_"]: dict(r) for r in conn.execute(
-            "SELECT rowid AS rowid_, * FROM results WHERE section = ? ORDER BY rowid", (section,))}
-        for unit, seq in self.actions.resolutions:
-            r = conn.execute("SELECT rowid AS rowid_, * FROM results WHERE unit = ? AND seq = ?",
-                             (unit, seq)).fetchone()
-            if r is not None:
-                rows.setdefault(r["rowid_"], dict(r))
-        return [rows[k] for k in sorted(rows)]
+        return candidates(conn, self.actions, " WHERE section = ?", (section,))
 
     def _load_results(self, rows):
         """Every stored result at once: what `_add` one by one would give (a later result of a table and board
         replaces the earlier one, in its place on the traveller), with each board scored once (Session.extend)
         instead of once per result. A section whose results cannot all be scored goes one by one, so the
         problem is put down against the result that has it."""
-        sections = {}  # section -> {key: (result, row)}, keyed (section, table, board) or unique for no table
-        for n, r in enumerate(rows):
-            r = self.actions.effective(r)
-            if r is None or r["section"] is None or r["score_ns"] is None or self.only not in (None, r["section"]):
-                continue
-            key = (r["section"], r["table_no"], r["board"])
-            if key in self.actions.adjustments:
+        sections = {}  # section -> {key: (result, row)}, keyed as in_force keys them
+        for key, r in in_force(self.actions, rows).items():
+            if self.only not in (None, r["section"]):
                 continue
             result = Result(r["board"], r["ns"], r["ew"], r["score_ns"], r["contract"], r["declarer"], r["tricks"],
                             table=None if r["table_no"] is None else str(r["table_no"]))
-            sections.setdefault(r["section"], {})[key if r["table_no"] is not None else ("row", n)] = (result, r)
+            sections.setdefault(r["section"], {})[key] = (result, r)
         for section, entries in sections.items():
             sess = self._session(section)
             try:
@@ -124,11 +114,10 @@ class Standings:
                 self._add(r)
 
     def _add(self, r):
-        r = self.actions.effective(r)
-        if r is None or r["section"] is None or r["score_ns"] is None or self.only not in (None, r["section"]):
+        r = counts(self.actions, r)
+        if r is None or self.only not in (None, r["section"]):
             return
-        key = (r["section"], r["table_no"], r["board"])
-        if key in self.actions.adjustments:
+        if table_key(r) in self.actions.adjustments:
             return  # the director's score stands for this table and board
         result = Result(r["board"], r["ns"], r["ew"], r["score_ns"], r["contract"], r["declarer"], r["tricks"],
                         table=None if r["table_no"] is None else str(r["table_no"]))

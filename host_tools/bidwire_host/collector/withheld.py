@@ -4,13 +4,14 @@
 A board is withheld, its deal, frequencies and every result of it, while
 
 * a table still has to play it: the movement gives it to that table in some round, and the table has no result
-  that counts for it (held and not accepted, or voided, is none) and no adjusted score; so an early publication
+  in force for it (in_force: held and not accepted, or voided, is none) and no adjusted score; so an early publication
   shows only the boards every table has finished, and the rest appear as the tables finish them; or
 * it is a board of the event's sim and the sim's hub has not released it (`Service.embargoed`: every board while
   the hub has never been reached, or its secret cannot be read).
 
 `to_play` is worked from the store (the writer's publication check uses it); `boards` from the service (pages).
 """
+from bidwire_host.collector import in_force
 from bidwire_host.collector.decisions.state import fold
 
 TO_PLAY = "still to be played"
@@ -22,11 +23,7 @@ def to_play(conn, s, state=None):
     if s is None:
         return set()
     state = state if state is not None else fold(conn)
-    done = set(state.adjustments)
-    for row in conn.execute("SELECT * FROM results"):
-        r = state.effective(dict(row))
-        if r is not None and r["table_no"] is not None:
-            done.add((r["section"], r["table_no"], r["board"]))
+    done = set(state.adjustments) | set(in_force.stored(conn, state))
     return {(sec, table, b) for (sec, table, _), boards in s.round_boards().items() for b in boards
             if (sec, table, b) not in done}
 

@@ -17,7 +17,7 @@ import os
 from datetime import datetime, timezone
 
 from bidwire.core.score import parse_contract
-from bidwire_host.collector import queue
+from bidwire_host.collector import in_force, queue
 from bidwire_host.collector import setup as setup_mod
 from bidwire_host.collector.decisions import leads
 from bidwire_host.collector.decisions.state import fold, label
@@ -83,6 +83,7 @@ def grid(service, only=None):
         f"AND e.seq = b.start_seq{' WHERE b.unit' + where if where else ''} GROUP BY b.unit, b.round", args)}
     now = datetime.now(timezone.utc)
     plays = _round_boards(conn)
+    state = fold(conn)
     out = []
     for unit in sorted(set(service.keyring.units()) | set(derived) | set(synced)):
         if only is not None and unit not in only:
@@ -101,7 +102,7 @@ def grid(service, only=None):
             "phase": phase,
             "calls": b["calls"] if b else 0,
             "in_round": None if in_round is None else int(in_round),
-            "late": lateness(phase, in_round, idle, _to_play(conn, plays, b) if b else 1),
+            "late": lateness(phase, in_round, idle, _to_play(conn, plays, b, state) if b else 1),
             "last_seen": s["last_seen"] if s else None,
             "battery": d["battery"] if d else None,
             "rssi": d["rssi"] if d else None,
@@ -125,15 +126,14 @@ def _round_boards(conn):
     return {} if s is None else s.round_boards()
 
 
-def _to_play(conn, plays, b):
-    """How many boards of its round the table at board row `b` has still to play; 1 when the event does not say
-    (no event, or a board outside the movement): the table is then judged by its clock alone."""
+def _to_play(conn, plays, b, state):
+    """How many boards of its round the table at board row `b` has still to play (no result in force, no adjusted
+    score: in_force.done); 1 when the event does not say (no event, or a board outside the movement): the table is
+    then judged by its clock alone."""
     boards = plays.get((b["section"], b["table_no"], b["round"]))
     if not boards or b["state"] != "done" or b["board"] not in boards:
         return 1
-    done = {r[0] for r in conn.execute("SELECT DISTINCT board FROM results WHERE unit = ? AND round = ?",
-                                       (b["unit"], b["round"]))}
-    return len(set(boards) - done - {b["board"]})
+    return sum(not in_force.done(conn, state, b["section"], b["table_no"], n) for n in boards if n != b["board"])
 
 
 def _latest_boards(conn, where="", args=()):

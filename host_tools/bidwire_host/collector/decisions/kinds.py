@@ -8,4 +8,5 @@ from bidwire_host.collector.decisions.scores import adjust, penalty
 
 ACTIONS = {"adjust": adjust, "penalty": penalty, "publish": publish, "resolve": resolve, "correct": correct,
            "close": close, "players": players, "lead": lead}
-ADVANCING = ("resolve",)  # decisions after which a round may be complete
+ADVANCING = ("resolve", "adjust")  # decisions after which a round may be complete (in_force.done)
+RESULTS = ("resolve", "correct", "adjust")  # decisions that change a board's traveller

@@ -84,11 +84,6 @@ class State:
             self.period.publish(datetime.fromisoformat(row["at"]), body.get("minutes", DEFAULT_CORRECTION_MINUTES))
         return item
 
-    def accepted(self):
-        """{(section, table, round, board)} of the held results accepted as played."""
-        return {(r["section"], r["table"], r["round"], r["board"]) for r in self.resolutions.values()
-                if r["decision"] == "accept"}
-
     def effective(self, row):
         """A `results` row as it counts: None if held and not accepted (or voided); re-attributed if accepted;
         with a correction applied (and `corrected` set to the correction)."""
