@@ -121,7 +121,7 @@ def test_the_director_enters_an_adjusted_score_from_the_page(event_collector, br
     assert page.evaluate("document.documentElement.scrollWidth") <= TABLET["width"]  # no sideways scrolling
     assert event_collector.api.get("/api/v1/ranking").json()["ranking"] == []
 
-    page.get_by_label("Table", exact=True).fill("2")
+    page.locator("#adj-table").fill("2")
     page.locator("#adj-board").fill("1")
     page.locator("#adj-ns").select_option("A+")
     page.locator("#adj-ew").select_option("A-")
@@ -173,3 +173,46 @@ def test_the_director_enters_an_adjusted_score_from_the_page(event_collector, br
     with httpx.Client(base_url=event_collector.url, timeout=10) as client:
         refused = client.post("/director/adjust", data={"table": "1", "board": "1", "ns": "A", "ew": "A"})
         assert refused.status_code == 403
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1366, "height": 900}, {"width": 390, "height": 844}])
+def test_the_director_enters_a_result_no_unit_reported_from_the_page(event_collector, browser, viewport):
+    """Table 2's unit never reported board 3; the director enters it from the paper traveller. Law 77, by hand:
+    board 3 (dealer S, EW vulnerable) 4S by S making 10, NS not vulnerable: 120 + 300 = +420."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page = browser.new_page(viewport=viewport)
+    log_in(page, event_collector.url)
+    page.wait_for_url("**/director")
+    page.locator("#res-table").fill("2")
+    page.locator("#res-board").fill("3")
+    page.locator("#res-contract").fill("4S")
+    page.locator("#res-declarer").select_option("S")
+    page.locator("#res-tricks").fill("10")
+    page.locator("#res-lead").select_option("H")
+    page.locator("#res-reason").fill("unit T02 died; the pairs' agreed result")
+    page.locator("#res-by").fill("TD Jones")
+    page.get_by_role("button", name="Enter result").click()
+    page.wait_for_url("**/director?done=result*")
+    row = page.locator("#audit-table tbody tr").first.inner_text()
+    assert "result entered" in row and "board 3" in row and "table 2" in row and "NS 420" in row, row
+    assert "TD Jones" in row
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    page.screenshot(path=str(SHOTS / f"director-result-entered-{viewport['width']}.png"), full_page=True)
+    with httpx.Client(base_url=event_collector.url, headers=event_collector.api_headers, timeout=10) as client:
+        [r] = client.get("/api/v1/travellers/3").json()["rows"]
+        assert (r["table"], r["contract"], r["declarer"], r["tricks"], r["score_ns"]) == (2, "4S", "S", 10, 420)
+        assert r["entered"]["by"] == "TD Jones"
+    # the scorer's traveller says who entered it
+    page.goto(event_collector.url + "/scorer")
+    assert "entered by the director" in page.content()
+    # a contract that is not one: refused naming the field, the form kept, nothing recorded
+    page.goto(event_collector.url + "/director")
+    page.locator("#res-table").fill("2")
+    page.locator("#res-board").fill("4")
+    page.locator("#res-contract").fill("8S")
+    page.locator("#res-declarer").select_option("E")
+    page.locator("#res-tricks").fill("9")
+    page.get_by_role("button", name="Enter result").click()
+    page.get_by_role("alert").filter(has_text="contract").wait_for()
+    assert page.locator("#res-contract").input_value() == "8S"
+    assert page.locator("#audit-table tbody tr").count() == 1

@@ -420,6 +420,23 @@ class Correction(BaseModel):
     override: bool = False
 
 
+class Entry(BaseModel):
+    """A result the director enters for a table and board of the movement, whether or not a unit reported one."""
+    model_config = ConfigDict(extra="forbid")
+    section: str | None = Field(None, max_length=8)
+    table: int = Field(..., ge=1, le=10_000)
+    board: int = Field(..., ge=1, le=10_000)
+    contract: str = Field(..., max_length=8, description="4S, 3NTX, 6HXX or Pass")
+    declarer: Literal["N", "E", "S", "W"] | None = None
+    tricks: int | None = Field(None, ge=0, le=13, description="the tricks declarer took")
+    lead: Literal["S", "H", "D", "C"] | None = Field(None, description="the opening lead's suit")
+    ns: str | int | None = Field(None, description="the NS pair who played, if not the movement's")
+    ew: str | int | None = Field(None, description="the EW pair who played, if not the movement's")
+    reason: str = Field("", max_length=500)
+    by: str | None = Field(None, max_length=100)
+    override: bool = False
+
+
 class AlertClose(BaseModel):
     """Close an alert (its id as the director's page and GET /api/v1/queue give it) with a note."""
     model_config = ConfigDict(extra="forbid")
@@ -445,6 +462,14 @@ async def post_lead(service: Service, body: LeadChoiceIn, key: IdempotencyKey = 
     """Record declarer's Law 26 choice for the restricted player's first lead; when he is the opening leader it
     goes to his table as a `lead_choice` command. 409 once the lead is made or a choice is recorded."""
     return await _decide(service, "lead", body, key)
+
+
+@router.post("/api/v1/results", tags=["director"], status_code=201)
+async def post_result(service: Service, body: Entry, key: IdempotencyKey = None):
+    """Enter a result for a table and board of the movement (a dead unit, a paper traveller): scored at once,
+    marked on the traveller as entered by the director; a unit's result that comes later for that table and board
+    is held for a decision. After the correction period only with `override` and `by` (Law 79 C)."""
+    return await _decide(service, "enter", body, key)
 
 
 @router.post("/api/v1/results/{unit}/{seq}/resolve", tags=["director"], status_code=201)

@@ -6,7 +6,8 @@ not scored, shown to the director, who accepts it as played â€” re-attributed â€
 A result that arrives after the results were published is held too when its table already has a result for that
 board (a board played again, a changed result), so that a published traveller never changes without a recorded
 decision (Law 79 C); the first result of a board a table still had to play (an early publication, withheld.py)
-is scored, so that the rounds go on. With no event loaded there is nothing to check a
+is scored, so that the rounds go on. A result for a table and board the director has entered a result for
+(decisions.results.enter) is held too: it never silently replaces his. With no event loaded there is nothing to check a
 claim against: results are then scored as the units report them (until publication).
 """
 from datetime import datetime
@@ -38,6 +39,10 @@ def check(conn, s, state, unit, row, received):
         reasons.append(f"the results were published at {state.period.published_at.isoformat(timespec='seconds')}:"
                        " a result that comes later changes them only by a decision")
     section, table, round_no, board = row["section"], row["table_no"], row["round"], row["board"]
+    entered = state.entered.get((section, table, board))
+    if entered is not None:
+        reasons.append(f"the director entered a result for section {section} table {table} board {board} "
+                       f"({entered['by']}, {entered['at']}): a unit's result replaces it only by a decision")
     if s is None:  # nothing to check a claim against (a practice table, a test): scored as reported
         return reasons, None
     if section is None:

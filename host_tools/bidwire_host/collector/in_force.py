@@ -5,8 +5,9 @@ and the director's grid all read it here.
 A stored `results` row counts as decisions.state.State.effective gives it (held and not accepted, or voided: it does
 not; accepted: where the director credited it; corrected: as the scorer corrected it) when it has a section and a
 host score. Of the rows that count for one section, table and board, the latest (rowid order: the writer's commit
-order) is the one in force, in the place on the traveller of the first; a director's adjusted score for that table
-and board stands instead of any of them. A row with no table is a result of its own.
+order) is the one in force, in the place on the traveller of the first. A result the director entered for the table
+and board (`enter`) stands instead of them, unless he accepted a held result for it after entering his; a director's
+adjusted score for that table and board stands instead of any of them. A row with no table is a result of its own.
 """
 from bidwire_host.collector.decisions.state import fold
 
@@ -24,10 +25,24 @@ def table_key(r):
     return None if r["table_no"] is None else (r["section"], r["table_no"], r["board"])
 
 
+def entered_row(item):
+    """A result the director entered (an `enter` action) as a `results` row: no unit, `entered` the action."""
+    return {"unit": None, "seq": None, "rowid_": 0, "section": item["section"], "table_no": item["table"],
+            "round": item["round"], "board": item["board"], "ns": item["ns"], "ew": item["ew"],
+            "contract": item["contract"], "declarer": item["declarer"], "tricks": item["tricks"],
+            "lead": item["lead"], "score_ns": item["score_ns"], "held": None, "entered": item}
+
+
+def _accepted_after(state, r, item):
+    """Whether row `r` is a held result the director accepted after entering `item` for its table and board."""
+    res = state.resolutions.get((r["unit"], r["seq"]))
+    return res is not None and res["decision"] == "accept" and res["id"] > item["id"]
+
+
 def in_force(state, rows):
-    """{key: the row in force} for `rows` in rowid order, in traveller order. The key is (section, table, board),
-    or ("row", n) for the n-th row, which has no table; a table and board under an adjusted score is left out
-    (`state.adjustments` holds it)."""
+    """{key: the row in force} for `rows` in rowid order, in traveller order, and every result the director
+    entered. The key is (section, table, board), or ("row", n) for the n-th row, which has no table; a table and
+    board under an adjusted score is left out (`state.adjustments` holds it)."""
     out = {}
     for n, row in enumerate(rows):
         r = counts(state, row)
@@ -36,6 +51,9 @@ def in_force(state, rows):
         key = table_key(r) or ("row", n)
         if key not in state.adjustments:
             out[key] = r
+    for key, item in state.entered.items():
+        if key not in state.adjustments and not (key in out and _accepted_after(state, out[key], item)):
+            out[key] = entered_row(item)
     return out
 
 
@@ -60,5 +78,5 @@ def stored(conn, state=None, where="", args=()):
 def done(conn, state, section, table, board):
     """Whether the table has a result in force for the board, or an adjusted score."""
     key = (section, table, board)
-    return key in state.adjustments or key in stored(
+    return key in state.adjustments or key in state.entered or key in stored(
         conn, state, " WHERE section = ? AND table_no = ? AND board = ?", key)

@@ -243,7 +243,8 @@ def advance(conn, candidates=None):
 def _in_force_on(conn, section, board):
     """The board's results in force in the section (in_force), by table."""
     return sorted((r for r in in_force.stored(conn, None, " WHERE board = ?", (board,)).values()
-                   if r["section"] == section), key=lambda r: (r["table_no"] is None, r["table_no"] or 0, r["rowid_"]))
+                   if r["section"] == section and r["board"] == board),
+                  key=lambda r: (r["table_no"] is None, r["table_no"] or 0, r["rowid_"]))
 
 
 def traveller_rows(conn, section, board, limit=40):

@@ -161,6 +161,7 @@ class Standings:
                                 "tricks": res.tricks, "score_ns": res.shown_score(),
                                 "adjusted": self._label(section, res),
                                 "corrected": self._corrected(section, res),
+                                "entered": self._entered(section, res),
                                 **{k: format_number(v) for k, v in (("mp_ns", row.mp_ns), ("mp_ew", row.mp_ew),
                                                                    ("top", row.top), ("pct_ns", row.pct_ns),
                                                                    ("pct_ew", row.pct_ew), ("imp_ns", row.imp_ns),
@@ -196,6 +197,12 @@ class Standings:
         fix = src.get("corrected") if src is not None else None
         return None if fix is None else {"by": fix["by"], "at": fix["at"], "reason": fix["reason"],
                                          "before": fix["before"]}
+
+    def _entered(self, section, res):
+        """The director's entry of the result on the traveller (who, when, why), or None."""
+        src = self.source.get((section, int(res.table), res.board)) if res.table is not None else None
+        item = src.get("entered") if src is not None else None
+        return None if item is None else {"by": item["by"], "at": item["at"], "reason": item["reason"]}
 
     def _label(self, section, res):
         if res.adjusted is None or res.table is None:

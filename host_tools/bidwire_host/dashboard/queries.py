@@ -273,6 +273,12 @@ def audit(conn):
             summary = (f"board {a['board']}, {section}table {a['table']}: {b['contract']} {b['declarer'] or ''} "
                        f"{b['tricks'] if b['tricks'] is not None else ''} -> {a['contract']} {a['declarer'] or ''} "
                        f"{a['tricks'] if a['tricks'] is not None else ''} (NS {a['score_ns']})")
+        elif a["kind"] == "enter":
+            kind = "result entered"
+            made = ("passed out" if a["contract"] == "Pass"
+                    else f"{a['contract']} by {a['declarer']}, {a['tricks']} tricks")
+            summary = (f"board {a['board']}, {section}table {a['table']} (NS {a['ns']} v EW {a['ew']}): {made} "
+                       f"(NS {a['score_ns']})")
         elif a["kind"] == "close":
             kind = "alert closed"
             summary = f"{a['alert']}" + (f": {a['note']}" if a.get("note") else "")

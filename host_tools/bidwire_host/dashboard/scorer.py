@@ -200,27 +200,27 @@ def _text(form, name):
 
 
 def correction_body(standings, form, by):
-    """The body of decisions.results.correct from the scorer's form: the result on the traveller at section/table/board,
-    and what to change (blank fields stay as they are)."""
+    """(kind, body) from the scorer's form: decisions.results.correct of the unit's result on the traveller at
+    section/table/board (blank fields stay as they are); with no unit's result there (a dead unit, a result entered
+    before), decisions.results.enter of the result as the form gives it."""
     sections = sorted(standings.sessions)
     section = _text(form, "section") or (sections[0] if len(sections) == 1 else None)
     try:
         table, board = int(str(form.get("table") or "")), int(str(form.get("board") or ""))
     except ValueError:
         raise ActionError("table and board: whole numbers") from None
-    row = standings.source.get((section, table, board))
-    if row is None or row.get("unit") is None:
-        raise ActionError(f"no result from a unit on the traveller of board {board} at "
-                                   f"{'section ' + section + ' ' if section else ''}table {table}", 404)
     tricks = _text(form, "tricks")
     try:
         tricks = None if tricks is None else int(tricks)
     except ValueError:
         raise ActionError(f"tricks: the tricks declarer took, 0-13, not {tricks!r}") from None
-    return {"unit": row["unit"], "seq": row["seq"], "contract": _text(form, "contract"),
-            "declarer": (_text(form, "declarer") or "").upper() or None, "tricks": tricks, "lead": _text(form, "lead"),
-            "ns": _text(form, "ns"), "ew": _text(form, "ew"), "reason": str(form.get("reason") or "")[:500],
-            "by": by, "override": form.get("override") == "on"}
+    body = {"contract": _text(form, "contract"), "declarer": (_text(form, "declarer") or "").upper() or None,
+            "tricks": tricks, "lead": _text(form, "lead"), "ns": _text(form, "ns"), "ew": _text(form, "ew"),
+            "reason": str(form.get("reason") or "")[:500], "by": by, "override": form.get("override") == "on"}
+    row = standings.source.get((section, table, board))
+    if row is None or row.get("unit") is None:
+        return "enter", dict(body, section=section, table=table, board=board)
+    return "correct", dict(body, unit=row["unit"], seq=row["seq"])
 
 
 @router.post("/scorer/correct")
@@ -234,8 +234,8 @@ async def correct(request: Request, service: Service):
         return form_refused(request)
     service = service
     try:
-        body = correction_body(service.standings, form, session["role"])
-        await service.decide("correct", body, str(form.get("idem") or "") or None, role=session["role"])
+        kind, body = correction_body(service.standings, form, session["role"])
+        await service.decide(kind, body, str(form.get("idem") or "") or None, role=session["role"])
     except ActionError as e:
         return await run_in_threadpool(_scorer, request, session, str(e), e.status, dict(form))
     except Refused as e:

@@ -245,6 +245,26 @@ async def adjust(request: Request):
                                 "/director?done=adjust#audit-h")
 
 
+def entry_body(form, by):
+    """The body of decisions.results.enter from the page's "Enter a result" form."""
+    tricks = str(form.get("tricks") or "").strip()
+    return {"section": str(form.get("section") or "").strip() or None, "table": _int(form, "table"),
+            "board": _int(form, "board"), "contract": str(form.get("contract") or "").strip()[:8],
+            "declarer": str(form.get("declarer") or "").strip().upper()[:1] or None,
+            "tricks": _int(form, "tricks") if tricks else None,
+            "lead": str(form.get("lead") or "").strip().upper()[:1] or None,
+            "ns": str(form.get("ns") or "").strip()[:8] or None, "ew": str(form.get("ew") or "").strip()[:8] or None,
+            "reason": str(form.get("reason") or "").strip()[:500], "by": by, "override": form.get("override") == "on"}
+
+
+@router.post("/director/result")
+async def enter_result(request: Request):
+    """A result the director enters for a table and board (decisions.results.enter), from the page's form."""
+    return await _form_decision(request, "enter",
+                                lambda form: entry_body(form, str(form.get("by") or "").strip()[:100] or "director"),
+                                "/director?done=result#audit-h")
+
+
 def penalty_body(form):
     body = {"section": str(form.get("section") or "").strip() or None,
             "direction": str(form.get("direction") or "") or None, "pair": str(form.get("pair") or "").strip(),

@@ -3,10 +3,10 @@ from bidwire_host.collector.decisions.alerts import close
 from bidwire_host.collector.decisions.leads import lead
 from bidwire_host.collector.decisions.players import players
 from bidwire_host.collector.decisions.publication import publish
-from bidwire_host.collector.decisions.results import correct, resolve
+from bidwire_host.collector.decisions.results import correct, enter, resolve
 from bidwire_host.collector.decisions.scores import adjust, penalty
 
 ACTIONS = {"adjust": adjust, "penalty": penalty, "publish": publish, "resolve": resolve, "correct": correct,
-           "close": close, "players": players, "lead": lead}
-ADVANCING = ("resolve", "adjust")  # decisions after which a round may be complete (in_force.done)
-RESULTS = ("resolve", "correct", "adjust")  # decisions that change a board's traveller
+           "enter": enter, "close": close, "players": players, "lead": lead}
+ADVANCING = ("resolve", "adjust", "enter")  # decisions after which a round may be complete (in_force.done)
+RESULTS = ("resolve", "correct", "adjust", "enter")  # decisions that change a board's traveller

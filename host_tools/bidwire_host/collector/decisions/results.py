@@ -2,6 +2,8 @@
 
 * `resolve`: a held result (attribution.py) accepted as played — credited to the section, table, round, board
   and pairs the decision names (by default what the unit reported) — or voided.
+* `enter`: a result the director enters for a table and board (no unit reported it, or its unit died), in force
+  for that table and board (collector/in_force.py).
 * `correct` (the scorer's correction): a result's contract, declarer, tricks, lead or pair numbers as they
   really were; the score is Law 77's on the corrected result, and the traveller marks it corrected. Assigned
   and artificial scores stay `adjust` (scores.py).
@@ -11,7 +13,7 @@ import json
 from bidwire.core import board as boards
 from bidwire.core.readback import CallError, parse_seat
 from bidwire.core.score import parse_contract, score_ns
-from bidwire_host.collector.decisions.checks import pair_of, period_check, pick_section
+from bidwire_host.collector.decisions.checks import pair_of, period_check, pick_section, where
 from bidwire_host.collector.decisions.state import ActionError, fold, insert
 
 
@@ -62,6 +64,47 @@ def resolve(conn, s, body, at):
     return insert(conn, "resolve", out, body.get("by"), at, post)
 
 
+def _scored(contract, declarer, tricks, board):
+    """(contract, declarer, tricks, NS score by Law 77) checked: ActionError naming the field that is wrong."""
+    try:
+        parse_contract(contract or "")
+    except (CallError, ValueError) as e:
+        raise ActionError(f"contract: {contract!r} is not a contract (e.g. 4S, 3NTX, Pass): {e}") from None
+    if contract == "PASS":
+        contract = "Pass"
+    if contract == "Pass":
+        return contract, None, None, 0
+    try:
+        seat = parse_seat(declarer or "")
+    except (CallError, ValueError):
+        raise ActionError(f"declarer: N, E, S or W, not {declarer!r}") from None
+    if not isinstance(tricks, int) or isinstance(tricks, bool) or not 0 <= tricks <= 13:
+        raise ActionError(f"tricks: the tricks declarer took, 0-13, not {tricks!r}")
+    return contract, declarer, tricks, score_ns(contract, seat, boards.vulnerability(board), tricks)
+
+
+def _text(value):
+    return str(value).strip().upper() if value is not None else None
+
+
+def enter(conn, s, body, at):
+    """A result the director enters for a table and board of the movement, whether or not a unit reported one (a
+    dead unit, a traveller on paper): scored by Law 77 and in force for that table and board (in_force) until
+    another is entered; a unit's result that comes later is held for a decision (attribution.py). The pairs are
+    the movement's unless `ns`/`ew` name who sat there. The stored action."""
+    a = where(s, body.get("section"), body["table"], body["board"])
+    sec = pick_section(s, a["section"])
+    contract, declarer, tricks, score = _scored(_text(body.get("contract")), _text(body.get("declarer")),
+                                                body.get("tricks"), body["board"])
+    ns = pair_of(s, sec, "NS", body["ns"]) if body.get("ns") is not None else str(a["ns"])
+    ew = pair_of(s, sec, "EW", body["ew"]) if body.get("ew") is not None else str(a["ew"])
+    out = {"section": a["section"], "table": a["table"], "round": a["round"], "board": body["board"],
+           "contract": contract, "declarer": declarer, "tricks": tricks, "lead": body.get("lead"), "ns": ns,
+           "ew": ew, "score_ns": score, "reason": (body.get("reason") or "").strip()}
+    post = period_check(fold(conn), at, body)
+    return insert(conn, "enter", out, (body.get("by") or "").strip() or body.get("role") or "director", at, post)
+
+
 def correct(conn, s, body, at):
     """The scorer's correction of a result (contract, declarer, tricks, lead, pairs); the stored action."""
     row = _result_row(conn, body)
@@ -73,22 +116,7 @@ def correct(conn, s, body, at):
     declarer = str(body["declarer"]).strip().upper() if body.get("declarer") is not None else base["declarer"]
     tricks = body["tricks"] if body.get("tricks") is not None else base["tricks"]
     lead = body["lead"] if body.get("lead") is not None else base["lead"]
-    try:
-        parse_contract(contract or "")
-    except (CallError, ValueError) as e:
-        raise ActionError(f"contract: {contract!r} is not a contract (e.g. 4S, 3NTX, Pass): {e}") from None
-    if contract == "PASS":
-        contract = "Pass"
-    if contract == "Pass":
-        declarer, tricks, score = None, None, 0
-    else:
-        try:
-            seat = parse_seat(declarer or "")
-        except (CallError, ValueError):
-            raise ActionError(f"declarer: N, E, S or W, not {declarer!r}") from None
-        if not isinstance(tricks, int) or isinstance(tricks, bool) or not 0 <= tricks <= 13:
-            raise ActionError(f"tricks: the tricks declarer took, 0-13, not {tricks!r}")
-        score = score_ns(contract, seat, boards.vulnerability(base["board"]), tricks)
+    contract, declarer, tricks, score = _scored(contract, declarer, tricks, base["board"])
     sec = s.section(base["section"]) if base["section"] is not None else None
     ns, ew = base["ns"], base["ew"]
     if sec is not None:
