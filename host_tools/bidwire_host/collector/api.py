@@ -225,13 +225,15 @@ def get_event(service: Service):
 
 
 @router.post("/api/v1/rounds/{round_no}/start", tags=["director"])
-async def start_round(service: Service, round_no: int, section: str | None = None, key: IdempotencyKey = None):
-    """Queue the round's assigns (and sit-out messages) now, without waiting for every table to finish."""
+async def start_round(service: Service, round_no: int, section: Annotated[str | None, Query(max_length=8)] = None,
+                      table: Annotated[int | None, Query(ge=1, le=10_000)] = None, key: IdempotencyKey = None):
+    """Queue the round's assigns (and sit-out messages) now, without waiting for every table to finish: every
+    section's, one `section`'s, or one `table`'s of it (the section's round moves on only with the section)."""
     if round_no < 1:
         return _error(404, "rounds are numbered from 1")
     if round_no > 2**31:
         return _error(404, f"no round {round_no}")
-    return await service.start_round(round_no, section, key)
+    return await service.start_round(round_no, section, key, table)
 
 
 @router.get("/api/v1/travellers/{board}", tags=["director"])
@@ -437,6 +439,15 @@ class Entry(BaseModel):
     override: bool = False
 
 
+class TableGiven(BaseModel):
+    """A table of the movement given to a unit (a spare in place of a dead one)."""
+    model_config = ConfigDict(extra="forbid")
+    section: str | None = Field(None, max_length=8)
+    table: int = Field(..., ge=1, le=10_000)
+    reason: str = Field("", max_length=500)
+    by: str | None = Field(None, max_length=100)
+
+
 class AlertClose(BaseModel):
     """Close an alert (its id as the director's page and GET /api/v1/queue give it) with a note."""
     model_config = ConfigDict(extra="forbid")
@@ -470,6 +481,15 @@ async def post_result(service: Service, body: Entry, key: IdempotencyKey = None)
     marked on the traveller as entered by the director; a unit's result that comes later for that table and board
     is held for a decision. After the correction period only with `override` and `by` (Law 79 C)."""
     return await _decide(service, "enter", body, key)
+
+
+@router.post("/api/v1/units/{unit}/table", tags=["director"], status_code=201)
+async def post_unit_table(service: Service, unit: Annotated[str, FastPath(max_length=32, pattern=r"^[A-Za-z0-9_-]+$")],
+                          body: TableGiven, key: IdempotencyKey = None):
+    """Give a table to a provisioned unit (a spare for a unit that died): it starts at the table's current round
+    with the boards the table has still to play; the unit that had the table is retired from it (what it sends
+    for it from then on is held for the director, with that reason)."""
+    return await _decide(service, "table", body, key, unit=unit)
 
 
 @router.post("/api/v1/results/{unit}/{seq}/resolve", tags=["director"], status_code=201)

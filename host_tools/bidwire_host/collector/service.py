@@ -320,8 +320,9 @@ class Service:
         done = {(r[0], r[1]) for r in conn.execute("SELECT board, deal FROM analysis")}
         return {b: h for b, h in hands.items() if h.deal is not None and (b, h.deal.pbn("N")) not in done}
 
-    async def start_round(self, round_no, section=None, key=None):
-        job = idempotent(lambda conn: setup.start_round(conn, round_no, section), "round", key, [round_no, section])
+    async def start_round(self, round_no, section=None, key=None, table=None):
+        job = idempotent(lambda conn: setup.start_round(conn, round_no, section, table), "round", key,
+                         [round_no, section] + ([table] if table is not None else []))
         return await self._commit(job, {"event": True})
 
     # ---- decisions (decisions/) ------------------------------------------------------------------------
@@ -334,6 +335,9 @@ class Service:
         action = kinds.ACTIONS.get(kind)
         if action is None:
             raise Refused(400, f"no such decision {kind!r}")
+        if kind == "table" and body.get("unit") not in self.keyring.units():
+            raise Refused(404, f"unit {body.get('unit')!r} is not provisioned: `bidwire provision` it and give the "
+                               "collector its keyring first")
         try:  # bounded before the writer sees it: "1e20000000" once held the writer for 20 s (issue 24.7)
             bounds.decision(kind, body)
         except bounds.BoundsError as e:

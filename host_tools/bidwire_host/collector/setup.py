@@ -174,8 +174,10 @@ def save(conn, data, tables, method="neuberg", session=None, start=True, registe
     return {"round": max(rounds.values(), default=None), "queued": [], "no_unit": []}
 
 
-def start_round(conn, round_no, section=None):
-    """Queue round `round_no`'s assign commands (and sit-out messages) for the units at its tables.
+def start_round(conn, round_no, section=None, table=None):
+    """Queue round `round_no`'s assign commands (and sit-out messages) for the units at its tables: of `section`
+    (every section when None), and of its table `table` alone when given (the director moves one table on; the
+    section's round stays where it is until the others follow).
 
     A command already queued for that unit, section, table and round is not queued again. Returns
     {"round", "queued": [{"unit", "command"}], "no_unit": [tables with no unit mapped]}."""
@@ -188,8 +190,12 @@ def start_round(conn, round_no, section=None):
     except event_mod.EventError as e:
         raise SetupError(str(e)) from None
     queued, missing, sections = [], [], set()
+    if table is not None and section is None and len(s.event.session(s.session).sections) > 1:
+        raise SetupError("section: say which section the table is in")
+    if table is not None and not any(a["table"] == table and section in (None, a["section"]) for a in assigns + sits):
+        raise SetupError(f"table: no table {table} plays round {round_no}")
     for a in assigns:
-        if section is not None and a["section"] != section:
+        if section is not None and a["section"] != section or table is not None and a["table"] != table:
             continue
         sections.add(a["section"])
         unit = s.unit_at(a["section"], a["table"])
@@ -198,7 +204,7 @@ def start_round(conn, round_no, section=None):
         elif commands.assignment(conn, unit, a["section"], a["table"], round_no) is None:
             queued.append({"unit": unit, "command": commands.enqueue(conn, unit, a)})
     for so in sits:
-        if section is not None and so["section"] != section:
+        if section is not None and so["section"] != section or table is not None and so["table"] != table:
             continue
         sections.add(so["section"])
         unit = s.unit_at(so["section"], so["table"])
@@ -206,7 +212,7 @@ def start_round(conn, round_no, section=None):
             queued.append({"unit": unit, "command": commands.enqueue(conn, unit, {"type": "message",
                                                                                     "text": so["text"][:48]})})
     rounds = dict(s.rounds)
-    for name in sections:
+    for name in sections if table is None else ():
         rounds[name] = max(rounds.get(name, 0), round_no)
     conn.execute("UPDATE setup SET rounds = ? WHERE id = 1", (json.dumps(rounds),))
     return {"round": round_no, "queued": queued, "no_unit": missing}

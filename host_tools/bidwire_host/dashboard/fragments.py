@@ -67,6 +67,13 @@ def audit_html(service):
     return templates.get_template("_audit.html").render(audit=queries.audit(service.store.reader()), tz=zone(service))
 
 
+def rounds_html(service, session):
+    """The rounds panel: each section's round, the boards each table has still to play, the forms that start a
+    round and give a table to a unit."""
+    return templates.get_template("_rounds.html").render(
+        r=queries.rounds(service.store.reader(), service.keyring.units()), csrf=session["csrf"])
+
+
 def director(service, session, state="open", page=1):
     grid = rows(service)
     alerts, total = alert_pieces(service, session, state, page)
@@ -75,7 +82,8 @@ def director(service, session, state="open", page=1):
     return {"grid": templates.get_template("_grid.html").render(rows=[r["html"] for r in grid], **ctx),
             "alerts": templates.get_template("_alerts.html").render(items=[a["html"] for a in alerts], state=state,
                                                                    page=page, pages=pages),
-            "audit": audit_html(service), "open_total": total if state == "open" else None, "state": state}
+            "audit": audit_html(service), "rounds": rounds_html(service, session),
+            "open_total": total if state == "open" else None, "state": state}
 
 
 def live_cards(service, only=None):

@@ -17,7 +17,7 @@ import os
 from datetime import datetime, timezone
 
 from bidwire.core.score import parse_contract
-from bidwire_host.collector import in_force, queue
+from bidwire_host.collector import in_force, queue, withheld
 from bidwire_host.collector import setup as setup_mod
 from bidwire_host.collector.decisions import leads
 from bidwire_host.collector.decisions.state import fold, label
@@ -110,6 +110,30 @@ def grid(service, only=None):
             "commands_pending": max(0, (queued.get(unit) or 0) - cmd_ack),
         })
     return out
+
+
+def rounds(conn, units=()):
+    """Each section's round in play, table by table: its unit, the round's boards and those it has still to play
+    (withheld.to_play: no result in force, none entered, no adjusted score), and why the next round has not started
+    (the tables still playing, and which boards). `units`: the provisioned units, for the form that gives a table."""
+    s = setup_mod.load(conn)
+    if s is None:
+        return {"sections": [], "units": sorted(units)}
+    pending = withheld.to_play(conn, s)
+    plays = s.round_boards()
+    out = []
+    for sec in s.event.session(s.session).sections:
+        plan = sec.movement_plan()
+        r = s.rounds.get(sec.name, 0)
+        tables = []
+        for t in range(1, plan.tables + 1):
+            boards = plays.get((sec.name, t, r), [])
+            tables.append({"table": t, "unit": s.unit_at(sec.name, t), "boards": boards,
+                           "left": [b for b in boards if (sec.name, t, b) in pending]})
+        waiting = [(sec.name, x["table"], b) for x in tables for b in x["left"]]
+        out.append({"section": sec.name, "round": r, "rounds": plan.rounds, "tables": tables,
+                    "next": r + 1 if r < plan.rounds else None, "why": withheld.describe(waiting) if waiting else None})
+    return {"sections": out, "units": sorted(units), "several": len(out) > 1}
 
 
 def table_name(section, table, sections=1):
@@ -279,6 +303,12 @@ def audit(conn):
                     else f"{a['contract']} by {a['declarer']}, {a['tricks']} tricks")
             summary = (f"board {a['board']}, {section}table {a['table']} (NS {a['ns']} v EW {a['ew']}): {made} "
                        f"(NS {a['score_ns']})")
+        elif a["kind"] == "table":
+            kind = "table given"
+            boards = ", ".join(map(str, a["boards"])) or "none left"
+            summary = (f"{section}table {a['table']} to unit {a['unit']}"
+                       + (f" in place of unit {a['replaces']}" if a.get("replaces") else "")
+                       + f": round {a['round']}, boards {boards}")
         elif a["kind"] == "close":
             kind = "alert closed"
             summary = f"{a['alert']}" + (f": {a['note']}" if a.get("note") else "")

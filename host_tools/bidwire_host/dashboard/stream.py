@@ -2,9 +2,10 @@
 
 Each stream waits on the service's hub (collector/live.py). When a change arrives (several within
 `COALESCE_S` are taken together) it renders, in a worker thread, only what the change can touch — the rows of
-the units named, the first page of the open alerts if the queue changed, the audit list after a decision — and
-sends only the pieces whose HTML differs from what this stream sent before: `rows` (table rows), `alerts`
-(alerts added or changed, the ids no longer open, the order), `audit`, `cards` (the live auctions). The page
+the units named, the first page of the open alerts if the queue changed, the rounds panel after a result or a
+decision, the audit list after a decision — and sends only the pieces whose HTML differs from what this stream sent
+before: `rows` (table rows), `alerts` (alerts added or changed, the ids no longer open, the order), `rounds`,
+`audit`, `cards` (the live auctions). The page
 replaces those elements alone, so keyboard focus, hover and typed text elsewhere survive. Every `TICK_S` the
 rows are looked at again (the minutes in the round move with the clock): only the rows whose data changed are
 rendered, and the queue and the audit are left alone. A stream lives no longer than its session: it ends at
@@ -35,7 +36,7 @@ class _Seen:
     """What one stream has sent: element id -> hash, per kind."""
 
     def __init__(self):
-        self.rows, self.alerts, self.cards, self.order, self.audit = {}, {}, {}, [], None
+        self.rows, self.alerts, self.cards, self.order, self.audit, self.rounds = {}, {}, {}, [], None, None
         self.drawn = {}  # row element id -> the row's data when last rendered (fragments.rows)
 
     def changed(self, kind, pieces):
@@ -66,6 +67,11 @@ def _director_update(service, session, seen, change, full):
         if changed or gone or order != seen.order or full:
             out.append(_send("alerts", {"upsert": changed, "remove": gone, "order": order, "open": total}))
         seen.order = order
+    if full or change.get("decisions") or change.get("scores") or change.get("event"):
+        html = frag.rounds_html(service, session)
+        if html != seen.rounds:
+            seen.rounds = html
+            out.append(_send("rounds", {"html": html}))
     if full or change.get("decisions"):
         html = frag.audit_html(service)
         if html != seen.audit:

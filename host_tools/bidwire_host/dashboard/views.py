@@ -127,7 +127,8 @@ def _director(request, session, error="", form=None, status=200):
     return templates.TemplateResponse(request, "director.html",
                                       dict(parts, csrf=session["csrf"], fragments=parts, flash=flash, error=error,
                                            form=form or {}, idem=secrets.token_urlsafe(16), state=state, page=page,
-                                           hub=service.hub_status(), **_head(service)),
+                                           hub=service.hub_status(), provisioned=service.keyring.units(),
+                                           **_head(service)),
                                       status_code=status)
 
 
@@ -263,6 +264,42 @@ async def enter_result(request: Request):
     return await _form_decision(request, "enter",
                                 lambda form: entry_body(form, str(form.get("by") or "").strip()[:100] or "director"),
                                 "/director?done=result#audit-h")
+
+
+def table_body(form, by):
+    """The body of the `table` decision (collector/spare_units.py) from the page's "Give a table" form."""
+    unit = str(form.get("unit") or "").strip()
+    if not unit or len(unit) > 32:
+        raise ActionError("unit: the provisioned unit's id (e.g. T09)")
+    return {"unit": unit, "section": str(form.get("section") or "").strip()[:8] or None, "table": _int(form, "table"),
+            "reason": str(form.get("reason") or "").strip()[:500], "by": by}
+
+
+@router.post("/director/table")
+async def give_table(request: Request):
+    """A table given to a unit (a spare for a dead unit), from the page's form."""
+    return await _form_decision(request, "table", lambda form: table_body(form, "director"),
+                                "/director?done=table#rounds-h")
+
+
+@router.post("/director/rounds")
+async def start_round(request: Request):
+    """Start a round now for a section, or one table of it (the page's buttons): setup.start_round."""
+    form = await request.form()
+    session = _checked_form(request, form)
+    if session is None:
+        return form_refused(request)
+    try:
+        round_no = _int(form, "round")
+        table = _int(form, "table", required=False)
+        bounds.integer(round_no, "round", 1, 10_000)
+        await request.app.state.service.start_round(round_no, str(form.get("section") or "").strip()[:8] or None,
+                                                    None, table)
+    except (ActionError, bounds.BoundsError) as e:
+        return await run_in_threadpool(_director, request, session, str(e), dict(form), 400)
+    except Refused as e:
+        return await run_in_threadpool(_director, request, session, e.reason, dict(form), e.status)
+    return RedirectResponse("/director?done=round#rounds-h", status_code=303)
 
 
 def penalty_body(form):
