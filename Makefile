@@ -184,15 +184,16 @@ chaos: setup
 # The virtual unit: the firmware with the unix_sim board on the 32-bit build with the firmware frozen in (make mp32;
 # the 64-bit port with the .mpy files of build/unit, after a notice, where that cannot be built). Keys on stdin
 # (`N 1`, `N H`, `E PASS`, `sleep 200`, `sync`, `shot f.pbm`, `quit`); frames printed as text. It runs in the
-# config's folder. Each run starts from a fresh state (the journal and snapshot in the config's state_dir
+# config's folder. A config with no state_dir (as `make provision` writes for a real unit, whose state is /data on
+# its flash) runs from a copy in build/vunit/UNIT/ with its state there: each unit its own journal, nothing written
+# outside the checkout. Each run starts from a fresh state (the journal and snapshot in the config's state_dir
 # removed); RESUME=1 carries on from where the last run stopped.
 # make vunit [CONFIG=unit.json] [RESUME=1] [VUNIT_HEAP=48K] < script.txt
 unit-build: setup
 	$(BIN)/python -m bidwire_host.unit_tools.mpy --mpy-cross $(MPYCROSS) --out $(UNIT_BUILD) --package boards firmware
 
 vunit: setup
-	@$(BIN)/python -m bidwire_host.unit_tools.vunit_config $(or $(CONFIG),$(VUNIT_CONFIG)) $(if $(filter-out 0,$(RESUME)),--resume)
-	@$(BIN)/python -m bidwire_host.unit_tools.vunit_run $(if $(VUNIT_HEAP),--heap $(VUNIT_HEAP)) $(or $(CONFIG),$(VUNIT_CONFIG))
+	@$(BIN)/python -m bidwire_host.unit_tools.vunit_run $(if $(VUNIT_HEAP),--heap $(VUNIT_HEAP)) $(if $(filter-out 0,$(RESUME)),--resume) $(or $(CONFIG),$(VUNIT_CONFIG))
 
 # The ESP32 image with the unit frozen in: MicroPython v1.28.0's ports/esp32 build with ESP-IDF (docs/deploy.md).
 # make firmware BOARD=esp32_devkitc|esp32_s3 MICROPY_SRC=<MicroPython v1.28.0 checkout> IDF_PATH=<ESP-IDF v5.5.1>

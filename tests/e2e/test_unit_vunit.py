@@ -64,3 +64,27 @@ def test_a_unit_whose_config_cannot_be_read_says_why_and_stops_with_status_2(tmp
         proc = subprocess.run(argv[:-1] + ([str(config)] if config else []), env=run_env, cwd=cwd, input="quit\n",
                               capture_output=True, text=True, timeout=60)
         assert proc.returncode == 2 and proc.stdout.startswith("bidwire: " + said), (config, proc.stdout, proc.stderr)
+
+
+def test_a_provisioned_config_keeps_its_state_under_build_per_unit(tmp_path):
+    """Issue 36 item 8: a config with no state_dir (as `make provision` writes it) once put every virtual unit's
+    journal in /data at the filesystem root, so a "replacement" booted another unit's journal."""
+    import json
+    import secrets
+    import shutil
+    units = [f"TST{secrets.token_hex(3)}" for _ in range(2)]
+    try:
+        for unit in units:
+            cfg = tmp_path / f"{unit}.json"
+            cfg.write_text(json.dumps({"unit": unit, "secret": secrets.token_hex(32), "collector": "",
+                                       "board": "unix_sim", "mode": "record", "td_pin": "1234"}))
+            boot, rows = _vunit(cfg, "N PASS\nN 1\nN H\nquit\n")
+            assert "keys=0" in boot  # a fresh journal: not the other unit's
+            state = ROOT / "build" / "vunit" / unit / "state"
+            assert (state / "journal.bin").exists(), sorted(p.name for p in state.parent.rglob("*"))
+            assert json.loads(cfg.read_text()).get("state_dir") is None  # the provisioned file is left as it was
+        boot, _ = _vunit(tmp_path / f"{units[0]}.json", "quit\n", "RESUME=1")
+        assert "keys=3" in boot  # its own three presses, kept in its own folder
+    finally:
+        for unit in units:
+            shutil.rmtree(ROOT / "build" / "vunit" / unit, ignore_errors=True)
