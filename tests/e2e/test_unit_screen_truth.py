@@ -78,8 +78,8 @@ def test_the_seat_that_may_not_double_sees_it_on_its_turn(unit):
     assert rows[6] == "W to call"
 
 
-@pytest.mark.parametrize("withdrawn, shown", [("H", ["L26 W may bar or", "require H lead"]),
-                                              ("NT", ["L26 W may bar", "one suit's lead"])])
+@pytest.mark.parametrize("withdrawn, shown", [("H", ["L26 N's lead:", "W may bar/req H"]),
+                                              ("NT", ["L26 N's lead:", "W may bar 1 suit"])])
 def test_the_opening_leader_sees_what_declarer_may_do_about_his_lead(unit, withdrawn, shown):
     # S calls out of rotation and the director rejects it: N passes throughout, and if N leads against the
     # contract, Law 26 lets declarer bar (or, for a suit the call named, require) a lead
@@ -152,7 +152,7 @@ def test_declarers_law_26_choice_from_the_director_reaches_the_leaders_screen(tm
     u = VUnit(write_config(tmp_path / "T01.json", tmp_path / "state", c.url, unit="T01"))
     try:
         rows = play(u, *LAW_26)
-        assert rows[3:7] == ["L26 W may bar or", "require H lead", "1S by W", "N: lead suit"]
+        assert rows[3:7] == ["L26 N's lead:", "W may bar/req H", "1S by W", "N: lead suit"]
         u.write("sync 10000")
         answer = c.api.post("/api/v1/leads", json={"alert": open_lead_restriction(c), "choice": choice, "suit": suit})
         assert answer.status_code == 201, answer.text

@@ -25,7 +25,7 @@ SCREENS = [  # (picture, key lines, the rows the picture must show: row index ->
     ("unit-auction", ["N PASS", "N 1", "N NT", "E PASS", "S 2", "S C", "N ALERT", "W PASS"], {6: "N to call"}),
     ("unit-irregular", ["N PASS", "E 1", "E S"], {0: "IRREGULAR L31"}),
     ("unit-director-menu", ["N PASS", "E 1", "E S", *[p.format(s="S") for p in PIN]], {0: "DIRECTOR L31"}),
-    ("unit-law26-lead", LAW_26, {3: "L26 W may bar or", 4: "require H lead", 5: "1S by W", 6: "N: lead suit"}),
+    ("unit-law26-lead", LAW_26, {3: "L26 N's lead:", 4: "W may bar/req H", 5: "1S by W", 6: "N: lead suit"}),
     ("unit-result-entry", [*ONE_SPADE, "E H"], {3: "tricks 7 =", 6: "PASS: enter"}),
     ("unit-score", [*ONE_SPADE, "E H", "N PASS", "E PASS"], {1: "1S N =", 2: "NS 80", 6: "PASS: next"}),
 ]

@@ -169,11 +169,9 @@ def _lead_rows(app):
             row = d + (" bars " if r[0] == _L26_BAR else " requires ") + _SUITS[r[1]]
         return [row, "void? again L59"] if r[2] >= 0 else [row]
     for x in a.leads:
-        if x[1] == app.leader:
-            d = _SEATS[a.declarer()]
-            if x[2] < 0:
-                return ["L26 " + d + " may bar", "one suit's lead"]
-            return ["L26 " + d + " may bar or", "require " + _SUITS[x[2]] + " lead"]
+        if x[1] == app.leader:  # the leader and declarer's options together: "L26 N's lead:" / "W may bar/req ♥"
+            d = _SEATS[a.declarer()] + " may bar"
+            return ["L26 " + _SEATS[app.leader] + "'s lead:", d + (" 1 suit" if x[2] < 0 else "/req " + _SUITS[x[2]])]
     return []
 
 
