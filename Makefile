@@ -232,6 +232,7 @@ provision: setup
 serve: setup
 	$(BIN)/bidwire serve --data "$(or $(DATA),collector-data)" --host "$(or $(HOST),127.0.0.1)" \
 		--port "$(or $(PORT),8080)" --keyring "$(or $(KEYRING),units/keyring.json)" \
+		$(if $(EVENT),--event "$(EVENT)") $(if $(TABLES),--tables "$(TABLES)") $(if $(METHOD),--method "$(METHOD)") \
 		$(if $(DIRECTOR_PASSWORD_FILE),--director-password-file "$(DIRECTOR_PASSWORD_FILE)") \
 		$(if $(SCORER_PASSWORD_FILE),--scorer-password-file "$(SCORER_PASSWORD_FILE)") \
 		$(if $(FORWARDED_ALLOW_IPS),--forwarded-allow-ips "$(FORWARDED_ALLOW_IPS)")

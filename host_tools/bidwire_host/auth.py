@@ -64,9 +64,9 @@ def read_password(path=None, role="director"):
     return os.environ.get(SCORER_PASSWORD_ENV if role == "scorer" else PASSWORD_ENV) or None
 
 
-def private_secret(path):
-    """A random secret (256 bits, hex) kept in a file readable by its owner only (mode 600): read if it is
-    there, made (atomically) if not."""
+def private_secret(path, make=lambda: secrets.token_hex(32)):
+    """A random secret (by default 256 bits, hex) kept in a file readable by its owner only (mode 600): read if it
+    is there, made (atomically) by `make()` if not."""
     path = Path(path)
     try:
         secret = path.read_text().strip()
@@ -74,13 +74,22 @@ def private_secret(path):
             return secret
     except FileNotFoundError:
         pass
-    secret = secrets.token_hex(32)
+    secret = make()
+    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w") as f:
         f.write(secret + "\n")
     os.replace(tmp, path)
     return secret
+
+
+def first_run_password(data_dir, role):
+    """(password, made now) of a role that was given no password: the first line of DATA/ROLE-password, made (16
+    characters, mode 600) on the collector's first run."""
+    path = Path(data_dir) / f"{role}-password"
+    made = not path.exists()
+    return private_secret(path, lambda: secrets.token_urlsafe(12)), made
 
 
 def server_secret(data_dir):

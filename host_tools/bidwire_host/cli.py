@@ -160,7 +160,8 @@ _DATA = click.option("--data", required=True, type=click.Path(file_okay=False, p
 @click.option("--event", "event_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Load this event file (`bidwire event create`) and send round 1's assigns to the units.")
 @click.option("--tables", default="",
-              help="Which unit sits at which table: T01=1,T02=2 (one section) or T01=A:1,T02=B:1.")
+              help="Which unit sits at which table: T01=1,T02=2 (one section) or T01=A:1,T02=B:1. Default with "
+                   "--event: the table map kept with that event, else the keyring's units in order at the tables.")
 @click.option("--method", default="neuberg", show_default=True,
               type=click.Choice(["mp", "neuberg", "cross-imps", "butler", "teams"]),
               help="Scoring: matchpoints with Neuberg factoring where a board has fewer results, plain matchpoints "
@@ -168,10 +169,11 @@ _DATA = click.option("--data", required=True, type=click.Path(file_okay=False, p
                    "(a two-table team match).")
 @click.option("--director-password-file", type=click.Path(dir_okay=False, path_type=Path),
               help="The director's dashboard password (the file's first line). Default: $BIDWIRE_DIRECTOR_PASSWORD; "
-                   "with neither, the dashboard refuses every login.")
+                   "with neither, DATA/director-password, made and printed once on the first run.")
 @click.option("--scorer-password-file", type=click.Path(dir_okay=False, path_type=Path),
               help="The scorer's dashboard password (the file's first line): the /scorer pages only (publish, "
-                   "correct), not /director. Default: $BIDWIRE_SCORER_PASSWORD; with neither, no scorer login.")
+                   "correct), not /director. Default: $BIDWIRE_SCORER_PASSWORD; with neither, DATA/scorer-password, "
+                   "made and printed once on the first run.")
 @click.option("--body-timeout", default=30.0, show_default=True, type=click.FloatRange(0.1),
               help="Seconds a request's body may take to arrive (a stalled or trickling client gets 408).")
 @click.option("--head-timeout", default=10.0, show_default=True, type=click.FloatRange(0.1),
@@ -190,6 +192,7 @@ def serve(data, host, port, keyring, log_level, access_log, event_file, tables, 
           scorer_password_file, body_timeout, head_timeout, per_address, proxies, session_hours, session_idle_minutes):
     """Run the collector: the units' sync endpoint, the director's JSON API (docs/collector.md) and dashboard
     (docs/director.md)."""
+    from bidwire_host.auth import first_run_password
     from bidwire_host.collector.setup import SetupError, parse_tables
     from bidwire_host.collector.store import StoreError
     from bidwire_host.dashboard import AuthError, read_password
@@ -204,16 +207,23 @@ def serve(data, host, port, keyring, log_level, access_log, event_file, tables, 
         scorer_password = read_password(scorer_password_file, role="scorer")
     except AuthError as e:
         raise click.ClickException(str(e)) from None
-    for role, given in (("director", password), ("scorer", scorer_password)):
+    passwords = {"director": password, "scorer": scorer_password}
+    for role, given in passwords.items():
         if given is None:  # on stderr: the first line on stdout is the collector's address
-            click.echo(f"note: no {role} password, so no {role} login; to set one, "
-                       f"{_password_hint(role, data / f'{role}-password', data)}", err=True)
+            try:
+                passwords[role], made = first_run_password(data, role)
+            except OSError as e:
+                raise click.ClickException(f"cannot keep the {role} password in {data}: {e}") from None
+            where = data / f"{role}-password"
+            click.echo(f"{role} password: {passwords[role]} (made now and kept in {where}; it is not shown again)"
+                       if made else f"{role} password: the first line of {where}", err=True)
+    password, scorer_password = passwords["director"], passwords["scorer"]
     try:
         table_map = parse_tables(tables)
         if table_map and event_file is None:
             raise SetupError("--tables needs --event")
         serve_collector(data, host, port, keyring, log_level=log_level, access_log=access_log,
-                        echo=lambda text: click.echo(text), event=event_file, tables=table_map, method=method,
+                        echo=lambda text: click.echo(text), event=event_file, tables=table_map or None, method=method,
                         director_password=password, scorer_password=scorer_password, body_timeout_s=body_timeout,
                         head_timeout_s=head_timeout, per_address=per_address,
                         forwarded_allow_ips=[p.strip() for p in proxies.split(",") if p.strip()],

@@ -34,24 +34,28 @@ KEYRING = "keyring.json"  # in the data directory, unless given
 
 def create_app(data_dir, keyring_path=None, event=None, tables=None, method="neuberg", director_password=None,
                scorer_password=None, body_timeout_s=bodyguard.BODY_TIMEOUT_S,
-               session_lifetime_s=auth.SESSION_HOURS * 3600, session_idle_s=auth.IDLE_MINUTES * 60):
+               session_lifetime_s=auth.SESSION_HOURS * 3600, session_idle_s=auth.IDLE_MINUTES * 60, seat=False):
     """The collector app on the store in data_dir; units from keyring_path (default: data_dir/keyring.json).
 
     `event`: an event file (path) or its parsed JSON to load, with `tables` {unit: table or [section, table]}
     and the scoring `method`; round 1's assigns are queued unless already sent (setup.py). `director_password`:
     the dashboard's login (dashboard/); without it the dashboard's pages refuse every login. `scorer_password`:
     the scorer's own login (the /scorer pages only). `body_timeout_s`: how long a request's body may take to
-    arrive (bodyguard.py). `session_lifetime_s`, `session_idle_s`: when a dashboard login ends (auth.py)."""
+    arrive (bodyguard.py). `session_lifetime_s`, `session_idle_s`: when a dashboard login ends (auth.py). `seat`:
+    with an event and no `tables`, seat the keyring's units (setup.seat_units: the map stored with this event, else
+    the units in order at the tables in order)."""
     data_dir = Path(data_dir)
     if event is not None:  # a bad event file is refused before the store is opened: nothing is left behind
         if not isinstance(event, dict):
             event = load_event_file(event)
-        setup.prepare(event, tables or {}, method)
+        prepared, _ = setup.prepare(event, tables or {}, method)
     store = derive.open_store(data_dir)
     keyring = Keyring(Path(keyring_path) if keyring_path else data_dir / KEYRING)
     service = Service(store, keyring)
     if event is not None:
         try:
+            if seat and not tables:
+                tables = setup.seat_units(prepared, keyring.units(), setup.load(store.reader()))
             service.write_now(lambda conn: setup.save(conn, event, tables or {}, method))
         except BaseException:
             store.close()
@@ -211,7 +215,7 @@ def serve(data_dir, host="127.0.0.1", port=8080, keyring_path=None, log_level="i
     app = create_app(data_dir, keyring_path, event=event, tables=tables, method=method,
                      director_password=director_password, scorer_password=scorer_password,
                      body_timeout_s=body_timeout_s, session_lifetime_s=session_lifetime_s,
-                     session_idle_s=session_idle_s)
+                     session_idle_s=session_idle_s, seat=True)
     proxies = list(forwarded_allow_ips)
     descriptors = connections.raise_descriptor_limit()
     limits = connections.ConnectionLimits(connections.total_for(descriptors), per_address, head_timeout_s, proxies)
@@ -226,6 +230,11 @@ def serve(data_dir, host="127.0.0.1", port=8080, keyring_path=None, log_level="i
          f"forwarded headers from {', '.join(proxies) or 'no proxy'})")
     if keyring.error:
         echo(f"warning: {keyring.error}")
+    seated = app.state.service.standings.setup
+    if seated is not None:
+        where = sorted((tuple(w), u) for u, w in seated.tables.items())
+        echo("tables: " + (", ".join(f"{u}={sec}:{t}" for (sec, t), u in where) or "no unit seated yet: give each "
+                           "unit its table on the director's page (Rounds), or serve with --tables"))
     config = uvicorn.Config(app, log_level=log_level, access_log=access_log, timeout_graceful_shutdown=5,
                             log_config=logs.log_config(log_level), http=connections.guarded_protocol(limits),
                             proxy_headers=bool(proxies), forwarded_allow_ips=proxies or None,

@@ -70,18 +70,82 @@ def test_make_serve_says_how_to_create_missing_password_files_and_the_files_it_d
         server.wait(timeout=30)
 
 
-def test_serve_without_password_files_says_how_to_make_them(tmp_path):
+def _serve(data, *extra, seconds=None):
+    """`bidwire serve` on `data` until it listens: (url, the process)."""
+    server = subprocess.Popen([sys.executable, "-m", "bidwire_host.cli", "serve", "--data", str(data), "--port", "0",
+                               *extra], env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return _url(server), server
+
+
+def _stop(server):
+    server.terminate()
+    return server.communicate(timeout=30)
+
+
+def test_serve_without_passwords_makes_them_on_the_first_run_and_prints_them_once(tmp_path):
     data = tmp_path / "data"
-    server = subprocess.Popen([sys.executable, "-m", "bidwire_host.cli", "serve", "--data", str(data), "--port", "0"],
-                              env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    url, server = _serve(data)
     try:
-        _url(server)
+        assert _login(url, "not-the-password")[0] == 401
+        files = {role: data / f"{role}-password" for role in ("director", "scorer")}
+        for path in files.values():
+            assert path.stat().st_mode & 0o777 == 0o600 and len(path.read_text().strip()) >= 16
+        assert _login(url, files["director"].read_text().strip()) == (303, "/director")
+        assert _login(url, files["scorer"].read_text().strip()) == (303, "/scorer")
     finally:
-        server.terminate()
-        out, err = server.communicate(timeout=30)
-    for role in ("director", "scorer"):
-        assert f"note: no {role} password, so no {role} login; to set one, create it with (umask 077;" in err
-        assert f"make serve DATA={data} {role.upper()}_PASSWORD_FILE={data / f'{role}-password'}" in err
-        assert (out + err).count(f"no {role} password") == 1, out + err  # issue 26 item 10: it was said twice
+        out, err = _stop(server)
+    for role, path in files.items():
+        password = path.read_text().strip()
+        assert f"{role} password: {password} (made now and kept in {path}; it is not shown again)" in err
+        assert (out + err).count(password) == 1, out + err
     # a new store goes through every schema migration: one line says so, not one per version
     assert "schema migrated" not in out + err and (out + err).count("store schema created at version") == 1
+    url, server = _serve(data)  # the second run: the same passwords, not shown
+    try:
+        assert _login(url, files["director"].read_text().strip()) == (303, "/director")
+    finally:
+        out, err = _stop(server)
+    for role, path in files.items():
+        assert path.read_text().strip() not in out + err
+        assert f"{role} password: the first line of {path}" in err
+
+
+def test_make_serve_event_seats_the_provisioned_units_and_keeps_the_directors_changes(tmp_path):
+    """`make serve EVENT=event.json` alone: the keyring's units in order at the tables in order, printed; a
+    restart with the same event keeps the table map it had (a spare the director gave a table stays there)."""
+    import json
+    event = tmp_path / "event.json"
+    subprocess.run([sys.executable, "-m", "bidwire_host.cli", "event", "create", str(event), "--name", "Club",
+                    "--movement", "mitchell", "--tables", "3", "--boards-per-round", "2"], check=True,
+                   capture_output=True, env=_env())
+    keyring = tmp_path / "keyring.json"
+    keyring.write_text(json.dumps({"units": {u: {"secret": "ab" * 32} for u in ("T01", "T02", "T03", "T04")}}))
+    data = tmp_path / "data"
+    args = ["make", "-s", "--no-print-directory", "serve", f"DATA={data}", "PORT=0", f"KEYRING={keyring}",
+            f"EVENT={event}"]
+    server = subprocess.Popen(args, cwd=REPO, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              start_new_session=True)
+    try:
+        url = _url(server)
+        seated = server.stdout.readline()  # printed right after the address
+        token = (data / "api-token").read_text().strip()
+        with httpx.Client(base_url=url, timeout=10, headers={"Authorization": f"Bearer {token}"}) as api:
+            assigns = {(c["command"]["section"], c["command"]["table"]) for u in ("T01", "T02", "T03")
+                       for c in api.get(f"/api/v1/units/{u}/commands").json()["commands"]
+                       if c["command"]["type"] == "assign"}
+            assert assigns == {("A", 1), ("A", 2), ("A", 3)}
+            r = api.post("/api/v1/units/T04/table", json={"table": 2, "reason": "T02 died"})
+            assert r.status_code == 201, r.text
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.communicate(timeout=30)
+    assert seated.strip() == "tables: T01=A:1, T02=A:2, T03=A:3"
+    server = subprocess.Popen(args, cwd=REPO, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              start_new_session=True)
+    try:
+        _url(server)
+        seated = server.stdout.readline()
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.communicate(timeout=30)
+    assert seated.strip() == "tables: T01=A:1, T04=A:2, T03=A:3"

@@ -61,6 +61,17 @@ def check_tables(event, tables, session=None):
     return out
 
 
+def seat_units(data, units, stored=None, session=None):
+    """The table map for an event loaded with none given (`bidwire serve --event` alone): the map stored with the
+    same event (a restart keeps the director's changes, a spare's table included), else the units in order at the
+    event's tables in order, section by section, as many as there are of both (`units`: the keyring's, sorted)."""
+    if stored is not None and stored.data == data:
+        return dict(stored.tables)
+    places = [[sec.name, t] for sec in event_mod.from_dict(data).session(session).sections
+              for t in range(1, sec.movement_plan().tables + 1)]
+    return dict(zip(units, places, strict=False))
+
+
 class Setup:
     """The loaded event: `event` (event.Event), `tables` {unit: [section, table]}, `method`, `rounds` sent."""
 
