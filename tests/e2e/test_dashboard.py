@@ -97,7 +97,11 @@ def test_the_director_rules_on_a_call_out_of_rotation_from_the_page(tmp_path, co
         assert page.locator("tr[data-unit=T01] .phase").inner_text() == "bidding"
         page.screenshot(path=str(SHOTS / "director-alert.png"), full_page=True)
 
-        alert.get_by_role("button", name="reject", exact=True).click()
+        said = alert.locator(".ruling-option .said").first.inner_text()
+        # laws.md §4.9, 31 A: at RHO's turn, N calls; if N passes E repeats 1S, else E's partner W is restricted
+        assert "Cancel 1♠: N calls" in said and "E must bid 1♠ again" in said and "Law 31 A" in said, said
+        assert "reject" not in alert.inner_text()  # no code word on the page
+        alert.get_by_role("button", name="Not accepted", exact=True).click()
         page.wait_for_url("**/director?ruled=T01")
         page.evaluate("window.__no_reload = true")  # the form's answer reloaded the page; from now on, live only
         # queued until the unit's next sync; its heartbeat may fetch and apply it before the page shows "sent"
@@ -113,7 +117,10 @@ def test_the_director_rules_on_a_call_out_of_rotation_from_the_page(tmp_path, co
         assert page.evaluate("window.__no_reload") is True
         page.goto(collector.url + "/director?state=closed")
         outcome = page.locator("article.alert", has_text="out of rotation").locator(".outcome")
-        assert "ruling reject applied from the director's page" in outcome.inner_text()
+        assert "ruled: not accepted, applied from the director's page" in outcome.inner_text()
+        page.goto(collector.url + "/director")
+        audit = page.locator("#audit-table tbody tr").first.inner_text()
+        assert "ruling" in audit and "Not accepted" in audit and "Law 31 A" in audit, audit
         page.screenshot(path=str(SHOTS / "director-ruled.png"), full_page=True)
     finally:
         unit.finish()

@@ -9,12 +9,14 @@ tests/host/test_protocol_schema.py checks the commands built here against.
 """
 import json
 import time
+from datetime import datetime, timezone
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter, ValidationError
 
 from bidwire.core.codes import RULE_NAMES
-from bidwire_host.collector.decisions.state import alert_key, fold
+from bidwire_host.collector import ruling_words
+from bidwire_host.collector.decisions.state import alert_key, fold, insert
 
 REPLY_BYTES = 12 * 1024  # the unit reads a sync reply of 16 KB at most (firmware/bidwire/unit/http.py)
 REPLY_COMMANDS = 16
@@ -141,9 +143,10 @@ class NotOpen(CommandError):
     """A ruling for an irregularity that is no longer open (409)."""
 
 
-def ruling(conn, unit, seq, choice, by="director"):
-    """Queue the director's ruling on the open irregularity (unit, seq); the command. NotOpen if it was settled
-    at the table, closed by the director, superseded, or has a ruling on its way already."""
+def ruling(conn, unit, seq, choice, by="director", at=None):
+    """Queue the director's ruling on the open irregularity (unit, seq); the command. It is recorded as a decision
+    (kind `ruling`, for the audit: who, when, the ruling in words) at `at` (the host clock; now if None). NotOpen if
+    it was settled at the table, closed by the director, superseded, or has a ruling on its way already."""
     row = conn.execute("SELECT * FROM irregularities WHERE unit = ? AND seq = ?", (unit, seq)).fetchone()
     if row is None:
         raise NotFound(f"no irregularity {seq} from unit {unit}")
@@ -164,7 +167,11 @@ def ruling(conn, unit, seq, choice, by="director"):
     command = {"type": "ruling", "board": row["board"], "ruling": choice, "seat": row["offender"] or "N"}
     if row["at"] is not None:
         command["at"] = row["at"]
-    return enqueue(conn, unit, command)
+    queued = enqueue(conn, unit, command)
+    [(_, label, said)] = ruling_words.options(conn, unit, seq, [choice])
+    insert(conn, "ruling", {"unit": unit, "seq": seq, "board": row["board"], "ruling": choice, "label": label,
+                            "said": said, "command": queued["seq"]}, by, at or datetime.now(timezone.utc), False)
+    return queued
 
 
 def pending(conn, unit, cmd_ack):

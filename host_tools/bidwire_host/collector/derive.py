@@ -10,7 +10,7 @@ import logging
 
 from bidwire.core import board as boards
 from bidwire.core.calls import seat_name
-from bidwire_host.collector import attribution, in_force, setup, validator
+from bidwire_host.collector import attribution, in_force, ruling_words, setup, validator
 from bidwire_host.collector.decisions.state import fold
 from bidwire_host.collector.store import DERIVED, Store, forget
 
@@ -136,7 +136,8 @@ def _ruling_applied(conn, unit, seq, e, row):
                   e.get("verdict"), e.get("law"), e.get("t"), at))
     if e.get("ruling") != "pass_next_turn" or at is not None:
         by = {"table": "at the table", "collector": "from the director's page"}.get(e.get("by"), e.get("by") or "")
-        _close_irregularity(conn, unit, seq, row, at, f"ruling {e.get('ruling')} applied {by}".strip())
+        label = ruling_words.LABELS.get(e.get("ruling"), str(e.get("ruling")))
+        _close_irregularity(conn, unit, seq, row, at, f"ruled: {label.lower()}" + (f", applied {by}" if by else ""))
     if e.get("by") == "table":  # the director ruled at the table: the call is over
         _td_end(conn, unit, seq, e, row)
 
@@ -147,8 +148,9 @@ def _ruling_refused(conn, unit, seq, e, row):
                  (unit, seq, row and row["id"], e.get("board"), e.get("ruling"), e.get("seat"), e.get("t"),
                   e.get("at") if isinstance(e.get("at"), int) else None))
     insert_alerts(conn, unit, seq, dict(row) if row else {"board": e.get("board")}, [validator.alert(
-        "ruling_not_applied", f"board {e.get('board')}: the unit did not apply ruling {e.get('ruling')} "
-        f"(irregularity at {e.get('at')}): {e.get('reason') or 'no longer pending'}", at=e.get("at"),
+        "ruling_not_applied", f"board {e.get('board')}: the unit did not apply the ruling "
+        f"\"{ruling_words.LABELS.get(e.get('ruling'), str(e.get('ruling')))}\" (irregularity at {e.get('at')}): "
+        f"{e.get('reason') or 'no longer pending'}", at=e.get("at"),
         ruling=e.get("ruling"))])
 
 

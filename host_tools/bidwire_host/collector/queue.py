@@ -112,7 +112,7 @@ def _item(conn, source, key, r, is_open, closed, queued, resolutions):
                     queued=queued.get((r["unit"], r["board"], r["at"])) if is_open else None)
     if source == "td":
         return dict(base, source="td_call", kind="director called", law=None, offender=r["seat"],
-                    outcome=r["outcome"])
+                    board_id=r["board_id"], outcome=r["outcome"])
     if source == "conflict":
         return dict(base, board=None, source="validator", kind="seq_conflict", law=None, outcome=None,
                     detail=f"unit {r['unit']} sent event {r['seq']} again with other content ({r['times']} time(s) "

@@ -253,9 +253,12 @@ class Service:
         except bounds.BoundsError as e:
             raise Refused(422, str(e)) from None
 
+        at = self.clock()
+
         def job(conn):
-            return commands.ruling(conn, unit, seq, ruling, by)
-        return await self._commit(idempotent(job, "rule", key, [unit, seq, ruling]), {"units": [unit], "alerts": True})
+            return commands.ruling(conn, unit, seq, ruling, by, at)
+        return await self._commit(idempotent(job, "rule", key, [unit, seq, ruling]),
+                                  {"units": [unit], "alerts": True, "decisions": True})
 
     # ---- the event -------------------------------------------------------------------------------------
     async def load_event(self, event, tables, method="neuberg", session=None, start=True, key=None, register=None,

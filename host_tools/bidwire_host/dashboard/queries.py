@@ -17,22 +17,13 @@ import os
 from datetime import datetime, timezone
 
 from bidwire.core.score import parse_contract
-from bidwire_host.collector import in_force, queue, withheld
+from bidwire_host.collector import in_force, queue, ruling_words, withheld
 from bidwire_host.collector import setup as setup_mod
 from bidwire_host.collector.decisions import leads
 from bidwire_host.collector.decisions.state import fold, label
 from bidwire_host.event.model import LONG_CALL_S
 
 PHASES = {"auction": "bidding", "ended": "opening lead", "play": "play", "done": "done"}
-RULINGS = {  # what each ruling does, for the buttons (laws.md §4.19)
-    "reject": "cancel the call; the offender calls again",
-    "reject_natural": "cancel the call (conventional replacement: partner passes)",
-    "25a": "unintended call: replace it (Law 25 A)",
-    "25b_accept": "change accepted (Law 25 B)",
-    "25b_stand": "the first call stands (Law 25 B)",
-    "25b_other": "another substitute (Law 25 B)",
-    "pass_next_turn": "the offender's partner passes at the next turn",
-}
 
 
 ROUND_MINUTES = float(os.environ.get("BIDWIRE_ROUND_MINUTES") or 15)  # two boards at 7½ minutes each
@@ -303,6 +294,9 @@ def audit(conn):
                     else f"{a['contract']} by {a['declarer']}, {a['tricks']} tricks")
             summary = (f"board {a['board']}, {section}table {a['table']} (NS {a['ns']} v EW {a['ew']}): {made} "
                        f"(NS {a['score_ns']})")
+        elif a["kind"] == "ruling":
+            kind = "ruling"
+            summary = f"board {a['board']}, unit {a['unit']}: {a['label']}. {a['said']}"
         elif a["kind"] == "table":
             kind = "table given"
             boards = ", ".join(map(str, a["boards"])) or "none left"
@@ -350,8 +344,13 @@ def alerts(conn, acks, state="open", page=1, limit=PAGE):
         a["id"] = "a-" + "".join(ch if ch.isalnum() else "-" for ch in a["key"])
         a["where"] = table_name(a["section"], a["table"], sections) or a["unit"]
         if a["source"] == "irregularity":
-            a["options"] = [(o, RULINGS.get(o, o)) for o in a["options"]]
+            a["options"] = ruling_words.options(conn, a["unit"], a["seq"], a["options"])
             a["auction"] = _board_auction(conn, a["unit"], a["board_id"], a["seq"])
+            if a.get("queued"):
+                q = a["queued"]
+                a["queued"] = dict(q, label=ruling_words.LABELS.get(q["ruling"], q["ruling"]))
+        elif a["source"] == "td_call":  # the auction so far, each call's tempo beside it
+            a["auction"] = _board_auction(conn, a["unit"], a.get("board_id"), a["seq"])
         if a.get("lead_choices"):  # declarer's Law 26 choices as buttons: (value, label, what it means)
             a["lead_choices"] = [(f"{c}:{s}" if s else c, f"{c} {SUITS[s]}" if s else c,
                                   leads.describe(c, s, a["seat"]))
