@@ -148,6 +148,29 @@ def test_collector_assignment_and_end_of_round():
     assert app.screen == A.START and app.board == 7 and app.auction.dealer == 2
 
 
+def test_a_late_board_waits_for_the_round_in_play_then_comes_before_the_next():
+    """Late play (docs/director.md "Slow play"): board 4 of round 1, sent while round 2 is in play, is played once
+    round 2's boards are done, shown as late, and the next round follows it. Dealers: board 5 N, 6 E, 4 W."""
+    app = App("T01", "record", "1234")
+    app.command({"seq": 1, "type": "assign", "section": "A", "table": 2, "round": 2, "boards": [5, 6], "ns": 2,
+                 "ew": 4, "move": ""})
+    press(app, "N PASS, E PASS, S PASS, W PASS")  # board 5 passed out
+    late = {"seq": 2, "type": "assign", "section": "A", "table": 2, "round": 1, "boards": [4], "ns": 2, "ew": 2,
+            "move": "Late play: bd 4", "late": True}
+    app.command(late)
+    assert app.snapshot()["late"] == late  # kept through a power cut
+    press(app, "N PASS")
+    assert app.board == 6  # the round goes on first
+    press(app, "E PASS, S PASS, W PASS, N PASS, N PASS")
+    assert app.screen == A.START and app.board == 4 and app.assignment["round"] == 1
+    assert screens.compose(app)[1] == "T2 R1 LATE"
+    ev, _ = press(app, "W PASS, N PASS, E PASS, S PASS, N PASS")
+    assert app.screen == A.MOVE
+    app.command({"seq": 3, "type": "assign", "section": "A", "table": 2, "round": 3, "boards": [7], "ns": 2,
+                 "ew": 6, "move": ""})
+    assert app.screen == A.START and app.board == 7 and app.assignment["round"] == 3
+
+
 def test_a_ruling_from_the_collector():
     app = started()
     press(app, "N 2, N H, E 1, E S")  # insufficient 1S over 2H

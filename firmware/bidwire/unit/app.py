@@ -86,6 +86,7 @@ class App:
         self.screen = SETUP
         self.assignment = None  # the last `assign` command: section, table, round, boards, ns, ew, move
         self.next_assignment = None  # an assign that arrived mid-board: used when the board is over
+        self.late = None  # an assign marked late (late play) that arrived mid-round: played once the round is done
         self.board_idx = -1  # index in assignment["boards"]
         self.board = 0
         # the board's; None before the first board (SETUP): its 768-byte input log comes with a board
@@ -122,12 +123,12 @@ class App:
         return self.level[0] | self.level[1] | self.level[2] | self.level[3]
 
     def snapshot(self):
-        return {"screen": self.screen, "assignment": self.assignment, "next": self.next_assignment,
+        return {"screen": self.screen, "assignment": self.assignment, "next": self.next_assignment, "late": self.late,
                 "board_idx": self.board_idx, "board": self.board, "mode": self.mode, "cmd_ack": self.cmd_ack,
                 "clock_offset": self.clock_offset, "played": self.boards_played}
 
     def restore(self, s):
-        self.assignment, self.next_assignment = s["assignment"], s["next"]
+        self.assignment, self.next_assignment, self.late = s["assignment"], s["next"], s.get("late")
         self.board_idx, self.mode, self.cmd_ack = s["board_idx"], s["mode"], s["cmd_ack"]
         self.clock_offset, self.boards_played = s["clock_offset"], s["played"]
         self.screen = s["screen"]
@@ -157,7 +158,12 @@ class App:
                    "ns": a.get("ns"), "ew": a.get("ew")})
 
     def _next_board(self):
-        if self.next_assignment is not None:
+        a = self.assignment
+        if self.late is not None and (a is None or self.next_assignment is not None or
+                                      self.board_idx + 1 >= len(a["boards"])):
+            # late play: once the round in play is done (or moved on), before the next round
+            self.assignment, self.late, self.board_idx = self.late, None, -1
+        elif self.next_assignment is not None:
             self.assignment, self.next_assignment, self.board_idx = self.next_assignment, None, -1
         a = self.assignment
         if a is None:
@@ -492,6 +498,8 @@ class App:
             elif self.screen in (SETUP, MOVE) or (self.screen == START and self.board_idx < 0):
                 self.assignment, self.board_idx = cmd, -1
                 self._next_board()
+            elif cmd.get("late"):
+                self.late = cmd
             else:
                 self.next_assignment = cmd
         elif kind == "ruling":

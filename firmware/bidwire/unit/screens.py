@@ -269,7 +269,7 @@ def _screen(app, s, rows):
         rows[0] = _header(app)
         asg = app.assignment
         if asg:
-            rows[1] = f"T{asg.get('table')} R{asg.get('round')}"
+            rows[1] = f"T{asg.get('table')} R{asg.get('round')}" + (" LATE" if asg.get("late") else "")
             rows[2] = f"NS {asg.get('ns')} EW {asg.get('ew')}"
         rows[3] = "Board " + str(app.board)
         rows[4] = "Dealer " + _SEATS[app.auction.dealer]

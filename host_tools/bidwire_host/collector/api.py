@@ -282,9 +282,22 @@ class Adjustment(BaseModel):
     score_ns: int | None = Field(None, ge=-bounds.MAX_SCORE, le=bounds.MAX_SCORE)  # what a board can score
     score_ew: int | None = Field(None, ge=-bounds.MAX_SCORE, le=bounds.MAX_SCORE)
     clear: bool = False
+    not_played: bool = Field(False, description="the board was not played: without ns/ew, the event's "
+                                                "evening.not_played score (Law 12 C; A/A by default)")
     reason: str = Field("", max_length=500)
     by: str | None = Field(None, max_length=100)
     override: bool = False
+
+
+class LatePlay(BaseModel):
+    """A board a table has not played, to be played late by its pairs, at `at_table` (default: the same table)."""
+    model_config = ConfigDict(extra="forbid")
+    section: str | None = Field(None, max_length=8)
+    table: int = Field(..., ge=1, le=10_000)
+    board: int = Field(..., ge=1, le=10_000)
+    at_table: int | None = Field(None, ge=1, le=10_000)
+    reason: str = Field("", max_length=500)
+    by: str | None = Field(None, max_length=100)
 
 
 class PenaltyIn(BaseModel):
@@ -321,6 +334,13 @@ async def post_adjustment(service: Service, body: Adjustment, key: IdempotencyKe
     """Set an adjusted score (Laws 12 C, 86) or an assigned score for a board at a table, or clear it.
     After the correction period only with `override` and `by` (Law 79 C)."""
     return await _decide(service, "adjust", body, key)
+
+
+@router.post("/api/v1/late", tags=["director"], status_code=201)
+async def post_late(service: Service, body: LatePlay, key: IdempotencyKey = None):
+    """Mark a board a table has not played as late play: its pairs play it after the round in play, at `at_table`
+    (default the same table), whose unit shows it as late play; the round goes on meanwhile."""
+    return await _decide(service, "late", body, key)
 
 
 @router.get("/api/v1/adjustments", tags=["director"])

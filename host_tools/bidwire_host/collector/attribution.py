@@ -58,7 +58,8 @@ def check(conn, s, state, unit, row, received):
         reasons.append(f"section {section} has tables 1-{plan.tables}, not {table}")
         return reasons, None
     owner = s.unit_at(section, table)
-    if owner != unit:
+    sent = commands.assignment(conn, unit, section, table, round_no)
+    if owner != unit and board not in commands.late_boards(conn, unit, section, table, round_no):  # late play: its
         reasons.append(f"the event gives section {section} table {table} to "
                        f"{'unit ' + owner if owner else 'no unit'}, not to unit {unit}")
     plays = s.plays()
@@ -67,7 +68,7 @@ def check(conn, s, state, unit, row, received):
     if expected is None:
         reasons.append(f"section {section} table {table} plays no round {round_no} "
                        f"(rounds 1-{plan.rounds})")
-    elif commands.assignment(conn, unit, section, table, round_no) is None:
+    elif sent is None:
         reasons.append(f"round {round_no} was never sent to unit {unit} at table {table}: the round has not "
                        "been reached")
     if board not in in_event:

@@ -12,7 +12,7 @@ import time
 from datetime import datetime, timezone
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, TypeAdapter, ValidationError
 
 from bidwire.core.codes import RULE_NAMES
 from bidwire_host.collector import ruling_words
@@ -34,7 +34,9 @@ class _Command(BaseModel):
 
 
 class Assign(_Command):
-    """What a table plays this round: the unit starts the first board at once (or after the board in play)."""
+    """What a table plays this round: the unit starts the first board at once (or after the board in play). `late`:
+    a board played late (the director's `late` decision), by the pairs of the round it belongs to; a unit keeps it
+    until the boards of the round in play are done, then plays it before any next round."""
     type: Literal["assign"]
     section: Annotated[StrictStr, Field(min_length=1, max_length=8)]
     table: Annotated[StrictInt, Field(ge=1, le=INT64)]
@@ -43,6 +45,7 @@ class Assign(_Command):
     ns: Pair | None = None
     ew: Pair | None = None
     move: Annotated[StrictStr, Field(max_length=96)] = ""
+    late: StrictBool = False
 
 
 class Ruling(_Command):
@@ -194,6 +197,14 @@ def listing(conn, unit):
     return [{"command": json.loads(body), "created": created, "applied": seq <= cmd_ack}
             for seq, body, created in conn.execute("SELECT seq, body, created FROM commands WHERE unit = ? "
                                                    "ORDER BY seq", (unit,))]
+
+
+def late_boards(conn, unit, section, table, round_no):
+    """The boards sent to the unit for late play (an `assign` marked late) of section/table/round."""
+    return {b for (body,) in conn.execute(
+        "SELECT body FROM commands WHERE unit = ? AND type = 'assign' AND json_extract(body, '$.late') "
+        "AND json_extract(body, '$.section') IS ? AND json_extract(body, '$.table') IS ? "
+        "AND json_extract(body, '$.round') IS ?", (unit, section, table, round_no)) for b in json.loads(body)["boards"]}
 
 
 def assignment(conn, unit, section, table, round_no):

@@ -230,11 +230,13 @@ def start_round(conn, round_no, section=None, table=None):
 
 
 def round_complete(conn, s, section, round_no, state=None):
-    """Every table of the section's round has a result in force for the last board of its assignment, or an
-    adjusted score for it (in_force.done); `state`: the decisions folded, read if not given."""
+    """Every table of the section's round has played every board of its assignment (a result in force, one the
+    director entered, or an adjusted score: in_force.done) or has it marked for late play (late_play.py): nothing of
+    a round is left behind without a record. `state`: the decisions folded, read if not given."""
     state = state if state is not None else fold(conn)
-    return all(in_force.done(conn, state, section, a["table"], a["boards"][-1])
-               for a in seating.assignments(s.event, round_no, s.session) if a["section"] == section)
+    return all((section, a["table"], b) in state.late or in_force.done(conn, state, section, a["table"], b)
+               for a in seating.assignments(s.event, round_no, s.session) if a["section"] == section
+               for b in a["boards"])
 
 
 def advance(conn, candidates=None):

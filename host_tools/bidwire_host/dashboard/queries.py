@@ -110,7 +110,8 @@ def rounds(conn, units=()):
     s = setup_mod.load(conn)
     if s is None:
         return {"sections": [], "units": sorted(units)}
-    pending = withheld.to_play(conn, s)
+    state = fold(conn)
+    pending = withheld.to_play(conn, s, state)
     plays = s.round_boards()
     out = []
     for sec in s.event.session(s.session).sections:
@@ -120,11 +121,13 @@ def rounds(conn, units=()):
         for t in range(1, plan.tables + 1):
             boards = plays.get((sec.name, t, r), [])
             tables.append({"table": t, "unit": s.unit_at(sec.name, t), "boards": boards,
-                           "left": [b for b in boards if (sec.name, t, b) in pending]})
-        waiting = [(sec.name, x["table"], b) for x in tables for b in x["left"]]
+                           "left": [{"board": b, "late": (sec.name, t, b) in state.late} for b in boards
+                                    if (sec.name, t, b) in pending]})
+        waiting = [(sec.name, x["table"], b["board"]) for x in tables for b in x["left"] if not b["late"]]
         out.append({"section": sec.name, "round": r, "rounds": plan.rounds, "tables": tables,
                     "next": r + 1 if r < plan.rounds else None, "why": withheld.describe(waiting) if waiting else None})
-    return {"sections": out, "units": sorted(units), "several": len(out) > 1}
+    return {"sections": out, "units": sorted(units), "several": len(out) > 1,
+            "not_played": "/".join(s.event.night().not_played)}
 
 
 def table_name(section, table, sections=1):
@@ -297,6 +300,11 @@ def audit(conn):
         elif a["kind"] == "ruling":
             kind = "ruling"
             summary = f"board {a['board']}, unit {a['unit']}: {a['label']}. {a['said']}"
+        elif a["kind"] == "late":
+            kind = "late play"
+            there = "" if a["at_table"] == a["table"] else f", played at table {a['at_table']}"
+            summary = (f"board {a['board']}, {section}table {a['table']} (NS {a['ns']} v EW {a['ew']}): "
+                       f"to play late{there} (unit {a['unit']})")
         elif a["kind"] == "table":
             kind = "table given"
             boards = ", ".join(map(str, a["boards"])) or "none left"
@@ -317,7 +325,7 @@ def audit(conn):
             summary = (f"{who} ({section.rstrip(', ')}): {' - '.join(p['name'] for p in a['before']) or 'no names'}"
                        f" -> {' - '.join(p['name'] for p in a['players'])}")
         elif a["kind"] == "adjust":
-            kind = "adjusted score"
+            kind = "not played" if a.get("not_played") else "adjusted score"
             what = "cleared" if a.get("clear") else label(a)
             summary = f"board {a['board']}, {section}table {a['table']} (NS {a['ns']} v EW {a['ew']}): {what}"
         else:

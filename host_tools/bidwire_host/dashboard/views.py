@@ -282,6 +282,26 @@ async def give_table(request: Request):
                                 "/director?done=table#rounds-h")
 
 
+def _board_at_table(form):
+    return {"section": str(form.get("section") or "").strip()[:8] or None, "table": _int(form, "table"),
+            "board": _int(form, "board"), "by": "director"}
+
+
+@router.post("/director/not-played")
+async def not_played(request: Request):
+    """A board a table did not play: the event's evening.not_played adjusted score (Law 12 C), from the Rounds
+    panel; the round goes on."""
+    return await _form_decision(request, "adjust", lambda form: dict(_board_at_table(form), not_played=True),
+                                "/director?done=adjust#rounds-h")
+
+
+@router.post("/director/late")
+async def late_play(request: Request):
+    """A board a table has not played, to be played late at the same table (late_play.py), from the Rounds panel."""
+    return await _form_decision(request, "late", lambda form: dict(
+        _board_at_table(form), at_table=_int(form, "at_table", required=False)), "/director?done=late#rounds-h")
+
+
 @router.post("/director/rounds")
 async def start_round(request: Request):
     """Start a round now for a section, or one table of it (the page's buttons): setup.start_round."""

@@ -74,6 +74,7 @@ def check(event):
         problems.append("sessions: the event needs at least one session")
     _check_club(problems, event)
     _check_masterpoints(problems, event.masterpoints)
+    _check_evening(problems, event.evening)
     if event.masterpoints is not None and event.masterpoints.scale == EBU_CLUB and any(
             sec.movement.type == "teams" for s in event.sessions for sec in s.sections):
         problems.append(f"masterpoints.scale: the {EBU_CLUB} scale here is the pairs scale; a team match needs the "
@@ -241,6 +242,20 @@ def _check_club(problems, event):
     if ebu and (ebu.charge_code or ebu.master_point_scale) and (club is None or club.id is None):
         problems.append("ebu: an EBU upload names the club by its EBU number: give club with its id "
                         '(\"club\": {\"name\": ..., \"id\": ...})')
+
+
+UNIT_RESULTS = ("percent", "scores", "off")
+
+
+def _check_evening(problems, evening):
+    """evening {not_played: [NS, EW] as A+, A or A- (Law 12 C), unit_results, provisional}."""
+    if evening is None:
+        return
+    if len(evening.not_played) != 2 or any(x not in ("A+", "A", "A-") for x in evening.not_played):
+        problems.append("evening.not_played: the artificial adjusted score to NS and to EW of a board not played, "
+                        f'two of A+, A, A- (Law 12 C), e.g. ["A", "A"]; not {evening.not_played}')
+    if evening.unit_results not in UNIT_RESULTS:
+        problems.append(f"evening.unit_results: one of {', '.join(UNIT_RESULTS)}, not {evening.unit_results!r}")
 
 
 def _check_masterpoints(problems, scale):

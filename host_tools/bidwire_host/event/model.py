@@ -12,15 +12,15 @@ from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import ConfigDict, StrictInt, StrictStr, TypeAdapter, ValidationError
+from pydantic import ConfigDict, StrictBool, StrictInt, StrictStr, TypeAdapter, ValidationError
 
 from bidwire_host.event import movements
 from bidwire_host.event import players as players_mod
 from bidwire_host.event.checks import FORMAT, check
 from bidwire_host.event.movements import MovementError, PairId
 
-__all__ = ["Event", "EventError", "MovementChoice", "Pair", "Player", "Section", "Session", "Team", "from_dict",
-           "new_event", "players_of", "register_path", "to_dict"]
+__all__ = ["Evening", "Event", "EventError", "MovementChoice", "Pair", "Player", "Section", "Session", "Team",
+           "from_dict", "new_event", "players_of", "register_path", "to_dict"]
 
 _FORBID = ConfigDict(extra="forbid")
 LONG_CALL_S = 10  # a call thought over this long is marked (the skip-bid warning's 10 s, and most hesitations)
@@ -134,6 +134,19 @@ class Masterpoints:
 
 
 @dataclass
+class Evening:
+    """How the club runs the evening at its tables (docs/director.md): `not_played`, the artificial adjusted score
+    (Law 12 C: A+, A or A-) to NS and to EW of a board the director marks not played; `unit_results`, what a unit
+    shows after a board's result is confirmed ("percent": the board's results so far with each one's percentage,
+    "scores": without, "off": nothing); `provisional`, whether the public page shows the standings after each
+    round, marked provisional."""
+    __pydantic_config__ = _FORBID
+    not_played: list[StrictStr] = field(default_factory=lambda: ["A", "A"])
+    unit_results: StrictStr = "scores"
+    provisional: StrictBool = False
+
+
+@dataclass
 class Sim:
     """The simultaneous event this club's heat is part of (docs/hub.md): the hub's URL, the sim's id there, this
     club's id and the file holding its secret (hex; relative: beside the event file). The collector uploads each
@@ -159,7 +172,12 @@ class Event:
     time_zone: StrictStr | None = None  # the club's, an IANA name (Europe/London); none: the collector host's
     # a call's thinking time, in seconds, from which the director's page marks it as long (None: LONG_CALL_S)
     long_call_s: StrictInt | None = None
+    evening: Evening | None = None  # how the club runs the evening (None: Evening's defaults)
     directory: Path | None = field(default=None, init=False, repr=False)  # where the file is (not saved)
+
+    def night(self):
+        """The evening's settings (Evening), its defaults when the file names none."""
+        return self.evening if self.evening is not None else Evening()
 
     def session(self, name=None):
         """The session called `name`; without a name, the only session."""

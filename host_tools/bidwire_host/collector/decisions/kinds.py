@@ -5,9 +5,11 @@ from bidwire_host.collector.decisions.players import players
 from bidwire_host.collector.decisions.publication import publish
 from bidwire_host.collector.decisions.results import correct, enter, resolve
 from bidwire_host.collector.decisions.scores import adjust, penalty
+from bidwire_host.collector.late_play import late
 from bidwire_host.collector.spare_units import give_table
 
 ACTIONS = {"adjust": adjust, "penalty": penalty, "publish": publish, "resolve": resolve, "correct": correct,
-           "enter": enter, "close": close, "players": players, "lead": lead, "table": give_table}
-ADVANCING = ("resolve", "adjust", "enter")  # decisions after which a round may be complete (in_force.done)
+           "enter": enter, "close": close, "players": players, "lead": lead, "table": give_table,
+           "late": late}
+ADVANCING = ("resolve", "adjust", "enter", "late")  # decisions after which a round may be complete (in_force.done)
 RESULTS = ("resolve", "correct", "adjust", "enter")  # decisions that change a board's traveller

@@ -5,6 +5,8 @@
   view; `score_ew` for a non-balancing one), for one board at one table of a section. It replaces the table's
   result on the traveller (or stands for the one that was never played); a later `adjust` for the same table
   and board replaces it, `clear` removes it (the table's own result counts again).
+  `not_played`: the board was not played at that table (slow play); without a score, the event's
+  `evening.not_played` (Law 12 C; A/A by default).
 * `penalty` (Law 90; 91 disciplinary): a ledger entry against one pair or team, in the ranking's unit;
   it never changes a board's score, it is deducted from the total before ranking (state.deduction).
 """
@@ -26,6 +28,9 @@ def _code_text(value):
 def adjust(conn, s, body, at):
     """Check and store an `adjust` (in the writer's transaction); the stored action."""
     a = where(s, body.get("section"), body["table"], body["board"])
+    not_played = bool(body.get("not_played"))
+    if not_played and all(body.get(k) is None for k in ("ns", "ew", "score_ns", "score_ew")) and not body.get("clear"):
+        body = dict(body, ns=s.event.night().not_played[0], ew=s.event.night().not_played[1])  # the club's default
     artificial = body.get("ns") is not None or body.get("ew") is not None
     assigned = body.get("score_ns") is not None or body.get("score_ew") is not None
     clear = bool(body.get("clear"))
@@ -33,7 +38,10 @@ def adjust(conn, s, body, at):
         raise ActionError("give one of: ns and ew (artificial: A+, A, A- or a percentage), score_ns (assigned "
                           "score, NS's view; score_ew if non-balancing), or clear")
     out = {"section": a["section"], "table": a["table"], "board": body["board"], "round": a["round"],
-           "ns": str(a["ns"]), "ew": str(a["ew"]), "reason": body.get("reason") or ""}
+           "ns": str(a["ns"]), "ew": str(a["ew"]),
+           "reason": body.get("reason") or ("not played (Law 12 C)" if not_played else "")}
+    if not_played:
+        out["not_played"] = True
     try:
         if artificial:
             if body.get("ns") is None or body.get("ew") is None:
