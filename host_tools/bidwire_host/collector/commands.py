@@ -45,7 +45,7 @@ class Assign(_Command):
     ns: Pair | None = None
     ew: Pair | None = None
     move: Annotated[StrictStr, Field(max_length=96)] = ""
-    late: StrictBool = False
+    late: StrictBool | None = None  # sent only when true
 
 
 class Ruling(_Command):

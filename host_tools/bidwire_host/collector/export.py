@@ -34,9 +34,11 @@ class ExportError(ValueError):
     """Nothing to export, or a section to choose: the message says which."""
 
 
-def _auctions(conn, sources):
+def auctions(conn, sources, log=None):
     """{(unit, seq): the calls of the auction_end event behind that results row, dealer's first} for the rows
-    `sources`, read in a few queries (not one a row); a row whose auction is not found is left out."""
+    `sources`, read in a few queries (not one a row); a row whose auction is not found is left out. `log`: a dict
+    given to be filled with {(unit, seq): the auction's log}, the calls cancelled, accepted, deemed or substituted
+    (bidwire.core.record.summary: what, seat, call, law), for the travellers' marks."""
     keys = sorted({(r["unit"], r["seq"]) for r in sources if r and r.get("unit") is not None})
     out = {}
     for at in range(0, len(keys), CHUNK):
@@ -63,6 +65,9 @@ def _auctions(conn, sources):
             calls = _calls(row["body"], pressed.get((row["unit"], row["seq"]), []))
             if calls:
                 out[row["unit"], row["seq"]] = calls
+                if log is not None:
+                    log[row["unit"], row["seq"]] = [x for x in json.loads(row["body"]).get("log") or []
+                                                    if isinstance(x, dict)]
     return out
 
 
@@ -132,7 +137,7 @@ def publication(conn, standings, section=None, withhold=()):
                      date=(ses.date or "").replace("-", ".") or None, method=standings.method)
     _usebio_identity(info, s.event, ses, section)
     found = roster.players(conn, s, section)
-    auctions = _auctions(conn, sources.values())
+    played = auctions(conn, sources.values())
     seated = {}  # (ns, ew) -> the four seats' names, worked out once per pairing
     when = _rounds(ses, section)
     boards = []
@@ -159,7 +164,7 @@ def publication(conn, standings, section=None, withhold=()):
                 record.players[i] = seated[r.ns, r.ew]
             if r.adjusted is None and r.table is not None:
                 source = sources.get((section, int(r.table), number)) or {}
-                calls = auctions.get((source.get("unit"), source.get("seq")))
+                calls = played.get((source.get("unit"), source.get("seq")))
                 if calls:
                     record.auctions[i] = calls
                 lead = source.get("lead")

@@ -26,12 +26,12 @@ from starlette.concurrency import run_in_threadpool
 from bidwire.core.board import VUL_NAMES, dealer, vulnerability
 from bidwire.core.calls import seat_name
 from bidwire_host.auth import form_refused, same_token
-from bidwire_host.collector import hands, roster, withheld
+from bidwire_host.collector import export, hands, roster, withheld
 from bidwire_host.collector.decisions.state import MP_METHODS, ActionError, fold
 from bidwire_host.collector.deps import Service
 from bidwire_host.collector.service import Refused
 from bidwire_host.dashboard import clock, queries
-from bidwire_host.dashboard.queries import result_text
+from bidwire_host.dashboard.queries import call_text, result_text
 from bidwire_host.event.model import EventError
 
 router = APIRouter(include_in_schema=False)
@@ -134,9 +134,38 @@ def _groups(ranking):
     return list(groups.items())
 
 
-def traveller(st, board):
+LOG_WORDS = {"cancelled": "cancelled", "accepted": "accepted", "deemed_pass": "taken as a pass",
+             "substituted_pass": "replaced by a pass"}
+
+
+def played_auctions(conn, st, tempo=False):
+    """{(section, table, board): {"calls": [{"seat", "text", "alert", "tempo"}], "marks": [what was irregular, in
+    words]}} of every row on the travellers with a unit's auction: its calls as they stand, and the calls the Laws
+    cancelled, accepted or replaced (the auction's log), each with its law. `tempo`: each call's thinking time too
+    (the scorer's; the public pages leave it out)."""
+    log = {}
+    found = export.auctions(conn, list(st.source.values()), log)
+    out = {}
+    for key, src in list(st.source.items()):
+        calls = found.get((src.get("unit"), src.get("seq")))
+        if not calls:
+            continue
+        irregular = {(x.get("seat"), x.get("call")) for x in log.get((src["unit"], src["seq"]), [])
+                     if x.get("what") == "accepted"}
+        out[key] = {"calls": [{"seat": c.seat, "text": call_text(c.call) + ("!" if c.alert else ""),
+                               "irregular": (c.seat, c.call) in irregular,
+                               "tempo": f"{c.tempo // 10}.{c.tempo % 10}s" if tempo and c.tempo is not None else None}
+                              for c in calls],
+                    "marks": [f"{x.get('seat')} {call_text(str(x.get('call')))} "
+                              f"{LOG_WORDS.get(x.get('what'), str(x.get('what')))} (Law {x.get('law')})"
+                              for x in log.get((src["unit"], src["seq"]), [])]}
+    return out
+
+
+def traveller(st, board, played=None):
     """A board's traveller rows with what players read on it: the NS and the EW score apart (the side that scored
-    it), the result against the contract (=, +1, −2) and the opening lead."""
+    it), the result against the contract (=, +1, −2), the opening lead, and the auction (`played`:
+    played_auctions)."""
     rows = st.traveller(board)
     for r in rows:
         src = st.source.get((r["section"], r["table"], board)) or {}
@@ -144,7 +173,8 @@ def traveller(st, board):
         r.update(result="" if r["adjusted"] else result_text(r["contract"], r["tricks"]),
                  lead=src.get("lead") if not r["adjusted"] else None,
                  ns_score=score if score is not None and score >= 0 else None,
-                 ew_score=-score if score is not None and score <= 0 else None)
+                 ew_score=-score if score is not None and score <= 0 else None,
+                 auction=None if r["adjusted"] else (played or {}).get((r["section"], r["table"], board)))
     return rows
 
 
@@ -156,9 +186,10 @@ def _context(request, public=False):
     publication = fold(collector.store.reader()).publication(collector.clock())
     held_back = withheld.boards(collector) if public else {}
     boards = [b for b in _boards(st) if b not in held_back]
+    played = played_auctions(collector.store.reader(), st, tempo=not public)
     return {"method": st.method, "imps": st.method not in MP_METHODS,
             "groups": _groups(st.ranking()), "problems": list(st.problems),
-            "travellers": [(b, traveller(st, b)) for b in boards], "publication": publication,
+            "travellers": [(b, traveller(st, b, played)) for b in boards], "publication": publication,
             "methods": {b: st.board_method(b) for b in boards},
             "exports": EXPORTS, "hands": {b: h for b, h in hands.boards(collector.store.reader()).items()
                                           if b not in held_back},
@@ -358,7 +389,8 @@ def public_board(request: Request, service: Service, board: int):
         return Response(f"no results for board {board}", status_code=404)
     at = boards.index(board)
     return templates.TemplateResponse(request, "results_board.html", {
-        "board": board, "rows": traveller(st, board), "hand": hands.boards(collector.store.reader()).get(board),
+        "board": board, "rows": traveller(st, board, played_auctions(collector.store.reader(), st)),
+        "hand": hands.boards(collector.store.reader()).get(board),
         "dealer": seat_name(dealer(board)), "vul": VUL_TEXT[VUL_NAMES[vulnerability(board)]],
         "previous": boards[at - 1] if at else None, "next": boards[at + 1] if at + 1 < len(boards) else None,
         "imps": st.method not in MP_METHODS, "names": pair_names(collector), "event": event_head(st.setup),
