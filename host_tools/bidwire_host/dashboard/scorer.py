@@ -138,15 +138,16 @@ LOG_WORDS = {"cancelled": "cancelled", "accepted": "accepted", "deemed_pass": "t
              "substituted_pass": "replaced by a pass"}
 
 
-def played_auctions(conn, st, tempo=False):
+def played_auctions(conn, st, tempo=False, board=None):
     """{(section, table, board): {"calls": [{"seat", "text", "alert", "tempo"}], "marks": [what was irregular, in
     words]}} of every row on the travellers with a unit's auction: its calls as they stand, and the calls the Laws
     cancelled, accepted or replaced (the auction's log), each with its law. `tempo`: each call's thinking time too
-    (the scorer's; the public pages leave it out)."""
+    (the scorer's; the public pages leave it out). `board`: that board's rows alone."""
     log = {}
-    found = export.auctions(conn, list(st.source.values()), log)
+    rows = [(k, v) for k, v in list(st.source.items()) if board is None or k[2] == board]
+    found = export.auctions(conn, [v for _, v in rows], log)
     out = {}
-    for key, src in list(st.source.items()):
+    for key, src in rows:
         calls = found.get((src.get("unit"), src.get("seq")))
         if not calls:
             continue
@@ -389,7 +390,7 @@ def public_board(request: Request, service: Service, board: int):
         return Response(f"no results for board {board}", status_code=404)
     at = boards.index(board)
     return templates.TemplateResponse(request, "results_board.html", {
-        "board": board, "rows": traveller(st, board, played_auctions(collector.store.reader(), st)),
+        "board": board, "rows": traveller(st, board, played_auctions(collector.store.reader(), st, board=board)),
         "hand": hands.boards(collector.store.reader()).get(board),
         "dealer": seat_name(dealer(board)), "vul": VUL_TEXT[VUL_NAMES[vulnerability(board)]],
         "previous": boards[at - 1] if at else None, "next": boards[at + 1] if at + 1 < len(boards) else None,
