@@ -83,3 +83,7 @@ def test_the_score_screen_reads_contract_declarer_result_and_score():
     assert rows[1:3] == ["4SX N -1", "NS -200"]
     app.command({"seq": 2, "type": "traveller", "board": 4, "rows": [[1, 2, "4SXN", -200], [3, 14, "3NTS", 600]]})
     assert shown(app)[3:6] == ["1-2 4SXN    -200", "3-14 3NTS    600", ""]
+    # with the club's percentages (evening.unit_results "percent"): Law 78 A, -200 below 600: 0 % and 100 %
+    app.command({"seq": 3, "type": "traveller", "board": 4,
+                 "rows": [[1, 2, "4SXN", -200, 0], [3, 14, "3NTS", 600, 100]]})
+    assert shown(app)[3:6] == ["4SXN     -200 0%", "3NTS    600 100%", ""]

@@ -83,3 +83,25 @@ def test_an_adjusted_score_for_a_tables_last_board_completes_its_round(client, d
                                             "reason": "not played: slow play, no fault (Law 12 C 2)"})
     assert r.status_code == 201, r.text
     assert rounds("T02") == [1, 2]
+
+
+@pytest.mark.parametrize("mode", ["percent", "off"])
+def test_the_unit_shows_the_boards_percentages_or_nothing_as_the_club_sets(data, mode):
+    """Board 1 (dealer N, nobody vulnerable), 4S by N: 10 tricks +420 at table 1, 11 tricks +450 at table 3, 8
+    tricks -100 at table 2 (Law 77). Law 78 A among the three: -100 beats none (0 of a top of 4), +420 beats one
+    (2: 50 %), +450 beats two (4: 100 %)."""
+    event = ev.to_dict(ev.new_event("Club", {"type": "mitchell", "tables": 3}, boards_per_round=2))
+    event["evening"] = {"unit_results": mode}
+    with ApiClient(create_app(data, event=event, tables=TABLES)) as client:
+        for table, tricks in ((3, 11), (2, 8)):  # entered by the director from the paper travellers
+            r = client.post("/api/v1/results", json={"table": table, "board": 1, "contract": "4S", "declarer": "N",
+                                                     "tricks": tricks, "by": "TD"})
+            assert r.status_code == 201, r.text
+        reply = sync(client, played(1, 1, ["N:4S", "E:P", "S:P", "W:P"], "4S", "N", 10, 420, section="A", table=1,
+                                    round=1, ns=1, ew=1))
+        if mode == "off":
+            assert unit_travellers(reply) == []
+        else:
+            # by table; the movement seats NS 2 v EW 3 at table 2 and NS 3 v EW 2 at table 3 for board 1
+            assert unit_travellers(reply)[-1] == [["1", "1", "4SN", 420, 50], ["2", "3", "4SN", -100, 0],
+                                                  ["3", "2", "4SN", 450, 100]]

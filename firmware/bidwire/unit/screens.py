@@ -207,10 +207,14 @@ def _result(app):
 
 
 def _traveller(row):
-    """One result of the collector's traveller [ns, ew, contract and declarer, NS score], the score at the right."""
+    """One result of the collector's traveller [ns, ew, contract and declarer, NS score], the score at the right;
+    with a fifth item, NS's percentage: the contract, then the score and the percentage at the right."""
     if not isinstance(row, (list, tuple)) or len(row) < 4:
         return str(row)[:_COLS]
-    left, score = str(row[0]) + "-" + str(row[1]) + " " + str(row[2]), str(row[3])
+    if len(row) > 4:
+        left, score = str(row[2]), str(row[3]) + " " + str(row[4]) + "%"
+    else:
+        left, score = str(row[0]) + "-" + str(row[1]) + " " + str(row[2]), str(row[3])
     if len(left) + 1 + len(score) > _COLS:
         left = str(row[2])[:_COLS - 1 - len(score)]
     return left + _BLANK[:_COLS - len(left) - len(score)] + score

@@ -19,7 +19,7 @@ import re
 from datetime import datetime, timezone
 
 from bidwire.core.auction import MAX_INPUTS
-from bidwire_host.collector import commands, derive, setup
+from bidwire_host.collector import commands, derive, setup, unit_traveller
 from bidwire_host.collector.events import Malformed, beat_of, check_body
 
 log = logging.getLogger("bidwire.collector")
@@ -225,7 +225,7 @@ def store_batch(unit, boot, beat, cmd_ack, events, received, raw=None, signature
         if results and setup.load(conn) is not None:
             for r in results:  # the board's traveller so far, for the unit's score screen
                 if r["section"] is not None and r["held"] is None:
-                    setup.send_traveller(conn, r["section"], r["board"], [unit])
+                    unit_traveller.send_traveller(conn, r["section"], r["board"], [unit])
             setup.advance(conn, [(r["section"], r["round"]) for r in results if r["held"] is None])
         alerts = conn.execute("SELECT coalesce(max(id), 0) FROM alerts").fetchone()[0] != alerts_before
         # The queue shows a ruling as on its way until the unit reports its command applied: a cmd_ack that passes

@@ -17,7 +17,18 @@ import logging
 import threading
 
 from bidwire_host import logs
-from bidwire_host.collector import bounds, commands, derive, event_in, ingest, live, roster, setup, uplink
+from bidwire_host.collector import (
+    bounds,
+    commands,
+    derive,
+    event_in,
+    ingest,
+    live,
+    roster,
+    setup,
+    unit_traveller,
+    uplink,
+)
 from bidwire_host.collector.decisions import kinds
 from bidwire_host.collector.decisions.state import ActionError, now
 from bidwire_host.collector.standings import Standings
@@ -354,7 +365,7 @@ class Service:
             if kind in kinds.ADVANCING:
                 setup.advance(conn)  # an accepted result may complete its table's round
             if kind in kinds.RESULTS and item.get("section") is not None:  # the units' travellers follow it
-                setup.send_traveller(conn, item["section"], item["board"])
+                unit_traveller.send_traveller(conn, item["section"], item["board"])
             return item
         change = {"scores": True, "alerts": True, "decisions": True}
         if kind == "lead" and isinstance(body.get("alert"), str):  # its unit's row: a command not yet applied

@@ -257,28 +257,3 @@ def advance(conn, candidates=None):
         out.append(start_round(conn, r + 1, section))
         s = load(conn)
     return out
-
-
-def _in_force_on(conn, section, board):
-    """The board's results in force in the section (in_force), by table."""
-    return sorted((r for r in in_force.stored(conn, None, " WHERE board = ?", (board,)).values()
-                   if r["section"] == section and r["board"] == board),
-                  key=lambda r: (r["table_no"] is None, r["table_no"] or 0, r["rowid_"]))
-
-
-def traveller_rows(conn, section, board, limit=40):
-    """A board's results in force in the section as short rows for a unit's `traveller` command, by table:
-    [ns, ew, contract, score]."""
-    return [[r["ns"], r["ew"], (r["contract"] or "") + (r["declarer"] or "") if r["contract"] != "Pass" else "Pass",
-             r["score_ns"]] for r in _in_force_on(conn, section, board)[:limit]]
-
-
-def send_traveller(conn, section, board, units=None):
-    """Queue the board's traveller (traveller_rows) for `units`, by default every unit whose result is in force on
-    it: after a scorer's correction or a director's decision their score screens follow the traveller that counts
-    (a unit shows a traveller only while it is on that board)."""
-    rows = traveller_rows(conn, section, board)
-    if units is None:
-        units = sorted({r["unit"] for r in _in_force_on(conn, section, board) if r["unit"] is not None})
-    for unit in units:
-        commands.enqueue(conn, unit, {"type": "traveller", "board": board, "rows": rows})
