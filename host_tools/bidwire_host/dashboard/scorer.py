@@ -359,6 +359,17 @@ def _publication(request):
     return fold(collector.store.reader()).publication(collector.clock())
 
 
+def _provisional(request):
+    """Whether the public pages show the standings so far before publication (the event's evening.provisional)."""
+    s = _collector(request).standings.setup
+    return s is not None and s.event.night().provisional
+
+
+def _hidden(request):
+    """Whether the public pages show nothing yet: not published, and the club shows no provisional standings."""
+    return _publication(request)["published_at"] is None and not _provisional(request)
+
+
 def _not_published(request):
     """What every public page says before publication (Law 79 C: nothing is official yet), with a 404."""
     return templates.TemplateResponse(request, "results.html", {"published": False}, status_code=404)
@@ -369,7 +380,8 @@ def public_results(request: Request):
     """Read-only; nothing is shown before the results are published."""
     publication = _publication(request)
     ctx = {"publication": publication, "published": publication["published_at"] is not None}
-    if ctx["published"]:
+    ctx["provisional"] = not ctx["published"] and _provisional(request)
+    if ctx["published"] or ctx["provisional"]:
         ctx.update(_context(request, public=True))
     return templates.TemplateResponse(request, "results.html", ctx)
 
@@ -377,7 +389,7 @@ def public_results(request: Request):
 @router.get("/results/boards/{board}", response_class=HTMLResponse)
 def public_board(request: Request, service: Service, board: int):
     """A board's frequency traveller with its hand diagram, double-dummy table and par, once published."""
-    if _publication(request)["published_at"] is None:
+    if _hidden(request):
         return _not_published(request)
     collector = service
     st = collector.standings
@@ -401,6 +413,6 @@ def public_board(request: Request, service: Service, board: int):
 @router.get("/results/pairs/{direction}/{pair}", response_class=HTMLResponse)
 def public_card(request: Request, direction: str, pair: str, section: str | None = None):
     """A pair's personal score card, for the players, once published."""
-    if _publication(request)["published_at"] is None:
+    if _hidden(request):
         return _not_published(request)
     return _card_page(request, direction, pair, section, {"public": True})
