@@ -171,6 +171,30 @@ def test_a_late_board_waits_for_the_round_in_play_then_comes_before_the_next():
     assert app.screen == A.START and app.board == 7 and app.assignment["round"] == 3
 
 
+def test_at_a_rounds_start_each_side_confirms_who_sits_there():
+    """Who is at the table (docs/unit.md): an assign with `confirm` shows both pairs with their names; NS presses
+    PASS (it is pair 3); EW presses X and its number, 12 (1, then 2, on the level keys), then PASS: a `seated` event
+    each, the second not confirmed; then the board is bid as usual."""
+    app = App("T01", "record", "1234")
+    app.command({"seq": 1, "type": "assign", "section": "A", "table": 3, "round": 2, "boards": [5], "ns": 3,
+                 "ew": 7, "move": "", "confirm": True, "names": ["Smith/Jones", "Brown/Lee"]})
+    assert app.screen == A.SEAT
+    rows = screens.compose(app)
+    assert rows[1] == "NS 3 Smith/Jones" and rows[3] == "EW 7 Brown/Lee" and rows[2] == "NS PASS=us X=not"
+    assert press(app, "N 1")[1] == [False]  # not a call yet: the sides first
+    ev, _ = press(app, "S PASS")
+    assert [(e["side"], e["pair"], e["confirmed"]) for e in ev] == [("NS", 3, True)]
+    assert press(app, "N PASS")[1] == [False]  # NS has answered
+    ev, _ = press(app, "W X, E 1, W 2")
+    assert ev == [] and screens.compose(app)[4] == "EW pair? 12"
+    ev, _ = press(app, "E PASS")
+    assert [(e["side"], e["pair"], e["expected"], e["confirmed"], e["round"]) for e in ev] == \
+        [("EW", "12", 7, False, 2)]
+    assert app.screen == A.START
+    ev, _ = press(app, "N 1, N H")
+    assert [e["input"] for e in ev if e["type"] == "call"] == ["N:1H"]
+
+
 def test_a_ruling_from_the_collector():
     app = started()
     press(app, "N 2, N H, E 1, E S")  # insufficient 1S over 2H

@@ -37,9 +37,10 @@ def nt(seq, board, tricks, alert=False, **assignment):
     return played(seq, board, inputs, "1NT", d, tricks, law77_score(board, "1NT", d, tricks), **assignment)
 
 
-def play_session(c, skip=()):
-    """Every table plays its boards in all three rounds; tricks vary with board and table (7-9)."""
-    seqs = dict.fromkeys(TABLES, 1)
+def play_session(c, skip=(), seqs=None):
+    """Every table plays its boards in all three rounds; tricks vary with board and table (7-9). `seqs`: each unit's
+    first event number, if not 1 (a test that syncs a board of its own first)."""
+    seqs = dict(dict.fromkeys(TABLES, 1), **(seqs or {}))
     e = ev.from_dict(mitchell())
     for rnd in (1, 2, 3):
         for a in seating.assignments(e, rnd):

@@ -174,8 +174,11 @@ def firmware_session(tmp_path_factory):
         unit.keys(*lines[i:i + 16])
         unit.flush()
     # board 33 has started: an assign takes over at once (board_start with section, table, round, pairs)
-    unit.command(type="assign", section="A", table=3, round=2, boards=[5, 6], ns=3, ew="12", move="NS stay")
+    unit.command(type="assign", section="A", table=3, round=2, boards=[5, 6], ns=3, ew="12", move="NS stay",
+                 confirm=True, names=["Smith/Jones", "Brown/Lee"])
     unit.command(type="assign", boards=[])  # refused by the firmware with a note (the collector never sends it)
+    # who is at the table: NS confirms; EW says it is pair 5, not 12 (X, then 5 on the level keys, then PASS)
+    unit.keys("N PASS", "E X", "E 5", "E PASS")
     # board 5, dealer N: N 1H, E 1C insufficient; S calls over it: accepted (Law 27 A), a settled
     unit.keys("N 1", "N H", "E 1", "E C", "S PASS", "N ALERT")
     # E 2S out of rotation (W is in turn): pending; the collector's ruling is refused for another board, then taken

@@ -28,6 +28,8 @@ _K_C = const(7)  # keys.K_C
 _K_NT = const(11)  # keys.K_NT
 _K_PASS = const(12)  # keys.K_PASS
 _K_TD = const(17)  # keys.K_TD
+_K_H = const(9)  # keys.K_H
+_SIDES = const(("NS", "EW"))
 _K_UNDO = const(16)  # keys.K_UNDO
 _K_X = const(13)  # keys.K_X
 _K_XX = const(14)  # keys.K_XX
@@ -43,6 +45,7 @@ RESULT = const(4)
 CONFIRM = const(5)
 SCORE = const(6)
 MOVE = const(7)
+SEAT = const(8)  # a round's start: each side confirms it is the pair the movement seats there (an assign's confirm)
 
 # TdCall.state, the director's call (director.py): called, entering the PIN, in the ruling menu, choosing a seat;
 # 0: none
@@ -87,6 +90,9 @@ class App:
         self.assignment = None  # the last `assign` command: section, table, round, boards, ns, ew, move
         self.next_assignment = None  # an assign that arrived mid-board: used when the board is over
         self.late = None  # an assign marked late (late play) that arrived mid-round: played once the round is done
+        # the SEAT screen, per side NS, EW: 0 to confirm, 1 done, 2 entering its pair number; the number so far
+        self.sides = bytearray(2)
+        self.side_pair = [0, 0]
         self.board_idx = -1  # index in assignment["boards"]
         self.board = 0
         # the board's; None before the first board (SETUP): its 768-byte input log comes with a board
@@ -170,7 +176,10 @@ class App:
             return self._start_board(self.board + 1)
         self.board_idx += 1
         if self.board_idx < len(a["boards"]):
-            return self._start_board(a["boards"][self.board_idx])
+            self._start_board(a["boards"][self.board_idx])
+            if self.board_idx == 0 and a.get("confirm"):  # who is at the table, before the round's first call
+                self.screen, self.sides[0], self.sides[1], self.side_pair = SEAT, 0, 0, [0, 0]
+            return
         self.screen = MOVE  # the round is over: wait for the next assignment
 
     # ---- inputs ---------------------------------------------------------------------------------------
@@ -220,6 +229,8 @@ class App:
             self.message = ""
             self._next_board()
             return True
+        if s == SEAT:
+            return self._seat(seat, key)
         if s == START:
             self.screen = BIDDING
             self._bidding(seat, key)
@@ -235,6 +246,38 @@ class App:
             self._next_board()
             return True
         return False
+
+    def _seat(self, seat, key):
+        """A round's start (docs/unit.md "Who is at the table"): a player of each side presses PASS if his side is the
+        pair shown, or X and then his pair's number (1-7 on the level keys, 8 on C, 9 on D, 0 on H; UNDO clears it;
+        PASS ends it), which calls the director. A `seated` event says each side's answer."""
+        side = seat & 1
+        st = self.sides[side]
+        if st == 1:
+            return False
+        if st == 0 and key == _K_X:
+            self.sides[side], self.side_pair[side] = 2, 0
+            return True
+        if st == 2 and key != _K_PASS:
+            d = key + 1 if key < _K_C else (8, 9, 0)[key - _K_C] if key <= _K_H else -1
+            if key == _K_UNDO:
+                self.side_pair[side] = 0
+            elif d < 0 or self.side_pair[side] > 99:
+                return False
+            else:
+                self.side_pair[side] = self.side_pair[side] * 10 + d
+            return True
+        if key != _K_PASS or st == 2 and not self.side_pair[side]:
+            return False
+        a = self.assignment or {}
+        expected = a.get("ns" if side == 0 else "ew")
+        self.sides[side] = 1
+        self.emit({"type": "seated", "side": _SIDES[side], "seat": calls.seat_name(seat),
+                   "pair": expected if st == 0 else str(self.side_pair[side]), "expected": expected,
+                   "confirmed": st == 0, "round": a.get("round")})
+        if self.sides[0] == 1 and self.sides[1] == 1:
+            self.screen = START
+        return True
 
     def _bidding(self, seat, key):
         a = self.auction

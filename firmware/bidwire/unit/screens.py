@@ -24,6 +24,7 @@ _BIDDING = const(2)  # app.BIDDING
 _CONFIRM = const(5)  # app.CONFIRM
 _LEAD = const(3)  # app.LEAD
 _MOVE = const(7)  # app.MOVE
+_SEAT = const(8)  # app.SEAT
 _RESULT = const(4)  # app.RESULT
 _SCORE = const(6)  # app.SCORE
 _SETUP = const(0)  # app.SETUP
@@ -269,6 +270,17 @@ def _screen(app, s, rows):
         rows[4] = "collector"
         rows[5] = "board " + str(app.board + 1)
         rows[6] = "PASS: play"
+    elif s == _SEAT:
+        asg = app.assignment or {}
+        names = asg.get("names") or ("", "")
+        rows[0] = f"R{asg.get('round')} T{asg.get('table')} who is here?"[:_COLS]
+        for side in (0, 1):
+            line = ("NS ", "EW ")[side]
+            rows[1 + 2 * side] = (line + str(asg.get("ns" if side == 0 else "ew")) + " " + str(names[side]))[:_COLS]
+            st = app.sides[side]
+            rows[2 + 2 * side] = (line + "ok") if st == 1 else (line + "pair? " + str(app.side_pair[side] or "")) \
+                if st == 2 else (line + "PASS=us X=not")
+        rows[6] = "one key per side"
     elif s == _START:
         rows[0] = _header(app)
         asg = app.assignment

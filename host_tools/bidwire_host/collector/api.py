@@ -468,6 +468,19 @@ class TableGiven(BaseModel):
     by: str | None = Field(None, max_length=100)
 
 
+class Seating(BaseModel):
+    """The pairs who really sat at a table in a round (a wrong pair at the table, Law 15)."""
+    model_config = ConfigDict(extra="forbid")
+    section: str | None = Field(None, max_length=8)
+    table: int = Field(..., ge=1, le=10_000)
+    round: int = Field(..., ge=1, le=10_000)
+    ns: str | int | None = Field(None, description="the NS pair who sat there (default: the movement's)")
+    ew: str | int | None = Field(None, description="the EW pair who sat there (default: the movement's)")
+    reason: str = Field("", max_length=500)
+    by: str | None = Field(None, max_length=100)
+    override: bool = False
+
+
 class AlertClose(BaseModel):
     """Close an alert (its id as the director's page and GET /api/v1/queue give it) with a note."""
     model_config = ConfigDict(extra="forbid")
@@ -510,6 +523,13 @@ async def post_unit_table(service: Service, unit: Annotated[str, FastPath(max_le
     with the boards the table has still to play; the unit that had the table is retired from it (what it sends
     for it from then on is held for the director, with that reason)."""
     return await _decide(service, "table", body, key, unit=unit)
+
+
+@router.post("/api/v1/seated", tags=["director"], status_code=201)
+async def post_seated(service: Service, body: Seating, key: IdempotencyKey = None):
+    """Record which pairs really sat at a table in a round: its results count for them in the ranking, the pages
+    and the exports; a unit's result naming the movement's pairs or these is not held for it."""
+    return await _decide(service, "seated", body, key)
 
 
 @router.post("/api/v1/results/{unit}/{seq}/resolve", tags=["director"], status_code=201)

@@ -80,7 +80,8 @@ def check(conn, s, state, unit, row, received):
     if expected is not None:
         claimed = (_text(row["ns"]), _text(row["ew"]))
         seated = (_text(expected["ns"]), _text(expected["ew"]))
-        if claimed != seated:
+        sat = state.seated.get((section, table, round_no))  # the director recorded who sat there: it counts for them
+        if claimed != seated and (sat is None or claimed != (sat["ns"], sat["ew"])):
             reasons.append(f"the unit names NS {claimed[0] or '?'} / EW {claimed[1] or '?'}; the movement seats "
                            f"NS {seated[0]} / EW {seated[1]} at table {table} in round {round_no}")
     want = None if expected is None else {"section": section, "table": table, "round": round_no,

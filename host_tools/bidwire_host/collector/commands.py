@@ -46,6 +46,10 @@ class Assign(_Command):
     ew: Pair | None = None
     move: Annotated[StrictStr, Field(max_length=96)] = ""
     late: StrictBool | None = None  # sent only when true
+    # the round's start asks each side to confirm it is the pair shown (the event's evening.confirm_pairs), with the
+    # pairs' names, NS then EW, as the unit shows them
+    confirm: StrictBool | None = None
+    names: Annotated[list[Annotated[StrictStr, Field(max_length=40)]], Field(min_length=2, max_length=2)] | None = None
 
 
 class Ruling(_Command):

@@ -123,6 +123,20 @@ def _td_call(conn, unit, seq, e, row):
                  (unit, seq, row and row["id"], e.get("board"), e.get("seat"), e.get("t")))
 
 
+def _seated(conn, unit, seq, e, row):
+    """A side's answer at a round's start: a side that is not the pair the movement seats there calls the
+    director ("table 3 NS: pair 7 expected, pair 5 confirmed"); the director records who sat (decisions: seated)."""
+    if e.get("confirmed"):
+        return
+    where = dict(row) if row is not None else {"board": e.get("board")}
+    table = where.get("table_no")
+    name = f"table {table} " if table is not None else ""
+    insert_alerts(conn, unit, seq, where, [validator.alert(
+        "wrong_pair", f"{name}{e.get('side')}: pair {e.get('expected')} expected, pair {e.get('pair')} confirmed "
+        f"(round {e.get('round')}; Law 15: record who sat there)", law=15, side=e.get("side"), pair=e.get("pair"),
+        expected=e.get("expected"), round=e.get("round"))])
+
+
 def _td_end(conn, unit, seq, e, row):
     conn.execute("UPDATE director_calls SET state = 'settled', outcome = ?, closed_seq = ? WHERE unit = ? "
                  "AND state = 'open' AND seq < ?", ("the director ended the call at the table", seq, unit, seq))
@@ -229,6 +243,7 @@ HANDLERS = {
     "auction_end": (_auction_end, True),
     "lead": (_lead, True),
     "result": (_result, True),
+    "seated": (_seated, True),
     "note": (None, False),
 }
 

@@ -215,6 +215,19 @@ class Result(_Event):
     confirmed_by: Seat | None = None
 
 
+class Seated(_Event):
+    """A side's answer at a round's start (an assign with `confirm`): `confirmed` it is the pair the movement seats
+    there (`expected`), or not, with the number of the pair that `pair` says sat down (unit/app.py _seat)."""
+    type: Literal["seated"]
+    board: AnyBoard
+    side: Literal["NS", "EW"]
+    seat: Seat
+    pair: Name | Int | None
+    expected: Name | Int | None = None
+    confirmed: StrictBool
+    round: Int | None = None
+
+
 class Note(_Event):
     type: Literal["note"]
     board: AnyBoard = 0
@@ -222,7 +235,7 @@ class Note(_Event):
 
 
 EVENTS = (Hello, BoardStart, Call, Irregularity, Settled, TdCall, TdEnd, RulingApplied, RulingRefused, AuctionEnd, Lead,
-          Result, Note)
+          Result, Seated, Note)
 TYPES = tuple(m.model_fields["type"].annotation.__args__[0] for m in EVENTS)
 Event = Annotated[Union[EVENTS], Field(discriminator="type")]  # type: ignore[valid-type]
 _event = TypeAdapter(Event)

@@ -58,6 +58,9 @@ def alerts(conn, acks, state="open", page=1, limit=PAGE):
         answer = _answer(conn, a, decisions.corrections)
         is_open = key not in closed and not (a["kind"] == "held_result" and (a["unit"], a["seq"]) in resolutions)
         is_open = is_open and not (answer is not None and answer["answered"])
+        if a["kind"] == "wrong_pair":  # answered once the director records who sat at that table in that round
+            is_open = is_open and (a["at_section"], a["at_table"],
+                                   json.loads(a["data"] or "{}").get("round")) not in decisions.seated
         chosen = decisions.leads.get(key) if a["kind"] == "lead_restriction" else None
         if chosen is not None:
             chosen = dict(chosen, delivered=chosen["command"] is None or acks.get(a["unit"], 0) >= chosen["command"])
@@ -142,6 +145,11 @@ def _item(conn, source, key, r, is_open, closed, queued, resolutions):
                            closed={"by": chosen.get("by") or "the director", "at": chosen["at"], "note": ""})
         if not is_open and closed is None and out["outcome"] is None:
             out["outcome"] = "the opening lead was made"
+    if r["kind"] == "wrong_pair":
+        out["seating"] = {"side": data.get("side"), "pair": data.get("pair"), "expected": data.get("expected"),
+                          "round": data.get("round")}
+        if not is_open and closed is None:
+            out["outcome"] = "the director recorded who sat there"
     if r["kind"] == "held_result":
         res = conn.execute("SELECT * FROM results WHERE unit = ? AND seq = ?", (r["unit"], r["seq"])).fetchone()
         decided = resolutions.get((r["unit"], r["seq"]))

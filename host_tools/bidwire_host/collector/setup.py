@@ -8,7 +8,7 @@ has reported a result for its last board.
 """
 import json
 
-from bidwire_host.collector import commands, in_force
+from bidwire_host.collector import commands, in_force, roster
 from bidwire_host.collector.decisions.state import fold
 from bidwire_host.event import model as event_mod
 from bidwire_host.event import seating
@@ -205,6 +205,10 @@ def start_round(conn, round_no, section=None, table=None):
         raise SetupError("section: say which section the table is in")
     if table is not None and not any(a["table"] == table and section in (None, a["section"]) for a in assigns + sits):
         raise SetupError(f"table: no table {table} plays round {round_no}")
+    if s.event.night().confirm_pairs:  # who is at the table: each side confirms, its names shown
+        said = roster.by_line(conn, s)
+        assigns = [dict(a, confirm=True, names=[_short(said, a["section"], line, a[line.lower()]) for line in
+                                                ("NS", "EW")]) for a in assigns]
     for a in assigns:
         if section is not None and a["section"] != section or table is not None and a["table"] != table:
             continue
@@ -227,6 +231,12 @@ def start_round(conn, round_no, section=None, table=None):
         rounds[name] = max(rounds.get(name, 0), round_no)
     conn.execute("UPDATE setup SET rounds = ? WHERE id = 1", (json.dumps(rounds),))
     return {"round": round_no, "queued": queued, "no_unit": missing}
+
+
+def _short(said, section, line, pair):
+    """A pair's names as a unit's row shows them: surnames, "Smith/Jones" (at most 40 characters)."""
+    _, players = said.get((section, line, str(pair)), ("", []))
+    return "/".join(p.name.split()[-1] for p in players if p.name)[:40]
 
 
 def round_complete(conn, s, section, round_no, state=None):

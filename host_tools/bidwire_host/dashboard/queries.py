@@ -300,6 +300,10 @@ def audit(conn):
         elif a["kind"] == "ruling":
             kind = "ruling"
             summary = f"board {a['board']}, unit {a['unit']}: {a['label']}. {a['said']}"
+        elif a["kind"] == "seated":
+            kind = "who sat"
+            summary = (f"{section}table {a['table']} round {a['round']}: NS {a['ns']} v EW {a['ew']} (the movement "
+                       f"has NS {a['expected'][0]} v EW {a['expected'][1]})")
         elif a["kind"] == "late":
             kind = "late play"
             there = "" if a["at_table"] == a["table"] else f", played at table {a['at_table']}"

@@ -302,6 +302,15 @@ async def late_play(request: Request):
         _board_at_table(form), at_table=_int(form, "at_table", required=False)), "/director?done=late#rounds-h")
 
 
+@router.post("/director/seated")
+async def record_seated(request: Request):
+    """Who really sat at a table in a round (a wrong pair's alert), from the alert's form: decisions.players.seated."""
+    return await _form_decision(request, "seated", lambda form: {
+        "section": str(form.get("section") or "").strip()[:8] or None, "table": _int(form, "table"),
+        "round": _int(form, "round"), "ns": str(form.get("ns") or "").strip()[:8] or None,
+        "ew": str(form.get("ew") or "").strip()[:8] or None, "by": "director"}, "/director?done=seated#audit-h")
+
+
 @router.post("/director/rounds")
 async def start_round(request: Request):
     """Start a round now for a section, or one table of it (the page's buttons): setup.start_round."""

@@ -139,11 +139,13 @@ class Evening:
     (Law 12 C: A+, A or A-) to NS and to EW of a board the director marks not played; `unit_results`, what a unit
     shows after a board's result is confirmed ("percent": the board's results so far with each one's percentage,
     "scores": without, "off": nothing); `provisional`, whether the public page shows the standings after each
-    round, marked provisional."""
+    round, marked provisional; `confirm_pairs`, whether a unit asks each side at a round's start to confirm it is
+    the pair the movement seats there (names shown), a wrong pair calling the director."""
     __pydantic_config__ = _FORBID
     not_played: list[StrictStr] = field(default_factory=lambda: ["A", "A"])
     unit_results: StrictStr = "scores"
     provisional: StrictBool = False
+    confirm_pairs: StrictBool = False
 
 
 @dataclass

@@ -85,3 +85,10 @@ def period_check(state, at, body):
     if not body.get("by"):
         raise ActionError("by: a correction after the correction period needs the director's name")
     return True
+
+
+def sat(state, a):
+    """(ns, ew) who sat at assignment `a`'s table in its round, as text: the director's `seated` record if any, else
+    the movement's pairs."""
+    rec = state.seated.get((a["section"], a["table"], a["round"]))
+    return (rec["ns"], rec["ew"]) if rec is not None else (str(a["ns"]), str(a["ew"]))

@@ -1,11 +1,13 @@
-"""The director's fix of who played in a pair (docs/collector.md).
+"""The director's fix of who played (docs/collector.md).
 
 * `players`: the director fixes a pair's players (the two who really played, names and numbers) for the
   session; the body keeps the players before the fix. Every output names the pair's players from
   roster.players, which applies the latest fix of each pair.
+* `seated`: the pairs who really sat at a table in a round (a wrong pair at the table, Law 15): the results of that
+  table and round count for them (decisions.state.State.effective), in the ranking, the pages and the exports.
 """
 from bidwire_host.collector import roster
-from bidwire_host.collector.decisions.checks import contestants, period_check, pick_section
+from bidwire_host.collector.decisions.checks import contestants, pair_of, period_check, pick_section
 from bidwire_host.collector.decisions.state import ActionError, fold, insert
 from bidwire_host.event.checks import control_char
 
@@ -55,3 +57,23 @@ def players(conn, s, body, at):
     out = {"section": sec.name, "direction": direction if two else None, "pair": pair, "players": after,
            "before": before, "reason": str(body.get("reason") or "").strip()[:500]}
     return insert(conn, "players", out, body.get("by"), at, post)
+
+
+def seated(conn, s, body, at):
+    """Record which pairs sat at `body`'s section, table and round (ns, ew: pair numbers of the section); the stored
+    action. 409 with no event; 404 for a table, round or pair the section does not have."""
+    if s is None:
+        raise ActionError("no event loaded: who sat where is recorded against the movement", 409)
+    sec = pick_section(s, body.get("section"))
+    table, round_no = body.get("table"), body.get("round")
+    plan = s.plays().get((sec.name, table, round_no))
+    if plan is None:
+        raise ActionError(f"table and round: section {sec.name} table {table} plays no round {round_no}", 404)
+    ns = pair_of(s, sec, "NS", body["ns"]) if body.get("ns") is not None else str(plan["ns"])
+    ew = pair_of(s, sec, "EW", body["ew"]) if body.get("ew") is not None else str(plan["ew"])
+    if ns == ew and s.two_fields(sec.name) is False:
+        raise ActionError("ns and ew: two different pairs")
+    out = {"section": sec.name, "table": table, "round": round_no, "ns": ns, "ew": ew,
+           "expected": [str(plan["ns"]), str(plan["ew"])], "reason": (body.get("reason") or "").strip()}
+    post = period_check(fold(conn), at, body)
+    return insert(conn, "seated", out, (body.get("by") or "").strip() or body.get("role") or "director", at, post)

@@ -13,7 +13,7 @@ import json
 from bidwire.core import board as boards
 from bidwire.core.readback import CallError, parse_seat
 from bidwire.core.score import parse_contract, score_ns
-from bidwire_host.collector.decisions.checks import pair_of, period_check, pick_section, where
+from bidwire_host.collector.decisions.checks import pair_of, period_check, pick_section, sat, where
 from bidwire_host.collector.decisions.state import ActionError, fold, insert
 
 
@@ -96,8 +96,9 @@ def enter(conn, s, body, at):
     sec = pick_section(s, a["section"])
     contract, declarer, tricks, score = _scored(_text(body.get("contract")), _text(body.get("declarer")),
                                                 body.get("tricks"), body["board"])
-    ns = pair_of(s, sec, "NS", body["ns"]) if body.get("ns") is not None else str(a["ns"])
-    ew = pair_of(s, sec, "EW", body["ew"]) if body.get("ew") is not None else str(a["ew"])
+    ns, ew = sat(fold(conn), a)
+    ns = pair_of(s, sec, "NS", body["ns"]) if body.get("ns") is not None else ns
+    ew = pair_of(s, sec, "EW", body["ew"]) if body.get("ew") is not None else ew
     out = {"section": a["section"], "table": a["table"], "round": a["round"], "board": body["board"],
            "contract": contract, "declarer": declarer, "tricks": tricks, "lead": body.get("lead"), "ns": ns,
            "ew": ew, "score_ns": score, "reason": (body.get("reason") or "").strip()}

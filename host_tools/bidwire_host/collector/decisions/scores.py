@@ -12,7 +12,7 @@
 """
 from fractions import Fraction
 
-from bidwire_host.collector.decisions.checks import contestants, period_check, pick_section, where
+from bidwire_host.collector.decisions.checks import contestants, period_check, pick_section, sat, where
 from bidwire_host.collector.decisions.state import MP_METHODS, ActionError, fold, insert
 from bidwire_host.scoring.ledger import KINDS
 from bidwire_host.scoring.model import Artificial, Assigned, ScoringError, artificial_code
@@ -37,8 +37,9 @@ def adjust(conn, s, body, at):
     if artificial + assigned + clear != 1:
         raise ActionError("give one of: ns and ew (artificial: A+, A, A- or a percentage), score_ns (assigned "
                           "score, NS's view; score_ew if non-balancing), or clear")
+    ns, ew = sat(fold(conn), a)
     out = {"section": a["section"], "table": a["table"], "board": body["board"], "round": a["round"],
-           "ns": str(a["ns"]), "ew": str(a["ew"]),
+           "ns": ns, "ew": ew,
            "reason": body.get("reason") or ("not played (Law 12 C)" if not_played else "")}
     if not_played:
         out["not_played"] = True

@@ -1,19 +1,20 @@
 """The director's and scorer's decisions as they stand: the table `director_actions` folded (docs/collector.md).
 
 Each decision is one row of the append-only table `director_actions` (its kind — `adjust`, `penalty`, `publish`,
-`resolve`, `correct`, `enter`, `late`, `table`, `ruling`, `close`, `players` or `lead` —, the accepted body as JSON,
-who, when, and whether it was made after the correction period). Raw events stay untouched: the scores are the stored
-results with the actions applied in `id` order (`fold`), so a restart, an event reload or `bidwire rebuild` followed by
-a restart gives the same standings as the live collector. The fold is kept per connection until the table changes
-(`fold`).
+`resolve`, `correct`, `enter`, `late`, `seated`, `table`, `ruling`, `close`, `players` or `lead` —, the accepted body as
+JSON, who, when, and whether it was made after the correction period). Raw events stay untouched: the scores are the
+stored results with the actions applied in `id` order (`fold`), so a restart, an event reload or `bidwire rebuild`
+followed by a restart gives the same standings as the live collector. The fold is kept per connection until the table
+changes (`fold`).
 
 How each kind counts in the fold (the modules beside this one check and store them): an `adjust` for a table and board
 replaces the one before it, and `clear` removes it; a `penalty` is one more ledger entry; a `publish` starts the
 correction period again while it is open (one after it has ended leaves it ended, Law 79 C); the latest `resolve` or
 `correct` of a result is the one in force, and so is the latest `enter` of a table and board; a `close` closes its
-alert; a `lead` is declarer's Law 26 choice on its alert (one each); a `late` marks a table's board for late play. A
-`players` fix counts through roster.players, which reads the table itself; a `table` (a unit given a table) and a
-`ruling` (sent from the page) are kept for the audit.
+alert; a `lead` is declarer's Law 26 choice on its alert (one each); a `late` marks a table's board for late play; a
+`seated` says which pairs really sat at a table in a round, and its results count for them (effective). A `players` fix
+counts through roster.players, which reads the table itself; a `table` (a unit given a table) and a `ruling` (sent from
+the page) are kept for the audit.
 """
 import json
 from datetime import datetime, timezone
@@ -58,6 +59,7 @@ class State:
         self.corrections = {}  # (unit, seq) of a result -> the correct in force
         self.entered = {}  # (section, table, board) -> the director's `enter` in force (decisions/results.py)
         self.late = {}  # (section, table, board) -> the director's `late` (late_play.py): played later
+        self.seated = {}  # (section, table, round) -> the director's `seated`: the pairs who really sat there
         self.closed = {}  # alert key (alert_key) -> the close
         self.leads = {}  # alert key of a lead_restriction -> declarer's Law 26 choice (decisions/leads.py)
 
@@ -82,6 +84,8 @@ class State:
             self.entered[body["section"], body["table"], body["board"]] = item
         elif row["kind"] == "late":
             self.late[body["section"], body["table"], body["board"]] = item
+        elif row["kind"] == "seated":
+            self.seated[body["section"], body["table"], body["round"]] = item
         elif row["kind"] == "close":
             self.closed[body["alert"]] = item
         elif row["kind"] == "lead":
@@ -104,6 +108,9 @@ class State:
                        ns=res["ns"], ew=res["ew"], held=None)
         elif row.get("held"):
             return None
+        sat = self.seated.get((row["section"], row["table_no"], row["round"]))
+        if sat is not None:  # the director recorded who really sat at that table in that round
+            row = dict(row, ns=sat["ns"], ew=sat["ew"])
         fix = self.corrections.get(key)
         if fix is not None:
             row = dict(row, contract=fix["contract"], declarer=fix["declarer"], tricks=fix["tricks"],

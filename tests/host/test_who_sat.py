@@ -1,0 +1,70 @@
+"""Who is at the table (issue 36; docs/director.md "A pair at the wrong table"): with the event's
+evening.confirm_pairs each round's assign asks the sides to confirm, with the pairs' names; a side that is not the
+pair the movement expects calls the director ("table 1 NS: pair 1 expected, pair 3 confirmed"); the director records
+who sat (`POST /api/v1/seated`, Law 15), and the ranking, the pages and the exports follow who played.
+
+The 3-table Mitchell, 2 boards a round: in round 1 table 1 plays boards 1-2 with NS 1 v EW 1, table 3 boards 5-6
+with NS 3 v EW 3. Board 1 (dealer N, nobody vulnerable) 1NT by N making 7: +90 (Law 77).
+"""
+import json
+
+import pytest
+from collector_kit import ApiClient, played, query, sync
+
+from bidwire_host.event import model as ev
+from bidwire_host.server import create_app
+
+TABLES = {"T01": 1, "T02": 2, "T03": 3}
+NAMES = {("NS", 1): ("Ann Smith", "Bob Jones"), ("EW", 1): ("Cy Brown", "Di Lee")}
+
+
+@pytest.fixture
+def client(data):
+    e = ev.to_dict(ev.new_event("Club", {"type": "mitchell", "tables": 3}, boards_per_round=2))
+    for p in e["sessions"][0]["sections"][0]["pairs"]:
+        if (p["line"], p["number"]) in NAMES:
+            p["players"] = [{"name": n} for n in NAMES[p["line"], p["number"]]]
+    e["evening"] = {"confirm_pairs": True}
+    with ApiClient(create_app(data, event=e, tables=TABLES)) as c:
+        yield c
+
+
+def seated(seq, side, pair, expected, confirmed):
+    return {"seq": seq, "type": "seated", "board": 1, "side": side, "seat": "N" if side == "NS" else "E",
+            "pair": pair, "expected": expected, "confirmed": confirmed, "round": 1, "t": 1000}
+
+
+def test_the_round_asks_each_side_to_confirm_with_its_names(client, data):
+    [a] = [json.loads(r["body"]) for r in query(data, "SELECT body FROM commands WHERE unit = 'T01' AND "
+                                                      "type = 'assign'")]
+    assert a["confirm"] is True and a["names"] == ["Smith/Jones", "Brown/Lee"]
+
+
+def test_a_wrong_pair_calls_the_director_and_the_score_follows_who_sat(client, data):
+    start = played(1, 1, ["N:1N", "E:P", "S:P", "W:P"], "1NT", "N", 7, 90, section="A", table=1, round=1, ns=1,
+                   ew=1)
+    events = start[:1] + [seated(2, "NS", "3", 1, False), seated(3, "EW", 1, 1, True)]
+    assert sync(client, events, unit="T01").status_code == 200
+    alerts = [a for a in client.get("/api/v1/queue").json()["alerts"] if a["kind"] == "wrong_pair"]
+    assert len(alerts) == 1 and "table 1 NS: pair 1 expected, pair 3 confirmed" in alerts[0]["detail"], alerts
+    r = client.post("/api/v1/seated", json={"table": 1, "round": 1, "ns": 3, "reason": "NS 3 sat at table 1"})
+    assert r.status_code == 201, r.text
+    assert [a for a in client.get("/api/v1/queue").json()["alerts"] if a["kind"] == "wrong_pair"] == []
+    rest = [dict(e, seq=e["seq"] + 3) for e in start[1:]]  # the unit still names the movement's pairs
+    assert sync(client, rest, unit="T01").status_code == 200
+    assert client.get("/api/v1/held").json()["held"] == []
+    [row] = client.get("/api/v1/travellers/1").json()["rows"]
+    assert (row["table"], row["ns"], row["ew"], row["score_ns"]) == (1, "3", "1", 90)
+    ranked = {(r["direction"], str(r["pair"])) for r in client.get("/api/v1/ranking").json()["ranking"]}
+    assert ("NS", "3") in ranked and ("NS", "1") not in ranked
+
+
+@pytest.mark.parametrize("body, status, words", [
+    ({"table": 1, "round": 9, "ns": 3}, 404, "plays no round 9"),
+    ({"table": 1, "round": 1, "ns": 99}, 404, "ns"),
+    ({"table": 0, "round": 1}, 422, "table"),
+])
+def test_a_wrong_seating_record_is_refused_and_changes_nothing(client, data, body, status, words):
+    r = client.post("/api/v1/seated", json=body)
+    assert r.status_code == status and words in r.text, r.text
+    assert query(data, "SELECT count(*) AS n FROM director_actions")[0]["n"] == 0
