@@ -538,11 +538,12 @@ class App:
         if kind == "assign":
             if not isinstance(cmd.get("boards"), list) or not cmd["boards"]:
                 self.emit({"type": "note", "text": f"assign {seq} ignored: no boards"})
-            elif self.screen in (SETUP, MOVE) or (self.screen == START and self.board_idx < 0):
+            elif cmd.get("late") and self.screen != SETUP and self.screen != MOVE and self.board_idx >= 0:
+                self.late = cmd  # after the boards of the round in play
+            elif self.screen == SETUP or self.screen == MOVE or self.screen == START and not (
+                    self.assignment or {}).get("late"):  # no call made on the board shown: the director moved it on
                 self.assignment, self.board_idx = cmd, -1
                 self._next_board()
-            elif cmd.get("late"):
-                self.late = cmd
             else:
                 self.next_assignment = cmd
         elif kind == "ruling":

@@ -205,10 +205,7 @@ def start_round(conn, round_no, section=None, table=None):
         raise SetupError("section: say which section the table is in")
     if table is not None and not any(a["table"] == table and section in (None, a["section"]) for a in assigns + sits):
         raise SetupError(f"table: no table {table} plays round {round_no}")
-    if s.event.night().confirm_pairs:  # who is at the table: each side confirms, its names shown
-        said = roster.by_line(conn, s)
-        assigns = [dict(a, confirm=True, names=[_short(said, a["section"], line, a[line.lower()]) for line in
-                                                ("NS", "EW")]) for a in assigns]
+    assigns = ask_who_sits(conn, s, assigns)
     for a in assigns:
         if section is not None and a["section"] != section or table is not None and a["table"] != table:
             continue
@@ -231,6 +228,16 @@ def start_round(conn, round_no, section=None, table=None):
         rounds[name] = max(rounds.get(name, 0), round_no)
     conn.execute("UPDATE setup SET rounds = ? WHERE id = 1", (json.dumps(rounds),))
     return {"round": round_no, "queued": queued, "no_unit": missing}
+
+
+def ask_who_sits(conn, s, assigns):
+    """The assigns as sent: with the event's evening.confirm_pairs, each asks the sides to confirm who sits there
+    (`confirm`) and carries the pairs' names, NS then EW (docs/unit.md "Who is at the table")."""
+    if not s.event.night().confirm_pairs:
+        return assigns
+    said = roster.by_line(conn, s)
+    return [dict(a, confirm=True, names=[_short(said, a["section"], line, a[line.lower()]) for line in ("NS", "EW")])
+            for a in assigns]
 
 
 def _short(said, section, line, pair):

@@ -10,7 +10,7 @@ with that reason (attribution.py), and nothing it sent before is lost.
 """
 import json
 
-from bidwire_host.collector import commands, in_force
+from bidwire_host.collector import commands, in_force, setup
 from bidwire_host.collector.decisions.checks import pick_section
 from bidwire_host.collector.decisions.state import ActionError, fold, insert
 from bidwire_host.event import seating
@@ -44,6 +44,7 @@ def give_table(conn, s, body, at):
               if x["section"] == sec.name and x["table"] == table), None)
     left = [] if a is None else [b for b in a["boards"] if not in_force.done(conn, state, sec.name, table, b)]
     if left:
+        [a] = setup.ask_who_sits(conn, s, [a])
         queued.append(commands.enqueue(conn, unit, dict(a, boards=left)))
     else:
         text = f"Table {table}: round {round_no} played. Wait for the next round."
