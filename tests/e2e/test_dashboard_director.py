@@ -11,25 +11,13 @@ from pathlib import Path
 import httpx2 as httpx
 import pytest
 from collector_proc import Collector, keyring
-from test_dashboard import CHROMIUM, PASSWORD, SHOTS, log_in
+from test_dashboard import PASSWORD, SHOTS, browser, chromium_installed, log_in  # noqa: F401 (fixtures)
 from vunit import SECRET, VUnit, write_config
 
 BIDWIRE = Path(sys.executable).parent / "bidwire"
 TABLET = {"width": 820, "height": 1180}
 
 
-@pytest.fixture(autouse=True, scope="module")
-def chromium_installed():
-    assert CHROMIUM.exists(), "the browser tests need Debian's chromium: `make test` installs it (make chromium)"
-
-
-@pytest.fixture
-def browser():
-    from playwright import sync_api
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True)
-        yield b
-        b.close()
 
 
 @pytest.fixture
@@ -58,7 +46,7 @@ def event_collector(tmp_path, monkeypatch):
     c.stop()
 
 
-def test_live_auctions_and_the_bidding_diagram_in_an_alert(tmp_path, collector, browser):
+def test_live_auctions_and_the_bidding_diagram_in_an_alert(tmp_path, collector, browser):  # noqa: F811
     SHOTS.mkdir(parents=True, exist_ok=True)
     context = browser.new_context(viewport=TABLET)
     director = context.new_page()
@@ -113,7 +101,7 @@ def test_live_auctions_and_the_bidding_diagram_in_an_alert(tmp_path, collector, 
         unit.finish()
 
 
-def test_the_director_enters_an_adjusted_score_from_the_page(event_collector, browser):
+def test_the_director_enters_an_adjusted_score_from_the_page(event_collector, browser):  # noqa: F811
     SHOTS.mkdir(parents=True, exist_ok=True)
     page = browser.new_page(viewport=TABLET)
     log_in(page, event_collector.url)
@@ -176,7 +164,7 @@ def test_the_director_enters_an_adjusted_score_from_the_page(event_collector, br
 
 
 @pytest.mark.parametrize("viewport", [{"width": 1366, "height": 900}, {"width": 390, "height": 844}])
-def test_the_director_enters_a_result_no_unit_reported_from_the_page(event_collector, browser, viewport):
+def test_the_director_enters_a_result_no_unit_reported_from_the_page(event_collector, browser, viewport):  # noqa: F811
     """Table 2's unit never reported board 3; the director enters it from the paper traveller. Law 77, by hand:
     board 3 (dealer S, EW vulnerable) 4S by S making 10, NS not vulnerable: 120 + 300 = +420."""
     SHOTS.mkdir(parents=True, exist_ok=True)

@@ -22,7 +22,7 @@ import time
 import pytest
 from collector_proc import BIDWIRE, Collector, keyring
 from test_collector_units import board_lines, play, secret
-from test_dashboard import CHROMIUM, PASSWORD, SHOTS, log_in
+from test_dashboard import PASSWORD, SHOTS, browser, chromium_installed, log_in  # noqa: F401 (fixtures)
 from vunit import VUnit, write_config
 
 LAPTOP = {"width": 1366, "height": 900}
@@ -30,18 +30,6 @@ PHONE = {"width": 390, "height": 844}
 UNITS = {"T01": 1, "T02": 2, "T03": 3, "T09": 9}
 
 
-@pytest.fixture(autouse=True, scope="module")
-def chromium_installed():
-    assert CHROMIUM.exists(), "the browser tests need Debian's chromium: `make test` installs it (make chromium)"
-
-
-@pytest.fixture
-def browser():
-    from playwright import sync_api
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True)
-        yield b
-        b.close()
 
 
 @pytest.fixture
@@ -99,7 +87,7 @@ def rows(collector, board):
     return {r["table"]: r for r in collector.api.get(f"/api/v1/travellers/{board}").json()["rows"]}
 
 
-def test_a_night_that_does_not_go_to_plan_is_run_from_the_directors_page(tmp_path, collector, browser):
+def test_a_night_that_does_not_go_to_plan_is_run_from_the_directors_page(tmp_path, collector, browser):  # noqa: F811
     SHOTS.mkdir(parents=True, exist_ok=True)
     laptop = browser.new_page(viewport=LAPTOP)
     log_in(laptop, collector.url)
