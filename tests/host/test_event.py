@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from bidwire_host.collector import commands
 from bidwire_host.event import files as event_files
 from bidwire_host.event import model as ev
 from bidwire_host.event import seating
@@ -75,7 +76,6 @@ def test_assignments_of_a_3_table_mitchell():
 
 
 def test_assign_commands_are_what_the_collector_accepts():
-    commands = pytest.importorskip("bidwire_host.collector.commands")
     for data in (doc_example(), mitchell_3()):
         event = ev.from_dict(data)
         for r in range(1, 6):
