@@ -6,13 +6,13 @@ the workers start (each worker's own start finds them done). The organiser's pas
 DATA/organiser-password (made with a random one if missing) or BIDWIRE_HUB_PASSWORD_FILE; it is never printed
 unless it was just made.
 """
-import argparse
 import os
 import secrets
 import signal
 import sys
 from pathlib import Path
 
+import click
 import uvicorn
 
 from bidwire_host.hub import db
@@ -30,28 +30,27 @@ def password_file(data):
     return path, made
 
 
-def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--data", default="build/hub")
-    p.add_argument("--dsn", default=os.environ.get("BIDWIRE_HUB_DSN"))
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8090)
-    p.add_argument("--workers", type=int, default=2)
-    args = p.parse_args(argv)
+@click.command(help=__doc__.split("\n\n")[0])
+@click.option("--data", default="build/hub", show_default=True, help="Where a local cluster and the password live.")
+@click.option("--dsn", envvar="BIDWIRE_HUB_DSN", help="A PostgreSQL server to use (default: a local cluster).")
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8090, show_default=True, type=click.IntRange(0, 65535))
+@click.option("--workers", default=2, show_default=True, type=click.IntRange(1, 64))
+def main(data, dsn, host, port, workers):
     cluster = None
-    if not args.dsn:
-        cluster = Cluster(Path(args.data) / "postgres").start()
-        args.dsn = cluster.dsn
+    if not dsn:
+        cluster = Cluster(Path(data) / "postgres").start()
+        dsn = cluster.dsn
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     try:
-        db.migrate(args.dsn)
-        pw, made = password_file(args.data)
-        os.environ["BIDWIRE_HUB_DSN"] = args.dsn
+        db.migrate(dsn)
+        pw, made = password_file(data)
+        os.environ["BIDWIRE_HUB_DSN"] = dsn
         os.environ["BIDWIRE_HUB_PASSWORD_FILE"] = str(pw.resolve())
-        print(f"hub: http://{args.host}:{args.port}/ ({args.workers} workers)", flush=True)
+        print(f"hub: http://{host}:{port}/ ({workers} workers)", flush=True)
         print(f"hub: organiser password in {pw}" + (f": {pw.read_text().strip()}" if made else ""), flush=True)
-        uvicorn.run("bidwire_host.hub.app:app_from_env", factory=True, host=args.host, port=args.port,
-                    workers=args.workers, log_level="warning")
+        uvicorn.run("bidwire_host.hub.app:app_from_env", factory=True, host=host, port=port, workers=workers,
+                    log_level="warning")
     finally:
         if cluster is not None:
             cluster.stop()
