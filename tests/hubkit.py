@@ -13,7 +13,7 @@ from pathlib import Path
 
 import httpx2 as httpx
 
-from bidwire_host.hub import signing
+from bidwire_host import signing
 from bidwire_host.hub.localpg import Cluster
 
 ROOT = Path(__file__).resolve().parents[1]

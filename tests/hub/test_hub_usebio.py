@@ -12,9 +12,9 @@ import httpx2 as httpx
 import pytest
 from hubkit import PASSWORD, played, post_upload, upload_body
 
+from bidwire_host import signing
 from bidwire_host.formats import usebio
 from bidwire_host.formats.publish import EventInfo, publication
-from bidwire_host.hub import signing
 from bidwire_host.scoring import Result
 
 SOON = (datetime.now(UTC) + timedelta(days=1)).isoformat()

@@ -10,8 +10,6 @@ twice; a result for a board the unit's assignment does not hold is refused (409)
 Only after the commit is the answer sent: {"ack": highest seq stored, "commands": [commands with seq above the
 cmd_ack reported]}.
 """
-import hashlib
-import hmac
 import json
 import logging
 import math
@@ -19,6 +17,7 @@ import re
 from datetime import datetime, timezone
 
 from bidwire.core.auction import MAX_INPUTS
+from bidwire_host import signing
 from bidwire_host.collector import commands, derive, setup, unit_traveller
 from bidwire_host.collector.events import Malformed, beat_of, check_body
 
@@ -92,8 +91,7 @@ def unit_of(raw):
 def verify(key, raw, signature):
     if not signature:
         raise Rejected(401, f"missing {SIGNATURE} header: the hex HMAC-SHA256 of the body with the unit's secret")
-    expected = hmac.new(key, raw, hashlib.sha256).hexdigest().encode()
-    if not hmac.compare_digest(expected, signature.strip().lower().encode("latin-1", "replace")):
+    if not signing.valid(raw, key, signature):
         raise Rejected(401, f"bad signature: {SIGNATURE} is not the HMAC-SHA256 of the body with the unit's secret"
                             " (a wrong secret, or the body changed on the way)")
 

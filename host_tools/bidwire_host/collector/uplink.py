@@ -14,7 +14,6 @@ know which boards are the sim's): the club's public pages and exports hide those
 The uploader is one thread; the store's writer makes its two writes (an upload made, an upload acknowledged).
 """
 import hashlib
-import hmac
 import json
 import logging
 import threading
@@ -23,6 +22,7 @@ from pathlib import Path
 
 import httpx2 as httpx
 
+from bidwire_host import signing
 from bidwire_host.scoring.model import Artificial, Assigned
 
 log = logging.getLogger("bidwire.collector")
@@ -178,8 +178,8 @@ class Uplink:
         else:
             number, body = row["number"], bytes(row["body"])
         r = client.post(self.url + "/api/v1/upload", content=body, headers={
-            "X-Bidwire-Club": self.sim.club, "Content-Type": "application/json",
-            "X-Bidwire-Signature": hmac.new(self.secret, body, hashlib.sha256).hexdigest()})
+            signing.HEADER_CLUB: self.sim.club, "Content-Type": "application/json",
+            signing.HEADER_SIGNATURE: signing.sign(body, self.secret)})
         if r.status_code != 200:
             reason = _reason(r)
             raise UplinkError(f"the hub refused upload {number} ({r.status_code}): {reason}")

@@ -12,10 +12,10 @@ Not covered: the director's and scorer's decisions (`director_actions`: adjustme
 are not signed by anybody, so nothing here can tell a forged decision from a real one; nor can it tell a gap the
 unit made (a journal that lost its tail, alerted `seq_gap` when it came) from events deleted from the store.
 """
-import hashlib
-import hmac
 import json
 from datetime import datetime, timezone
+
+from bidwire_host import signing
 
 NOT_COVERED = ("not checked: the director's and scorer's decisions (adjusted scores, corrections, publication) "
                "are signed by nobody; a seq gap may be the unit's own (a seq_gap alert when it came)")
@@ -75,7 +75,7 @@ class KeyHistory:
 
 
 def _signs(key, body, signature):
-    return hmac.compare_digest(hmac.new(key, body, hashlib.sha256).hexdigest(), (signature or "").strip().lower())
+    return signing.valid(body, key, signature)
 
 
 def _iso(t):

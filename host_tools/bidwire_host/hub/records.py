@@ -8,7 +8,7 @@ import json
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
-from bidwire_host.hub import signing
+from bidwire_host import signing
 
 
 class Refused(Exception):

@@ -9,7 +9,8 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 
-from bidwire_host.hub import records, signing, usebio_in
+from bidwire_host import signing
+from bidwire_host.hub import records, usebio_in
 from bidwire_host.hub.access import source
 from bidwire_host.hub.inputs import Upload
 from bidwire_host.hub.records import Refused
