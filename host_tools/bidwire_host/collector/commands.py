@@ -9,12 +9,12 @@ tests/host/test_protocol_schema.py checks the commands built here against.
 """
 import json
 import time
-from datetime import datetime, timezone
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, TypeAdapter, ValidationError
 
 from bidwire.core.codes import RULE_NAMES
+from bidwire_host import utc
 from bidwire_host.collector import ruling_words
 from bidwire_host.collector.decisions.state import alert_key, fold, insert
 
@@ -177,7 +177,7 @@ def ruling(conn, unit, seq, choice, by="director", at=None):
     queued = enqueue(conn, unit, command)
     [(_, label, said)] = ruling_words.options(conn, unit, seq, [choice])
     insert(conn, "ruling", {"unit": unit, "seq": seq, "board": row["board"], "ruling": choice, "label": label,
-                            "said": said, "command": queued["seq"]}, by, at or datetime.now(timezone.utc), False)
+                            "said": said, "command": queued["seq"]}, by, at or utc.now(), False)
     return queued
 
 

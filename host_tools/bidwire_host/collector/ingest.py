@@ -14,7 +14,6 @@ import json
 import logging
 import math
 import re
-from datetime import datetime, timezone
 
 from bidwire.core.auction import MAX_INPUTS
 from bidwire_host import signing
@@ -35,10 +34,6 @@ class Rejected(Exception):
         self.reason = reason
         self.unit = None  # the unit the body names, once known
         self.conflict = conflict  # (seq, stored, sent) when a stored seq came again with other content
-
-
-def now_iso():
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
 def _int(text):

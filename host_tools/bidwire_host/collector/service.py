@@ -16,7 +16,7 @@ import json
 import logging
 import threading
 
-from bidwire_host import logs
+from bidwire_host import logs, utc
 from bidwire_host.collector import (
     bounds,
     commands,
@@ -30,7 +30,7 @@ from bidwire_host.collector import (
     uplink,
 )
 from bidwire_host.collector.decisions import kinds
-from bidwire_host.collector.decisions.state import ActionError, now
+from bidwire_host.collector.decisions.state import ActionError
 from bidwire_host.collector.standings import Standings
 from bidwire_host.collector.store import StoreError
 from bidwire_host.event import analysis
@@ -83,7 +83,7 @@ def idempotent(job, op, key, request):
             return json.loads(row["response"])
         result = job(conn)
         conn.execute("INSERT INTO idempotency (key, request, response, at) VALUES (?, ?, ?, ?)",
-                     (name, _digest(request), json.dumps(result, default=str), ingest.now_iso()))
+                     (name, _digest(request), json.dumps(result, default=str), utc.now_iso()))
         return result
     return once
 
@@ -91,7 +91,7 @@ def idempotent(job, op, key, request):
 class Service:
     """The session's one authority: the store, the keyring, the standings, the live pages' hub."""
 
-    def __init__(self, store, keyring, clock=now):
+    def __init__(self, store, keyring, clock=utc.now):
         self.store = store
         self.keyring = keyring
         self.clock = clock  # the host clock (UTC) for decisions; tests set their own
@@ -210,7 +210,7 @@ class Service:
         try:
             body, unit = ingest.unit_of(raw)
             check = ingest.admit(self.keyring, raw, signature, body, unit)
-            received = ingest.now_iso()
+            received = utc.now_iso()
             job = ingest.store_batch(*check, received, raw=raw, signature=signature)
             try:
                 out = await asyncio.wrap_future(self.store.submit(job))
@@ -240,7 +240,7 @@ class Service:
                               status, unit_said, reason)
         if unit is not None and self.keyring.key(unit) is not None:
             with self._lock:
-                self.rejections[unit] = {"status": status, "reason": reason, "at": ingest.now_iso()}
+                self.rejections[unit] = {"status": status, "reason": reason, "at": utc.now_iso()}
 
     def rejection(self, unit):
         with self._lock:
@@ -309,7 +309,7 @@ class Service:
         except Exception:  # the scores never depend on it: say so, keep serving
             log.exception("the double-dummy analysis failed")
             return 0
-        at = ingest.now_iso()
+        at = utc.now_iso()
 
         def job(conn):
             for board, t in tables.items():

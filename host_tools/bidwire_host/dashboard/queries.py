@@ -17,6 +17,7 @@ import os
 from datetime import datetime, timezone
 
 from bidwire.core.score import parse_contract
+from bidwire_host import utc
 from bidwire_host.collector import in_force, queue, ruling_words, withheld
 from bidwire_host.collector import setup as setup_mod
 from bidwire_host.collector.decisions import leads
@@ -72,7 +73,7 @@ def grid(service, only=None):
     started = {(r[0], r[1]): _when(r[2]) for r in conn.execute(
         "SELECT b.unit, b.round, min(e.received) FROM boards b JOIN events e ON e.unit = b.unit "
         f"AND e.seq = b.start_seq{' WHERE b.unit' + where if where else ''} GROUP BY b.unit, b.round", args)}
-    now = datetime.now(timezone.utc)
+    now = utc.now()
     plays = _round_boards(conn)
     state = fold(conn)
     out = []

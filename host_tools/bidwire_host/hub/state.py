@@ -4,7 +4,6 @@ worker: each reads the database."""
 import threading
 import time
 from collections import OrderedDict
-from datetime import UTC, datetime
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -12,14 +11,11 @@ from itsdangerous import URLSafeTimedSerializer
 
 from bidwire_host.hub import db, records
 from bidwire_host.hub.live import LiveField
+from bidwire_host.utc import now
 
 RESCORE_EVERY = 0.5  # seconds: how stale a served ranking may be while uploads stream in (docs/hub.md)
 PAGES_KEPT = 512  # rendered public pages a worker keeps (pages of the ranking, clubs' pages, boards)
 SIM_TTL = 0.25  # seconds a worker answers public reads from the sim's row as it last read it (docs/hub.md)
-
-
-def now():
-    return datetime.now(UTC)
 
 
 def released(sim):

@@ -14,10 +14,10 @@ import json
 import os
 import secrets
 import tempfile
-from datetime import datetime, timezone
 from pathlib import Path
 
 from bidwire.unit import config as unit_config
+from bidwire_host import utc
 from bidwire_host.unit_tools.deploy import ROOT, DeployError, board_file
 
 
@@ -124,7 +124,7 @@ def provision(unit, collector, out, keyring=None, board="esp32_devkitc", mode="r
         if out.exists():
             raise ProvisionError(f"{out} already exists: it may hold another unit's secret; "
                                  "choose another --out, or pass --force to replace it")
-    created = datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+    created = utc.now_iso()
     write_private(out, cfg)
     entry = {"secret": cfg["secret"], "board": board, "created": created}
     old = ring["units"].get(unit)

@@ -17,7 +17,7 @@ counts through roster.players, which reads the table itself; a `table` (a unit g
 the page) are kept for the audit.
 """
 import json
-from datetime import datetime, timezone
+from datetime import datetime
 from fractions import Fraction
 
 from bidwire_host.scoring.ledger import DEFAULT_CORRECTION_MINUTES, CorrectionPeriod
@@ -32,10 +32,6 @@ class ActionError(ValueError):
     def __init__(self, reason, status=400):
         super().__init__(reason)
         self.status = status
-
-
-def now():
-    return datetime.now(timezone.utc)
 
 
 def alert_key(source, unit, seq, kind=None):

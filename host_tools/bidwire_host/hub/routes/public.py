@@ -13,8 +13,9 @@ from bidwire_host.formats.pbn import parse_deal
 from bidwire_host.hub import exports, records
 from bidwire_host.hub.access import is_organiser
 from bidwire_host.hub.records import Refused
-from bidwire_host.hub.state import Hub, HubDep, now, released
+from bidwire_host.hub.state import Hub, HubDep, released
 from bidwire_host.hub.views import TEMPLATES, pct, plain, standing
+from bidwire_host.utc import now
 
 router = APIRouter()
 
