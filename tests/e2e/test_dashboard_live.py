@@ -33,7 +33,7 @@ def test_keyboard_focus_stays_on_a_ruling_button_through_ten_seconds_of_live_upd
         for line in ("N PASS", "E 1", "E S"):  # E bids 1S out of rotation: an open alert with its ruling button
             t01.send(line)
         t01.write("sync 10000")
-        button = page.locator("article.alert.open", has_text="out of rotation").get_by_role("button", name="reject")
+        button = page.locator("article.alert.open", has_text="out of rotation").get_by_role("button", name="Not accepted")
         button.wait_for(timeout=15000)
         button.focus()
         page.evaluate("window.__no_reload = true")
@@ -59,7 +59,7 @@ def test_keyboard_focus_stays_on_a_ruling_button_through_ten_seconds_of_live_upd
         assert page.evaluate("window.__no_reload") is True
         focused = page.evaluate("() => document.activeElement && document.activeElement.textContent.trim() + '|' "
                                 "+ document.activeElement.closest('article').id")
-        assert focused.startswith("reject|a-irr-T01-"), focused
+        assert focused.startswith("Not accepted|a-irr-T01-"), focused
         page.screenshot(path=str(SHOTS / "director-live-focus.png"), full_page=True)
     finally:
         for u in units:

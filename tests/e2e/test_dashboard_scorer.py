@@ -111,7 +111,7 @@ def test_the_scorer_publishes_and_the_pbn_scores_back_to_the_pages_ranking(tmp_p
 
     # board 1's traveller: T1 NS1-EW1 1NT by N 7 tricks (made exactly: "="), East led a club, +90 in the NS
     # column and none in the EW one, 0 MP; T2 +120 and T3 +120 (a tie for the top)
-    trav = page.locator("table.traveller[data-board='1'] tbody tr")
+    trav = page.locator("table.traveller[data-board='1'] tbody tr[data-table]")
     assert trav.count() == 3
     cells = [c.strip() for c in trav.nth(0).locator("th, td").all_inner_texts()]
     assert cells[:10] == ["1", "1", "1", "1NT", "N", "=", "♣", "90", "", "0"], cells
