@@ -207,16 +207,16 @@ def serve(data, host, port, keyring, log_level, access_log, event_file, tables, 
         scorer_password = read_password(scorer_password_file, role="scorer")
     except AuthError as e:
         raise click.ClickException(str(e)) from None
-    passwords = {"director": password, "scorer": scorer_password}
+    passwords, notes = {"director": password, "scorer": scorer_password}, []
     for role, given in passwords.items():
-        if given is None:  # on stderr: the first line on stdout is the collector's address
+        if given is None:  # said on the terminal after the collector's address (never in the log: stderr)
             try:
                 passwords[role], made = first_run_password(data, role)
             except OSError as e:
                 raise click.ClickException(f"cannot keep the {role} password in {data}: {e}") from None
             where = data / f"{role}-password"
-            click.echo(f"{role} password: {passwords[role]} (made now and kept in {where}; it is not shown again)"
-                       if made else f"{role} password: the first line of {where}", err=True)
+            notes.append(f"{role} password: {passwords[role]} (made now and kept in {where}; it is not shown again)"
+                         if made else f"{role} password: the first line of {where}")
     password, scorer_password = passwords["director"], passwords["scorer"]
     try:
         table_map = parse_tables(tables)
@@ -227,7 +227,8 @@ def serve(data, host, port, keyring, log_level, access_log, event_file, tables, 
                         director_password=password, scorer_password=scorer_password, body_timeout_s=body_timeout,
                         head_timeout_s=head_timeout, per_address=per_address,
                         forwarded_allow_ips=[p.strip() for p in proxies.split(",") if p.strip()],
-                        session_lifetime_s=session_hours * 3600, session_idle_s=session_idle_minutes * 60)
+                        session_lifetime_s=session_hours * 3600, session_idle_s=session_idle_minutes * 60,
+                        notes=notes)
     except SetupError as e:
         raise click.ClickException(str(e)) from None
     except (StoreError, OSError) as e:

@@ -198,7 +198,7 @@ def serve(data_dir, host="127.0.0.1", port=8080, keyring_path=None, log_level="i
           echo=print, event=None, tables=None, method="neuberg", director_password=None, scorer_password=None,
           body_timeout_s=bodyguard.BODY_TIMEOUT_S, head_timeout_s=connections.HEAD_TIMEOUT_S,
           per_address=connections.PER_ADDRESS, forwarded_allow_ips=(), session_lifetime_s=auth.SESSION_HOURS * 3600,
-          session_idle_s=auth.IDLE_MINUTES * 60):
+          session_idle_s=auth.IDLE_MINUTES * 60, notes=()):
     """Run the collector until interrupted (SIGINT, SIGTERM: every commit left in the main file, exit 0); echo the
     URL once it is listening.
 
@@ -206,7 +206,8 @@ def serve(data_dir, host="127.0.0.1", port=8080, keyring_path=None, log_level="i
     networks); none by default, so a request's client is always its real peer (the login limit is keyed on it).
     The connection limits (collector/connections.py): a request head within `head_timeout_s`, at most
     `per_address` connections per client address, and a total kept below the descriptor limit, whose soft value
-    is first raised to the hard one. Dashboard logins end after `session_lifetime_s`, or `session_idle_s` unused."""
+    is first raised to the hard one. Dashboard logins end after `session_lifetime_s`, or `session_idle_s` unused.
+    `notes`: lines echoed after the URL and the table map (the logins' passwords made on a first run)."""
     import uvicorn
 
     from bidwire_host import logs
@@ -235,6 +236,8 @@ def serve(data_dir, host="127.0.0.1", port=8080, keyring_path=None, log_level="i
         where = sorted((tuple(w), u) for u, w in seated.tables.items())
         echo("tables: " + (", ".join(f"{u}={sec}:{t}" for (sec, t), u in where) or "no unit seated yet: give each "
                            "unit its table on the director's page (Rounds), or serve with --tables"))
+    for line in notes:
+        echo(line)
     config = uvicorn.Config(app, log_level=log_level, access_log=access_log, timeout_graceful_shutdown=5,
                             log_config=logs.log_config(log_level), http=connections.guarded_protocol(limits),
                             proxy_headers=bool(proxies), forwarded_allow_ips=proxies or None,

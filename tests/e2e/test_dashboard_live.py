@@ -33,7 +33,8 @@ def test_keyboard_focus_stays_on_a_ruling_button_through_ten_seconds_of_live_upd
         for line in ("N PASS", "E 1", "E S"):  # E bids 1S out of rotation: an open alert with its ruling button
             t01.send(line)
         t01.write("sync 10000")
-        button = page.locator("article.alert.open", has_text="out of rotation").get_by_role("button", name="Not accepted")
+        alert = page.locator("article.alert.open", has_text="out of rotation")
+        button = alert.get_by_role("button", name="Not accepted")
         button.wait_for(timeout=15000)
         button.focus()
         page.evaluate("window.__no_reload = true")

@@ -334,8 +334,9 @@ def test_no_field_from_outside_can_write_a_log_line(guarded):
     log = collector.log_text() + collector.stdout_text
     lines = [line for line in log.splitlines() if line.strip()]
     strays = [line for line in lines if not line.startswith((*LEVELS, "bidwire collector on", "note: no scorer",
-                                                              "stopped (SIG"))]  # its own stop line
+                                                              "scorer password:", "stopped (SIG"))]  # its own
     assert strays == [], strays
+    assert "password" not in collector.log_text()  # the first run's password is said on the terminal alone
     assert f"unit T01\\x0a{forged}" in log
     assert "\\x0d\\x0aWARNING:  forged path\\u2028more" in log
     assert not any("login from 10.6.6.6" in line and "\\x0a" not in line for line in lines)
