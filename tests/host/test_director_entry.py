@@ -8,6 +8,8 @@ EW 1), table 2 boards 3-4 (NS 2 v EW 2), table 3 boards 5-6. Law 77, worked by h
 vulnerable) 4S by S making 10 tricks, NS not vulnerable: 120 + 300 = +420; making 11: +450. Board 4 (dealer W,
 both vulnerable) 3NT by E making 9: 100 + 500 = 600 to EW, -600 for NS.
 """
+import csv
+import io
 import json
 
 import pytest
@@ -102,3 +104,19 @@ def test_a_passed_out_board_can_be_entered(client):
     assert enter(client, table=2, board=3, contract="Pass").status_code == 201
     [row] = traveller(client, 3)
     assert (row["contract"], row["score_ns"]) == ("Pass", 0)
+
+
+def test_the_exports_say_which_results_the_director_entered(client):
+    """Board 3 entered at all three tables (table 2 in round 1, table 1 in round 2, table 3 in round 3): the CSV
+    travellers name who entered each, and the PBN says so in a commentary (no tag does)."""
+    for table in (1, 2, 3):
+        r = enter(client, table=table, board=3, contract="4S", declarer="S", tricks=10)
+        assert r.status_code == 201, r.text
+    csv_text = client.get("/api/v1/export/csv?table=travellers").text
+    header, *lines = list(csv.reader(io.StringIO(csv_text.lstrip("\ufeff"))))
+    at = header.index("entered_by")
+    board = header.index("board")
+    entered = [line[at] for line in lines if line[board] == "3"]
+    assert entered == ["TD Jones"] * 3, csv_text
+    pbn = client.get("/api/v1/export/pbn").text
+    assert "{Table 2: result entered by the director (TD Jones)}" in pbn

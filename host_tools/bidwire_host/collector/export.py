@@ -162,6 +162,8 @@ def publication(conn, standings, section=None, withhold=()):
                 seated[r.ns, r.ew] = roster.seats(s, section, found, r.ns, r.ew)
             if seated[r.ns, r.ew]:
                 record.players[i] = seated[r.ns, r.ew]
+            if source.get("entered") and r.adjusted is None:
+                record.entered[i] = source["entered"]["by"]
             if r.adjusted is None and r.table is not None:
                 source = sources.get((section, int(r.table), number)) or {}
                 calls = played.get((source.get("unit"), source.get("seq")))

@@ -319,10 +319,20 @@ def dumps(pub, *, crlf=True, irregular="notes"):
         if k == 0 and pub.standings:
             tables["TotalScoreTable"] = total_score_table(pub)
         indexes = sorted(record.auctions) or [None]
+        first = len(games)
         for i in indexes:
             games.append(_game(pub, record, i, tables, supplemental=par, irregular=irregular))
             tables, par = {}, {}
+        for i, by in sorted(record.entered.items()):  # a commentary: no tag says who entered a result
+            table = record.rows[i].result.table
+            games[first] = games[first] + [f"{{Table {table}: result entered by the director ({_comment(by)})}}"]
     return _join(games, crlf)
+
+
+def _comment(text):
+    """Text safe inside a PBN commentary: no brace, no line break, Latin-1 (PBN 2.1 §2.2)."""
+    text = " ".join(str(text).replace("{", "(").replace("}", ")").split())
+    return text.encode("latin-1", "replace").decode("latin-1")[:80]
 
 
 def hand_records(hands, event=None, *, crlf=True):

@@ -66,6 +66,7 @@ class BoardRecord:
     players: dict = field(default_factory=dict)  # row index -> {"N": name, ...}
     leads: dict = field(default_factory=dict)  # row index -> the opening lead as recorded: a suit "S" or a card "SK"
     rounds: dict = field(default_factory=dict)  # row index -> the round the table played the board in, when known
+    entered: dict = field(default_factory=dict)  # row index -> who entered it: a result no unit reported (director's)
     analysis: dict | None = None  # the deal's double-dummy analysis (bidwire_host/event/analysis.py), if made
 
     def written(self, name):

@@ -102,6 +102,8 @@ def travellers(pub):
     fields = TRAVELLER_FIELDS[_family(pub)]
     if any(tempo_text(calls) for record in pub.boards for calls in record.auctions.values()):
         fields = (*fields, "tempo")  # only when a unit measured it: no column empty throughout
+    if any(record.entered for record in pub.boards):
+        fields = (*fields, "entered_by")  # a result the director entered: who
     named = []
     for record in pub.boards:
         written = {n: record.written(n) for n in ("mp_ns", "mp_ew", "imp_ns", "imp_ew")}
@@ -114,7 +116,8 @@ def travellers(pub):
                               adjusted=_adjusted(r), mp_ns=written["mp_ns"][i], mp_ew=written["mp_ew"][i],
                               top=row.top, pct_ns=row.pct_ns, pct_ew=row.pct_ew, imp_ns=written["imp_ns"][i],
                               imp_ew=written["imp_ew"][i], problem=row.problem, ns_names=pub.names.get(ns),
-                              ew_names=pub.names.get(ew), tempo=tempo_text(record.auctions.get(i))))
+                              ew_names=pub.names.get(ew), tempo=tempo_text(record.auctions.get(i)),
+                              entered_by=record.entered.get(i)))
     return _text(_rows(pub, fields, named), fields)
 
 
