@@ -318,12 +318,17 @@ async def start_round(request: Request):
     session = _checked_form(request, form)
     if session is None:
         return form_refused(request)
+    service = request.app.state.service
     try:
-        round_no = _int(form, "round")
-        table = _int(form, "table", required=False)
-        bounds.integer(round_no, "round", 1, 10_000)
-        await request.app.state.service.start_round(round_no, str(form.get("section") or "").strip()[:8] or None,
-                                                    None, table)
+        if form.get("all"):  # every section on to its own next round
+            for sec in queries.rounds(service.store.reader())["sections"]:
+                if sec["next"] is not None:
+                    await service.start_round(sec["next"], sec["section"])
+        else:
+            round_no = _int(form, "round")
+            table = _int(form, "table", required=False)
+            bounds.integer(round_no, "round", 1, 10_000)
+            await service.start_round(round_no, str(form.get("section") or "").strip()[:8] or None, None, table)
     except (ActionError, bounds.BoundsError) as e:
         return await run_in_threadpool(_director, request, session, str(e), dict(form), 400)
     except Refused as e:
