@@ -195,6 +195,26 @@ def test_at_a_rounds_start_each_side_confirms_who_sits_there():
     assert [e["input"] for e in ev if e["type"] == "call"] == ["N:1H"]
 
 
+def test_a_side_answers_with_a_membership_number_and_sees_the_name_back():
+    """With the assign's `ids` (evening.member_numbers): N types 1234 (1, 2, 3, 4 on the level keys) and PASS: one of
+    NS's numbers, so Jones's name is shown for a yes, and PASS confirms; E types 90 (9 on D, 0 on H): not one of EW's,
+    a `seated` event with the number, not confirmed."""
+    app = App("T01", "record", "1234")
+    app.command({"seq": 1, "type": "assign", "section": "A", "table": 3, "round": 2, "boards": [5], "ns": 3,
+                 "ew": 7, "move": "", "confirm": True, "names": ["Smith/Jones", "Brown/Lee"],
+                 "ids": [["555", "1234"], ["42", "43"]]})
+    assert screens.compose(app)[2] == "NS member? "
+    press(app, "N 1, N 2, N 3, N 4")
+    assert screens.compose(app)[2] == "NS member? 1234"
+    ev, _ = press(app, "N PASS")
+    assert ev == [] and screens.compose(app)[2] == "NS Jones? PASS"
+    ev, _ = press(app, "S PASS")  # his partner may say yes
+    assert [(e["side"], e["pair"], e["confirmed"], e["member"]) for e in ev] == [("NS", 3, True, "1234")]
+    ev, _ = press(app, "E D, E H, E PASS")  # 90: D is the digit 9, H the digit 0
+    assert [(e["side"], e["pair"], e["confirmed"], e["member"]) for e in ev] == [("EW", None, False, "90")]
+    assert app.screen == A.START
+
+
 def test_a_ruling_from_the_collector():
     app = started()
     press(app, "N 2, N H, E 1, E S")  # insufficient 1S over 2H

@@ -68,3 +68,22 @@ def test_a_wrong_seating_record_is_refused_and_changes_nothing(client, data, bod
     r = client.post("/api/v1/seated", json=body)
     assert r.status_code == status and words in r.text, r.text
     assert query(data, "SELECT count(*) AS n FROM director_actions")[0]["n"] == 0
+
+
+def test_membership_numbers_go_to_the_unit_and_a_stranger_is_named_in_the_alert(data):
+    e = ev.to_dict(ev.new_event("Club", {"type": "mitchell", "tables": 3}, boards_per_round=2))
+    numbers = {("NS", 1): ("111", "112"), ("EW", 1): ("121", "122"), ("NS", 3): ("311", "312")}
+    for p in e["sessions"][0]["sections"][0]["pairs"]:
+        if (p["line"], p["number"]) in numbers:
+            p["players"] = [{"name": f"Player {n}", "id": n} for n in numbers[p["line"], p["number"]]]
+    e["evening"] = {"confirm_pairs": True, "member_numbers": True}
+    with ApiClient(create_app(data, event=e, tables=TABLES)) as client:
+        [a] = [json.loads(r["body"]) for r in query(data, "SELECT body FROM commands WHERE unit = 'T01' AND "
+                                                          "type = 'assign'")]
+        assert a["ids"] == [["111", "112"], ["121", "122"]] and a["names"] == ["111/112", "121/122"]
+        start = played(1, 1, ["N:1N", "E:P", "S:P", "W:P"], "1NT", "N", 7, 90, section="A", table=1, round=1, ns=1,
+                       ew=1)
+        stranger = dict(seated(2, "NS", None, 1, False), member="311")  # NS 3's player sat down at table 1
+        assert sync(client, start[:1] + [stranger], unit="T01").status_code == 200
+        [alert] = [x for x in client.get("/api/v1/queue").json()["alerts"] if x["kind"] == "wrong_pair"]
+        assert "table 1 NS: pair 1 expected, member 311 (Player 311, NS pair 3) confirmed" in alert["detail"]

@@ -28,8 +28,6 @@ _K_C = const(7)  # keys.K_C
 _K_NT = const(11)  # keys.K_NT
 _K_PASS = const(12)  # keys.K_PASS
 _K_TD = const(17)  # keys.K_TD
-_K_H = const(9)  # keys.K_H
-_SIDES = const(("NS", "EW"))
 _K_UNDO = const(16)  # keys.K_UNDO
 _K_X = const(13)  # keys.K_X
 _K_XX = const(14)  # keys.K_XX
@@ -60,7 +58,15 @@ _CALL_KEYS = const((0, 1, 2))  # K_PASS, K_X, K_XX -> call codes P, X, XX
 _WHY = const(("", "", "too low", "bad X", "bad XX", "must pass", "", "ended", "above 7", "wait TD", "not legal"))
 
 _DIRECTOR = const("bidwire.unit.director")
+_SIDES_MODULE = const("bidwire.unit.sides")
 _LEAD26 = const("bidwire.core.lead26")
+
+
+def _sides():
+    """sides.py, loaded at a round's start that asks who sits there; dropped once both sides have answered."""
+    from bidwire.unit import sides
+
+    return sides
 
 
 def _director():
@@ -90,9 +96,9 @@ class App:
         self.assignment = None  # the last `assign` command: section, table, round, boards, ns, ew, move
         self.next_assignment = None  # an assign that arrived mid-board: used when the board is over
         self.late = None  # an assign marked late (late play) that arrived mid-round: played once the round is done
-        # the SEAT screen, per side NS, EW: 0 to confirm, 1 done, 2 entering its pair number; the number so far
+        # the SEAT screen (sides.py): each side's state, NS then EW, and the digits it has typed so far
         self.sides = bytearray(2)
-        self.side_pair = [0, 0]
+        self.side_pair = ["", ""]
         self.board_idx = -1  # index in assignment["boards"]
         self.board = 0
         # the board's; None before the first board (SETUP): its 768-byte input log comes with a board
@@ -178,7 +184,8 @@ class App:
         if self.board_idx < len(a["boards"]):
             self._start_board(a["boards"][self.board_idx])
             if self.board_idx == 0 and a.get("confirm"):  # who is at the table, before the round's first call
-                self.screen, self.sides[0], self.sides[1], self.side_pair = SEAT, 0, 0, [0, 0]
+                self.screen = SEAT
+                _sides().start(self, a)
             return
         self.screen = MOVE  # the round is over: wait for the next assignment
 
@@ -248,36 +255,12 @@ class App:
         return False
 
     def _seat(self, seat, key):
-        """A round's start (docs/unit.md "Who is at the table"): a player of each side presses PASS if his side is the
-        pair shown, or X and then his pair's number (1-7 on the level keys, 8 on C, 9 on D, 0 on H; UNDO clears it;
-        PASS ends it), which calls the director. A `seated` event says each side's answer."""
-        side = seat & 1
-        st = self.sides[side]
-        if st == 1:
-            return False
-        if st == 0 and key == _K_X:
-            self.sides[side], self.side_pair[side] = 2, 0
-            return True
-        if st == 2 and key != _K_PASS:
-            d = key + 1 if key < _K_C else (8, 9, 0)[key - _K_C] if key <= _K_H else -1
-            if key == _K_UNDO:
-                self.side_pair[side] = 0
-            elif d < 0 or self.side_pair[side] > 99:
-                return False
-            else:
-                self.side_pair[side] = self.side_pair[side] * 10 + d
-            return True
-        if key != _K_PASS or st == 2 and not self.side_pair[side]:
-            return False
-        a = self.assignment or {}
-        expected = a.get("ns" if side == 0 else "ew")
-        self.sides[side] = 1
-        self.emit({"type": "seated", "side": _SIDES[side], "seat": calls.seat_name(seat),
-                   "pair": expected if st == 0 else str(self.side_pair[side]), "expected": expected,
-                   "confirmed": st == 0, "round": a.get("round")})
-        if self.sides[0] == 1 and self.sides[1] == 1:
+        """A round's start: each side says who sits there (sides.py)."""
+        changed = _sides().key(self, seat, key)
+        if _sides().done(self):
             self.screen = START
-        return True
+            drop(_SIDES_MODULE)
+        return changed
 
     def _bidding(self, seat, key):
         a = self.auction

@@ -271,16 +271,8 @@ def _screen(app, s, rows):
         rows[5] = "board " + str(app.board + 1)
         rows[6] = "PASS: play"
     elif s == _SEAT:
-        asg = app.assignment or {}
-        names = asg.get("names") or ("", "")
-        rows[0] = f"R{asg.get('round')} T{asg.get('table')} who is here?"[:_COLS]
-        for side in (0, 1):
-            line = ("NS ", "EW ")[side]
-            rows[1 + 2 * side] = (line + str(asg.get("ns" if side == 0 else "ew")) + " " + str(names[side]))[:_COLS]
-            st = app.sides[side]
-            rows[2 + 2 * side] = (line + "ok") if st == 1 else (line + "pair? " + str(app.side_pair[side] or "")) \
-                if st == 2 else (line + "PASS=us X=not")
-        rows[6] = "one key per side"
+        from bidwire.unit import sides  # loaded by the app while the SEAT screen is up
+        sides.rows(app, rows, _COLS)
     elif s == _START:
         rows[0] = _header(app)
         asg = app.assignment

@@ -50,6 +50,9 @@ class Assign(_Command):
     # pairs' names, NS then EW, as the unit shows them
     confirm: StrictBool | None = None
     names: Annotated[list[Annotated[StrictStr, Field(max_length=40)]], Field(min_length=2, max_length=2)] | None = None
+    # with the event's evening.member_numbers: each side's players' membership numbers, in the order of `names`
+    ids: Annotated[list[Annotated[list[Annotated[StrictStr, Field(max_length=12)]], Field(max_length=4)]],
+                   Field(min_length=2, max_length=2)] | None = None
 
 
 class Ruling(_Command):

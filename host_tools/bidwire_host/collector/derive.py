@@ -131,10 +131,24 @@ def _seated(conn, unit, seq, e, row):
     where = dict(row) if row is not None else {"board": e.get("board")}
     table = where.get("table_no")
     name = f"table {table} " if table is not None else ""
+    member = e.get("member")
+    found = _member(conn, where.get("section"), member) if member is not None else None
+    who = f"pair {e.get('pair')}" if member is None else f"member {member}" + (f" ({found})" if found else "")
     insert_alerts(conn, unit, seq, where, [validator.alert(
-        "wrong_pair", f"{name}{e.get('side')}: pair {e.get('expected')} expected, pair {e.get('pair')} confirmed "
+        "wrong_pair", f"{name}{e.get('side')}: pair {e.get('expected')} expected, {who} confirmed "
         f"(round {e.get('round')}; Law 15: record who sat there)", law=15, side=e.get("side"), pair=e.get("pair"),
         expected=e.get("expected"), round=e.get("round"))])
+
+
+def _member(conn, section, number):
+    """"Ann Smith, NS 5": the player of the event with membership number `number` and his pair, or None."""
+    s = setup.load(conn)
+    sec = s.section(section) if s is not None and section is not None else None
+    for p in (sec.pairs if sec is not None else ()):
+        for player in p.players:
+            if player.id is not None and str(player.id) == str(number):
+                return f"{player.name}, {(p.line + ' ') if p.line else ''}pair {p.number}"
+    return None
 
 
 def _td_end(conn, unit, seq, e, row):

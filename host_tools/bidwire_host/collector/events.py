@@ -226,6 +226,7 @@ class Seated(_Event):
     expected: Name | Int | None = None
     confirmed: StrictBool
     round: Int | None = None
+    member: Name | None = None  # the membership number a player typed, when the assign asked for one
 
 
 class Note(_Event):

@@ -236,8 +236,17 @@ def ask_who_sits(conn, s, assigns):
     if not s.event.night().confirm_pairs:
         return assigns
     said = roster.by_line(conn, s)
-    return [dict(a, confirm=True, names=[_short(said, a["section"], line, a[line.lower()]) for line in ("NS", "EW")])
-            for a in assigns]
+    out = [dict(a, confirm=True, names=[_short(said, a["section"], line, a[line.lower()]) for line in ("NS", "EW")])
+           for a in assigns]
+    if s.event.night().member_numbers:  # each player's membership number, in the order of the names
+        out = [dict(a, ids=[_ids(said, a["section"], line, a[line.lower()]) for line in ("NS", "EW")]) for a in out]
+    return out
+
+
+def _ids(said, section, line, pair):
+    """The membership numbers of a pair's named players, in the order _short names them ("" for one with none)."""
+    _, players = said.get((section, line, str(pair)), ("", []))
+    return [str(p.id)[:12] if p.id else "" for p in players if p.name]
 
 
 def _short(said, section, line, pair):

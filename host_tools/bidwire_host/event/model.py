@@ -140,12 +140,15 @@ class Evening:
     shows after a board's result is confirmed ("percent": the board's results so far with each one's percentage,
     "scores": without, "off": nothing); `provisional`, whether the public page shows the standings after each
     round, marked provisional; `confirm_pairs`, whether a unit asks each side at a round's start to confirm it is
-    the pair the movement seats there (names shown), a wrong pair calling the director."""
+    the pair the movement seats there (names shown), a wrong pair calling the director; `member_numbers`, with it,
+    whether a player of each side answers with his membership number (the register's), the unit showing his name
+    back for a yes."""
     __pydantic_config__ = _FORBID
     not_played: list[StrictStr] = field(default_factory=lambda: ["A", "A"])
     unit_results: StrictStr = "scores"
     provisional: StrictBool = False
     confirm_pairs: StrictBool = False
+    member_numbers: StrictBool = False
 
 
 @dataclass

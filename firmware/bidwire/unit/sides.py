@@ -1,0 +1,128 @@
+"""Who is at the table (docs/unit.md "Who is at the table"): at a round's start, with an assign that asks (`confirm`),
+a player of each side says the side is the pair shown, or which pair it is. Loaded at a round's start and dropped
+when both sides have answered (lazy.py), like the director's module.
+
+Per side (NS 0, EW 1) the app keeps a state in `app.sides` and the digits typed so far in `app.side_pair`:
+PAIR: waiting: PASS "that is us"; X: the side types its pair's number instead.
+NUMBER: typing a pair number; MEMBER: typing a membership number (an assign with `ids`: each player's number);
+NAME: a membership number the side's list has: its player's name is shown, PASS for yes, UNDO to type again;
+DONE: answered. Digits: 1-7 on the level keys, 8 on C, 9 on D, 0 on H; UNDO clears; PASS ends.
+Each answer is a `seated` event: `confirmed` when it is the pair expected.
+"""
+from bidwire.core import calls
+from bidwire.core.compat import const
+
+PAIR = const(0)
+DONE = const(1)
+NUMBER = const(2)
+MEMBER = const(3)
+NAME = const(4)
+_K_C = const(7)  # keys.K_C
+_K_H = const(9)  # keys.K_C + 2: hearts
+_K_PASS = const(12)  # keys.K_PASS
+_K_X = const(13)  # keys.K_X
+_K_UNDO = const(16)  # keys.K_UNDO
+_MAX_DIGITS = const(10)
+_SIDES = const(("NS", "EW"))
+
+
+def start(app, a):
+    """A round's first board with an assign that asks who sits there: both sides to answer."""
+    first = MEMBER if a.get("ids") else PAIR
+    app.sides[0] = app.sides[1] = first
+    app.side_pair = ["", ""]
+
+
+def _player(a, side, number):
+    """The index of membership number `number` in the side's list (assign `ids`), or -1."""
+    ids = a.get("ids") or (None, None)
+    found = ids[side] or ()
+    for i in range(len(found)):
+        if str(found[i]) == number:
+            return i
+    return -1
+
+
+def name_of(a, side, number):
+    """The name shown back for a membership number: the side's names ("Smith/Jones") in the order of its ids."""
+    i = _player(a, side, number)
+    names = str((a.get("names") or ("", ""))[side]).split("/")
+    return names[i] if 0 <= i < len(names) else "?"
+
+
+def key(app, seat, key):
+    side = seat & 1
+    st = app.sides[side]
+    typed = app.side_pair[side]
+    a = app.assignment or {}
+    if st == DONE:
+        return False
+    if st == NAME:
+        if key == _K_UNDO:
+            app.sides[side], app.side_pair[side] = MEMBER, ""
+            return True
+        if key != _K_PASS:
+            return False
+        return _answer(app, seat, side, a.get(("ns", "ew")[side]), True, typed)
+    if st == PAIR and key == _K_X or st == MEMBER and key == _K_X and not typed:
+        app.sides[side], app.side_pair[side] = NUMBER, ""
+        return True
+    if st == PAIR:
+        return key == _K_PASS and _answer(app, seat, side, a.get(("ns", "ew")[side]), True, None)
+    if key == _K_UNDO:
+        app.side_pair[side] = ""
+        return True
+    if key != _K_PASS:
+        d = key + 1 if key < _K_C else (8, 9, 0)[key - _K_C] if key <= _K_H else -1
+        if d < 0 or len(typed) >= _MAX_DIGITS:
+            return False
+        app.side_pair[side] = typed + str(d)
+        return True
+    if not typed:
+        return False
+    if st == NUMBER:
+        expected = a.get(("ns", "ew")[side])
+        return _answer(app, seat, side, typed, str(typed) == str(expected), None)
+    if _player(a, side, typed) >= 0:  # MEMBER: a number the side's list has: its name back, for a yes
+        app.sides[side] = NAME
+        return True
+    return _answer(app, seat, side, None, False, typed)
+
+
+def _answer(app, seat, side, pair, confirmed, member):
+    a = app.assignment or {}
+    app.sides[side] = DONE
+    event = {"type": "seated", "side": _SIDES[side], "seat": calls.seat_name(seat), "pair": pair,
+             "expected": a.get(("ns", "ew")[side]), "confirmed": confirmed, "round": a.get("round")}
+    if member is not None:
+        event["member"] = member
+    app.emit(event)
+    return True
+
+
+def done(app):
+    return app.sides[0] == DONE and app.sides[1] == DONE
+
+
+def rows(app, rows, cols):
+    """The SEAT screen: the round and table, each side's pair and names, and its answer so far."""
+    a = app.assignment or {}
+    names = a.get("names") or ("", "")
+    rows[0] = ("R" + str(a.get("round")) + " T" + str(a.get("table")) + " who is here?")[:cols]
+    for side in (0, 1):
+        line = _SIDES[side] + " "
+        rows[1 + 2 * side] = (line + str(a.get(("ns", "ew")[side])) + " " + str(names[side]))[:cols]
+        st = app.sides[side]
+        typed = app.side_pair[side]
+        if st == DONE:
+            said = "ok"
+        elif st == NUMBER:
+            said = "pair? " + typed
+        elif st == MEMBER:
+            said = "member? " + typed
+        elif st == NAME:
+            said = name_of(a, side, typed)[:cols - 9] + "? PASS"
+        else:
+            said = "PASS=us X=not"
+        rows[2 + 2 * side] = (line + said)[:cols]
+    rows[6] = "one key per side"
