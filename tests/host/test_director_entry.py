@@ -13,19 +13,14 @@ import io
 import json
 
 import pytest
-from collector_kit import ApiClient, played, query, sync
-
-from bidwire_host.event import model as ev
-from bidwire_host.server import create_app
+from collector_kit import played, query, sync
 
 TABLES = {"T01": 1, "T02": 2, "T03": 3}
 
 
 @pytest.fixture
-def client(data):
-    event = ev.to_dict(ev.new_event("Club", {"type": "mitchell", "tables": 3}, boards_per_round=2))
-    with ApiClient(create_app(data, event=event, tables=TABLES)) as c:
-        yield c
+def client(mitchell3):
+    return mitchell3
 
 
 def traveller(client, board):

@@ -17,10 +17,8 @@ TABLES = {"T01": 1, "T02": 2, "T03": 3}
 
 
 @pytest.fixture
-def client(data):
-    event = ev.to_dict(ev.new_event("Club", {"type": "mitchell", "tables": 3}, boards_per_round=2))
-    with ApiClient(create_app(data, event=event, tables=TABLES)) as c:
-        yield c
+def client(mitchell3):
+    return mitchell3
 
 
 def nt(seq, board, table, tricks=7):
