@@ -158,7 +158,7 @@ def test_a_late_board_waits_for_the_round_in_play_then_comes_before_the_next():
     late = {"seq": 2, "type": "assign", "section": "A", "table": 2, "round": 1, "boards": [4], "ns": 2, "ew": 2,
             "move": "Late play: bd 4", "late": True}
     app.command(late)
-    assert app.snapshot()["late"] == late  # kept through a power cut
+    assert app.snapshot()["late"] == [late]  # kept through a power cut
     press(app, "N PASS")
     assert app.board == 6  # the round goes on first
     press(app, "E PASS, S PASS, W PASS, N PASS, N PASS")
@@ -213,6 +213,26 @@ def test_a_side_answers_with_a_membership_number_and_sees_the_name_back():
     ev, _ = press(app, "E D, E H, E PASS")  # 90: D is the digit 9, H the digit 0
     assert [(e["side"], e["pair"], e["confirmed"], e["member"]) for e in ev] == [("EW", None, False, "90")]
     assert app.screen == A.START
+
+
+def test_two_late_boards_are_both_kept_and_come_before_a_round_that_takes_over():
+    """Two boards sent for late play while round 2 is in play both wait (the second does not replace the first);
+    the next round, arriving at a board's start, comes after them. Dealers: board 5 N, 3 S, 4 W, 7 S."""
+    app = App("T01", "record", "1234")
+    app.command({"seq": 1, "type": "assign", "section": "A", "table": 2, "round": 2, "boards": [5, 6], "ns": 2,
+                 "ew": 4, "move": ""})
+    for seq, board in ((2, 3), (3, 4)):
+        app.command({"seq": seq, "type": "assign", "section": "A", "table": 2, "round": 1, "boards": [board],
+                     "ns": 2, "ew": 2, "move": "", "late": True})
+    press(app, "N PASS, E PASS, S PASS, W PASS, N PASS")  # board 5 passed out; on to board 6's start
+    assert app.board == 6 and app.screen == A.START
+    app.command({"seq": 4, "type": "assign", "section": "A", "table": 2, "round": 3, "boards": [7], "ns": 2,
+                 "ew": 6, "move": ""})  # the director moves the table on at board 6's start: the late boards first
+    assert (app.board, app.assignment["round"]) == (3, 1)
+    press(app, "S PASS, W PASS, N PASS, E PASS, N PASS")
+    assert (app.board, app.assignment["round"]) == (4, 1)
+    press(app, "W PASS, N PASS, E PASS, S PASS, N PASS")
+    assert (app.board, app.assignment["round"]) == (7, 3)
 
 
 def test_a_ruling_from_the_collector():

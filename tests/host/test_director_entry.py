@@ -11,9 +11,13 @@ both vulnerable) 3NT by E making 9: 100 + 500 = 600 to EW, -600 for NS.
 import csv
 import io
 import json
+import re
 
 import pytest
-from collector_kit import played, query, sync
+from collector_kit import ApiClient, played, query, sync
+
+from bidwire_host.event import model as ev
+from bidwire_host.server import create_app
 
 TABLES = {"T01": 1, "T02": 2, "T03": 3}
 
@@ -115,3 +119,39 @@ def test_the_exports_say_which_results_the_director_entered(client):
     assert entered == ["TD Jones"] * 3, csv_text
     pbn = client.get("/api/v1/export/pbn").text
     assert "{Table 2: result entered by the director (TD Jones)}" in pbn
+
+
+def test_the_scorers_form_enters_a_result_only_when_asked_to(data):
+    """Table 2's unit never reported board 3. The scorer's correction form says so (404) unless "enter it as a new
+    result" is ticked; then the result is entered (4S by S making 10, +420) as the scorer's decision."""
+    event = ev.to_dict(ev.new_event("Club", {"type": "mitchell", "tables": 3}, boards_per_round=2))
+    with ApiClient(create_app(data, event=event, tables=TABLES, scorer_password="pw")) as c:
+        token = re.search(r'name="csrf" value="([^"]+)"', c.get("/login").text).group(1)
+        assert c.post("/login", data={"password": "pw", "csrf": token}, follow_redirects=False).status_code == 303
+        csrf = re.search(r'name="csrf" value="([^"]+)"', c.get("/scorer").text).group(1)
+        form = {"csrf": csrf, "table": "2", "board": "3", "contract": "4S", "declarer": "S", "tricks": "10",
+                "reason": "the paper traveller"}
+        r = c.post("/scorer/correct", data=form, follow_redirects=False)
+        assert r.status_code == 404 and "enter it as a new result" in r.text
+        assert traveller(c, 3) == []
+        r = c.post("/scorer/correct", data=dict(form, new="on"), follow_redirects=False)
+        assert r.status_code == 303, r.text
+        [row] = traveller(c, 3)
+        assert (row["table"], row["score_ns"], row["entered"]["by"]) == (2, 420, "scorer")
+
+
+def test_a_held_result_accepted_after_the_entry_counts_even_when_a_later_one_came(client):
+    """Board 1 (dealer N, nobody vulnerable) at table 1: T02 reports it first (held: table 1 is T01's), 1NT making 9
+    (+150); T01 then reports 7 tricks (+90); the director enters 8 (+120); then he accepts T02's held result: that
+    decision is the latest, so +150 counts (Law 77: 1NT +150 with 9 tricks, +120 with 8, +90 with 7)."""
+    def one_nt(tricks):
+        return played(1, 1, ["N:1N", "E:P", "S:P", "W:P"], "1NT", "N", tricks, {7: 90, 8: 120, 9: 150}[tricks],
+                      section="A", table=1, round=1, ns=1, ew=1)
+    assert sync(client, one_nt(9), unit="T02").status_code == 200
+    [h] = client.get("/api/v1/held").json()["held"]
+    assert sync(client, one_nt(7), unit="T01").status_code == 200
+    assert enter(client, table=1, board=1, contract="1NT", declarer="N", tricks=8).status_code == 201
+    assert [r["score_ns"] for r in traveller(client, 1)] == [120]
+    ok = client.post(f"/api/v1/results/T02/{h['seq']}/resolve", json={"decision": "accept", "reason": "T02's"})
+    assert ok.status_code == 201, ok.text
+    assert [r["score_ns"] for r in traveller(client, 1)] == [150]

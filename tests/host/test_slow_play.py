@@ -91,3 +91,11 @@ def test_a_played_board_cannot_be_sent_for_late_play(client):
     assert r.status_code == 409 and "nothing to play late" in r.text
     r = client.post("/api/v1/late", json={"table": 2, "board": 4, "at_table": 9})
     assert r.status_code == 404 and "at_table" in r.text
+
+
+def test_a_board_of_a_round_not_begun_cannot_be_sent_for_late_play(client, data):
+    """Board 5 is table 2's in round 2, which has not begun: sending it for late play would stand in for the
+    round's own assign, so it is refused and nothing is queued."""
+    r = client.post("/api/v1/late", json={"table": 2, "board": 5})
+    assert r.status_code == 409 and "only once its round has begun" in r.text, r.text
+    assert [a for a in assigns(data, "T02") if a.get("late")] == []

@@ -97,3 +97,10 @@ def test_a_table_given_wrongly_is_refused_with_a_reason_and_changes_nothing(clie
     assert words in r.text
     assert query(data, "SELECT tables FROM setup") == before
     assert query(data, "SELECT count(*) AS n FROM director_actions")[0]["n"] == 0
+
+
+def test_a_unit_that_has_a_table_is_not_taken_from_it_silently(client, data):
+    before = query(data, "SELECT tables FROM setup")
+    r = client.post("/api/v1/units/T01/table", json={"table": 2})
+    assert r.status_code == 409 and "T01 has section A table 1" in r.text, r.text
+    assert query(data, "SELECT tables FROM setup") == before

@@ -87,3 +87,20 @@ def test_membership_numbers_go_to_the_unit_and_a_stranger_is_named_in_the_alert(
         assert sync(client, start[:1] + [stranger], unit="T01").status_code == 200
         [alert] = [x for x in client.get("/api/v1/queue").json()["alerts"] if x["kind"] == "wrong_pair"]
         assert "table 1 NS: pair 1 expected, member 311 (Player 311, NS pair 3) confirmed" in alert["detail"]
+
+
+def test_who_sat_counts_for_a_result_corrected_or_entered_before_it(client, data):
+    """A correction of the tricks and the director's entry of board 2 were made before the director recorded that
+    NS 3 sat at table 1 in round 1: both count for NS 3 all the same (their pairs were not what they changed)."""
+    events = played(1, 1, ["N:1N", "E:P", "S:P", "W:P"], "1NT", "N", 7, 90, section="A", table=1, round=1, ns=1,
+                    ew=1)
+    assert sync(client, events, unit="T01").status_code == 200
+    [seq] = [r["seq"] for r in query(data, "SELECT seq FROM results WHERE unit = 'T01'")]
+    assert client.post(f"/api/v1/results/T01/{seq}/correct", json={"tricks": 8, "reason": "miscounted"}) \
+        .status_code == 201
+    assert client.post("/api/v1/results", json={"table": 1, "board": 2, "contract": "Pass", "by": "TD"}) \
+        .status_code == 201
+    assert client.post("/api/v1/seated", json={"table": 1, "round": 1, "ns": 3}).status_code == 201
+    for board in (1, 2):
+        [row] = client.get(f"/api/v1/travellers/{board}").json()["rows"]
+        assert (row["ns"], row["ew"]) == ("3", "1"), (board, row)

@@ -95,7 +95,7 @@ class App:
         self.screen = SETUP
         self.assignment = None  # the last `assign` command: section, table, round, boards, ns, ew, move
         self.next_assignment = None  # an assign that arrived mid-board: used when the board is over
-        self.late = None  # an assign marked late (late play) that arrived mid-round: played once the round is done
+        self.late = []  # assigns marked late (late play) that arrived mid-round: played, in turn, once it is done
         # the SEAT screen (sides.py): each side's state, NS then EW, and the digits it has typed so far
         self.sides = bytearray(2)
         self.side_pair = ["", ""]
@@ -140,7 +140,9 @@ class App:
                 "clock_offset": self.clock_offset, "played": self.boards_played}
 
     def restore(self, s):
-        self.assignment, self.next_assignment, self.late = s["assignment"], s["next"], s.get("late")
+        late = s.get("late")  # a list; one assign or none from firmware that kept a single one
+        self.assignment, self.next_assignment = s["assignment"], s["next"]
+        self.late = [] if late is None else [late] if isinstance(late, dict) else late
         self.board_idx, self.mode, self.cmd_ack = s["board_idx"], s["mode"], s["cmd_ack"]
         self.clock_offset, self.boards_played = s["clock_offset"], s["played"]
         self.screen = s["screen"]
@@ -171,10 +173,9 @@ class App:
 
     def _next_board(self):
         a = self.assignment
-        if self.late is not None and (a is None or self.next_assignment is not None or
-                                      self.board_idx + 1 >= len(a["boards"])):
+        if self.late and (a is None or self.next_assignment is not None or self.board_idx + 1 >= len(a["boards"])):
             # late play: once the round in play is done (or moved on), before the next round
-            self.assignment, self.late, self.board_idx = self.late, None, -1
+            self.assignment, self.board_idx = self.late.pop(0), -1
         elif self.next_assignment is not None:
             self.assignment, self.next_assignment, self.board_idx = self.next_assignment, None, -1
         a = self.assignment
@@ -522,10 +523,14 @@ class App:
             if not isinstance(cmd.get("boards"), list) or not cmd["boards"]:
                 self.emit({"type": "note", "text": f"assign {seq} ignored: no boards"})
             elif cmd.get("late") and self.screen != SETUP and self.screen != MOVE and self.board_idx >= 0:
-                self.late = cmd  # after the boards of the round in play
+                self.late.append(cmd)  # after the boards of the round in play
             elif self.screen == SETUP or self.screen == MOVE or self.screen == START and not (
                     self.assignment or {}).get("late"):  # no call made on the board shown: the director moved it on
-                self.assignment, self.board_idx = cmd, -1
+                if self.late:  # the boards waiting for late play come first
+                    self.next_assignment = cmd
+                    self.board_idx = len(self.assignment["boards"]) if self.assignment else -1
+                else:
+                    self.assignment, self.board_idx = cmd, -1
                 self._next_board()
             else:
                 self.next_assignment = cmd

@@ -22,7 +22,7 @@ _K_H = const(9)  # keys.K_C + 2: hearts
 _K_PASS = const(12)  # keys.K_PASS
 _K_X = const(13)  # keys.K_X
 _K_UNDO = const(16)  # keys.K_UNDO
-_MAX_DIGITS = const(10)
+_MAX_DIGITS = const(12)  # the longest membership number the collector sends (setup._ids)
 _SIDES = const(("NS", "EW"))
 
 

@@ -59,7 +59,8 @@ def check(conn, s, state, unit, row, received):
         return reasons, None
     owner = s.unit_at(section, table)
     sent = commands.assignment(conn, unit, section, table, round_no)
-    if owner != unit and board not in commands.late_boards(conn, unit, section, table, round_no):  # late play: its
+    late = commands.late_boards(conn, unit, section, table, round_no)  # boards sent to this unit for late play
+    if owner != unit and board not in late:
         reasons.append(f"the event gives section {section} table {table} to "
                        f"{'unit ' + owner if owner else 'no unit'}, not to unit {unit}")
     plays = s.plays()
@@ -68,7 +69,7 @@ def check(conn, s, state, unit, row, received):
     if expected is None:
         reasons.append(f"section {section} table {table} plays no round {round_no} "
                        f"(rounds 1-{plan.rounds})")
-    elif sent is None:
+    elif sent is None and board not in late:
         reasons.append(f"round {round_no} was never sent to unit {unit} at table {table}: the round has not "
                        "been reached")
     if board not in in_event:

@@ -215,9 +215,11 @@ def late_boards(conn, unit, section, table, round_no):
 
 
 def assignment(conn, unit, section, table, round_no):
-    """The boards of the assign command sent to the unit for section/table/round (None if it was sent none)."""
+    """The boards of the assign command sent to the unit for section/table/round (None if it was sent none); an
+    assign for late play is not the round's (late_boards)."""
     boards = None  # SQLite picks the matching assigns: decoding every assign of the unit here cost a sixth of a sync
     for (body,) in conn.execute("SELECT body FROM commands WHERE unit = ? AND type = 'assign' "
+                                "AND json_extract(body, '$.late') IS NULL "
                                 "AND json_extract(body, '$.section') IS ? AND json_extract(body, '$.table') IS ? "
                                 "AND json_extract(body, '$.round') IS ? ORDER BY seq",
                                 (unit, section, table, round_no)):

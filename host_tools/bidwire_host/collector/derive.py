@@ -229,7 +229,7 @@ def check_stored_results(conn, numbers, only=None):
         return 0
     marks = ", ".join("?" * len(numbers))
     scored = [r for r in in_force.stored(conn, None, f" WHERE board IN ({marks})", numbers).values()
-              if r["board"] in numbers]
+              if r["board"] in numbers and r["unit"] is not None]  # a director's entry is no unit's event
     alerted = {(a[0], a[1]) for a in conn.execute("SELECT unit, seq FROM alerts WHERE kind = 'suspicious_result'")}
     tables = {b: validator.stored_analysis(conn, b) for b in numbers}
     raised = 0

@@ -25,25 +25,21 @@ def table_key(r):
     return None if r["table_no"] is None else (r["section"], r["table_no"], r["board"])
 
 
-def entered_row(item):
-    """A result the director entered (an `enter` action) as a `results` row: no unit, `entered` the action."""
+def entered_row(item, state):
+    """A result the director entered (an `enter` action) as a `results` row: no unit, `entered` the action; its
+    pairs who sat there (State.pairs) unless the entry named them."""
+    ns, ew = state.pairs(item)
     return {"unit": None, "seq": None, "rowid_": 0, "section": item["section"], "table_no": item["table"],
-            "round": item["round"], "board": item["board"], "ns": item["ns"], "ew": item["ew"],
+            "round": item["round"], "board": item["board"], "ns": ns, "ew": ew,
             "contract": item["contract"], "declarer": item["declarer"], "tricks": item["tricks"],
             "lead": item["lead"], "score_ns": item["score_ns"], "held": None, "entered": item}
-
-
-def _accepted_after(state, r, item):
-    """Whether row `r` is a held result the director accepted after entering `item` for its table and board."""
-    res = state.resolutions.get((r["unit"], r["seq"]))
-    return res is not None and res["decision"] == "accept" and res["id"] > item["id"]
 
 
 def in_force(state, rows):
     """{key: the row in force} for `rows` in rowid order, in traveller order, and every result the director
     entered. The key is (section, table, board), or ("row", n) for the n-th row, which has no table; a table and
     board under an adjusted score is left out (`state.adjustments` holds it)."""
-    out = {}
+    out, accepted = {}, {}  # accepted: key -> (the id of the latest accept of a held result for it, that row)
     for n, row in enumerate(rows):
         r = counts(state, row)
         if r is None:
@@ -51,9 +47,14 @@ def in_force(state, rows):
         key = table_key(r) or ("row", n)
         if key not in state.adjustments:
             out[key] = r
+            res = state.resolutions.get((r["unit"], r["seq"]))
+            if res is not None and res["decision"] == "accept" and res["id"] > accepted.get(key, (-1, None))[0]:
+                accepted[key] = (res["id"], r)
     for key, item in state.entered.items():
-        if key not in state.adjustments and not (key in out and _accepted_after(state, out[key], item)):
-            out[key] = entered_row(item)
+        if key in state.adjustments:
+            continue
+        later = accepted.get(key)
+        out[key] = later[1] if later is not None and later[0] > item["id"] else entered_row(item, state)
     return out
 
 

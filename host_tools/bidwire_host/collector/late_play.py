@@ -17,6 +17,11 @@ def late(conn, s, body, at):
     """Mark `body`'s board at its table as late play, at `body["at_table"]` (default: the same table); the stored
     action with the command queued."""
     a = where(s, body.get("section"), body["table"], body["board"])
+    current = s.rounds.get(a["section"], 0)
+    if a["round"] > current:
+        raise ActionError(f"board {body['board']} is played at section {a['section']} table {a['table']} in round "
+                          f"{a['round']}, and the section is in round {current}: a board is played late only once "
+                          "its round has begun", 409)
     state = fold(conn)
     if in_force.done(conn, state, a["section"], a["table"], body["board"]):
         raise ActionError(f"board {body['board']} at section {a['section']} table {a['table']} has a result or an "

@@ -246,7 +246,7 @@ def ask_who_sits(conn, s, assigns):
 def _ids(said, section, line, pair):
     """The membership numbers of a pair's named players, in the order _short names them ("" for one with none)."""
     _, players = said.get((section, line, str(pair)), ("", []))
-    return [str(p.id)[:12] if p.id else "" for p in players if p.name]
+    return [str(p.id)[:12] if p.id else "" for p in players if p.name][:4]
 
 
 def _short(said, section, line, pair):

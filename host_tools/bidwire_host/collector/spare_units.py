@@ -6,7 +6,8 @@ records the decision (kind `table`, for the audit), and queues for the spare the
 boards that the table has still to play (in_force.done: a result in force, entered or adjusted counts as played),
 so nothing stored for the table is played again. The unit it replaces is told so by a message; from then on the
 event gives the table to the spare, so whatever the old unit still sends for it is stored and held for the director
-with that reason (attribution.py), and nothing it sent before is lost.
+with that reason (attribution.py), and nothing it sent before is lost; the boards it had been sent for late play
+and has not played go to the spare. A unit that has a table already is refused: give that table another unit first.
 """
 import json
 
@@ -34,6 +35,10 @@ def give_table(conn, s, body, at):
     old = s.unit_at(sec.name, table)
     if old == unit:
         raise ActionError(f"unit {unit} has section {sec.name} table {table} already", 409)
+    if unit in s.tables:
+        have = s.tables[unit]
+        raise ActionError(f"unit {unit} has section {have[0]} table {have[1]}: give that table another unit first, "
+                          "or choose a spare", 409)
     round_no = _round_of(s, sec.name)
     mapped = {u: w for u, w in s.tables.items() if u != unit and tuple(w) != (sec.name, table)}
     mapped[unit] = [sec.name, table]
@@ -42,7 +47,8 @@ def give_table(conn, s, body, at):
     queued = []
     a = next((x for x in seating.assignments(s.event, round_no, s.session)
               if x["section"] == sec.name and x["table"] == table), None)
-    left = [] if a is None else [b for b in a["boards"] if not in_force.done(conn, state, sec.name, table, b)]
+    left = [] if a is None else [b for b in a["boards"] if (sec.name, table, b) not in state.late
+                                 and not in_force.done(conn, state, sec.name, table, b)]
     if left:
         [a] = setup.ask_who_sits(conn, s, [a])
         queued.append(commands.enqueue(conn, unit, dict(a, boards=left)))
@@ -52,6 +58,11 @@ def give_table(conn, s, body, at):
     if old is not None:
         text = f"Unit {unit} has table {table} now"
         commands.enqueue(conn, old, {"type": "message", "text": text[:48]})
+        for (lsec, ltable, board), item in sorted(state.late.items()):  # its boards for late play, still to play
+            if item["unit"] == old and not in_force.done(conn, state, lsec, ltable, board):
+                sent = json.loads(conn.execute("SELECT body FROM commands WHERE unit = ? AND seq = ?",
+                                               (old, item["command"])).fetchone()[0])
+                queued.append(commands.enqueue(conn, unit, {k: v for k, v in sent.items() if k != "seq"}))
     out = {"unit": unit, "section": sec.name, "table": table, "replaces": old, "round": round_no, "boards": left,
            "reason": (body.get("reason") or "").strip()}
     item = insert(conn, "table", out, (body.get("by") or "").strip() or body.get("role") or "director", at, False)

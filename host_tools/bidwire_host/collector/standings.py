@@ -70,7 +70,8 @@ class Standings:
             self.last_rowid = rows[-1]["rowid_"] if rows else 0
             for (sec, table, board), item in self.actions.adjustments.items():
                 if section is None or sec == section:
-                    self._put(sec, table, board, Result(board, item["ns"], item["ew"], None,
+                    ns, ew = self.actions.pairs(item)  # who sat there, if the director recorded it since
+                    self._put(sec, table, board, Result(board, ns, ew, None,
                                                         adjusted=adjusted(item), table=str(table)),
                               {"unit": None, "seq": None})
 

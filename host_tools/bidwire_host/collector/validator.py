@@ -190,8 +190,11 @@ def check_board_start(conn, board_id, start):
     section, table, board = start["section"], start["table_no"], start["board"]
     if section is not None:
         boards = commands.assignment(conn, start["unit"], section, table, start["round"])
+        late = commands.late_boards(conn, start["unit"], section, table, start["round"])
         where = f"section {section} table {table} round {start['round']}"
-        if boards is None:
+        if board in late:
+            pass  # a board sent to this unit for late play (late_play.py)
+        elif boards is None:
             out.append(alert("unknown_assignment", f"board {board}: unit {start['unit']} plays {where}, an "
                              "assignment the collector never sent it", section=section, table=table,
                              round=start["round"]))

@@ -364,6 +364,11 @@ def alerts(conn, acks, state="open", page=1, limit=PAGE):
                 a["queued"] = dict(q, label=ruling_words.LABELS.get(q["ruling"], q["ruling"]))
         elif a["source"] == "td_call":  # the auction so far, each call's tempo beside it
             a["auction"] = _board_auction(conn, a["unit"], a.get("board_id"), a["seq"])
+        if a.get("seating"):  # the form of a wrong pair's alert: every side's claim at that table and round
+            claims = {x["seating"]["side"]: x["seating"]["pair"] for x in items if x.get("seating") and x["open"]
+                      and (x["section"], x["table"], x["seating"]["round"]) == (a["section"], a["table"],
+                                                                                a["seating"]["round"])}
+            a["seating"] = dict(a["seating"], ns=claims.get("NS"), ew=claims.get("EW"))
         if a.get("lead_choices"):  # declarer's Law 26 choices as buttons: (value, label, what it means)
             a["lead_choices"] = [(f"{c}:{s}" if s else c, f"{c} {SUITS[s]}" if s else c,
                                   leads.describe(c, s, a["seat"]))

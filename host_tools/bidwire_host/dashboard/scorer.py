@@ -234,7 +234,7 @@ def _text(form, name):
 def correction_body(standings, form, by):
     """(kind, body) from the scorer's form: decisions.results.correct of the unit's result on the traveller at
     section/table/board (blank fields stay as they are); with no unit's result there (a dead unit, a result entered
-    before), decisions.results.enter of the result as the form gives it."""
+    before) and the form's "new" ticked, decisions.results.enter of the result as the form gives it, else a 404."""
     sections = sorted(standings.sessions)
     section = _text(form, "section") or (sections[0] if len(sections) == 1 else None)
     try:
@@ -251,7 +251,11 @@ def correction_body(standings, form, by):
             "reason": str(form.get("reason") or "")[:500], "by": by, "override": form.get("override") == "on"}
     row = standings.source.get((section, table, board))
     if row is None or row.get("unit") is None:
-        return "enter", dict(body, section=section, table=table, board=board)
+        if form.get("new") == "on":  # asked for: a result no unit sent, from the paper traveller
+            return "enter", dict(body, section=section, table=table, board=board)
+        raise ActionError(f"no result from a unit on the traveller of board {board} at "
+                          f"{'section ' + section + ' ' if section else ''}table {table}: tick \"enter it as a "
+                          "new result\" to record one from the paper traveller", 404)
     return "correct", dict(body, unit=row["unit"], seq=row["seq"])
 
 

@@ -101,7 +101,8 @@ def enter(conn, s, body, at):
     ew = pair_of(s, sec, "EW", body["ew"]) if body.get("ew") is not None else ew
     out = {"section": a["section"], "table": a["table"], "round": a["round"], "board": body["board"],
            "contract": contract, "declarer": declarer, "tricks": tricks, "lead": body.get("lead"), "ns": ns,
-           "ew": ew, "score_ns": score, "reason": (body.get("reason") or "").strip()}
+           "ew": ew, "named": body.get("ns") is not None or body.get("ew") is not None, "score_ns": score,
+           "reason": (body.get("reason") or "").strip()}
     post = period_check(fold(conn), at, body)
     return insert(conn, "enter", out, (body.get("by") or "").strip() or body.get("role") or "director", at, post)
 
@@ -128,6 +129,7 @@ def correct(conn, s, body, at):
     out = {"unit": row["unit"], "seq": row["seq"], "section": base["section"], "table": base["table_no"],
            "board": base["board"], "contract": contract, "declarer": declarer, "tricks": tricks, "lead": lead,
            "ns": None if ns is None else str(ns), "ew": None if ew is None else str(ew), "score_ns": score,
+           "named": body.get("ns") is not None or body.get("ew") is not None,
            "before": {k: base[k] for k in ("contract", "declarer", "tricks", "lead", "ns", "ew", "score_ns")},
            "reason": body["reason"].strip()}
     post = period_check(state, at, body)

@@ -108,10 +108,20 @@ class State:
         if sat is not None:  # the director recorded who really sat at that table in that round
             row = dict(row, ns=sat["ns"], ew=sat["ew"])
         fix = self.corrections.get(key)
-        if fix is not None:
+        if fix is not None:  # its pairs only where the scorer named them (None: as the row has them)
             row = dict(row, contract=fix["contract"], declarer=fix["declarer"], tricks=fix["tricks"],
-                       lead=fix["lead"], ns=fix["ns"], ew=fix["ew"], score_ns=fix["score_ns"], corrected=fix)
+                       lead=fix["lead"], ns=fix["ns"] if fix.get("named", True) else row["ns"],
+                       ew=fix["ew"] if fix.get("named", True) else row["ew"], score_ns=fix["score_ns"], corrected=fix)
         return row
+
+    def pairs(self, item):
+        """(ns, ew) of a decision made for a table and board (an `enter`, an `adjust`): the pairs it named, else who
+        sat there by the director's latest `seated` record, else the pairs stored with it (the movement's)."""
+        if not item.get("named"):
+            sat = self.seated.get((item["section"], item["table"], item.get("round")))
+            if sat is not None:
+                return sat["ns"], sat["ew"]
+        return item["ns"], item["ew"]
 
     def publication(self, at):
         p = self.period
