@@ -420,8 +420,14 @@ def _session(started, tables, boards, boards_per_round, port, heap, seed, exit_w
         cfg = json.loads(cfg_path.read_text())
         cfg.update(collector=collector.url, state_dir=str(workdir / "units" / f"{unit}-state"), heartbeat_ms=500)
         cfg_path.write_text(json.dumps(cfg))
-        vus[t] = VirtualUnit(runtime, cfg_path)
-        started.append(vus[t])
+        # a stop signal waits (blocked) until the unit it finds being born is on the list of what to stop: one that
+        # came between its start and that list once left a unit running
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+        try:
+            vus[t] = VirtualUnit(runtime, cfg_path)
+            started.append(vus[t])
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
     echo(f"double-dummy analysis stored by the collector: {_analysed(workdir / 'data', len(deals.tables))} deals")
     errors = []
     threads = [threading.Thread(target=_play_table, args=(collector, vus[t], units[t], t, rounds, deals, echo,
