@@ -138,9 +138,12 @@ def test_a_night_that_does_not_go_to_plan_is_run_from_the_directors_page(tmp_pat
             t2.write("sync 1000")
             time.sleep(0.2)
         t2.kill()  # then the battery dies
-        r = collector.api.post("/api/v1/late", json={"table": 1, "board": 4, "at_table": 3,
-                                                     "reason": "slow; NS 1 and EW 3 play it at table 3"})
-        assert r.status_code == 201, r.text
+        laptop.goto(collector.url + "/director")  # table 1's board 4 is played late, at table 3
+        laptop.locator("#late-table").fill("1")
+        laptop.locator("#late-board").fill("4")
+        laptop.locator("#late-at").fill("3")
+        laptop.get_by_role("button", name="Send it to that table").click()
+        laptop.wait_for_url("**/director?done=late*")
         phone.reload()
         phone.locator("#give-unit").fill("T09")
         phone.locator("#give-table").fill("2")
