@@ -178,7 +178,7 @@ def test_at_a_rounds_start_each_side_confirms_who_sits_there():
     app = App("T01", "record", "1234")
     app.command({"seq": 1, "type": "assign", "section": "A", "table": 3, "round": 2, "boards": [5], "ns": 3,
                  "ew": 7, "move": "", "confirm": True, "names": ["Smith/Jones", "Brown/Lee"]})
-    assert app.screen == A.SEAT
+    assert app.screen == 8  # app._SEAT, the SEAT screen
     rows = screens.compose(app)
     assert rows[1] == "NS 3 Smith/Jones" and rows[3] == "EW 7 Brown/Lee" and rows[2] == "NS PASS=us X=not"
     assert press(app, "N 1")[1] == [False]  # not a call yet: the sides first

@@ -130,7 +130,7 @@ def test_a_power_cut_during_compaction_does_not_replay_old_records():
         s.ack(s.seq - 1)  # compacted at board 1's START
         keys(s, "N 1, N C")
         snap = {"gen": s.gen + 1, "boot": s.boot, "seq": s.seq, "acked": s.seq - 1, "keys": 1, "app": {
-            "screen": A.START, "assignment": None, "next": None, "late": [], "board_idx": -1, "board": 1, "mode": 0,
+            "screen": A.START, "assignment": None, "next": None, "late": None, "board_idx": -1, "board": 1, "mode": 0,
             "cmd_ack": 0, "clock_offset": 0, "played": 0}}
         s.journal.snapshot(SNAPSHOT, json.dumps(snap).encode())  # the snapshot of a later quiet point landed ...
         s.journal.close()  # ... and the power failed before the journal was restarted

@@ -43,7 +43,7 @@ RESULT = const(4)
 CONFIRM = const(5)
 SCORE = const(6)
 MOVE = const(7)
-SEAT = const(8)  # a round's start: each side confirms it is the pair the movement seats there (an assign's confirm)
+_SEAT = const(8)  # a round's start: each side says who sits there (an assign's confirm); private: no global kept
 
 # TdCall.state, the director's call (director.py): called, entering the PIN, in the ruling menu, choosing a seat;
 # 0: none
@@ -58,15 +58,7 @@ _CALL_KEYS = const((0, 1, 2))  # K_PASS, K_X, K_XX -> call codes P, X, XX
 _WHY = const(("", "", "too low", "bad X", "bad XX", "must pass", "", "ended", "above 7", "wait TD", "not legal"))
 
 _DIRECTOR = const("bidwire.unit.director")
-_SIDES_MODULE = const("bidwire.unit.sides")
 _LEAD26 = const("bidwire.core.lead26")
-
-
-def _sides():
-    """sides.py, loaded at a round's start that asks who sits there; dropped once both sides have answered."""
-    from bidwire.unit import sides
-
-    return sides
 
 
 def _director():
@@ -87,6 +79,11 @@ class TdCall:
 
 
 class App:
+    # Rarely set, so a class attribute until it is: an instance's attribute table stays the size it was (the heap
+    # once booted, docs/benchmarks.md): assigns marked late (late play) that came mid-round, a list, played in turn
+    # once the round is done. (The SEAT screen's answers live in sides.py while it is loaded.)
+    late = None
+
     def __init__(self, unit="", mode="record", td_pin="1234"):
         self.unit = unit
         self.mode = _ENFORCE if mode == "enforce" else _RECORD
@@ -95,10 +92,6 @@ class App:
         self.screen = SETUP
         self.assignment = None  # the last `assign` command: section, table, round, boards, ns, ew, move
         self.next_assignment = None  # an assign that arrived mid-board: used when the board is over
-        self.late = []  # assigns marked late (late play) that arrived mid-round: played, in turn, once it is done
-        # the SEAT screen (sides.py): each side's state, NS then EW, and the digits it has typed so far
-        self.sides = bytearray(2)
-        self.side_pair = ["", ""]
         self.board_idx = -1  # index in assignment["boards"]
         self.board = 0
         # the board's; None before the first board (SETUP): its 768-byte input log comes with a board
@@ -142,7 +135,8 @@ class App:
     def restore(self, s):
         late = s.get("late")  # a list; one assign or none from firmware that kept a single one
         self.assignment, self.next_assignment = s["assignment"], s["next"]
-        self.late = [] if late is None else [late] if isinstance(late, dict) else late
+        if late:  # else the class's None: no entry in the instance's table
+            self.late = [late] if isinstance(late, dict) else late
         self.board_idx, self.mode, self.cmd_ack = s["board_idx"], s["mode"], s["cmd_ack"]
         self.clock_offset, self.boards_played = s["clock_offset"], s["played"]
         self.screen = s["screen"]
@@ -185,8 +179,10 @@ class App:
         if self.board_idx < len(a["boards"]):
             self._start_board(a["boards"][self.board_idx])
             if self.board_idx == 0 and a.get("confirm"):  # who is at the table, before the round's first call
-                self.screen = SEAT
-                _sides().start(self, a)
+                from bidwire.unit import sides
+
+                self.screen = _SEAT
+                sides.start(self, a)
             return
         self.screen = MOVE  # the round is over: wait for the next assignment
 
@@ -237,8 +233,14 @@ class App:
             self.message = ""
             self._next_board()
             return True
-        if s == SEAT:
-            return self._seat(seat, key)
+        if s == _SEAT:  # a round's start: each side says who sits there (sides.py, loaded for it, dropped after)
+            from bidwire.unit import sides
+
+            changed = sides.key(self, seat, key)
+            if sides.done(self):
+                self.screen = START
+                drop("bidwire.unit.sides")
+            return changed
         if s == START:
             self.screen = BIDDING
             self._bidding(seat, key)
@@ -254,14 +256,6 @@ class App:
             self._next_board()
             return True
         return False
-
-    def _seat(self, seat, key):
-        """A round's start: each side says who sits there (sides.py)."""
-        changed = _sides().key(self, seat, key)
-        if _sides().done(self):
-            self.screen = START
-            drop(_SIDES_MODULE)
-        return changed
 
     def _bidding(self, seat, key):
         a = self.auction
@@ -523,7 +517,7 @@ class App:
             if not isinstance(cmd.get("boards"), list) or not cmd["boards"]:
                 self.emit({"type": "note", "text": f"assign {seq} ignored: no boards"})
             elif cmd.get("late") and self.screen != SETUP and self.screen != MOVE and self.board_idx >= 0:
-                self.late.append(cmd)  # after the boards of the round in play
+                self.late = (self.late or []) + [cmd]  # after the boards of the round in play
             elif self.screen == SETUP or self.screen == MOVE or self.screen == START and not (
                     self.assignment or {}).get("late"):  # no call made on the board shown: the director moved it on
                 if self.late:  # the boards waiting for late play come first

@@ -2,7 +2,8 @@
 a player of each side says the side is the pair shown, or which pair it is. Loaded at a round's start and dropped
 when both sides have answered (lazy.py), like the director's module.
 
-Per side (NS 0, EW 1) the app keeps a state in `app.sides` and the digits typed so far in `app.side_pair`:
+Per side (NS 0, EW 1) this module keeps its state in `answers[side]` and the digits typed so far in
+`answers[2 + side]` (one list, there only while the module is loaded: a power cut replays the keys that made it):
 PAIR: waiting: PASS "that is us"; X: the side types its pair's number instead.
 NUMBER: typing a pair number; MEMBER: typing a membership number (an assign with `ids`: each player's number);
 NAME: a membership number the side's list has: its player's name is shown, PASS for yes, UNDO to type again;
@@ -26,11 +27,13 @@ _MAX_DIGITS = const(12)  # the longest membership number the collector sends (se
 _SIDES = const(("NS", "EW"))
 
 
+answers = [PAIR, PAIR, "", ""]
+
+
 def start(app, a):
     """A round's first board with an assign that asks who sits there: both sides to answer."""
     first = MEMBER if a.get("ids") else PAIR
-    app.sides[0] = app.sides[1] = first
-    app.side_pair = ["", ""]
+    answers[:] = [first, first, "", ""]
 
 
 def _player(a, side, number):
@@ -52,31 +55,31 @@ def name_of(a, side, number):
 
 def key(app, seat, key):
     side = seat & 1
-    st = app.sides[side]
-    typed = app.side_pair[side]
+    st = answers[side]
+    typed = answers[2 + side]
     a = app.assignment or {}
     if st == DONE:
         return False
     if st == NAME:
         if key == _K_UNDO:
-            app.sides[side], app.side_pair[side] = MEMBER, ""
+            answers[side], answers[2 + side] = MEMBER, ""
             return True
         if key != _K_PASS:
             return False
         return _answer(app, seat, side, a.get(("ns", "ew")[side]), True, typed)
     if st == PAIR and key == _K_X or st == MEMBER and key == _K_X and not typed:
-        app.sides[side], app.side_pair[side] = NUMBER, ""
+        answers[side], answers[2 + side] = NUMBER, ""
         return True
     if st == PAIR:
         return key == _K_PASS and _answer(app, seat, side, a.get(("ns", "ew")[side]), True, None)
     if key == _K_UNDO:
-        app.side_pair[side] = ""
+        answers[2 + side] = ""
         return True
     if key != _K_PASS:
         d = key + 1 if key < _K_C else (8, 9, 0)[key - _K_C] if key <= _K_H else -1
         if d < 0 or len(typed) >= _MAX_DIGITS:
             return False
-        app.side_pair[side] = typed + str(d)
+        answers[2 + side] = typed + str(d)
         return True
     if not typed:
         return False
@@ -84,14 +87,14 @@ def key(app, seat, key):
         expected = a.get(("ns", "ew")[side])
         return _answer(app, seat, side, typed, str(typed) == str(expected), None)
     if _player(a, side, typed) >= 0:  # MEMBER: a number the side's list has: its name back, for a yes
-        app.sides[side] = NAME
+        answers[side] = NAME
         return True
     return _answer(app, seat, side, None, False, typed)
 
 
 def _answer(app, seat, side, pair, confirmed, member):
     a = app.assignment or {}
-    app.sides[side] = DONE
+    answers[side] = DONE
     event = {"type": "seated", "side": _SIDES[side], "seat": calls.seat_name(seat), "pair": pair,
              "expected": a.get(("ns", "ew")[side]), "confirmed": confirmed, "round": a.get("round")}
     if member is not None:
@@ -101,7 +104,7 @@ def _answer(app, seat, side, pair, confirmed, member):
 
 
 def done(app):
-    return app.sides[0] == DONE and app.sides[1] == DONE
+    return answers[0] == DONE and answers[1] == DONE
 
 
 def rows(app, rows, cols):
@@ -112,8 +115,8 @@ def rows(app, rows, cols):
     for side in (0, 1):
         line = _SIDES[side] + " "
         rows[1 + 2 * side] = (line + str(a.get(("ns", "ew")[side])) + " " + str(names[side]))[:cols]
-        st = app.sides[side]
-        typed = app.side_pair[side]
+        st = answers[side]
+        typed = answers[2 + side]
         if st == DONE:
             said = "ok"
         elif st == NUMBER:
