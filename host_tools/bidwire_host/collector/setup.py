@@ -260,9 +260,10 @@ def round_complete(conn, s, section, round_no, state=None):
     director entered, or an adjusted score: in_force.done) or has it marked for late play (late_play.py): nothing of
     a round is left behind without a record. `state`: the decisions folded, read if not given."""
     state = state if state is not None else fold(conn)
-    return all((section, a["table"], b) in state.late or in_force.done(conn, state, section, a["table"], b)
+    played = in_force.stored(conn, state, " WHERE section = ? AND round = ?", (section, round_no))  # one read
+    return all(key in state.late or key in state.adjustments or key in played
                for a in seating.assignments(s.event, round_no, s.session) if a["section"] == section
-               for b in a["boards"])
+               for key in ((section, a["table"], b) for b in a["boards"]))
 
 
 def advance(conn, candidates=None):
