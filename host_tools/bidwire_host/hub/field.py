@@ -12,52 +12,14 @@ from fractions import Fraction
 from itertools import groupby
 from operator import itemgetter
 
+import numpy as np
+
 from bidwire_host.hub.tally import ROW_KEY, Pair, Tally, as_result, pair_id
+from bidwire_host.scoring import law78a
+from bidwire_host.scoring.boards import Boards
 from bidwire_host.scoring.session import score_board
 
 __all__ = ["Boards", "Field", "Pair", "as_result", "board_rows", "frequencies", "pair_id", "results_of", "score"]
-
-
-class Boards(dict):
-    """{board: [traveller row dicts]}, each board's rows built when first read: a page asks for one board, and
-    the ranking needs none of them."""
-
-    def __init__(self, build):
-        super().__init__()
-        self._build = build  # {board: () -> rows}
-
-    def __missing__(self, board):
-        make = self._build.get(board)
-        if make is None:
-            raise KeyError(board)
-        rows = self[board] = make()
-        return rows
-
-    def get(self, board, default=None):
-        return self[board] if board in self._build else default
-
-    def keys(self):
-        return sorted(self._build)
-
-    def __iter__(self):
-        return iter(self.keys())
-
-    def __len__(self):
-        return len(self._build)
-
-    def __contains__(self, board):
-        return board in self._build
-
-    def items(self):
-        return [(b, self[b]) for b in self.keys()]
-
-    def values(self):
-        return [self[b] for b in self.keys()]
-
-    def __eq__(self, other):
-        return dict(self.items()) == other
-
-    __hash__ = None
 
 
 @dataclass
@@ -84,18 +46,14 @@ def _plain_board(rows, method, expected):
     """Law 78 A on a board with no adjusted result, by distinct score (the field has thousands of results and a
     few dozen scores a board): {score_ns: (ns numerator, ew numerator)} over the board's one denominator, and
     the top. The same figures as scoring.matchpoints.score_board (tests/hub/test_field_fast.py compares them)."""
-    counts = Counter(r["score_ns"] for r in rows)
+    scores = [r["score_ns"] for r in rows]
     n = len(rows)
     factor = method == "neuberg" and n != expected
     e = expected if method == "neuberg" else n
     top = 2 * (e - 1) if e > 1 else 0
     values = {}
-    below = 0
-    for score in sorted(counts):
-        c = counts[score]
-        u_ns = 2 * below + c - 1
+    for score, u_ns in zip(scores, law78a.units(np.zeros(n, np.int64), scores)[0].tolist(), strict=True):
         u_ew = 2 * (n - 1) - u_ns
-        below += c
         # Neuberg: (M + 1) x E / n - 1, that is ((M + 1) x E - n) / n
         values[score] = ((u_ns + 1) * e - n, (u_ew + 1) * e - n) if factor else (u_ns, u_ew)
     return values, (n if factor else 1), top

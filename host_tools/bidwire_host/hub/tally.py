@@ -27,6 +27,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from bidwire_host.scoring import law78a
 from bidwire_host.scoring.model import Artificial, Assigned, Result
 from bidwire_host.scoring.ranking import tie_key
 from bidwire_host.scoring.session import score_board
@@ -97,25 +98,6 @@ class _Codes(dict):
     def __missing__(self, club):
         code = self[club] = len(self)
         return code
-
-
-def _units(code, scores, sizes):
-    """Law 78 A on every plain board at once (`code`: each result's board, 0, 1, ... as the results come, one
-    board after another; `sizes`: each board's results): NS's matchpoint units, 2 for each result of the board
-    it beats and 1 for each it ties, by sorting on (board, score)."""
-    n = len(scores)
-    at = np.arange(n)
-    key = (code << 32) | (scores - scores.min())  # a score differs from another by far less than 2**32
-    order = np.argsort(key, kind="stable")
-    k = key[order]
-    new = np.empty(n, bool)
-    new[0] = True
-    new[1:] = k[1:] != k[:-1]
-    group = np.cumsum(new) - 1
-    below = np.maximum.accumulate(np.where(new, at, 0)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
-    units = np.empty(n, np.int64)
-    units[order] = 2 * below + np.bincount(group)[group] - 1
-    return units
 
 
 def _adjusted(rows, method):
@@ -265,7 +247,7 @@ class Tally:
             sizes = np.fromiter((len(held.rows) for held in plain), np.int64, len(plain))
             n = np.repeat(sizes, sizes)
             code = np.repeat(np.arange(len(plain), dtype=np.int64), sizes)
-            u_ns = _units(code, np.concatenate([np.asarray(held.scores, np.int64) for held in plain]), sizes)
+            u_ns = law78a.units(code, np.concatenate([np.asarray(held.scores, np.int64) for held in plain]))[0]
             for side, u in enumerate((u_ns, 2 * (n - 1) - u_ns)):
                 pair = np.concatenate([np.asarray(held.pairs[side], np.int64) for held in plain])
                 one = np.ones_like(n)

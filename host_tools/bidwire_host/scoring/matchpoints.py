@@ -14,22 +14,17 @@ factoring the other results are rescaled to the full size, without it the board'
 Non-balancing (assigned or weighted) scores are matchpointed per direction: each side's score is compared
 with the scores of the other sides that sat the same way (laws.md §9.3, "separately").
 """
-from collections import Counter
 from fractions import Fraction
 
+import numpy as np
+
+from bidwire_host.scoring import law78a
 from bidwire_host.scoring.model import Row, ScoringError
 
 
 def units(scores):
     """Law 78 A units of each score against all the others in the list: 2 per score beaten, 1 per tie."""
-    counts = Counter(scores)
-    value = {}
-    below = 0
-    for s in sorted(counts):
-        c = counts[s]
-        value[s] = 2 * below + c - 1  # c - 1: ties with the others that scored s, not with itself
-        below += c
-    return [value[s] for s in scores]
+    return law78a.units(np.zeros(len(scores), np.int64), scores)[0].tolist()
 
 
 def _cmp(a, b):

@@ -26,6 +26,13 @@ class Total:
         self._imp_parts = {}
         self.scored_mp = False
 
+    @classmethod
+    def summed(cls, contestant, mp, mp_parts, top, boards):
+        """A matchpoint total already summed: `mp` whole units, {denominator: numerator} parts, tops, boards."""
+        t = cls(contestant)
+        t._mp, t._mp_parts, t.top, t.boards, t.scored_mp = mp, mp_parts, top, boards, True
+        return t
+
     def add(self, mp, top, imp, sign=1):
         if mp is not None:
             if type(mp) is int:
@@ -54,7 +61,10 @@ class Total:
         """Matchpoint percentage over the boards played (sum of matchpoints over sum of tops)."""
         if not self.scored_mp:
             return None
-        return Fraction(50) if not self.top else Fraction(self.mp) * 100 / self.top
+        if not self.top:
+            return Fraction(50)
+        mp = self.mp
+        return Fraction(100 * mp, self.top) if type(mp) is int else mp * 100 / self.top
 
 
 def _acc(parts, x, sign):
@@ -101,7 +111,7 @@ def rank(values, *, higher_is_better=True):
     i = 0
     while i < n:
         j = i + 1
-        while j < n and ordered[j][2] == ordered[i][2]:
+        while j < n and ordered[j][0] == ordered[i][0] and ordered[j][2] == ordered[i][2]:  # unequal floats: unequal
             j += 1
         tied = j - i > 1
         for _, contestant, value in ordered[i:j]:
@@ -185,7 +195,8 @@ def ranking(all_totals, *, by="pct", penalties=None):
         value = {"pct": t.pct, "mp": t.mp, "imps": t.imps}[by]
         if value is None:
             continue
-        fields.setdefault(field_of(who), {})[who] = value - penalties.get(who, 0)
+        penalty = penalties.get(who)
+        fields.setdefault(field_of(who), {})[who] = value if not penalty else value - penalty
     out = []
     for field in sorted(fields, key=lambda f: (None, "NS", "EW").index(f) if f in (None, "NS", "EW") else 3):
         out.extend(rank(fields[field]))

@@ -6,7 +6,7 @@ contribution out of the totals and the new one in, so the cost is one board, not
 """
 from __future__ import annotations
 
-from bidwire_host.scoring import imps, matchpoints
+from bidwire_host.scoring import imps, matchpoints, whole_field
 from bidwire_host.scoring.model import ScoringError
 from bidwire_host.scoring.ranking import add_rows, ranking, totals, two_field_movement
 
@@ -209,15 +209,18 @@ class Session:
 
 
 def score_field(results, method="neuberg", *, two_fields=None, expected=None, **options):
-    """One-shot scoring of a whole field: ({board: rows}, {contestant: Total}, standings)."""
+    """One-shot scoring of a whole field: ({board: rows}, {contestant: Total}, standings, two_fields). Matchpoints
+    with no adjusted result are worked for every board at once (scoring.whole_field)."""
     results = list(results)
-    by_board = {}
-    for r in results:
-        by_board.setdefault(r.board, []).append(r)
     if method == "teams":
         two_fields = False  # a team sits NS at one table and EW at the other: one field
     elif two_fields is None:
         two_fields = two_field_movement(results)
+    if method in ("mp", "neuberg") and whole_field.plain(results):
+        return (*whole_field.score(results, method, two_fields=two_fields, expected=expected), two_fields)
+    by_board = {}
+    for r in results:
+        by_board.setdefault(r.board, []).append(r)
     if method == "neuberg" and expected is None:
         expected = max((len(v) for v in by_board.values()), default=0)
     rows = {b: score_board(by_board[b], method, expected=expected, **options) for b in sorted(by_board)}
