@@ -592,7 +592,7 @@ def baseline_app(keyring_path):
     from fastapi import FastAPI, Request
     from fastapi.responses import JSONResponse
 
-    from bidwire_host.collector import bodyguard, ingest, sync
+    from bidwire_host.collector import body_limit, ingest, sync
     from bidwire_host.collector.keyring import Keyring
     from bidwire_host.collector.loopprobe import LoopProbe
 
@@ -607,7 +607,7 @@ def baseline_app(keyring_path):
         await probe.stop()
 
     app = FastAPI(title="bidwire bench baseline", lifespan=lifespan)
-    app.add_middleware(bodyguard.BodyGuard, limits={sync.PATH: (sync.MAX_BODY, "")})
+    app.add_middleware(body_limit.BodyGuard, limits={sync.PATH: (sync.MAX_BODY, "")})
 
     @app.get("/healthz")
     async def healthz(loop_window_s: int | None = None):

@@ -42,7 +42,7 @@ from collector_bench import section_name  # noqa: E402
 from collector_scoring import _OUTCOMES  # noqa: E402
 
 from bidwire.core import board as core_board  # noqa: E402
-from bidwire_host.collector import setup as setup_mod  # noqa: E402
+from bidwire_host.collector import event_setup  # noqa: E402
 from bidwire_host.event import analysis  # noqa: E402
 from bidwire_host.event import files as event_files  # noqa: E402
 from bidwire_host.event import model as event_mod  # noqa: E402
@@ -136,7 +136,7 @@ def store_for_export(data, sections=SECTIONS):
                                     str(p.ew.number), contract, declarer, tricks, score, lead))
 
     def write(conn):
-        setup_mod.save(conn, event, {}, "mp", None, start=False)
+        event_setup.save(conn, event, {}, "mp", None, start=False)
         conn.executemany("INSERT INTO analysis (board, deal, body, at) VALUES (?, ?, ?, ?)",
                          [(b, hands[b].deal.pbn("N"), json.dumps(t), "2026-12-01T19:00:00+00:00")
                           for b, t in tables.items()])

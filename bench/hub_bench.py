@@ -43,7 +43,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from hubkit import Hub, Pg  # noqa: E402
 
 from bidwire_host.hub import field, signing  # noqa: E402
-from bidwire_host.hub.live import LiveField  # noqa: E402
+from bidwire_host.hub.live_field import LiveField  # noqa: E402
 from bidwire_host.hub.tally import Tally  # noqa: E402
 from bidwire_host.scoring.model import law77_score  # noqa: E402
 from bidwire_host.scoring.session import score_field  # noqa: E402
@@ -260,7 +260,7 @@ def rescoring(results_count, seed=1, runs=3):
 
 
 def live_update(results_count, seed=1):
-    """Seconds for the live field (hub/live.py) to take one upload's change as a worker takes it (the results it
+    """Seconds for the live field (hub/live_field.py) to take one upload's change as a worker takes it (the results it
     set merged into their boards: one result changed on each of ROUND boards) and give the ranking, on a field of
     `results_count` results already held; and for field.score to score the same field afresh (what a worker
     would do without the live field)."""
@@ -347,7 +347,7 @@ def figures(f):
              tag="scoring core"),
         dict(name=f"hub: live field, one upload into {f['live_180k']['results']:,} results, with the ranking",
              value=1000 * f["live_180k"]["live_s"], unit="ms",
-             method=f"hub/live.py: one result changed on each of {ROUND} boards merged into the field held, then "
+             method=f"hub/live_field.py: one result changed on each of {ROUND} boards merged into the field held, then "
                     "the ranking (its first 100 entries made, as the first page shows them)",
              target=100, baseline=1000 * f["live_180k"]["full_s"],
              baseline_name="field.score of the same field afresh", tag="afresh"),

@@ -193,7 +193,7 @@ def serve(data, host, port, keyring, log_level, access_log, event_file, tables, 
     """Run the collector: the units' sync endpoint, the director's JSON API (docs/collector.md) and dashboard
     (docs/director.md)."""
     from bidwire_host.auth import first_run_password
-    from bidwire_host.collector.setup import SetupError, parse_tables
+    from bidwire_host.collector.event_setup import SetupError, parse_tables
     from bidwire_host.collector.store import StoreError
     from bidwire_host.dashboard import AuthError, read_password
     from bidwire_host.server import serve as serve_collector

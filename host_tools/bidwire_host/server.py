@@ -20,12 +20,12 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from bidwire_host import auth, dashboard
-from bidwire_host.collector import api, apiauth, bodyguard, connections, derive, setup, sync
+from bidwire_host.collector import api, apiauth, body_limit, connections, derive, event_setup, sync
 from bidwire_host.collector import store as store_mod
-from bidwire_host.collector.events import SyncBody
 from bidwire_host.collector.keyring import Keyring
 from bidwire_host.collector.loopprobe import LoopProbe
 from bidwire_host.collector.service import Refused, Service
+from bidwire_host.collector.sync_body import SyncBody
 
 log = logging.getLogger("bidwire.collector")
 
@@ -33,30 +33,30 @@ KEYRING = "keyring.json"  # in the data directory, unless given
 
 
 def create_app(data_dir, keyring_path=None, event=None, tables=None, method="neuberg", director_password=None,
-               scorer_password=None, body_timeout_s=bodyguard.BODY_TIMEOUT_S,
+               scorer_password=None, body_timeout_s=body_limit.BODY_TIMEOUT_S,
                session_lifetime_s=auth.SESSION_HOURS * 3600, session_idle_s=auth.IDLE_MINUTES * 60, seat=False):
     """The collector app on the store in data_dir; units from keyring_path (default: data_dir/keyring.json).
 
     `event`: an event file (path) or its parsed JSON to load, with `tables` {unit: table or [section, table]}
-    and the scoring `method`; round 1's assigns are queued unless already sent (setup.py). `director_password`:
+    and the scoring `method`; round 1's assigns are queued unless already sent (event_setup.py). `director_password`:
     the dashboard's login (dashboard/); without it the dashboard's pages refuse every login. `scorer_password`:
     the scorer's own login (the /scorer pages only). `body_timeout_s`: how long a request's body may take to
-    arrive (bodyguard.py). `session_lifetime_s`, `session_idle_s`: when a dashboard login ends (auth.py). `seat`:
-    with an event and no `tables`, seat the keyring's units (setup.seat_units: the map stored with this event, else
-    the units in order at the tables in order)."""
+    arrive (body_limit.py). `session_lifetime_s`, `session_idle_s`: when a dashboard login ends (auth.py). `seat`:
+    with an event and no `tables`, seat the keyring's units (event_setup.seat_units: the map stored with this
+    event, else the units in order at the tables in order)."""
     data_dir = Path(data_dir)
     if event is not None:  # a bad event file is refused before the store is opened: nothing is left behind
         if not isinstance(event, dict):
             event = load_event_file(event)
-        prepared, _ = setup.prepare(event, tables or {}, method)
+        prepared, _ = event_setup.prepare(event, tables or {}, method)
     store = derive.open_store(data_dir)
     keyring = Keyring(Path(keyring_path) if keyring_path else data_dir / KEYRING)
     service = Service(store, keyring)
     if event is not None:
         try:
             if seat and not tables:
-                tables = setup.seat_units(prepared, keyring.units(), setup.load(store.reader()))
-            service.write_now(lambda conn: setup.save(conn, event, tables or {}, method))
+                tables = event_setup.seat_units(prepared, keyring.units(), event_setup.load(store.reader()))
+            service.write_now(lambda conn: event_setup.save(conn, event, tables or {}, method))
         except BaseException:
             store.close()
             raise
@@ -82,7 +82,7 @@ def create_app(data_dir, keyring_path=None, event=None, tables=None, method="neu
     app.include_router(api.router)
     dashboard.mount(app, data_dir, director_password, scorer_password, session_lifetime_s, session_idle_s)
 
-    app.add_middleware(bodyguard.BodyGuard, limits={sync.PATH: (sync.MAX_BODY, ": send fewer events per sync")},
+    app.add_middleware(body_limit.BodyGuard, limits={sync.PATH: (sync.MAX_BODY, ": send fewer events per sync")},
                        timeout_s=body_timeout_s)
 
     @app.exception_handler(StarletteHTTPException)
@@ -127,14 +127,14 @@ def create_app(data_dir, keyring_path=None, event=None, tables=None, method="neu
 
 
 def load_event_file(path):
-    """An event file's JSON (checked by setup.save); SetupError if it cannot be read."""
+    """An event file's JSON (checked by event_setup.save); SetupError if it cannot be read."""
     from bidwire_host.event import files as event_files
     from bidwire_host.event import model as event_mod
 
     try:
         ev = event_files.load(path)
     except event_mod.EventError as e:
-        raise setup.SetupError(str(e)) from None
+        raise event_setup.SetupError(str(e)) from None
     data = event_mod.to_dict(ev)
     data.pop("register", None)  # its players' names and numbers are filled in: the stored event needs no file
     for s in data.get("sessions", []):  # hand records: an absolute path, the event is kept in the store
@@ -196,7 +196,7 @@ def tune_gc():
 
 def serve(data_dir, host="127.0.0.1", port=8080, keyring_path=None, log_level="info", access_log=False,
           echo=print, event=None, tables=None, method="neuberg", director_password=None, scorer_password=None,
-          body_timeout_s=bodyguard.BODY_TIMEOUT_S, head_timeout_s=connections.HEAD_TIMEOUT_S,
+          body_timeout_s=body_limit.BODY_TIMEOUT_S, head_timeout_s=connections.HEAD_TIMEOUT_S,
           per_address=connections.PER_ADDRESS, forwarded_allow_ips=(), session_lifetime_s=auth.SESSION_HOURS * 3600,
           session_idle_s=auth.IDLE_MINUTES * 60, notes=()):
     """Run the collector until interrupted (SIGINT, SIGTERM: every commit left in the main file, exit 0); echo the

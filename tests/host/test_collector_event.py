@@ -5,7 +5,7 @@ import json
 import pytest
 from collector_kit import ApiClient, played, query, sync
 
-from bidwire_host.collector.setup import SetupError, parse_tables
+from bidwire_host.collector.event_setup import SetupError, parse_tables
 from bidwire_host.event import model as ev
 from bidwire_host.scoring.model import law77_score
 from bidwire_host.server import create_app

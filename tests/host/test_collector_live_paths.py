@@ -79,8 +79,8 @@ def test_a_call_leaves_the_queue_as_it_was_and_a_director_call_moves_it(data):
     with ApiClient(create_app(data)) as c:
         published = []
         service = c.app.state.service
-        publish = service.hub.publish
-        service.hub.publish = lambda change: (published.append(change), publish(change))
+        publish = service.changes.publish
+        service.changes.publish = lambda change: (published.append(change), publish(change))
         assign(c, "T01", boards=(1,))
         assert sync(c, [hello(1), board_start(2, 1, section="A", table=1, round=1, ns=1, ew=11)]).status_code == 200
         assert sync(c, [call(3, 1, "N", "1C")], cmd_ack=1).status_code == 200  # the assign applied

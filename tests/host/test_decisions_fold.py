@@ -1,4 +1,4 @@
-"""The director's decisions folded once per change (decisions/state.py `fold`, store.py `cache`): the State kept
+"""The director's decisions folded once per change (decisions/journal.py `fold`, store.py `cache`): the State kept
 on a store's connection is the one a fresh fold of every row gives, after inserts and after rollbacks; a fold with
 no new decision reads no row again; each store, and each of its connections, keeps its own. The session test plays
 the 3-table Mitchell of test_collector_authority.py (round 1: table t plays boards 2t-1 and 2t, NS t v EW t)."""
@@ -8,10 +8,10 @@ from datetime import datetime, timezone
 import pytest
 from collector_kit import ApiClient, played, sync
 
-from bidwire_host.collector import queue
+from bidwire_host.collector import alert_queue
 from bidwire_host.collector import store as store_mod
 from bidwire_host.collector.decisions import kinds
-from bidwire_host.collector.decisions.state import CACHE_KEY, fold, insert
+from bidwire_host.collector.decisions.journal import CACHE_KEY, fold, insert
 from bidwire_host.collector.store import DB_NAME, Store
 from bidwire_host.dashboard import queries
 from bidwire_host.event import model as ev
@@ -237,7 +237,7 @@ def test_a_session_folds_once_per_decision_and_nobody_changes_the_kept_state(dat
             assert client.get(path).status_code == 200, path
         conn = store.reader()
         queries.audit(conn)
-        queries.alerts(conn, queue.cmd_acks(conn), "closed")
+        queries.alerts(conn, alert_queue.cmd_acks(conn), "closed")
         fold(conn).publication(datetime.now(timezone.utc))
         kept = [c.cache[CACHE_KEY][1] for c in store._readers if CACHE_KEY in c.cache]
         kept.append(store.write(lambda c: c.cache[CACHE_KEY][1]))

@@ -17,8 +17,11 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from export_bench import store_for_export  # noqa: E402
 
-from bidwire_host.collector import derive, export  # noqa: E402
-from bidwire_host.collector import setup as setup_mod  # noqa: E402
+from bidwire_host.collector import (  # noqa: E402
+    derive,
+    event_setup,  # noqa: E402
+    export,
+)
 from bidwire_host.collector.decisions import kinds  # noqa: E402
 from bidwire_host.collector.standings import Standings  # noqa: E402
 
@@ -29,7 +32,7 @@ AT = datetime(2026, 12, 1, 21, 0, tzinfo=timezone.utc)
 def _decide(data, decisions):
     def job(conn):
         for kind, body in decisions:
-            kinds.ACTIONS[kind](conn, setup_mod.load(conn), body, AT)
+            kinds.ACTIONS[kind](conn, event_setup.load(conn), body, AT)
     with derive.open_store(data) as store:
         store.write(job)
 

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from bidwire.unit.app import App
 from bidwire.unit.keys import KEY_NAMES, parse_key
-from bidwire_host.collector.events import Malformed, check_body
+from bidwire_host.collector.sync_body import Malformed, check_body
 from bidwire_host.server import create_app
 
 FUZZ = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow,

@@ -23,7 +23,7 @@ from bidwire.unit.journal import Journal
 from bidwire.unit.keys import parse_key
 from bidwire.unit.store import Store
 from bidwire.unit.sync import Sync
-from bidwire_host.collector import events as collector_events
+from bidwire_host.collector import sync_body
 from bidwire_host.event import model as ev
 from bidwire_host.server import create_app
 
@@ -102,7 +102,7 @@ def check(name, instance):
 
 
 def test_the_schema_names_what_the_code_names():
-    assert EVENT_TYPES == list(collector_events.TYPES)
+    assert EVENT_TYPES == list(sync_body.TYPES)
     from bidwire_host.collector import commands
     assert COMMAND_TYPES == list(commands.TYPES)
     assert all(DEFS[t]["properties"]["type"]["const"] == t for t in EVENT_TYPES + COMMAND_TYPES)
@@ -229,7 +229,7 @@ def test_every_body_the_sync_client_builds_is_a_sync_body_the_collector_takes(fi
     assert firmware_session.bodies
     for body in firmware_session.bodies:
         check("sync_body", body)
-        collector_events.check_body(body)  # and the collector's parser agrees
+        sync_body.check_body(body)  # and the collector's parser agrees
 
 
 # ---- the collector's parser --------------------------------------------------------------------------------------
@@ -237,7 +237,7 @@ def test_every_body_the_sync_client_builds_is_a_sync_body_the_collector_takes(fi
 def _takes(event):
     """The collector's parser on a body carrying the one event (the body's unit the event's, when it names one)."""
     body = {"unit": event.get("unit", "T01"), "boot": 1, "beat": 1, "cmd_ack": 0, "events": [event]}
-    collector_events.check_body(body)
+    sync_body.check_body(body)
 
 
 @pytest.mark.parametrize("name", EVENT_TYPES)
@@ -258,10 +258,10 @@ def test_the_collector_takes_every_sync_body_the_schema_allows_but_for_seq_order
     for event in body["events"]:  # what JSON Schema cannot say: strictly increasing seqs, one unit
         event["seq"] = last = max(event["seq"], last + 1)
         event["unit"] = body["unit"]
-    if last > collector_events.SEQ_MAX:
+    if last > sync_body.SEQ_MAX:
         return
     check("sync_body", body)
-    collector_events.check_body(body)
+    sync_body.check_body(body)
 
 
 # ---- the collector's commands --------------------------------------------------------------------------------------
@@ -323,7 +323,7 @@ def test_every_command_the_collector_builds_is_what_the_schema_states(client):
 def test_an_event_the_schema_refuses_is_one_the_collector_refuses(name, bad):
     assert not VALIDATORS[name].is_valid(bad)
     assert not VALIDATORS["event"].is_valid(bad)
-    with pytest.raises(collector_events.Malformed):
+    with pytest.raises(sync_body.Malformed):
         _takes(bad)
 
 

@@ -12,7 +12,7 @@ import pytest
 from bidwire.core import auction, readback, record
 from bidwire.core.calls import MAX_CODE
 from bidwire.core.codes import RULE_NAMES
-from bidwire_host.collector import events
+from bidwire_host.collector import sync_body
 
 SCHEMA = json.loads(open("docs/protocol/sync-v1.schema.json").read())
 
@@ -43,8 +43,8 @@ def call(**over):
 
 
 def refused(event, field):
-    with pytest.raises(events.Malformed) as e:
-        events.check_body(body(event))
+    with pytest.raises(sync_body.Malformed) as e:
+        sync_body.check_body(body(event))
     assert f"events[0] ({event['type']}).{field}" in str(e.value), str(e.value)
     return str(e.value)
 
@@ -60,7 +60,7 @@ def test_the_schemas_token_pattern_is_the_set_of_tokens_the_core_writes_and_the_
                                           "!25b_other"] + [f"!pass_next_turn:{s}" for s in "NESW"]
     assert sorted(shapes) == sorted(TOKENS)
     for t in sorted(TOKENS) + ["N:1N", "E:pass", "S:DBL"]:  # and the other spellings the core's readback reads
-        events.check_body(body(call(input=t)))
+        sync_body.check_body(body(call(input=t)))
 
 
 @pytest.mark.parametrize("token", ["N:" + "1H" * 100_000, "N:1H\x00", "X:1H", "N:10H", "N:1 H" + " " * 30, "!",
@@ -73,11 +73,11 @@ def test_an_auction_ends_inputs_are_short_texts_and_a_bounded_list():
     """One the core cannot read, or more than a board's input log, is the validator's (an alert, the event kept:
     test_collector_validator.py); what no unit could send in any case is refused here."""
     end = {"seq": 1, "type": "auction_end", "board": 1, "contract": "1H", "declarer": "N"}
-    events.check_body(body({**end, "inputs": ["N:1H", "E:P", "S:P", "W:P"]}))
-    events.check_body(body({**end, "inputs": ["N:1S", "E:9Z"] + ["S@"] * auction.MAX_INPUTS}))
+    sync_body.check_body(body({**end, "inputs": ["N:1H", "E:P", "S:P", "W:P"]}))
+    sync_body.check_body(body({**end, "inputs": ["N:1S", "E:9Z"] + ["S@"] * auction.MAX_INPUTS}))
     refused({**end, "inputs": ["N:1H", "E:" + "P" * 1000]}, "inputs[1]")
     refused({**end, "inputs": ["N:1H", "E:P\n"]}, "inputs[1]")
-    refused({**end, "inputs": ["N:P"] * (events.MAX_LISTED + 1)}, "inputs")
+    refused({**end, "inputs": ["N:P"] * (sync_body.MAX_LISTED + 1)}, "inputs")
 
 
 @pytest.mark.parametrize("event,field", [
@@ -106,10 +106,10 @@ def test_each_field_out_of_its_bounds_is_refused_naming_it(event, field):
 
 
 def test_a_note_may_have_lines_and_a_newer_firmwares_fields_are_kept_within_bounds():
-    events.check_body(body({"seq": 1, "type": "note", "text": "line one\nline two\tend"}))
-    events.check_body(body(call(extra_field={"a": [1, 2, 3]})))
-    with pytest.raises(events.Malformed, match=r"events\[0\] \(call\).*beyond the protocol"):
-        events.check_body(body(call(padding="x" * (events.MAX_EXTRA + 1))))
+    sync_body.check_body(body({"seq": 1, "type": "note", "text": "line one\nline two\tend"}))
+    sync_body.check_body(body(call(extra_field={"a": [1, 2, 3]})))
+    with pytest.raises(sync_body.Malformed, match=r"events\[0\] \(call\).*beyond the protocol"):
+        sync_body.check_body(body(call(padding="x" * (sync_body.MAX_EXTRA + 1))))
 
 
 def test_a_units_auction_summary_is_well_within_the_bound_on_extra_fields():
@@ -131,5 +131,5 @@ def test_a_units_auction_summary_is_well_within_the_bound_on_extra_fields():
         largest = max(largest, len(json.dumps(summary)))
         end = {"seq": 1, "type": "auction_end", "board": 1, "inputs": record.tokens(a), "contract": None,
                "declarer": None, **summary}
-        events.check_body(body(end))
-    assert largest < events.MAX_EXTRA // 8, largest
+        sync_body.check_body(body(end))
+    assert largest < sync_body.MAX_EXTRA // 8, largest

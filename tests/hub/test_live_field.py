@@ -1,4 +1,4 @@
-"""The live field (hub/live.py) keeps each pair's sums as a line in E, the most-played board's size, and
+"""The live field (hub/live_field.py) keeps each pair's sums as a line in E, the most-played board's size, and
 replaces a board's terms when its results change. Whatever the order of uploads, corrections and withdrawals,
 its figures must be those of field.score on the rows held at the end (itself held to the club's scoring core by
 test_field_fast.py): every row's matchpoints, and every pair's total, top, boards, percentage and rank."""
@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from test_field_fast import SCORES
 
 from bidwire_host.hub import field
-from bidwire_host.hub.live import LiveField
+from bidwire_host.hub.live_field import LiveField
 
 
 def _row(club, board, table, score, adjusted):
@@ -54,7 +54,7 @@ def test_the_live_field_is_the_field_scored_afresh(uploads, method, winners):
 @given(st.lists(st.lists(step, min_size=1, max_size=6), min_size=1, max_size=6), st.sampled_from(["mp", "neuberg"]),
        st.sampled_from(["one", "two"]))
 def test_results_merged_as_they_change_give_the_field_scored_afresh(uploads, method, winners):
-    """What a worker does between two reads (hub/live.py): the results set since are merged into their boards,
+    """What a worker does between two reads (hub/live_field.py): the results set since are merged into their boards,
     each in place of the one held for the same pairs; a board that lost a result is read again whole."""
     sim = {"id": "s", "scoring": method, "winners": winners}
     live, held = LiveField(sim), {}

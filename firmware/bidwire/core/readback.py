@@ -68,7 +68,7 @@ def parse_vul(text):
 
 def parse_token(token):
     """(kind, seat, value) of one text token (record.py's, and the spellings parse_call reads): kind one of
-    auction.IN_*; CallError if unreadable. The collector reads a unit's tokens with it (collector/events.py)."""
+    auction.IN_*; CallError if unreadable. The collector reads a unit's tokens with it (collector/sync_body.py)."""
     if not isinstance(token, str) or len(token) < 2:
         raise CallError(f"cannot read input {token}")
     if token == "*lead":

@@ -14,9 +14,8 @@ from fastapi import Path as FastPath
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from bidwire_host.collector import apiauth, bounds, commands, export, roster, setup, withheld
-from bidwire_host.collector import queue as queue_mod
-from bidwire_host.collector.decisions.state import fold, label
+from bidwire_host.collector import alert_queue, apiauth, bounds, commands, event_setup, export, roster, withheld
+from bidwire_host.collector.decisions.journal import fold, label
 from bidwire_host.collector.deps import Service
 from bidwire_host.collector.store import SCHEMA_VERSION
 
@@ -139,7 +138,7 @@ def get_queue(service: Service, state: Literal["open", "closed"] = "open", page:
     """The director's queue as the page shows it: the alerts still open (an irregularity not settled at the table,
     a director call not ended, a finding not dealt with), or the closed ones with their outcome; 50 a page."""
     conn = service.store.reader()
-    items, total = queue_mod.alerts(conn, queue_mod.cmd_acks(conn), state, page)
+    items, total = alert_queue.alerts(conn, alert_queue.cmd_acks(conn), state, page)
     keep = ("key", "source", "unit", "seq", "board", "kind", "law", "open", "outcome", "detail", "offender", "call",
             "at", "options", "queued", "closed", "reasons", "expected", "section", "table", "closed_at", "seat",
             "chosen", "lead_choices")
@@ -184,7 +183,7 @@ async def post_ruling(service: Service, body: RulingIn, key: IdempotencyKey = No
 class EventSetup(BaseModel):
     """An event file's JSON (`bidwire event create`), which unit sits where, and the scoring method. The event
     names no file on the server: its register comes as the CSV's text and its hand records as each session's PBN
-    text (collector/event_in.py)."""
+    text (collector/event_upload.py)."""
     event: dict
     tables: dict[str, int | tuple[str, int]] = {}
     method: str = "neuberg"
@@ -196,7 +195,7 @@ class EventSetup(BaseModel):
 
 
 def _setup_view(conn):
-    s = setup.load(conn)
+    s = event_setup.load(conn)
     if s is None:
         return None
     return {"event": s.event.name, "session": s.event.session(s.session).name, "method": s.method,

@@ -32,7 +32,7 @@ def _replaces(conn, unit, row):
 def check(conn, s, state, unit, row, received):
     """(reasons, expected) for the result of board row `row` (its section, table, round, board and pairs as
     the unit reported them): reasons [] when the event agrees. `s`: the loaded setup (setup.Setup) or None;
-    `state`: the director's decisions folded (decisions.state.State), for the publication."""
+    `state`: the director's decisions folded (decisions.journal.State), for the publication."""
     reasons = []
     if state.period.published_at is not None and state.period.published_at <= datetime.fromisoformat(received) \
             and _replaces(conn, unit, row):

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 from bidwire.core.codes import RULE_NAMES
 from bidwire_host import utc
 from bidwire_host.collector import ruling_words
-from bidwire_host.collector.decisions.state import alert_key, fold, insert
+from bidwire_host.collector.decisions.journal import alert_key, fold, insert
 
 REPLY_BYTES = 12 * 1024  # the unit reads a sync reply of 16 KB at most (firmware/bidwire/unit/http.py)
 REPLY_COMMANDS = 16

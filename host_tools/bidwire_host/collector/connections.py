@@ -8,7 +8,7 @@ does not tell one address from another. The rest is here, in a subclass of uvico
 
 - **a deadline for the request head**: a connection that has not sent a whole head `head_timeout_s` after it
   opened (or after its previous response) is answered 408 and closed, so a half-sent request holds a descriptor
-  for seconds, not for as long as its client likes (the body has its own deadline: bodyguard.py);
+  for seconds, not for as long as its client likes (the body has its own deadline: body_limit.py);
 - **a cap per client address** (`per_address`): a connection from an address that already holds that many is
   answered 503 and closed at once. The collector's own machine (127.0.0.1, ::1) and the proxies the operator
   names (`--forwarded-allow-ips`) are not capped per address: every client behind them would share the cap;

@@ -10,8 +10,8 @@ import logging
 
 from bidwire.core import board as boards
 from bidwire.core.calls import seat_name
-from bidwire_host.collector import attribution, in_force, ruling_words, setup, validator
-from bidwire_host.collector.decisions.state import fold
+from bidwire_host.collector import attribution, event_setup, in_force, ruling_words, validator
+from bidwire_host.collector.decisions.journal import fold
 from bidwire_host.collector.store import DERIVED, Store, forget
 
 log = logging.getLogger("bidwire.collector")
@@ -142,7 +142,7 @@ def _seated(conn, unit, seq, e, row):
 
 def _member(conn, section, number):
     """"Ann Smith, NS 5": the player of the event with membership number `number` and his pair, or None."""
-    s = setup.load(conn)
+    s = event_setup.load(conn)
     sec = s.section(section) if s is not None and section is not None else None
     for p in (sec.pairs if sec is not None else ()):
         for player in p.players:
@@ -192,13 +192,13 @@ def _auction_end(conn, unit, seq, e, row):
 
 def _lead(conn, unit, seq, e, row):
     conn.execute("UPDATE boards SET lead = ?, state = 'play' WHERE id = ?", (e.get("suit"), row["id"]))
-    insert_alerts(conn, unit, seq, dict(row), validator.check_lead(conn, setup.load(conn), row["board"], e))
+    insert_alerts(conn, unit, seq, dict(row), validator.check_lead(conn, event_setup.load(conn), row["board"], e))
 
 
 def _result(conn, unit, seq, e, row, received):
     contract, declarer, score, alerts = validator.check_result(row["board"], row["contract"], row["declarer"], e)
     tricks = e.get("tricks")
-    held, expected = attribution.check(conn, setup.load(conn), fold(conn), unit, row, received)
+    held, expected = attribution.check(conn, event_setup.load(conn), fold(conn), unit, row, received)
     conn.execute("INSERT INTO results (unit, seq, board_id, board, section, table_no, round, ns, ew, contract, "
                  "declarer, tricks, score_ns, unit_contract, unit_declarer, unit_score_ns, entered_by, confirmed_by, "
                  "lead, t, held, expected) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

@@ -18,8 +18,7 @@ import json
 import zipfile
 from dataclasses import asdict
 
-from bidwire_host.collector import roster, validator
-from bidwire_host.collector import setup as setup_mod
+from bidwire_host.collector import event_setup, roster, validator
 from bidwire_host.event import files as event_files
 from bidwire_host.event import model as event_mod
 from bidwire_host.formats import lin_export, pbn_export, results_csv, usebio
@@ -111,7 +110,7 @@ def _same(call):
 
 def check_section(conn, section):
     """ExportError when `section` is given and the loaded event has no such section (not "nothing scored")."""
-    s = setup_mod.load(conn)
+    s = event_setup.load(conn)
     if section is None or s is None or s.section(section) is not None:
         return
     names = [sec.name for sec in s.event.session(s.session).sections]

@@ -3,7 +3,7 @@ the public results and the exports; bidwire_host/event/analysis.py computes the 
 import json
 
 from bidwire.core.board import VUL_NAMES
-from bidwire_host.collector import setup
+from bidwire_host.collector import event_setup
 from bidwire_host.event import files as event_files
 from bidwire_host.event import model as event_mod
 
@@ -12,7 +12,7 @@ def boards(conn):
     """{board: {"hands": {seat: (spades, hearts, diamonds, clubs)}, "analysis": {"dd", "par"} or None, "dealer": seat
     letter, "vul": None/NS/EW/Both (the file's, Law 2's when it does not say)}} for every
     board of the session's hand-record file ({} without one, or when it cannot be read)."""
-    s = setup.load(conn)
+    s = event_setup.load(conn)
     if s is None:
         return {}
     try:

@@ -2,14 +2,14 @@
 in force"). Standings, the double-dummy recheck, the withheld boards, a round's completion, the unit's traveller
 and the director's grid all read it here.
 
-A stored `results` row counts as decisions.state.State.effective gives it (held and not accepted, or voided: it does
+A stored `results` row counts as decisions.journal.State.effective gives it (held and not accepted, or voided: it does
 not; accepted: where the director credited it; corrected: as the scorer corrected it) when it has a section and a
 host score. Of the rows that count for one section, table and board, the latest (rowid order: the writer's commit
 order) is the one in force, in the place on the traveller of the first. A result the director entered for the table
 and board (`enter`) stands instead of them, unless he accepted a held result for it after entering his; a director's
 adjusted score for that table and board stands instead of any of them. A row with no table is a result of its own.
 """
-from bidwire_host.collector.decisions.state import fold
+from bidwire_host.collector.decisions.journal import fold
 
 
 def counts(state, row):

@@ -1,7 +1,7 @@
 """A unit's sync, protocol v1 (docs/architecture.md §4), as the collector service takes it in (service.py's
 `sync`; the route is sync.py).
 
-In order: the body is read whole by the app's body guard (bodyguard.py: 413 over MAX_BODY, 408 too slow);
+In order: the body is read whole by the app's body guard (body_limit.py: 413 over MAX_BODY, 408 too slow);
 parsed far enough to name the unit (400); the unit looked up in the keyring (403); the X-Bidwire-Signature
 checked, the hex HMAC-SHA256 of the raw body with the unit's secret, in constant time (401); the body validated
 (400, an unknown event type included). Then, in one transaction of the single writer: events with a seq above
@@ -17,8 +17,8 @@ import re
 
 from bidwire.core.auction import MAX_INPUTS
 from bidwire_host import signing
-from bidwire_host.collector import commands, derive, setup, unit_traveller
-from bidwire_host.collector.events import Malformed, beat_of, check_body
+from bidwire_host.collector import commands, derive, event_setup, unit_traveller
+from bidwire_host.collector.sync_body import Malformed, beat_of, check_body
 
 log = logging.getLogger("bidwire.collector")
 
@@ -215,11 +215,11 @@ def store_batch(unit, boot, beat, cmd_ack, events, received, raw=None, signature
         if highest > first:
             results = [dict(r) for r in conn.execute("SELECT * FROM results WHERE unit = ? AND seq > ? ORDER BY seq",
                                                      (unit, first))]
-        if results and setup.load(conn) is not None:
+        if results and event_setup.load(conn) is not None:
             for r in results:  # the board's traveller so far, for the unit's score screen
                 if r["section"] is not None and r["held"] is None:
                     unit_traveller.send_traveller(conn, r["section"], r["board"], [unit])
-            setup.advance(conn, [(r["section"], r["round"]) for r in results if r["held"] is None])
+            event_setup.advance(conn, [(r["section"], r["round"]) for r in results if r["held"] is None])
         alerts = conn.execute("SELECT coalesce(max(id), 0) FROM alerts").fetchone()[0] != alerts_before
         # The queue shows a ruling as on its way until the unit reports its command applied: a cmd_ack that passes
         # a ruling moves it (one that passes only assigns or travellers does not); so does a Law 26 lead choice, whose

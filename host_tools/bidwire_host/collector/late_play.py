@@ -10,7 +10,7 @@ from the public until it is played (withheld.py).
 """
 from bidwire_host.collector import commands, in_force
 from bidwire_host.collector.decisions.checks import where
-from bidwire_host.collector.decisions.state import ActionError, fold, insert
+from bidwire_host.collector.decisions.journal import ActionError, fold, insert
 
 
 def late(conn, s, body, at):

@@ -3,7 +3,7 @@
 Every change is one method of `Service`: a unit's sync, a director's or scorer's decision, loading the event,
 starting a round, queuing a command, a ruling. Each method hands one job to the single writer (store.py) and
 awaits its commit, then runs one after-commit step: the standings catch up with what was committed (in a worker
-thread, never on the event loop), then the live pages are told what changed (live.py). The routes — the units'
+thread, never on the event loop), then the live pages are told what changed (change_feed.py). The routes — the units'
 sync (sync.py), the JSON API (api.py), the dashboard — only parse, call and render.
 
 A change may carry an idempotency key (a form's hidden field, an `Idempotency-Key` header): the first request
@@ -19,18 +19,18 @@ import threading
 from bidwire_host import logs, utc
 from bidwire_host.collector import (
     bounds,
+    change_feed,
     commands,
     derive,
-    event_in,
+    event_setup,
+    event_upload,
     ingest,
-    live,
     roster,
-    setup,
     unit_traveller,
     uplink,
 )
 from bidwire_host.collector.decisions import kinds
-from bidwire_host.collector.decisions.state import ActionError
+from bidwire_host.collector.decisions.journal import ActionError
 from bidwire_host.collector.standings import Standings
 from bidwire_host.collector.store import StoreError
 from bidwire_host.event import analysis
@@ -58,7 +58,7 @@ def _refusal(e):
         return Refused(404, str(e))
     if isinstance(e, ActionError):
         return Refused(e.status, str(e))
-    if isinstance(e, (setup.SetupError, commands.CommandError)):
+    if isinstance(e, (event_setup.SetupError, commands.CommandError)):
         return Refused(400, str(e))
     if isinstance(e, StoreError):
         return Refused(503, str(e))
@@ -97,7 +97,7 @@ class Service:
         self.clock = clock  # the host clock (UTC) for decisions; tests set their own
         self.standings = Standings()  # the scores, per section, caught up after every commit
         self.standings.refresh(store.reader())
-        self.hub = live.Hub()
+        self.changes = change_feed.ChangeFeed()
         self.rejections = {}  # unit -> {"status", "reason", "at"}: the last refused sync of a known unit
         self.refusals = logs.RefusalLog()  # refused requests' log lines, at most one per address and reason each 10 s
         self._analysing = None  # the background double-dummy analysis (analyse_soon)
@@ -128,7 +128,7 @@ class Service:
                 self.link_sim()
             if self.uplink is not None:
                 self.uplink.wake()
-        self.hub.publish(change)
+        self.changes.publish(change)
 
     # ---- the sim's hub (uplink.py) ---------------------------------------------------------------------
     def link_sim(self):
@@ -221,7 +221,7 @@ class Service:
                 if e.conflict is not None:  # kept for the director, outside the refused batch's transaction
                     seq, stored, sent = e.conflict
                     await asyncio.wrap_future(self.store.submit(ingest.conflict_job(unit, seq, stored, sent, received)))
-                    self.hub.publish({"alerts": True})
+                    self.changes.publish({"alerts": True})
                 raise
             except Exception as e:  # a bug: nothing was stored (the job's savepoint was rolled back), it retries
                 log.exception("storing a batch of unit %s", unit)
@@ -274,19 +274,19 @@ class Service:
     # ---- the event -------------------------------------------------------------------------------------
     async def load_event(self, event, tables, method="neuberg", session=None, start=True, key=None, register=None,
                          hand_records=None):
-        """Load the event a request sent: its register and hand records in the body, never a path (event_in.py)."""
+        """Load the event a request sent: its register and hand records in the body, never a path (event_upload.py)."""
         unknown = [u for u in tables if self.keyring.key(u) is None]
         if unknown:
             raise Refused(400, f"tables: unit {', '.join(unknown)} not in the keyring")
         try:
-            sent = await asyncio.to_thread(event_in.prepare, event, hand_records, self.store.data_dir)
+            sent = await asyncio.to_thread(event_upload.prepare, event, hand_records, self.store.data_dir)
             # checked and its movements built here, in a worker thread: the writer only stores it (issue 24.8)
-            data, mapped = await asyncio.to_thread(setup.prepare, sent, tables, method, session, register)
-        except event_in.RequestEventError as e:
+            data, mapped = await asyncio.to_thread(event_setup.prepare, sent, tables, method, session, register)
+        except event_upload.RequestEventError as e:
             raise Refused(400, str(e)) from None
-        except setup.SetupError as e:
+        except event_setup.SetupError as e:
             raise Refused(400, str(e)) from None
-        job = idempotent(lambda conn: setup.save(conn, data, mapped, method, session, start, prepared=True),
+        job = idempotent(lambda conn: event_setup.save(conn, data, mapped, method, session, start, prepared=True),
                          "event", key, [event, tables, method, session, start, register, hand_records])
         out = await self._commit(job, {"scores": True, "event": True, "units": list(tables)})
         self.analyse_soon()
@@ -323,7 +323,7 @@ class Service:
 
     def _hands_to_analyse(self):
         conn = self.store.reader()
-        s = setup.load(conn)
+        s = event_setup.load(conn)
         if s is None:
             return {}
         try:
@@ -335,7 +335,7 @@ class Service:
         return {b: h for b, h in hands.items() if h.deal is not None and (b, h.deal.pbn("N")) not in done}
 
     async def start_round(self, round_no, section=None, key=None, table=None):
-        job = idempotent(lambda conn: setup.start_round(conn, round_no, section, table), "round", key,
+        job = idempotent(lambda conn: event_setup.start_round(conn, round_no, section, table), "round", key,
                          [round_no, section] + ([table] if table is not None else []))
         return await self._commit(job, {"event": True})
 
@@ -359,11 +359,11 @@ class Service:
         at = self.clock()
 
         def job(conn):
-            item = action(conn, setup.load(conn), dict(body, role=role), at)
+            item = action(conn, event_setup.load(conn), dict(body, role=role), at)
             if kind == "correct":  # the corrected result checked against double dummy, as a result at sync
                 derive.check_stored_results(conn, [item["board"]], only=(item["unit"], item["seq"]))
             if kind in kinds.ADVANCING:
-                setup.advance(conn)  # an accepted result may complete its table's round
+                event_setup.advance(conn)  # an accepted result may complete its table's round
             if kind in kinds.RESULTS and item.get("section") is not None:  # the units' travellers follow it
                 unit_traveller.send_traveller(conn, item["section"], item["board"])
             return item

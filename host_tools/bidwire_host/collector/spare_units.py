@@ -11,9 +11,9 @@ and has not played go to the spare. A unit that has a table already is refused: 
 """
 import json
 
-from bidwire_host.collector import commands, in_force, setup
+from bidwire_host.collector import commands, event_setup, in_force
 from bidwire_host.collector.decisions.checks import pick_section
-from bidwire_host.collector.decisions.state import ActionError, fold, insert
+from bidwire_host.collector.decisions.journal import ActionError, fold, insert
 from bidwire_host.event import seating
 
 
@@ -50,7 +50,7 @@ def give_table(conn, s, body, at):
     left = [] if a is None else [b for b in a["boards"] if (sec.name, table, b) not in state.late
                                  and not in_force.done(conn, state, sec.name, table, b)]
     if left:
-        [a] = setup.ask_who_sits(conn, s, [a])
+        [a] = event_setup.ask_who_sits(conn, s, [a])
         queued.append(commands.enqueue(conn, unit, dict(a, boards=left)))
     else:
         text = f"Table {table}: round {round_no} played. Wait for the next round."

@@ -8,12 +8,12 @@ section, table and board: a second result for the same table and board replaces 
 validator has raised an alert for the director). Results without a section (no assignment) or without a host
 score are not scored, and neither are results held for the director (attribution.py) until he accepts them —
 then as his decision credits them; a scorer's correction replaces the result's contract, declarer, tricks and
-pairs (decisions.state.State.effective).
+pairs (decisions.journal.State.effective).
 """
 import threading
 
-from bidwire_host.collector import setup as setup_mod
-from bidwire_host.collector.decisions.state import State, adjusted, deduction, fold, label
+from bidwire_host.collector import event_setup
+from bidwire_host.collector.decisions.journal import State, adjusted, deduction, fold, label
 from bidwire_host.collector.in_force import candidates, counts, in_force, table_key
 from bidwire_host.scoring import Result, ScoringError, Session
 from bidwire_host.scoring.model import format_number
@@ -59,7 +59,7 @@ class Standings:
         """Score every stored result again (start-up, a new event); with `section`, that section's alone (an
         export of one section, `bidwire export --section`: the same figures, the other sections not read)."""
         with self._lock:
-            self.reset(setup_mod.load(conn))
+            self.reset(event_setup.load(conn))
             self.actions = fold(conn)
             if section is None:
                 rows = [dict(r) for r in conn.execute("SELECT rowid AS rowid_, * FROM results ORDER BY rowid")]

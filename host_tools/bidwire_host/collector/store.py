@@ -15,7 +15,7 @@ names the file and how to restore a backup (backup.py). `health()` says whether 
 (for /healthz). `close()` leaves every commit in the main file: the WAL checkpointed and removed.
 
 Each of the store's connections has a `cache` for what is computed from its tables and worth keeping between
-transactions (the director's decisions folded: decisions/state.py), each value keyed by its owner on what it was
+transactions (the director's decisions folded: decisions/journal.py), each value keyed by its owner on what it was
 computed from. A rollback could take away rows a value was computed from, so every rollback on the writer's
 connection empties its cache (`forget`); the readers only ever see committed rows.
 """
@@ -139,7 +139,7 @@ CREATE INDEX alerts_by_unit ON alerts (unit, seq);
 """, True),
     (2, """
 -- The event loaded (not derived: set by the director): the event file's JSON, unit -> [section, table],
--- the scoring method, and the round each section was last sent (collector/setup.py).
+-- the scoring method, and the round each section was last sent (collector/event_setup.py).
 CREATE TABLE setup (
     id INTEGER PRIMARY KEY CHECK (id = 1),
     body TEXT NOT NULL,

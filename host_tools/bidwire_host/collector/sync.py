@@ -6,8 +6,8 @@ from fastapi.responses import JSONResponse
 
 from bidwire_host.collector.apiauth import client_of
 from bidwire_host.collector.deps import Service
-from bidwire_host.collector.events import ErrorReply, SyncReply
 from bidwire_host.collector.ingest import MAX_BODY, PATH, SIGNATURE, Rejected
+from bidwire_host.collector.sync_body import ErrorReply, SyncReply
 
 router = APIRouter()
 __all__ = ["MAX_BODY", "PATH", "SIGNATURE", "router"]

@@ -6,8 +6,7 @@ NS score; "percent", each result's contract, NS score and NS matchpoint percenta
 in force; rounded half up to a whole per cent); "off", nothing. A decision that changes a board's results sends the
 traveller again to the units whose results are in force on it.
 """
-from bidwire_host.collector import commands, in_force
-from bidwire_host.collector import setup as setup_mod
+from bidwire_host.collector import commands, event_setup, in_force
 from bidwire_host.scoring.matchpoints import units as mp_units
 
 LIMIT = 40  # rows a traveller command carries at most
@@ -41,7 +40,7 @@ def send_traveller(conn, section, board, units=None):
     """Queue the board's traveller for `units`, by default every unit whose result is in force on it: after a
     scorer's correction or a director's decision their score screens follow the traveller that counts (a unit shows a
     traveller only while it is on that board). Nothing when the event's evening.unit_results is "off"."""
-    s = setup_mod.load(conn)
+    s = event_setup.load(conn)
     mode = s.event.night().unit_results if s is not None else "scores"
     if mode == "off":
         return

@@ -13,8 +13,7 @@ from bidwire.core.calls import STRAINS, seat_name, side
 from bidwire.core.codes import ENFORCE, RECORD, RULE_NAMES, VERDICT_NAMES, rulings
 from bidwire.core.readback import CallError, parse_seat
 from bidwire.core.score import parse_contract, score_ns
-from bidwire_host.collector import commands
-from bidwire_host.collector import setup as setup_mod
+from bidwire_host.collector import commands, event_setup
 from bidwire_host.event import analysis, seating
 from bidwire_host.event import files as event_files
 from bidwire_host.event import model as event_mod
@@ -201,7 +200,7 @@ def check_board_start(conn, board_id, start):
         elif board not in boards:
             out.append(alert("board_not_assigned", f"board {board}: not among the boards of {where} "
                              f"({', '.join(map(str, boards))})", law=15, boards=boards))
-    setup = setup_mod.load(conn)
+    setup = event_setup.load(conn)
     if setup is not None and section is not None and table is not None and start["round"] is not None \
             and setup.section(section) is not None:
         try:

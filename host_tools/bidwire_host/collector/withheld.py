@@ -12,7 +12,7 @@ A board is withheld, its deal, frequencies and every result of it, while
 `to_play` is worked from the store (the writer's publication check uses it); `boards` from the service (pages).
 """
 from bidwire_host.collector import in_force
-from bidwire_host.collector.decisions.state import fold
+from bidwire_host.collector.decisions.journal import fold
 
 TO_PLAY = "still to be played"
 SIM = "a board of the sim, until its hub releases it"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from fastapi.templating import Jinja2Templates
 
-from bidwire_host.collector import setup as setup_mod
+from bidwire_host.collector import event_setup
 from bidwire_host.dashboard import clock, queries
 
 templates = Jinja2Templates(directory=str(Path(__file__).with_name("templates")))
@@ -18,7 +18,7 @@ clock.install(templates.env)
 
 def zone(service):
     """The club's time zone (clock.py) for the pieces rendered outside a page."""
-    return clock.zone(setup_mod.load(service.store.reader()))
+    return clock.zone(event_setup.load(service.store.reader()))
 
 
 def dom_id(text):

@@ -18,10 +18,9 @@ from datetime import datetime, timezone
 
 from bidwire.core.score import parse_contract
 from bidwire_host import utc
-from bidwire_host.collector import in_force, queue, ruling_words, withheld
-from bidwire_host.collector import setup as setup_mod
+from bidwire_host.collector import alert_queue, event_setup, in_force, ruling_words, withheld
 from bidwire_host.collector.decisions import leads
-from bidwire_host.collector.decisions.state import fold, label
+from bidwire_host.collector.decisions.journal import fold, label
 from bidwire_host.event.model import LONG_CALL_S
 
 PHASES = {"auction": "bidding", "ended": "opening lead", "play": "play", "done": "done"}
@@ -108,7 +107,7 @@ def rounds(conn, units=()):
     """Each section's round in play, table by table: its unit, the round's boards and those it has still to play
     (withheld.to_play: no result in force, none entered, no adjusted score), and why the next round has not started
     (the tables still playing, and which boards). `units`: the provisioned units, for the form that gives a table."""
-    s = setup_mod.load(conn)
+    s = event_setup.load(conn)
     if s is None:
         return {"sections": [], "units": sorted(units)}
     state = fold(conn)
@@ -141,7 +140,7 @@ def table_name(section, table, sections=1):
 
 def _round_boards(conn):
     """{(section, table, round): the boards the movement gives it}, or {} with no event loaded."""
-    s = setup_mod.load(conn)
+    s = event_setup.load(conn)
     return {} if s is None else s.round_boards()
 
 
@@ -187,7 +186,7 @@ def call_text(call):
 def long_call_tenths(conn):
     """From how many tenths of a second a call's thinking time is long: the event's `long_call_s`, else
     LONG_CALL_S."""
-    s = setup_mod.load(conn)
+    s = event_setup.load(conn)
     chosen = s.event.long_call_s if s is not None else None
     return 10 * (chosen if chosen is not None else LONG_CALL_S)
 
@@ -343,15 +342,15 @@ def audit(conn):
 
 
 DIAGRAM_CALLS = 48  # an alert's bidding diagram shows the last calls this many; the board page has them all
-PAGE = queue.PAGE
-cmd_acks = queue.cmd_acks
+PAGE = alert_queue.PAGE
+cmd_acks = alert_queue.cmd_acks
 
 
 def alerts(conn, acks, state="open", page=1, limit=PAGE):
-    """The collector's queue (collector/queue.py) dressed for the page: each irregularity's bidding diagram and
+    """The collector's queue (collector/alert_queue.py) dressed for the page: each irregularity's bidding diagram and
     what each ruling does, and an element id."""
-    items, total = queue.alerts(conn, acks, state, page, limit)
-    s = setup_mod.load(conn)
+    items, total = alert_queue.alerts(conn, acks, state, page, limit)
+    s = event_setup.load(conn)
     sections = len(s.event.session(s.session).sections) if s is not None else 1
     for a in items:
         a["id"] = "a-" + "".join(ch if ch.isalnum() else "-" for ch in a["key"])

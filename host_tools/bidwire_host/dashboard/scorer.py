@@ -27,7 +27,7 @@ from bidwire.core.board import VUL_NAMES, dealer, vulnerability
 from bidwire.core.calls import seat_name
 from bidwire_host.auth import form_refused, same_token
 from bidwire_host.collector import export, hands, roster, withheld
-from bidwire_host.collector.decisions.state import MP_METHODS, ActionError, fold
+from bidwire_host.collector.decisions.journal import MP_METHODS, ActionError, fold
 from bidwire_host.collector.deps import Service
 from bidwire_host.collector.service import Refused
 from bidwire_host.dashboard import clock, queries

@@ -1,6 +1,6 @@
 """The director's live pages over Server-Sent Events, pushed by the collector's after-commit step (no polling).
 
-Each stream waits on the service's hub (collector/live.py). When a change arrives (several within
+Each stream waits on the service's change feed (collector/change_feed.py). When a change arrives (several within
 `COALESCE_S` are taken together) it renders, in a worker thread, only what the change can touch — the rows of
 the units named, the first page of the open alerts if the queue changed, the rounds panel after a result or a
 decision, the audit list after a decision — and sends only the pieces whose HTML differs from what this stream sent
@@ -9,7 +9,7 @@ before: `rows` (table rows), `alerts` (alerts added or changed, the ids no longe
 replaces those elements alone, so keyboard focus, hover and typed text elsewhere survive. Every `TICK_S` the
 rows are looked at again (the minutes in the round move with the clock): only the rows whose data changed are
 rendered, and the queue and the audit are left alone. A stream lives no longer than its session: it ends at
-logout (the hub's `revoked` wakes it at once) and, at its next wake-up, when the session has ended otherwise
+logout (the feed's `revoked` wakes it at once) and, at its next wake-up, when the session has ended otherwise
 (auth.py: idle, lifetime); an open stream counts as the session being used.
 """
 import asyncio
@@ -98,7 +98,7 @@ async def director_events(request: Request, service: Service, view: str = "direc
     if view not in VIEWS:
         return Response(f"view: one of {', '.join(VIEWS)}", status_code=400)
     auth, service = request.app.state.auth, service
-    queue = service.hub.subscribe()
+    queue = service.changes.subscribe()
     seen = _Seen()
 
     def update(change, full):
@@ -137,7 +137,7 @@ async def director_events(request: Request, service: Service, view: str = "direc
                 if await request.is_disconnected():
                     break
         finally:
-            service.hub.unsubscribe(queue)
+            service.changes.unsubscribe(queue)
 
     return StreamingResponse(stream(), media_type="text/event-stream",
                              headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})

@@ -15,10 +15,9 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from bidwire_host.auth import LOGIN_COOKIE, SESSION_COOKIE, form_refused, same_token
-from bidwire_host.collector import bounds, roster
-from bidwire_host.collector import setup as setup_mod
+from bidwire_host.collector import bounds, event_setup, roster
 from bidwire_host.collector.apiauth import client_of
-from bidwire_host.collector.decisions.state import ActionError
+from bidwire_host.collector.decisions.journal import ActionError
 from bidwire_host.collector.deps import Service
 from bidwire_host.collector.service import Refused
 from bidwire_host.dashboard import clock, queries
@@ -107,7 +106,7 @@ async def logout(request: Request, service: Service):
     if session is None or not same_token(form.get("csrf"), session["csrf"]):
         return form_refused(request)
     _auth(request).logout(session)  # revoked: the cookie and its CSRF token open nothing any more
-    service.hub.publish({"revoked": session["sid"]})  # its live streams end now
+    service.changes.publish({"revoked": session["sid"]})  # its live streams end now
     log.info("logout from %s (%s)", client_of(request), session["role"])
     response = RedirectResponse("/login", status_code=303)
     response.delete_cookie(SESSION_COOKIE)
@@ -134,7 +133,7 @@ def _director(request, session, error="", form=None, status=200):
 
 def _head(service):
     """What every director's page heads with: the event's name and date, and the club's time zone."""
-    s = setup_mod.load(service.store.reader())
+    s = event_setup.load(service.store.reader())
     return {"event": event_head(s), "tz": clock.zone(s)}
 
 

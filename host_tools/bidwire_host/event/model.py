@@ -206,7 +206,7 @@ _WORDS = {"missing": "is missing", "unexpected_keyword_argument": "is not a fiel
 def from_dict(data, directory=None, register=None):
     """The Event in `data` (a parsed event file), checked; EventError names the first fields that are wrong. The
     players are completed from the register the event names, or from `register` (a register's CSV text, as a
-    request sends it: collector/event_in.py)."""
+    request sends it: collector/event_upload.py)."""
     if not isinstance(data, dict):
         raise EventError("an event file holds one JSON object: {\"name\": ..., \"sessions\": [...]}")
     try:

@@ -8,7 +8,7 @@ one database.
     localpg.py     a throwaway PostgreSQL cluster (tests, make hub, make demo-sim)
     db.py          the connection pool and the numbered SQL migrations run at start
     inputs.py      the bounded types every request is parsed into
-    records.py     the SQL: sims, clubs, uploads, results, the audit log
+    storage.py     the SQL: sims, clubs, uploads, results, the audit log
     field.py       the combined scoring of the field
     app.py         the web app (organiser API and pages, club uploads, public pages)
     serve.py       `bidwire hub`: migrations, then the workers

@@ -6,9 +6,9 @@ from typing import Annotated
 from fastapi import Depends, Header, HTTPException, Request
 from itsdangerous import BadSignature
 
-from bidwire_host.hub import records
-from bidwire_host.hub.records import Refused
-from bidwire_host.hub.state import Hub, HubDep
+from bidwire_host.hub import storage
+from bidwire_host.hub.storage import Refused
+from bidwire_host.hub.worker import Worker, WorkerDep
 
 COOKIE = "bidwire_hub"
 COOKIE_HOURS = 12
@@ -20,20 +20,20 @@ def source(request: Request, role="organiser"):
     return address if role == "organiser" else f"{role} {address}"
 
 
-def password_ok(hub: Hub, request: Request, given: str):
+def password_ok(hub: Worker, request: Request, given: str):
     """The organiser's password, checked in constant time; an address with LOGIN_TRIES wrong ones in the window
     waits (429), even with the right one."""
     where = source(request)
     with hub.pool.connection() as conn:
-        if records.login_blocked(conn, where):
+        if storage.login_blocked(conn, where):
             raise Refused(429, "too many wrong passwords from this address: try again in 10 minutes", "password")
         if hmac.compare_digest(given.encode(), hub.password.encode()):
             return True
-        records.login_failed(conn, where)
+        storage.login_failed(conn, where)
     return False
 
 
-def organiser(request: Request, hub: HubDep, authorization: Annotated[str | None, Header()] = None):
+def organiser(request: Request, hub: WorkerDep, authorization: Annotated[str | None, Header()] = None):
     """The organiser, or 401: a bearer password (API) or the signed session cookie (pages)."""
     if authorization and authorization.startswith("Bearer ") and password_ok(hub, request, authorization[7:]):
         return True
@@ -47,7 +47,7 @@ def organiser(request: Request, hub: HubDep, authorization: Annotated[str | None
     raise HTTPException(401, "organiser login needed")
 
 
-def is_organiser(hub: Hub, request: Request):
+def is_organiser(hub: Worker, request: Request):
     """Whether the request is the organiser's, without refusing it."""
     try:
         return organiser(request, hub, request.headers.get("authorization"))

@@ -1,7 +1,7 @@
-"""The hub's web app (docs/hub.md): the routes of routes/ (organiser, clubs, public) over one Hub per worker.
+"""The hub's web app (docs/hub.md): the routes of routes/ (organiser, clubs, public) over one Worker per worker.
 
 Stateless: every request reads the database through the worker's pool, so any number of workers serve one hub.
-What a worker keeps (state.Hub) is a cache of the scored field and of the pages rendered from it, keyed on the
+What a worker keeps (worker.Worker) is a cache of the scored field and of the pages rendered from it, keyed on the
 sim's `changes` counter, which every change of the field bumps in the same transaction.
 """
 import os
@@ -12,9 +12,9 @@ import psycopg
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 
-from bidwire_host.hub.records import Refused
 from bidwire_host.hub.routes import clubs, organiser, public
-from bidwire_host.hub.state import Hub
+from bidwire_host.hub.storage import Refused
+from bidwire_host.hub.worker import Worker
 
 SWITCH_INTERVAL = 0.001  # seconds
 
@@ -27,7 +27,7 @@ def create_app(dsn=None, organiser_password=None):
     # Python's 5 ms, so that a read answered from memory does not wait behind a rescoring (docs/hub.md).
     sys.setswitchinterval(SWITCH_INTERVAL)
     app = FastAPI(title="bidwire hub", docs_url=None, redoc_url=None)
-    app.state.hub = Hub(dsn, organiser_password)
+    app.state.hub = Worker(dsn, organiser_password)
 
     @app.exception_handler(Refused)
     async def refused(request, exc: Refused):

@@ -7,7 +7,7 @@ adjusted score is p% of the board's top, which is again a line in E. So every re
 a·E + c matchpoints on a top of ta·E + tc, with a, c, ta and tc taken from its own board alone.
 
 A board holds its results as they came (`_Board`: the rows, and beside them each one's score and pair indices),
-so a change costs its own rows (hub/live.py merges the results set since the last read). The field is scored
+so a change costs its own rows (hub/live_field.py merges the results set since the last read). The field is scored
 from what the boards hold, all at once, whenever it is asked for after a change: the matchpoint units of every
 plain board in one sort on (board, score), each result's terms from them, each pair's sums per denominator in
 one bincount, E applied, and the ranking. A board with an adjusted score is scored through the club's scoring

@@ -20,7 +20,7 @@ from defusedxml import ElementTree as SafeET
 from pydantic import ValidationError
 
 from bidwire_host.hub.inputs import MAX_RESULTS, ResultIn
-from bidwire_host.hub.records import Refused
+from bidwire_host.hub.storage import Refused
 from bidwire_host.scoring.model import ScoringError, law77_score
 
 MAX_BYTES = 5_000_000  # a heat of 60 tables x 32 boards with LIN_DATA on every line is well under 2 MB

@@ -1,6 +1,6 @@
 """The director's and scorer's decisions (docs/collector.md), one row each of the table `director_actions`.
 
-* state.py: the table folded (`fold`: the `State` the scores, pages and checks read), storing a decision
+* journal.py: the table folded (`fold`: the `State` the scores, pages and checks read), storing a decision
   (`insert`), the refusal (`ActionError`), alert keys, how an adjustment and a penalty count
 * checks.py: what the kinds share: the section, table and board named, a section's pairs, Law 79 C's period
 * scores.py: `adjust` (adjusted and assigned scores) and `penalty`

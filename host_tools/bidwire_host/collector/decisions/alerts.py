@@ -2,7 +2,7 @@
 
 * `close`: the director closes an alert (an irregularity, a director call, a validator finding) with a note.
 """
-from bidwire_host.collector.decisions.state import ActionError, fold, insert
+from bidwire_host.collector.decisions.journal import ActionError, fold, insert
 
 
 def close(conn, s, body, at):

@@ -1,6 +1,6 @@
 """The checks the kinds of decision share: the section, table and board a decision names, the pairs of a section,
 and the correction period (Law 79 C) that a correction made after it must override."""
-from bidwire_host.collector.decisions.state import ActionError, iso
+from bidwire_host.collector.decisions.journal import ActionError, iso
 from bidwire_host.event import seating
 
 

@@ -13,7 +13,7 @@ from bidwire.core import lead26
 from bidwire.core.calls import STRAINS, lho, partner
 from bidwire.core.readback import parse_seat
 from bidwire_host.collector import commands
-from bidwire_host.collector.decisions.state import ActionError, alert_key, fold, insert
+from bidwire_host.collector.decisions.journal import ActionError, alert_key, fold, insert
 
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 

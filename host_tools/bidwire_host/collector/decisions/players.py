@@ -4,11 +4,11 @@
   session; the body keeps the players before the fix. Every output names the pair's players from
   roster.players, which applies the latest fix of each pair.
 * `seated`: the pairs who really sat at a table in a round (a wrong pair at the table, Law 15): the results of that
-  table and round count for them (decisions.state.State.effective), in the ranking, the pages and the exports.
+  table and round count for them (decisions.journal.State.effective), in the ranking, the pages and the exports.
 """
 from bidwire_host.collector import roster
 from bidwire_host.collector.decisions.checks import contestants, pair_of, period_check, pick_section
-from bidwire_host.collector.decisions.state import ActionError, fold, insert
+from bidwire_host.collector.decisions.journal import ActionError, fold, insert
 from bidwire_host.event.checks import control_char
 
 

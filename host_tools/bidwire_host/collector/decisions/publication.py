@@ -9,7 +9,7 @@
 """
 from bidwire_host.collector import withheld
 from bidwire_host.collector.decisions.checks import period_ended
-from bidwire_host.collector.decisions.state import ActionError, fold, insert
+from bidwire_host.collector.decisions.journal import ActionError, fold, insert
 from bidwire_host.scoring.ledger import DEFAULT_CORRECTION_MINUTES
 
 MAX_CORRECTION_MINUTES = 366 * 24 * 60  # a longer period is a typo (and its end would overflow the date)

@@ -14,7 +14,7 @@ from bidwire.core import board as boards
 from bidwire.core.readback import CallError, parse_seat
 from bidwire.core.score import parse_contract, score_ns
 from bidwire_host.collector.decisions.checks import pair_of, period_check, pick_section, sat, where
-from bidwire_host.collector.decisions.state import ActionError, fold, insert
+from bidwire_host.collector.decisions.journal import ActionError, fold, insert
 
 
 def _result_row(conn, body):

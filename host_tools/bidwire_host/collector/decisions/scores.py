@@ -13,7 +13,7 @@
 from fractions import Fraction
 
 from bidwire_host.collector.decisions.checks import contestants, period_check, pick_section, sat, where
-from bidwire_host.collector.decisions.state import MP_METHODS, ActionError, fold, insert
+from bidwire_host.collector.decisions.journal import MP_METHODS, ActionError, fold, insert
 from bidwire_host.scoring.ledger import KINDS
 from bidwire_host.scoring.model import Artificial, Assigned, ScoringError, artificial_code
 

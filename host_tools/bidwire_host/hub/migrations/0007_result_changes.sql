@@ -1,5 +1,5 @@
 -- Each result carries the sim's `changes` number of the change that last set it (records._begin), so that a
--- worker reads again only the results set since the field it holds (hub/live.py). Changes are numbered in the
+-- worker reads again only the results set since the field it holds (hub/live_field.py). Changes are numbered in the
 -- order they commit: each takes the sim's row first and holds it to its commit. A board some change deleted
 -- results from carries that change's number in `rebuilt`: a worker reads that board again whole.
 ALTER TABLE results ADD COLUMN change bigint NOT NULL DEFAULT 0;

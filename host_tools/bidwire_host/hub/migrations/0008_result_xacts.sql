@@ -1,6 +1,6 @@
 -- Each result carries the id of the transaction that last set it (`xact`), in place of a number every change
 -- took from the sim's row: a worker reads again only the results whose transaction had not finished when it
--- last read (hub/live.py: at or above that read's snapshot xmin), so uploads no longer queue on the sim's row
+-- last read (hub/live_field.py: at or above that read's snapshot xmin), so uploads no longer queue on the sim's row
 -- for their whole transaction. A board some change deleted results from carries that transaction's id in
 -- `rebuilt_xact`: a worker reads that board again whole.
 ALTER TABLE results ADD COLUMN xact xid8 NOT NULL DEFAULT pg_current_xact_id();

@@ -10,12 +10,12 @@ from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 
 from bidwire_host import signing
-from bidwire_host.hub import records, usebio_in
+from bidwire_host.hub import storage, usebio_in
 from bidwire_host.hub.access import source
 from bidwire_host.hub.inputs import Upload
-from bidwire_host.hub.records import Refused
-from bidwire_host.hub.state import Hub, HubDep
+from bidwire_host.hub.storage import Refused
 from bidwire_host.hub.views import TEMPLATES, errors
+from bidwire_host.hub.worker import Worker, WorkerDep
 
 MAX_BODY = 2_000_000  # bytes of one upload: 2,000 results fit in well under a third of it
 
@@ -31,14 +31,14 @@ async def _body(request, limit):
     return bytes(body)
 
 
-def _secret(hub: Hub, sim_id, club_id):
+def _secret(hub: Worker, sim_id, club_id):
     with hub.pool.connection() as conn:
-        records.sim(conn, sim_id)
-        return records.club_secret(conn, sim_id, club_id) if len(club_id) <= 32 else None
+        storage.sim(conn, sim_id)
+        return storage.club_secret(conn, sim_id, club_id) if len(club_id) <= 32 else None
 
 
 @router.post("/api/v1/upload")
-async def upload(request: Request, hub: HubDep):
+async def upload(request: Request, hub: WorkerDep):
     club_id = request.headers.get(signing.HEADER_CLUB, "")
     signature = request.headers.get(signing.HEADER_SIGNATURE, "")
     body = await _body(request, MAX_BODY)
@@ -51,9 +51,9 @@ async def upload(request: Request, hub: HubDep):
     return await run_in_threadpool(_take, hub, sim_id, club_id, signature, body)  # the pool blocks
 
 
-def _take(hub: Hub, sim_id, club_id, signature, body):
+def _take(hub: Worker, sim_id, club_id, signature, body):
     with hub.pool.connection() as conn:
-        secret = records.club_secret(conn, sim_id, club_id) if len(club_id) <= 32 else None
+        secret = storage.club_secret(conn, sim_id, club_id) if len(club_id) <= 32 else None
         if secret is None or not signing.valid(body, secret, signature):
             raise Refused(401, f"{signing.HEADER_SIGNATURE}: not signed by a club of this sim", "signature")
         try:
@@ -62,21 +62,21 @@ def _take(hub: Hub, sim_id, club_id, signature, body):
             return JSONResponse({"reason": "the upload does not parse", "errors": errors(e)}, status_code=422)
         if up.club != club_id:
             raise Refused(403, f"club: club {club_id} cannot upload for club {up.club}", "club")
-        status, n = records.store_upload(conn, up, signing.digest(body))
+        status, n = storage.store_upload(conn, up, signing.digest(body))
     return {"upload": up.upload, "stored": n, "again": status == "again"}
 
 
-def _heat(hub: Hub, sim_id, club_id, data, section=None):
+def _heat(hub: Worker, sim_id, club_id, data, section=None):
     """A USEBIO heat from a club whose secret was checked: parsed, then replacing the club's results in the
     sections it holds."""
     results = usebio_in.parse(data, section)
     with hub.pool.connection() as conn:
-        status, n, withdrawn = records.replace_heat(conn, sim_id, club_id, results, signing.digest(data))
+        status, n, withdrawn = storage.replace_heat(conn, sim_id, club_id, results, signing.digest(data))
     return {"stored": n, "withdrawn": withdrawn, "again": status == "again"}
 
 
 @router.post("/api/v1/sims/{sim_id}/usebio")
-async def upload_usebio(sim_id: str, request: Request, hub: HubDep,
+async def upload_usebio(sim_id: str, request: Request, hub: WorkerDep,
                         section: Annotated[str | None, Query(max_length=8)] = None):
     """A club that does not use bidwire: its heat as a USEBIO file (one section, `?section=B` when not A), the
     body signed as an upload is."""
@@ -86,7 +86,7 @@ async def upload_usebio(sim_id: str, request: Request, hub: HubDep,
     return await run_in_threadpool(_signed_heat, hub, sim_id, club_id, signature, data, section)
 
 
-def _signed_heat(hub: Hub, sim_id, club_id, signature, data, section):
+def _signed_heat(hub: Worker, sim_id, club_id, signature, data, section):
     secret = _secret(hub, sim_id, club_id)
     if secret is None or not signing.valid(data, secret, signature):
         raise Refused(401, f"{signing.HEADER_SIGNATURE}: not signed by a club of this sim", "signature")
@@ -94,14 +94,14 @@ def _signed_heat(hub: Hub, sim_id, club_id, signature, data, section):
 
 
 @router.get("/sims/{sim_id}/upload", response_class=HTMLResponse)
-def upload_page(sim_id: str, request: Request, hub: HubDep):
+def upload_page(sim_id: str, request: Request, hub: WorkerDep):
     with hub.pool.connection() as conn:
-        sim = records.sim(conn, sim_id)
+        sim = storage.sim(conn, sim_id)
     return TEMPLATES.TemplateResponse(request, "upload.html", {"sim": sim, "error": None, "done": None})
 
 
 @router.post("/sims/{sim_id}/upload", response_class=HTMLResponse)
-async def upload_form(sim_id: str, request: Request, hub: HubDep, file: Annotated[UploadFile, File()],
+async def upload_form(sim_id: str, request: Request, hub: WorkerDep, file: Annotated[UploadFile, File()],
                       club: str = Form(max_length=32), secret: str = Form(max_length=200),
                       section: str = Form(default="", max_length=8)):
     """The page form: the club's id and secret (as the organiser gave them) and the USEBIO file. Wrong
@@ -110,20 +110,20 @@ async def upload_form(sim_id: str, request: Request, hub: HubDep, file: Annotate
     return await run_in_threadpool(_form_heat, hub, sim_id, request, club, secret, data, section.strip() or None)
 
 
-def _form_heat(hub: Hub, sim_id, request, club, secret, data, section):
+def _form_heat(hub: Worker, sim_id, request, club, secret, data, section):
     where = source(request, "usebio")
     with hub.pool.connection() as conn:
-        sim = records.sim(conn, sim_id)
-        if records.login_blocked(conn, where):
+        sim = storage.sim(conn, sim_id)
+        if storage.login_blocked(conn, where):
             raise Refused(429, "too many wrong secrets from this address: try again in 10 minutes", "secret")
-        held = records.club_secret(conn, sim_id, club)
+        held = storage.club_secret(conn, sim_id, club)
         try:
             given = bytes.fromhex(secret.strip())
         except ValueError:
             given = b""
         ok = held is not None and hmac.compare_digest(held, given)
         if not ok:
-            records.login_failed(conn, where)
+            storage.login_failed(conn, where)
 
     def page(status, **context):
         return TEMPLATES.TemplateResponse(request, "upload.html", {"sim": sim, "error": None, "done": None,

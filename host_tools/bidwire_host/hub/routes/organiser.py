@@ -7,19 +7,19 @@ from bidwire.core import board as core_board
 from bidwire_host.event import analysis
 from bidwire_host.formats.pbn import PbnError
 from bidwire_host.formats.pbn_import import load as load_pbn
-from bidwire_host.hub import records
+from bidwire_host.hub import storage
 from bidwire_host.hub.access import COOKIE, Organiser, is_organiser, password_ok
 from bidwire_host.hub.inputs import ClubRegistration, OrganiserCorrection, SimChange, SimSetup
-from bidwire_host.hub.records import Refused
-from bidwire_host.hub.state import HubDep, released
+from bidwire_host.hub.storage import Refused
 from bidwire_host.hub.views import TEMPLATES, standing
+from bidwire_host.hub.worker import WorkerDep, released
 
 router = APIRouter()
 PROGRESS_TOP = 100  # entries of the provisional ranking in a progress reply, polled every second or two
 
 
 @router.post("/api/v1/sims", status_code=201, dependencies=Organiser)
-def create_sim(setup: SimSetup, hub: HubDep):
+def create_sim(setup: SimSetup, hub: WorkerDep):
     hands, worked = {}, {}
     hand_set = analysis.deal_session(setup.boards, setup.deal_seed) if setup.deal else setup.hands_pbn
     if hand_set:
@@ -30,22 +30,22 @@ def create_sim(setup: SimSetup, hub: HubDep):
         hands = {b: h.deal.pbn() for b, h in records_in.items() if h.deal is not None}
         worked = analysis.tables({b: h for b, h in records_in.items() if b in setup.boards})
     with hub.pool.connection() as conn:
-        records.create_sim(conn, setup, hands, worked)
+        storage.create_sim(conn, setup, hands, worked)
     return {"id": setup.id}
 
 
 @router.patch("/api/v1/sims/{sim_id}", dependencies=Organiser)
-def change_sim(sim_id: str, change: SimChange, hub: HubDep):
+def change_sim(sim_id: str, change: SimChange, hub: WorkerDep):
     with hub.pool.connection() as conn:
-        records.change_sim(conn, sim_id, change)
+        storage.change_sim(conn, sim_id, change)
     return {"id": sim_id}
 
 
 @router.get("/api/v1/sims/{sim_id}/hands.pbn", dependencies=Organiser)
-def hand_set(sim_id: str, hub: HubDep):
+def hand_set(sim_id: str, hub: WorkerDep):
     """The sim's hand set as PBN, for the organiser to send the clubs (they duplicate the boards from it)."""
     with hub.pool.connection() as conn:
-        sim = records.sim(conn, sim_id)
+        sim = storage.sim(conn, sim_id)
     if not sim["hands"]:
         raise Refused(404, "the sim has no hand set", "sim")
     out, event = [], sim["name"].replace("\\", "\\\\").replace('"', '\\"')  # a PBN string's escapes
@@ -59,17 +59,17 @@ def hand_set(sim_id: str, hub: HubDep):
 
 
 @router.post("/api/v1/sims/{sim_id}/clubs", status_code=201, dependencies=Organiser)
-def register_club(sim_id: str, club: ClubRegistration, hub: HubDep):
+def register_club(sim_id: str, club: ClubRegistration, hub: WorkerDep):
     with hub.pool.connection() as conn:
-        secret = records.register_club(conn, sim_id, club)
+        secret = storage.register_club(conn, sim_id, club)
     return {"id": club.id, "secret": secret}
 
 
 @router.get("/api/v1/sims/{sim_id}/progress", dependencies=Organiser)
-def progress(sim_id: str, hub: HubDep):
+def progress(sim_id: str, hub: WorkerDep):
     with hub.pool.connection() as conn:
-        sim = records.sim(conn, sim_id)
-        clubs = records.clubs(conn, sim_id)
+        sim = storage.sim(conn, sim_id)
+        clubs = storage.clubs(conn, sim_id)
         f = hub.field(conn, sim)
     held = f.clubs  # as of the ranking: what each club holds in it
     return {"sim": sim_id, "changes": sim["changes"], "released": released(sim),
@@ -81,18 +81,18 @@ def progress(sim_id: str, hub: HubDep):
 
 
 @router.post("/api/v1/sims/{sim_id}/corrections", dependencies=Organiser)
-def correct(sim_id: str, fix: OrganiserCorrection, hub: HubDep):
+def correct(sim_id: str, fix: OrganiserCorrection, hub: WorkerDep):
     """The organiser sets one club's result, with the reason (after the correction period, the only way)."""
     with hub.pool.connection() as conn:
-        version = records.organiser_correct(conn, sim_id, fix)
+        version = storage.organiser_correct(conn, sim_id, fix)
     return {"version": version, "changed": version is not None}
 
 
 @router.get("/api/v1/sims/{sim_id}/audit", dependencies=Organiser)
-def audit(sim_id: str, hub: HubDep):
+def audit(sim_id: str, hub: WorkerDep):
     with hub.pool.connection() as conn:
-        records.sim(conn, sim_id)
-        rows = records.audit(conn, sim_id)
+        storage.sim(conn, sim_id)
+        rows = storage.audit(conn, sim_id)
     return [{"id": r["id"], "at": r["at"].isoformat(), "by": r["by"], "what": r["what"], "detail": r["detail"]}
             for r in rows]
 
@@ -103,7 +103,7 @@ def login_page(request: Request):
 
 
 @router.post("/organiser/login")
-def login(request: Request, hub: HubDep, password: str = Form(max_length=200)):
+def login(request: Request, hub: WorkerDep, password: str = Form(max_length=200)):
     if not password_ok(hub, request, password):
         return TEMPLATES.TemplateResponse(request, "login.html", {"error": "wrong password"}, status_code=401)
     r = RedirectResponse("/", status_code=303)
@@ -113,9 +113,9 @@ def login(request: Request, hub: HubDep, password: str = Form(max_length=200)):
 
 
 @router.get("/organiser/sims/{sim_id}", response_class=HTMLResponse)
-def organiser_page(sim_id: str, request: Request, hub: HubDep):
+def organiser_page(sim_id: str, request: Request, hub: WorkerDep):
     if not is_organiser(hub, request):
         return RedirectResponse("/organiser/login", status_code=303)
     with hub.pool.connection() as conn:
-        sim = records.sim(conn, sim_id)
+        sim = storage.sim(conn, sim_id)
     return TEMPLATES.TemplateResponse(request, "organiser.html", {"sim": sim})

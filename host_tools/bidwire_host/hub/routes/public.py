@@ -10,11 +10,11 @@ from starlette.concurrency import run_in_threadpool
 
 from bidwire.core import board as core_board
 from bidwire_host.formats.pbn import parse_deal
-from bidwire_host.hub import exports, records
+from bidwire_host.hub import exports, storage
 from bidwire_host.hub.access import is_organiser
-from bidwire_host.hub.records import Refused
-from bidwire_host.hub.state import Hub, HubDep, released
+from bidwire_host.hub.storage import Refused
 from bidwire_host.hub.views import TEMPLATES, pct, plain, standing
+from bidwire_host.hub.worker import Worker, WorkerDep, released
 from bidwire_host.utc import now
 
 router = APIRouter()
@@ -24,23 +24,23 @@ def _embargoed(sim):
     return Refused(403, f"embargoed until {sim['release_at'].isoformat()}", "sim")
 
 
-def _shown(hub: Hub, request, sim):
+def _shown(hub: Worker, request, sim):
     return released(sim) or is_organiser(hub, request)
 
 
 @router.get("/api/v1/sims/{sim_id}/release")
-def release(sim_id: str, hub: HubDep):
+def release(sim_id: str, hub: WorkerDep):
     """Whether the sim's hands and frequencies may be shown: what a club collector asks before it shows them."""
     with hub.pool.connection() as conn:
-        sim = records.sim(conn, sim_id)
+        sim = storage.sim(conn, sim_id)
     return {"sim": sim_id, "released": released(sim), "release_at": sim["release_at"].isoformat(),
             "boards": sim["boards"]}
 
 
 @router.get("/api/v1/sims/{sim_id}/results")
-def results(sim_id: str, request: Request, hub: HubDep):
+def results(sim_id: str, request: Request, hub: WorkerDep):
     with hub.pool.connection() as conn:
-        sim = records.sim(conn, sim_id)
+        sim = storage.sim(conn, sim_id)
         if not _shown(hub, request, sim):
             raise _embargoed(sim)
         f = hub.field(conn, sim)
@@ -48,33 +48,33 @@ def results(sim_id: str, request: Request, hub: HubDep):
             "boards": {str(b): [plain(r) for r in rows] for b, rows in f.boards.items()}}
 
 
-def _released_rows(hub: Hub, sim_id, request):
+def _released_rows(hub: Worker, sim_id, request):
     with hub.pool.connection() as conn:
-        sim = records.sim(conn, sim_id)
+        sim = storage.sim(conn, sim_id)
         if not _shown(hub, request, sim):
             raise _embargoed(sim)
-        rows = records.results(conn, sim_id)
+        rows = storage.results(conn, sim_id)
     if not rows:
         raise Refused(409, "no result in yet", "sim")
     return sim, rows
 
 
 @router.get("/api/v1/sims/{sim_id}/export.pbn")
-def export_pbn(sim_id: str, request: Request, hub: HubDep):
+def export_pbn(sim_id: str, request: Request, hub: WorkerDep):
     sim, rows = _released_rows(hub, sim_id, request)
     return Response(exports.pbn(sim, rows), media_type="application/x-pbn; charset=utf-8",
                     headers={"Content-Disposition": f'attachment; filename="{sim_id}.pbn"'})
 
 
 @router.get("/api/v1/sims/{sim_id}/export.xml")
-def export_usebio(sim_id: str, request: Request, hub: HubDep):
+def export_usebio(sim_id: str, request: Request, hub: WorkerDep):
     sim, rows = _released_rows(hub, sim_id, request)
     return Response(exports.usebio_xml(sim, rows), media_type="application/xml; charset=utf-8",
                     headers={"Content-Disposition": f'attachment; filename="{sim_id}.xml"'})
 
 
 @router.get("/healthz")
-def healthz(hub: HubDep):
+def healthz(hub: WorkerDep):
     with hub.pool.connection() as conn:
         conn.execute("SELECT 1")
     return {"ok": True, "pid": os.getpid()}
@@ -82,16 +82,16 @@ def healthz(hub: HubDep):
 
 # ---- pages ---------------------------------------------------------------------------------------------
 @router.get("/", response_class=HTMLResponse)
-def index(request: Request, hub: HubDep):
+def index(request: Request, hub: WorkerDep):
     with hub.pool.connection() as conn:
-        all_sims = records.sims(conn)
+        all_sims = storage.sims(conn)
     return TEMPLATES.TemplateResponse(request, "index.html", {"sims": all_sims, "now": now()})
 
 
 PAGE = 100  # entries of the ranking (or rows of a traveller) a page shows: a phone reads a page or its club's
 
 
-def _at_once(hub: Hub, sim_id, key, again):
+def _at_once(hub: Worker, sim_id, key, again):
     """A released page from what this worker holds, on the event loop (no database, no thread): the public
     reads of a busy night. It may be the page rendered from the field before the one served; then `again`
     renders it anew in the background. None when it must be made here: the sim not read within SIM_TTL, not
@@ -113,7 +113,7 @@ def _sim_key(sim, f, page, club):
 
 
 @router.get("/sims/{sim_id}", response_class=HTMLResponse)
-async def sim_page(sim_id: str, request: Request, hub: HubDep, page: Annotated[int, Query(ge=1, le=10_000)] = 1,
+async def sim_page(sim_id: str, request: Request, hub: WorkerDep, page: Annotated[int, Query(ge=1, le=10_000)] = 1,
                    club: Annotated[str | None, Query(max_length=32)] = None):
     club = club or None  # the form's "All clubs"
     html = _at_once(hub, sim_id, lambda sim, f: _sim_key(sim, f, page, club),
@@ -123,12 +123,12 @@ async def sim_page(sim_id: str, request: Request, hub: HubDep, page: Annotated[i
     return await run_in_threadpool(_sim_page, sim_id, request, hub, page, club)
 
 
-def _sim_page(sim_id, request, hub: Hub, page, club):
+def _sim_page(sim_id, request, hub: Worker, page, club):
     with hub.pool.connection() as conn:
         sim = hub.sim(conn, sim_id)
         shown = _shown(hub, request, sim)
         f = hub.field(conn, sim) if shown else None
-        names = records.club_names(conn, sim_id) if shown else {}
+        names = storage.club_names(conn, sim_id) if shown else {}
     context = {"sim": sim, "field": f, "shown": shown, "pct": pct, "club_names": names, "club": club}
     if f is None:
         return TEMPLATES.TemplateResponse(request, "sim.html", context)
@@ -147,7 +147,7 @@ def _sim_page(sim_id, request, hub: Hub, page, club):
 
 
 @router.get("/sims/{sim_id}/boards/{board}", response_class=HTMLResponse)
-async def board_page(sim_id: str, board: int, request: Request, hub: HubDep,
+async def board_page(sim_id: str, board: int, request: Request, hub: WorkerDep,
                      club: Annotated[str | None, Query(max_length=32)] = None):
     club = club or None
     html = _at_once(hub, sim_id, lambda sim, f: _board_key(sim, board, club),
@@ -161,14 +161,14 @@ def _board_key(sim, board, club):
     return ("board", sim["id"], board, sim["name"], club)
 
 
-def _board_page(sim_id, board, request, hub: Hub, club):
+def _board_page(sim_id, board, request, hub: Worker, club):
     with hub.pool.connection() as conn:
         sim = hub.sim(conn, sim_id)
         if board not in sim["boards"]:
             raise Refused(404, f"board {board} is not in sim {sim_id}", "board")
         shown = _shown(hub, request, sim)
         f = hub.field(conn, sim) if shown else None
-        names = records.club_names(conn, sim_id) if shown else {}
+        names = storage.club_names(conn, sim_id) if shown else {}
     if club is not None and club not in names:
         raise Refused(404, f"club: no club {club} in sim {sim_id}", "club")
 
@@ -193,14 +193,14 @@ def _board_page(sim_id, board, request, hub: Hub, club):
 
 @router.get("/sims/{sim_id}/pairs/{club}/{section}/{direction}/{number}", response_class=HTMLResponse)
 def pair_page(sim_id: str, club: str, section: str, direction: str, number: str, request: Request,
-              hub: HubDep):
+              hub: WorkerDep):
     """A pair's card: every board it played, its opponents, the contract, the score and its percentage."""
     with hub.pool.connection() as conn:
-        sim = records.sim(conn, sim_id)
+        sim = storage.sim(conn, sim_id)
         if not _shown(hub, request, sim):
             raise _embargoed(sim)
         f = hub.field(conn, sim)
-        club_name = records.club_names(conn, sim_id).get(club, club)
+        club_name = storage.club_names(conn, sim_id).get(club, club)
     entry = next((e for e in f.ranking if (e["pair"].club, e["pair"].section, e["pair"].direction,
                                            e["pair"].number) == (club, section, direction, number)), None)
     if entry is None:

@@ -36,7 +36,7 @@ _SIM_LOCK = 0x626964  # the seed of a sim's advisory lock key
 
 def _end(conn, sim, club=None, rebuilt=()):
     """End a change of the sim: on the boards it deleted results from (`rebuilt`), mark that a worker must read
-    them again whole (hub/live.py); count the change (what a worker's caches are keyed on: `changes`) on the
+    them again whole (hub/live_field.py); count the change (what a worker's caches are keyed on: `changes`) on the
     club's row when it changed a club's results, else on the sim's. A club's change locks the club's row first,
     then its results, then the board markers in order, and never the sim's row: changes of different clubs do
     not wait on each other."""
@@ -293,7 +293,7 @@ def rebuilt(conn, sim_id, since):
 
 def horizon(conn):
     """The xmin of the database's snapshot now (xid8): every transaction below it has finished, so every
-    result set below it is visible to any later read; those at or above it may not be yet (hub/live.py)."""
+    result set below it is visible to any later read; those at or above it may not be yet (hub/live_field.py)."""
     return conn.execute("SELECT pg_snapshot_xmin(pg_current_snapshot())").fetchone()[0]
 
 

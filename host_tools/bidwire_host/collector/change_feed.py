@@ -10,7 +10,7 @@ import asyncio
 QUEUE = 256
 
 
-class Hub:
+class ChangeFeed:
     def __init__(self):
         self._subscribers = set()
 

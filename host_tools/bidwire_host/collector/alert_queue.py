@@ -15,7 +15,7 @@ import json
 
 from bidwire_host.collector import validator
 from bidwire_host.collector.decisions import leads
-from bidwire_host.collector.decisions.state import alert_key, fold
+from bidwire_host.collector.decisions.journal import alert_key, fold
 
 
 def cmd_acks(conn):

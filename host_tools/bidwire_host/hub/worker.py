@@ -9,8 +9,8 @@ from typing import Annotated
 from fastapi import Depends, Request
 from itsdangerous import URLSafeTimedSerializer
 
-from bidwire_host.hub import db, records
-from bidwire_host.hub.live import LiveField
+from bidwire_host.hub import db, storage
+from bidwire_host.hub.live_field import LiveField
 from bidwire_host.utc import now
 
 RESCORE_EVERY = 0.5  # seconds: how stale a served ranking may be while uploads stream in (docs/hub.md)
@@ -23,7 +23,7 @@ def released(sim):
     return now() >= sim["release_at"]
 
 
-class Hub:
+class Worker:
     def __init__(self, dsn, organiser_password):
         self.dsn = dsn
         self.password = organiser_password
@@ -35,12 +35,12 @@ class Hub:
         self._rendering = set()  # keys of the pages being rendered again in the background
         self._sims = {}  # sim id -> (row, time.monotonic() when read)
         with self.pool.connection() as conn:
-            self.cookies = URLSafeTimedSerializer(records.hub_secret(conn), salt="organiser")
+            self.cookies = URLSafeTimedSerializer(storage.hub_secret(conn), salt="organiser")
 
     def sim(self, conn, sim_id):
         """The sim's row as read at most SIM_TTL ago (it holds the hands and the double-dummy tables, so a read
         of a page does not parse them each time). Uploads and the organiser's changes read the row itself."""
-        row = records.sim(conn, sim_id)
+        row = storage.sim(conn, sim_id)
         self._sims[sim_id] = (row, time.monotonic())
         return row
 
@@ -90,7 +90,7 @@ class Hub:
         again = self._fields.get(sim["id"])
         if again is not None and again[0] >= sim["changes"]:
             return again[1]
-        changes = records.changes(conn, sim["id"])
+        changes = storage.changes(conn, sim["id"])
         live = self._live.get(sim["id"])
         if live is None or not live.fits(sim):  # a new worker, or the scoring changed before play
             live = self._live[sim["id"]] = LiveField(sim)
@@ -133,8 +133,8 @@ class Hub:
             self._rendering.discard(key)
 
 
-def get_hub(request: Request) -> Hub:
+def get_hub(request: Request) -> Worker:
     return request.app.state.hub
 
 
-HubDep = Annotated[Hub, Depends(get_hub)]
+WorkerDep = Annotated[Worker, Depends(get_hub)]

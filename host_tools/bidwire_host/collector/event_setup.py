@@ -9,7 +9,7 @@ has reported a result for its last board.
 import json
 
 from bidwire_host.collector import commands, in_force, roster
-from bidwire_host.collector.decisions.state import fold
+from bidwire_host.collector.decisions.journal import fold
 from bidwire_host.event import model as event_mod
 from bidwire_host.event import seating
 
