@@ -3,6 +3,8 @@ PY       ?= python3
 VENV     := .venv
 BIN      := $(VENV)/bin
 STAMP    := $(VENV)/.setup-done
+RUNTIME  := $(VENV)/.runtime-done
+HUB_RUNTIME := $(VENV)/.hub-runtime-done
 # The venv's site-packages under a name without the Python version: pyrightconfig.json's typeshedPath.
 TYPESHED := $(VENV)/mpy-typeshed
 MPY      := $(BIN)/micropython
@@ -34,16 +36,33 @@ FROZEN_SRC  := $(shell find firmware boards -name '*.py' -not -path '*/__pycache
 # pyright-python otherwise asks PyPI for its latest version on every run, only to print a warning.
 export PYRIGHT_PYTHON_IGNORE_WARNINGS := 1
 
-.PHONY: setup chromium gcc-multilib postgresql faketime hub demo-sim mp32 mp32-mpy test test-py test-mp compile lint typecheck bench demo unit-build vunit firmware deploy provision serve rebuild clean chaos power-loss
+.PHONY: setup runtime hub-runtime device-model chromium gcc-multilib postgresql faketime hub demo-sim mp32 mp32-mpy test test-py test-mp compile lint typecheck bench demo unit-build vunit firmware deploy provision serve rebuild clean chaos power-loss
 
+# Setup comes in steps (pyproject.toml): `runtime` is what make demo and make serve run (a club's collector, and
+# make demo's client), `hub-runtime` adds the hub's (PostgreSQL's driver), `setup` adds the development tools
+# that make test, make bench and make lint use.
 setup: $(STAMP) $(TYPESHED)
 
-$(STAMP): pyproject.toml
+$(VENV)/bin/pip:
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
+
+$(STAMP): pyproject.toml | $(VENV)/bin/pip
 	$(BIN)/pip install -q -e '.[dev]'
 	$(BIN)/pyright --version >/dev/null
-	touch $(STAMP)
+	touch $(STAMP) $(RUNTIME) $(HUB_RUNTIME)
+
+runtime: $(RUNTIME)
+
+$(RUNTIME): pyproject.toml | $(VENV)/bin/pip
+	$(BIN)/pip install -q -e '.[uplink]'
+	touch $@
+
+hub-runtime: $(HUB_RUNTIME)
+
+$(HUB_RUNTIME): pyproject.toml | $(VENV)/bin/pip
+	$(BIN)/pip install -q -e '.[hub,uplink]'
+	touch $@
 
 # Order-only: made once per venv (and again if a new venv leaves the link dangling), not on every stamp.
 $(TYPESHED): | $(STAMP)
@@ -72,7 +91,7 @@ postgresql:
 
 # make hub [DATA=build/hub] [PORT=8090] [WORKERS=2]: the hub on a local cluster under DATA, or on the server named
 # by BIDWIRE_HUB_DSN (docs/hub.md).
-hub: setup postgresql
+hub: hub-runtime postgresql
 	$(BIN)/python -m bidwire_host.hub.serve --data $(or $(DATA),build/hub) --port $(or $(PORT),8090) \
 		--workers $(or $(WORKERS),2)
 
@@ -82,6 +101,18 @@ gcc-multilib:
 		{ echo "installing Debian gcc-multilib for the 32-bit MicroPython build"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc-multilib >/dev/null; } \
 		|| { echo "make mp32 needs gcc -m32: apt-get install gcc-multilib (as root)"; exit 1; }
+
+# What make demo's units run on: the 32-bit device model, with gcc-multilib installed for it as make test does;
+# where it cannot be built, one line says why and the units run on the prebuilt 64-bit port (the port64 extra).
+device-model: runtime
+	@if echo 'int main(void) { return 0; }' | gcc -m32 -x c -o /dev/null - 2>/dev/null || \
+		{ test "$$(id -u)" = 0 && echo "make demo: installing Debian's gcc-multilib to build the 32-bit device model" && \
+		apt-get update -qq >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc-multilib \
+		>/dev/null 2>&1; }; then $(MAKE) -s --no-print-directory mp32 || \
+		{ echo "make demo: the 32-bit device model did not build ($(MP32_DIR)/build.log): the units run on the 64-bit port"; \
+		$(BIN)/pip install -q -e '.[uplink,port64]'; }; \
+	else echo "make demo: no gcc -m32 and not root to install gcc-multilib: the units run on the 64-bit port"; \
+		$(BIN)/pip install -q -e '.[uplink,port64]'; fi
 
 # make mp32 [MICROPY_SRC=<a v1.28.0 checkout>]: the unix port, 32-bit, firmware/manifest.py frozen in, at $(MP32).
 # Rebuilt when a firmware, board or manifest file changes; MicroPython's own make then recompiles only the
@@ -157,14 +188,14 @@ bench: setup gcc-multilib postgresql mp32 mp32-mpy
 
 # A whole Mitchell session with no hardware: the collector and one virtual unit per table (docs/unit.md, collector.md).
 # make demo [TABLES=5] [BOARDS=6] [PORT=8080] [EXIT_WHEN_DONE=1]
-demo: setup
+demo: runtime device-model
 	$(BIN)/python -m bidwire_host.demo.club $(if $(VUNIT_HEAP),--heap $(VUNIT_HEAP)) $(if $(TABLES),--tables $(TABLES)) \
 		$(if $(BOARDS),--boards $(BOARDS)) $(if $(PORT),--port $(PORT)) \
 		$(if $(filter-out 0,$(EXIT_WHEN_DONE)),--exit-when-done)
 
 # A simultaneous pairs across clubs (docs/hub.md): PostgreSQL and the hub, then one club session per club.
 # make demo-sim [CLUBS=3] [TABLES=4] [BOARDS=8] [PORT=0] [EXIT_WHEN_DONE=1]
-demo-sim: setup postgresql
+demo-sim: hub-runtime postgresql device-model
 	$(BIN)/python -m bidwire_host.demo.sim $(if $(CLUBS),--clubs $(CLUBS)) $(if $(TABLES),--tables $(TABLES)) \
 		$(if $(BOARDS),--boards $(BOARDS)) $(if $(PORT),--port $(PORT)) \
 		$(if $(filter-out 0,$(EXIT_WHEN_DONE)),--exit-when-done)
@@ -229,7 +260,7 @@ provision: setup
 # make serve [DATA=collector-data] [HOST=127.0.0.1] [PORT=8080] [KEYRING=units/keyring.json]
 #   [DIRECTOR_PASSWORD_FILE=... SCORER_PASSWORD_FILE=...] [FORWARDED_ALLOW_IPS=proxy,...] — docs/collector.md,
 #   docs/security.md; without a password file it says how to make one.
-serve: setup
+serve: runtime
 	$(BIN)/bidwire serve --data "$(or $(DATA),collector-data)" --host "$(or $(HOST),127.0.0.1)" \
 		--port "$(or $(PORT),8080)" --keyring "$(or $(KEYRING),units/keyring.json)" \
 		$(if $(EVENT),--event "$(EVENT)") $(if $(TABLES),--tables "$(TABLES)") $(if $(METHOD),--method "$(METHOD)") \

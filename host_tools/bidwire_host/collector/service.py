@@ -142,6 +142,7 @@ class Service:
         if sim is None:
             return
         try:
+            uplink.http_client()
             secret = uplink.read_secret(sim, self.store.data_dir)
         except uplink.UplinkError as e:
             self.uplink_error = str(e)  # the director's page says so; the sim's boards stay hidden

@@ -20,14 +20,23 @@ import threading
 import time
 from pathlib import Path
 
-import httpx2 as httpx
-
 from bidwire_host import signing
 from bidwire_host.scoring.model import Artificial, Assigned
 
 log = logging.getLogger("bidwire.collector")
 MAX_RESULTS = 2000  # per upload, as the hub takes (hub/inputs.py)
 RETRY_S = (1, 2, 5, 10)  # the wait after each failure in a row, then the last one
+
+
+def http_client():
+    """httpx2, the uplink's HTTP client: the `uplink` extra (pip install 'bidwire[uplink]'), which a club's collector
+    needs only when its event names a sim."""
+    try:
+        import httpx2
+    except ImportError:
+        raise UplinkError("the event names a sim, and the link to its hub needs httpx2: "
+                          "pip install 'bidwire[uplink]'") from None
+    return httpx2
 
 
 class UplinkError(ValueError):
@@ -122,6 +131,7 @@ class Uplink:
 
     def _run(self):
         failures = 0
+        httpx = http_client()
         with httpx.Client(timeout=10) as client:
             while not self._stop.is_set():
                 try:

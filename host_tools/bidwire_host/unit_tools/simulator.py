@@ -109,9 +109,15 @@ def unit_runtime(root, out, heap=None, notice=None):
         return device_model(root, heap, say)
     except (BuildError, OSError) as e:
         runtime = mpy_port(root, out, heap)
-        say(f"notice: the 32-bit build with the firmware frozen in (make mp32) could not be made, so the virtual "
-            f"unit runs on {runtime}, which needs a bigger heap than a device has.\n{e}")
+        say(f"notice: the virtual unit runs on {runtime}, with a bigger heap than a device has: the 32-bit device "
+            f"model (make mp32) could not be made ({_why(e)})")
         return runtime
+
+
+def _why(error):
+    """The line of a failed build that says why (make's own "*** ... Error" lines say only that it failed)."""
+    lines = [line.strip() for line in str(error).splitlines()[1:] if line.strip() and "***" not in line]
+    return lines[-1] if lines else str(error).splitlines()[0]
 
 
 class VirtualUnit:
