@@ -592,9 +592,10 @@ def baseline_app(keyring_path):
     from fastapi import FastAPI, Request
     from fastapi.responses import JSONResponse
 
-    from bidwire_host.collector import body_limit, ingest, sync
+    from bidwire_host.collector import ingest, sync
     from bidwire_host.collector.keyring import Keyring
     from bidwire_host.collector.loopprobe import LoopProbe
+    from bidwire_host.web import body_limit
 
     keyring = Keyring(Path(keyring_path))
     highest = {}

@@ -16,16 +16,16 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
-from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from bidwire_host import auth, dashboard
-from bidwire_host.collector import api, apiauth, body_limit, connections, derive, event_setup, sync
+from bidwire_host.collector import api, apiauth, connections, derive, event_setup, sync
 from bidwire_host.collector import store as store_mod
 from bidwire_host.collector.keyring import Keyring
 from bidwire_host.collector.loopprobe import LoopProbe
 from bidwire_host.collector.service import Refused, Service
 from bidwire_host.collector.sync_body import SyncBody
+from bidwire_host.web import body_limit, errors
 
 log = logging.getLogger("bidwire.collector")
 
@@ -73,7 +73,7 @@ def create_app(data_dir, keyring_path=None, event=None, tables=None, method="neu
 
     app = FastAPI(title="bidwire collector", version="1", lifespan=lifespan,
                   description="Sync endpoint for the table units (docs/architecture.md §4) and the director's "
-                              "JSON API.")
+                              "JSON API. " + errors.DESCRIPTION)
     app.state.service = service
     app.state.loop_probe = probe = LoopProbe()
     app.state.api_token = apiauth.api_token(data_dir)
@@ -86,31 +86,29 @@ def create_app(data_dir, keyring_path=None, event=None, tables=None, method="neu
                        timeout_s=body_timeout_s)
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(request, exc):  # {"error": ...} like every other refusal (e.g. a body nested too deep)
+    async def http_error(request, exc):  # the one shape, like every other refusal (e.g. a body nested too deep)
         if exc.status_code >= 400:
             service.refusals.warning(log, apiauth.client_of(request), f"request {exc.status_code} {exc.detail}",
                                   "request refused (%d) %s %s: %s", exc.status_code, request.method,
                                   request.url.path, exc.detail)
-        return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers)
+        return errors.reply(exc.status_code, str(exc.detail), headers=exc.headers)
 
     @app.exception_handler(Refused)
     async def service_refused(request, exc):  # the service did not make the change: why, and nothing changed
         service.refusals.warning(log, apiauth.client_of(request), f"change {exc.status} {exc.reason}",
                                  "change refused (%d) %s %s: %s",
                               exc.status, request.method, request.url.path, exc.reason)
-        return JSONResponse({"error": exc.reason}, status_code=exc.status)
+        return errors.reply(exc.status, exc.reason)
 
     @app.exception_handler(apiauth.ApiRefused)
     async def refused(request, exc):
-        return JSONResponse({"error": exc.reason}, status_code=exc.status,
-                            headers={"WWW-Authenticate": "Bearer"} if exc.status == 401 else None)
+        challenge = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
+        return errors.reply(exc.status, exc.reason, headers=challenge)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request, exc):
-        errors = exc.errors()
-        first = errors[0] if errors else {"loc": (), "msg": "invalid request"}
-        where = ".".join(str(x) for x in first["loc"])
-        return JSONResponse({"error": f"{where}: {first['msg']}", "detail": jsonable(errors)}, status_code=422)
+        reason, field, detail = errors.parse_errors(exc.errors())
+        return errors.reply(422, reason, field, detail=detail)
 
     def openapi():
         if app.openapi_schema is None:
@@ -141,19 +139,6 @@ def load_event_file(path):
         if s.get("hand_records") and not Path(s["hand_records"]).is_absolute():
             s["hand_records"] = str(ev.directory / s["hand_records"])
     return data
-
-
-def jsonable(errors):
-    """Validation errors as the schema declares them (HTTPValidationError): `ctx` an object; a value in it that
-    is not a JSON string, integer or boolean (an exception, a float that may be inf) as text."""
-    return [{k: (_ctx(v) if k == "ctx" else v) for k, v in e.items() if k in ("loc", "msg", "type", "ctx")}
-            for e in errors]
-
-
-def _ctx(ctx):
-    if not isinstance(ctx, dict):
-        return {"value": str(ctx)}
-    return {str(k): v if v is None or isinstance(v, str | int) else str(v) for k, v in ctx.items()}
 
 
 def listen(host, port):

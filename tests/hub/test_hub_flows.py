@@ -138,7 +138,7 @@ def test_refused_uploads_store_nothing(hub, case):
         assert r.status_code == 401
     elif case == "other club":  # B signs an upload that says it is A's
         r = post_upload(hub.url, "B", secrets["B"], body)
-        assert r.status_code == 403 and "cannot upload for club A" in r.json()["reason"]
+        assert r.status_code == 403 and "cannot upload for club A" in r.json()["error"]
     elif case == "unknown club":
         r = post_upload(hub.url, "Z", secrets["A"], body)
         assert r.status_code == 401
@@ -279,7 +279,7 @@ def test_after_the_correction_period_only_the_organiser_changes_a_result(hub):
     with hub.organiser() as org:  # released now, with no correction period: it is over at once
         assert org.patch("/api/v1/sims/flows-period", json={"release_at": PAST}).status_code == 200
     late = upload(hub, "flows-period", "A", secrets["A"], 2, [played("A", 1, "2", "2", "4S", "N", 10, 420)])
-    assert late.status_code == 409 and "only the organiser" in late.json()["reason"]
+    assert late.status_code == 409 and "only the organiser" in late.json()["error"]
     fix = {"club": "A", "reason": "the club's scorer phoned: 10 tricks",
            "result": played("A", 1, "2", "2", "4S", "N", 10, 420)}
     with hub.organiser() as org:

@@ -114,7 +114,7 @@ def test_a_missing_score_is_worked_from_the_contract_and_a_wrong_one_refused(hub
     assert send(hub, "usebio-score", "B", secrets["B"], EVENT_LAYOUT.format(score="")).status_code == 200
     assert ("2", "1", "1", "2H", 110) in club_rows(field(hub, "usebio-score"), "B")  # 2H by S making 8, none vul
     r = send(hub, "usebio-score", "B", secrets["B"], EVENT_LAYOUT.format(score="<SCORE>140</SCORE>"))
-    assert r.status_code == 422 and "BOARD 2, TRAVELLER_LINE 1" in r.json()["reason"], r.text
+    assert r.status_code == 422 and "BOARD 2, TRAVELLER_LINE 1" in r.json()["error"], r.text
     assert ("2", "1", "1", "2H", 110) in club_rows(field(hub, "usebio-score"), "B")  # nothing of it stored
 
 
@@ -201,7 +201,7 @@ def test_a_bad_file_is_refused_naming_what_and_stores_nothing(hub, case):
     want = {"entities": (422, "entities"), "not usebio": (422, "<PBN>"), "not xml": (422, "not XML"),
             "bad contract": (422, "BOARD 1, TRAVELLER_LINE 1: CONTRACT '8S'"), "board not in sim": (422, "board 9"),
             "unsigned": (401, "not signed"), "other club's secret": (401, "not signed")}[case]
-    assert r.status_code == want[0] and want[1] in r.json()["reason"], r.text
+    assert r.status_code == want[0] and want[1] in r.json()["error"], r.text
     assert field(hub, sim)["boards"] == {}
 
 

@@ -2,8 +2,9 @@
 
 Every route here needs the API token or a dashboard login (apiauth.py); /healthz (`service`) needs nothing. The
 routes only parse, call the collector service (service.py: every change goes through it) and answer; a refusal is
-`{"error"}` with its status (the app's handler for service.Refused). A request that changes something may carry
-an `Idempotency-Key` header: a retry with the same key is answered as the first was and changes nothing again.
+`{"error", "field"}` (web/errors.py) with its status (the app's handler for service.Refused). A request that
+changes something may carry an `Idempotency-Key` header: a retry with the same key is answered as the first was
+and changes nothing again.
 """
 import json
 import sqlite3
@@ -18,6 +19,7 @@ from bidwire_host.collector import alert_queue, apiauth, bounds, commands, event
 from bidwire_host.collector.decisions.journal import fold, label
 from bidwire_host.collector.deps import Service
 from bidwire_host.collector.store import SCHEMA_VERSION
+from bidwire_host.web import errors
 
 router = APIRouter(dependencies=[apiauth.guard_dependency])
 EventSeq = Annotated[int, FastPath(ge=1, le=2**63 - 1, description="the unit's event number of the result")]
@@ -35,8 +37,8 @@ def _row(r, json_fields=()):
     return out
 
 
-def _error(status, reason):
-    return JSONResponse({"error": reason}, status_code=status)
+def _error(status, reason, field=None):
+    return errors.reply(status, reason, field)
 
 
 @service.get("/healthz", tags=["service"], responses={503: {"description": "the store cannot commit or be read"}})
@@ -100,9 +102,9 @@ def units(service: Service):
 def board(service: Service, board: int):
     """Every table's play of a board: the host's contract and declarer, the result (Law 77 on the host), alerts."""
     if board < 1:
-        return _error(404, "boards are numbered from 1")
+        return _error(404, "boards are numbered from 1", "board")
     if board > SQLITE_MAX:  # no such board is stored (and SQLite cannot take the number)
-        return _error(404, f"no board {board}")
+        return _error(404, f"no board {board}", "board")
     conn = service.store.reader()
     tables = []
     for b in conn.execute("SELECT * FROM boards WHERE board = ? ORDER BY section, table_no, round, unit, start_seq",
@@ -229,9 +231,9 @@ async def start_round(service: Service, round_no: int, section: Annotated[str | 
     """Queue the round's assigns (and sit-out messages) now, without waiting for every table to finish: every
     section's, one `section`'s, or one `table`'s of it (the section's round moves on only with the section)."""
     if round_no < 1:
-        return _error(404, "rounds are numbered from 1")
+        return _error(404, "rounds are numbered from 1", "round")
     if round_no > 2**31:
-        return _error(404, f"no round {round_no}")
+        return _error(404, f"no round {round_no}", "round")
     return await service.start_round(round_no, section, key, table)
 
 
@@ -576,7 +578,7 @@ def get_export(service: Service, fmt: str, section: str | None = None, table: st
     (one table per file), or without it a zip of the three; `board` one board's LIN file, or without it a zip of
     every board's; `irregular` (PBN) notes, the default, or marks (PBN §3.9's, which few readers replay)."""
     if fmt not in export.FORMATS:
-        return _error(404, f"format: one of {', '.join(export.FORMATS)}, not {fmt!r}")
+        return _error(404, f"format: one of {', '.join(export.FORMATS)}, not {fmt!r}", "format")
     try:
         held_back = withheld.boards(service)
         body = export.render(service.store.reader(), service.standings, fmt, section, table, irregular, board,

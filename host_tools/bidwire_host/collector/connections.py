@@ -24,7 +24,6 @@ does not tell one address from another. The rest is here, in a subclass of uvico
 address and the reason, once per address and kind every LOG_EVERY_S seconds (a flood would fill the log).
 """
 import ipaddress
-import json
 import logging
 import resource
 import time
@@ -33,6 +32,7 @@ import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from bidwire_host import logs
+from bidwire_host.web import errors
 
 log = logging.getLogger("bidwire.collector")
 
@@ -151,8 +151,9 @@ class ConnectionLimits:
                           "closed" if kind in ("evicted", "head") else "refused", address, reason)
 
 def answer(transport, status, phrase, reason):
-    """A whole HTTP response `{"error": reason}` written straight to the transport, which is then closed."""
-    body = json.dumps({"error": reason}).encode()
+    """A whole HTTP response, the one refusal shape (web/errors.py), written straight to the transport, which is
+    then closed."""
+    body = errors.encoded(reason)
     transport.write(f"HTTP/1.1 {status} {phrase}\r\ncontent-type: application/json\r\ncontent-length: {len(body)}"
                     f"\r\nconnection: close\r\n\r\n".encode() + body)
     transport.close()

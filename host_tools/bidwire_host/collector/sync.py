@@ -2,12 +2,12 @@
 goes whole to the collector service, which takes it in (ingest.py says how) and answers only after the commit.
 """
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse
 
 from bidwire_host.collector.apiauth import client_of
 from bidwire_host.collector.deps import Service
 from bidwire_host.collector.ingest import MAX_BODY, PATH, SIGNATURE, Rejected
 from bidwire_host.collector.sync_body import ErrorReply, SyncReply
+from bidwire_host.web import errors
 
 router = APIRouter()
 __all__ = ["MAX_BODY", "PATH", "SIGNATURE", "router"]
@@ -35,5 +35,5 @@ async def sync(request: Request, service: Service):
     try:
         ack, cmds = await service.sync(raw, request.headers.get(SIGNATURE), client_of(request))
     except Rejected as e:
-        return JSONResponse({"error": e.reason}, status_code=e.status)
+        return errors.reply(e.status, e.reason)
     return {"ack": ack, "commands": cmds}

@@ -260,7 +260,10 @@ class SyncReply(BaseModel):
 
 
 class ErrorReply(BaseModel):
+    """A refusal, in the one shape (web/errors.py)."""
+
     error: StrictStr
+    field: StrictStr | None = None
 
 
 class Malformed(ValueError):

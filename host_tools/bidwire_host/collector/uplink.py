@@ -218,6 +218,6 @@ class Uplink:
 
 def _reason(r):
     try:
-        return str(r.json().get("reason", ""))[:200]
+        return str(r.json().get("error", ""))[:200]
     except ValueError:
         return ""

@@ -2,7 +2,6 @@
 from pathlib import Path
 
 from fastapi.templating import Jinja2Templates
-from pydantic import ValidationError
 
 from bidwire_host.scoring.model import format_number
 
@@ -26,6 +25,3 @@ def standing(e):
             "boards": e["boards"], "field": e["field"], "club_rank": e.get("club_rank")}
 
 
-def errors(e: ValidationError):
-    """Pydantic's errors without the values sent (a reply never echoes a body): field path and reason."""
-    return [{"field": ".".join(str(p) for p in err["loc"]), "reason": err["msg"]} for err in e.errors()]

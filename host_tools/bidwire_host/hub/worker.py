@@ -37,6 +37,10 @@ class Worker:
         with self.pool.connection() as conn:
             self.cookies = URLSafeTimedSerializer(storage.hub_secret(conn), salt="organiser")
 
+    def close(self):
+        """Close the pool's connections (the app's lifespan, at shutdown)."""
+        self.pool.close()
+
     def sim(self, conn, sim_id):
         """The sim's row as read at most SIM_TTL ago (it holds the hands and the double-dummy tables, so a read
         of a page does not parse them each time). Uploads and the organiser's changes read the row itself."""
@@ -134,7 +138,7 @@ class Worker:
 
 
 def get_hub(request: Request) -> Worker:
-    return request.app.state.hub
+    return request.app.state.worker
 
 
 WorkerDep = Annotated[Worker, Depends(get_hub)]

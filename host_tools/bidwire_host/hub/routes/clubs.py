@@ -5,7 +5,7 @@ import json
 from typing import Annotated
 
 from fastapi import APIRouter, File, Form, Query, Request, UploadFile
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import HTMLResponse
 from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 
@@ -14,21 +14,18 @@ from bidwire_host.hub import storage, usebio_in
 from bidwire_host.hub.access import source
 from bidwire_host.hub.inputs import Upload
 from bidwire_host.hub.storage import Refused
-from bidwire_host.hub.views import TEMPLATES, errors
+from bidwire_host.hub.views import TEMPLATES
 from bidwire_host.hub.worker import Worker, WorkerDep
+from bidwire_host.web import errors as web_errors
 
 MAX_BODY = 2_000_000  # bytes of one upload: 2,000 results fit in well under a third of it
 
 router = APIRouter()
 
 
-async def _body(request, limit):
-    body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > limit:
-            raise Refused(413, f"a file is at most {limit} bytes", "file")
-    return bytes(body)
+async def _body(request):
+    """The request's body, read whole within its limit and deadline by the app's body limit (app.BODY_LIMITS)."""
+    return await request.body()
 
 
 def _secret(hub: Worker, sim_id, club_id):
@@ -41,7 +38,7 @@ def _secret(hub: Worker, sim_id, club_id):
 async def upload(request: Request, hub: WorkerDep):
     club_id = request.headers.get(signing.HEADER_CLUB, "")
     signature = request.headers.get(signing.HEADER_SIGNATURE, "")
-    body = await _body(request, MAX_BODY)
+    body = await _body(request)
     try:
         sim_id = json.loads(body).get("sim")
     except (ValueError, AttributeError):
@@ -59,7 +56,8 @@ def _take(hub: Worker, sim_id, club_id, signature, body):
         try:
             up = Upload.model_validate_json(body)
         except ValidationError as e:
-            return JSONResponse({"reason": "the upload does not parse", "errors": errors(e)}, status_code=422)
+            reason, field, detail = web_errors.parse_errors(e.errors())
+            return web_errors.reply(422, f"the upload does not parse: {reason}", field, detail=detail)
         if up.club != club_id:
             raise Refused(403, f"club: club {club_id} cannot upload for club {up.club}", "club")
         status, n = storage.store_upload(conn, up, signing.digest(body))
@@ -82,7 +80,7 @@ async def upload_usebio(sim_id: str, request: Request, hub: WorkerDep,
     body signed as an upload is."""
     club_id = request.headers.get(signing.HEADER_CLUB, "")
     signature = request.headers.get(signing.HEADER_SIGNATURE, "")
-    data = await _body(request, usebio_in.MAX_BYTES)
+    data = await _body(request)
     return await run_in_threadpool(_signed_heat, hub, sim_id, club_id, signature, data, section)
 
 

@@ -6,14 +6,17 @@
   408, and the connection is closed. The server goes on serving everybody else meanwhile: a slow client holds
   only its own connection (uvicorn's event loop waits on it without blocking).
 
-Each refusal is answered `{"error": reason}` and logged with the reason, the path and the client address. The
-body, once whole, is handed to the app unchanged (requests are small: at most a few hundred kilobytes).
+Each refusal is answered in the one shape (web/errors.py: `{"error": reason, "field": "body"}`) and logged with
+the reason, the path and the client address. The body, once whole, is handed to the app unchanged (requests are
+small: at most a few megabytes).
 """
 import asyncio
-import json
 import logging
+import re
 
-log = logging.getLogger("bidwire.collector")
+from bidwire_host.web import errors
+
+log = logging.getLogger("bidwire.web")
 
 MAX_BODY = 1024 * 1024
 BODY_TIMEOUT_S = 30.0
@@ -29,14 +32,15 @@ class BodyRefused(Exception):
 class BodyGuard:
     def __init__(self, app, limits=None, timeout_s=BODY_TIMEOUT_S, default_limit=MAX_BODY):
         self.app = app
-        self.limits = dict(limits or {})  # path -> (its own limit, a hint for the refusal)
+        # path (exact) or compiled pattern (matching the whole path) -> (its own limit, a hint for the refusal)
+        self.limits = dict(limits or {})
         self.timeout_s = timeout_s
         self.default_limit = default_limit
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
             return await self.app(scope, receive, send)
-        limit, hint = self.limits.get(scope["path"], (self.default_limit, ""))
+        limit, hint = self._limit(scope["path"])
         try:
             messages = await asyncio.wait_for(self._read(scope, receive, limit, hint), self.timeout_s)
         except asyncio.TimeoutError:
@@ -54,6 +58,15 @@ class BodyGuard:
             return await receive()  # after the body: a disconnect, when it comes
 
         return await self.app(scope, replay, send)
+
+    def _limit(self, path):
+        found = self.limits.get(path)
+        if found is not None:
+            return found
+        for key, value in self.limits.items():
+            if isinstance(key, re.Pattern) and key.fullmatch(path):
+                return value
+        return self.default_limit, ""
 
     async def _read(self, scope, receive, limit, hint):
         """The request's body messages, or None if the client disconnected; BodyRefused if over the limit."""
@@ -81,7 +94,7 @@ class BodyGuard:
         client = scope.get("client") or ("?", 0)
         log.warning("request refused (%d) %s %s from %s: %s", status, scope["method"], scope["path"], client[0],
                     reason)
-        body = json.dumps({"error": reason}).encode()
+        body = errors.encoded(reason, "body")
         await send({"type": "http.response.start", "status": status,
                     "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
                                 (b"connection", b"close")]})
