@@ -23,6 +23,7 @@ from collector_kit import (
 from bidwire_host.collector import derive, store
 from bidwire_host.collector.store import DB_NAME, SCHEMA_VERSION, Store, StoreError
 from bidwire_host.server import create_app
+from bidwire_host.sql_migrations import REBUILD, Migration
 
 BIDWIRE = os.path.join(os.path.dirname(sys.executable), "bidwire")
 
@@ -133,7 +134,8 @@ def test_a_migration_that_asks_for_it_rebuilds_the_derived_tables(data, monkeypa
     conn.execute("DELETE FROM results")
     conn.commit()
     conn.close()
-    later = (SCHEMA_VERSION + 1, "CREATE TABLE later_things (x INTEGER);", True)
+    later = Migration(SCHEMA_VERSION + 1, f"{SCHEMA_VERSION + 1:04d}_later.sql",
+                      REBUILD + "\nCREATE TABLE later_things (x INTEGER);")
     monkeypatch.setattr(store, "MIGRATIONS", [*store.MIGRATIONS, later])
     monkeypatch.setattr(store, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
     with pytest.raises(StoreError, match="rebuilt"):  # the store alone does not know how to derive

@@ -86,7 +86,8 @@ def test_the_collector_imports_neither_the_dashboard_nor_the_app(module):
 
 
 def test_the_store_does_not_import_the_derivation():
-    assert GRAPH["bidwire_host.collector.store"] <= {"bidwire_host", "bidwire_host.collector"}, \
+    assert GRAPH["bidwire_host.collector.store"] <= {"bidwire_host", "bidwire_host.collector",
+                                                     "bidwire_host.sql_migrations"}, \
         GRAPH["bidwire_host.collector.store"]
 
 

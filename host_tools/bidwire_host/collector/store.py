@@ -28,6 +28,8 @@ import time
 from concurrent.futures import Future
 from pathlib import Path
 
+from bidwire_host import sql_migrations
+
 log = logging.getLogger("bidwire.collector")
 
 DB_NAME = "bidwire.sqlite3"
@@ -36,224 +38,11 @@ GROUP_MAX = 64  # jobs committed together at most
 # Tables derived from the events: emptied and refilled by derive.rebuild, in this order.
 DERIVED = ("alerts", "director_calls", "rulings", "irregularities", "results", "boards", "units")
 
-# Ordered migrations: (version, SQL, whether the derived tables must be rebuilt afterwards). Append only; a
-# change to a derived table is a new migration that drops and re-creates it with rebuild=True.
-MIGRATIONS = [
-    (1, """
-CREATE TABLE events (
-    id INTEGER PRIMARY KEY,             -- arrival order: derived tables are built in this order
-    unit TEXT NOT NULL,
-    seq INTEGER NOT NULL,               -- the unit's own numbering, strictly increasing
-    type TEXT NOT NULL,
-    board INTEGER,                      -- NULL for events without a board (hello)
-    boot INTEGER NOT NULL,              -- the unit's boot count in the sync that carried the event
-    received TEXT NOT NULL,             -- host clock, UTC ISO 8601
-    body TEXT NOT NULL,                 -- the event as the unit sent it (JSON)
-    UNIQUE (unit, seq)
-);
-CREATE TRIGGER events_immutable_update BEFORE UPDATE ON events
-    BEGIN SELECT RAISE(ABORT, 'raw events are immutable'); END;
-CREATE TRIGGER events_immutable_delete BEFORE DELETE ON events
-    BEGIN SELECT RAISE(ABORT, 'raw events are immutable'); END;
-
--- What each unit last told the sync endpoint (not derived: heartbeats carry no events).
-CREATE TABLE unit_sync (
-    unit TEXT PRIMARY KEY,
-    boot INTEGER NOT NULL,
-    cmd_ack INTEGER NOT NULL,           -- the last command the unit reports applied
-    last_seen TEXT NOT NULL
-);
-
--- Commands for the units (host -> unit), numbered per unit; delivered while seq > the unit's cmd_ack.
-CREATE TABLE commands (
-    unit TEXT NOT NULL,
-    seq INTEGER NOT NULL,
-    type TEXT NOT NULL,
-    body TEXT NOT NULL,                 -- the command as sent, seq included (JSON)
-    created TEXT NOT NULL,
-    PRIMARY KEY (unit, seq)
-);
-
--- Derived from events ------------------------------------------------------------------------------------
-CREATE TABLE units (
-    unit TEXT PRIMARY KEY,
-    firmware TEXT, hardware TEXT, boot INTEGER, battery, rssi, backlog INTEGER,   -- from the last hello
-    hello_seq INTEGER,
-    events INTEGER NOT NULL DEFAULT 0,
-    last_seq INTEGER, last_t INTEGER, last_received TEXT,
-    board INTEGER                       -- the board the unit last started
-);
--- One row per board played at a table (a board_start, or the first event of a board without one).
-CREATE TABLE boards (
-    id INTEGER PRIMARY KEY,
-    unit TEXT NOT NULL,
-    start_seq INTEGER NOT NULL,
-    board INTEGER NOT NULL,
-    section TEXT, table_no INTEGER, round INTEGER, ns TEXT, ew TEXT,
-    dealer TEXT, vul TEXT, mode TEXT,
-    calls INTEGER NOT NULL DEFAULT 0,
-    inputs TEXT,                        -- the auction's input tokens from the last auction_end (JSON)
-    contract TEXT, declarer TEXT,       -- derived on the host from those inputs
-    unit_contract TEXT, unit_declarer TEXT,   -- what the unit claimed
-    lead TEXT,
-    state TEXT NOT NULL,                -- auction, ended, play, done
-    UNIQUE (unit, start_seq)
-);
-CREATE INDEX boards_by_board ON boards (board, section, table_no);
-CREATE TABLE results (
-    unit TEXT NOT NULL, seq INTEGER NOT NULL,
-    board_id INTEGER NOT NULL,
-    board INTEGER NOT NULL, section TEXT, table_no INTEGER, round INTEGER, ns TEXT, ew TEXT,
-    contract TEXT, declarer TEXT,       -- the host's, from the replayed auction
-    tricks INTEGER,
-    score_ns INTEGER,                   -- Law 77 on the host (NULL when it cannot be computed: see alerts)
-    unit_contract TEXT, unit_declarer TEXT, unit_score_ns INTEGER,
-    entered_by TEXT, confirmed_by TEXT, lead TEXT, t INTEGER,
-    PRIMARY KEY (unit, seq)
-);
-CREATE INDEX results_by_board ON results (board, section, table_no);
-CREATE TABLE irregularities (
-    unit TEXT NOT NULL, seq INTEGER NOT NULL, board_id INTEGER, board INTEGER,
-    kind TEXT, law INTEGER, offender TEXT, call TEXT, entitled TEXT, options TEXT, t INTEGER,
-    PRIMARY KEY (unit, seq)
-);
-CREATE TABLE rulings (
-    unit TEXT NOT NULL, seq INTEGER NOT NULL, board_id INTEGER, board INTEGER,
-    ruling TEXT, seat TEXT, by_whom TEXT, verdict TEXT, law INTEGER, t INTEGER,
-    PRIMARY KEY (unit, seq)
-);
-CREATE TABLE director_calls (
-    unit TEXT NOT NULL, seq INTEGER NOT NULL, board_id INTEGER, board INTEGER, seat TEXT, t INTEGER,
-    PRIMARY KEY (unit, seq)
-);
--- What the validator found: for the director, never a silent overwrite.
-CREATE TABLE alerts (
-    id INTEGER PRIMARY KEY,
-    unit TEXT NOT NULL, seq INTEGER NOT NULL,   -- the event that raised it
-    board INTEGER, section TEXT, table_no INTEGER,
-    kind TEXT NOT NULL, law INTEGER,
-    detail TEXT NOT NULL,
-    data TEXT                           -- JSON: the facts compared
-);
-CREATE INDEX alerts_by_unit ON alerts (unit, seq);
-""", True),
-    (2, """
--- The event loaded (not derived: set by the director): the event file's JSON, unit -> [section, table],
--- the scoring method, and the round each section was last sent (collector/event_setup.py).
-CREATE TABLE setup (
-    id INTEGER PRIMARY KEY CHECK (id = 1),
-    body TEXT NOT NULL,
-    tables TEXT NOT NULL,
-    method TEXT NOT NULL,
-    session TEXT,
-    rounds TEXT NOT NULL
-);
-""", False),
-    (3, """
--- What the director and scorer decided (not derived: raw like the events, and as immutable): adjusted and
--- assigned scores, procedural penalties, publications (collector/decisions/). The scores are the results
--- with these actions applied in order, so a rebuild or a restart replays them.
-CREATE TABLE director_actions (
-    id INTEGER PRIMARY KEY,             -- the order they are applied in
-    kind TEXT NOT NULL,                 -- adjust, penalty, publish
-    body TEXT NOT NULL,                 -- the action as accepted (JSON)
-    by_whom TEXT,
-    at TEXT NOT NULL,                   -- host clock, UTC ISO 8601
-    post_period INTEGER NOT NULL DEFAULT 0   -- made after the correction period by a director's override
-);
-CREATE TRIGGER director_actions_immutable_update BEFORE UPDATE ON director_actions
-    BEGIN SELECT RAISE(ABORT, 'director actions are append-only'); END;
-CREATE TRIGGER director_actions_immutable_delete BEFORE DELETE ON director_actions
-    BEGIN SELECT RAISE(ABORT, 'director actions are append-only'); END;
-""", False),
-    (4, """
--- Per unit: events that arrived again after they were stored (a retry whose acknowledgement was lost, a
--- duplicated request) and were acknowledged without being stored twice.
-ALTER TABLE unit_sync ADD COLUMN duplicates INTEGER NOT NULL DEFAULT 0;
-""", False),
-    (5, """
--- The event decides who played what (collector/attribution.py): a result whose section, table, round, board or
--- pairs differ from the event, or that came after publication, is held for the director, not scored.
-ALTER TABLE results ADD COLUMN held TEXT;          -- JSON list of what differs (NULL: the result is scored)
-ALTER TABLE results ADD COLUMN expected TEXT;      -- JSON: what the event has at that table (or NULL)
--- Every alert has a lifecycle: open, then settled at the table or superseded (the board redone); the director's
--- own resolutions are director_actions (kind close).
-ALTER TABLE irregularities ADD COLUMN at INTEGER;  -- its position in the board's input log (the unit's identity)
-ALTER TABLE irregularities ADD COLUMN state TEXT NOT NULL DEFAULT 'open';
-ALTER TABLE irregularities ADD COLUMN outcome TEXT;
-ALTER TABLE irregularities ADD COLUMN closed_seq INTEGER;
-ALTER TABLE director_calls ADD COLUMN state TEXT NOT NULL DEFAULT 'open';
-ALTER TABLE director_calls ADD COLUMN outcome TEXT;
-ALTER TABLE director_calls ADD COLUMN closed_seq INTEGER;
-ALTER TABLE rulings ADD COLUMN at INTEGER;
--- A change's idempotency key and its answer (not derived): a retried request is answered again, not redone.
-CREATE TABLE idempotency (
-    key TEXT PRIMARY KEY,               -- operation:key
-    request TEXT NOT NULL,              -- sha256 of the request, so a key reused for another one is refused
-    response TEXT NOT NULL,
-    at TEXT NOT NULL
-);
-""", True),
-    (6, """
--- Liveness: the unit's sync count of its boot, so that a replayed body (nothing new) does not refresh last_seen.
-ALTER TABLE unit_sync ADD COLUMN beat INTEGER NOT NULL DEFAULT 0;
--- Each batch as the unit signed it (raw, immutable): a stored event can be checked against its signature later
--- (`bidwire verify`). events.batch names the batch that brought the event.
-CREATE TABLE batches (
-    id INTEGER PRIMARY KEY,
-    unit TEXT NOT NULL,
-    received TEXT NOT NULL,
-    signature TEXT NOT NULL,
-    body BLOB NOT NULL
-);
-CREATE TRIGGER batches_immutable_update BEFORE UPDATE ON batches
-    BEGIN SELECT RAISE(ABORT, 'batches are immutable'); END;
-CREATE TRIGGER batches_immutable_delete BEFORE DELETE ON batches
-    BEGIN SELECT RAISE(ABORT, 'batches are immutable'); END;
-ALTER TABLE events ADD COLUMN batch INTEGER;
--- A stored seq sent again with other content: refused (409), both versions kept here for the director.
-CREATE TABLE seq_conflicts (
-    id INTEGER PRIMARY KEY,
-    unit TEXT NOT NULL,
-    seq INTEGER NOT NULL,
-    stored TEXT NOT NULL,               -- the event as stored (JSON)
-    sent TEXT NOT NULL,                 -- the other version
-    first_at TEXT NOT NULL,
-    times INTEGER NOT NULL DEFAULT 1,
-    UNIQUE (unit, seq, sent)
-);
-""", False),
-    (7, """
--- The double-dummy analysis of each hand record (bidwire_host/event/analysis.py): computed once per deal, in the
--- background after the event is loaded (not derived from events: kept across a rebuild).
-CREATE TABLE analysis (
-    board INTEGER NOT NULL,
-    deal TEXT NOT NULL,                 -- the deal analysed (PBN, North first)
-    body TEXT NOT NULL,                 -- JSON {"dd": {seat: {strain: tricks}}, "par": {"score", "contracts"}}
-    at TEXT NOT NULL,
-    PRIMARY KEY (board, deal)
-);
-""", False),
-    (8, """
--- the sim's hub (collector/uplink.py): each upload's exact bytes, kept until the hub acknowledges them, and what
--- the hub holds of each result (its digest), so that only a changed result is sent again
-CREATE TABLE hub_outbox (
-    number INTEGER PRIMARY KEY,
-    body BLOB NOT NULL,
-    made TEXT NOT NULL,
-    acked TEXT
-);
-CREATE TABLE hub_sent (
-    section TEXT NOT NULL,
-    board INTEGER NOT NULL,
-    ns TEXT NOT NULL,
-    ew TEXT NOT NULL,
-    digest TEXT NOT NULL,
-    PRIMARY KEY (section, board, ns, ew)
-);
-""", False),
-]
-SCHEMA_VERSION = MIGRATIONS[-1][0]
+# The schema: numbered SQL files in collector/migrations/, run by the one runner (bidwire_host/sql_migrations.py).
+# Append only; a change to a derived table is a new file that drops and re-creates it, its first line
+# sql_migrations.REBUILD.
+MIGRATIONS = sql_migrations.files("bidwire_host.collector")
+SCHEMA_VERSION = MIGRATIONS[-1].version
 
 
 def _on_a_loop():
@@ -340,31 +129,30 @@ def migrate(conn, rebuild=None):
     derived table, `rebuild(conn)` (derive.rebuild: the store does not know how tables are derived)."""
     conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied TEXT NOT NULL)")
     current = schema_version(conn)
-    if current > SCHEMA_VERSION:
-        raise StoreError(f"the database has schema version {current}, newer than this bidwire's {SCHEMA_VERSION}:"
-                         " upgrade bidwire")
-    if current and rebuild is None and any(needs for version, _, needs in MIGRATIONS if version > current):
+    if current and rebuild is None and any(m.rebuild for m in MIGRATIONS if m.version > current):
         raise StoreError("the schema change needs the derived tables rebuilt: open the store with rebuild= "
                          "(derive.open_store)")
-    must_rebuild = False
-    for version, sql, needs_rebuild in MIGRATIONS:
-        if version <= current:
-            continue
+
+    def apply(m):
         conn.execute("BEGIN IMMEDIATE")
         try:
-            for statement in _statements(sql):
+            for statement in _statements(m.sql):
                 conn.execute(statement)
-            conn.execute("INSERT INTO schema_version VALUES (?, datetime('now'))", (version,))
+            conn.execute("INSERT INTO schema_version VALUES (?, datetime('now'))", (m.version,))
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
             raise
-        log.debug("schema migrated to version %d", version)
-        must_rebuild = must_rebuild or needs_rebuild
-    if schema_version(conn) > current:  # one line for the lot: a new store goes through every migration
+        log.debug("schema migrated to version %d (%s)", m.version, m.name)
+
+    try:
+        done = sql_migrations.run(MIGRATIONS, set(range(1, current + 1)), apply)
+    except sql_migrations.MigrationError as e:
+        raise StoreError(str(e)) from None
+    if done:  # one line for the lot: a new store goes through every migration
         log.info("store schema %s version %d", f"migrated from version {current} to" if current else "created at",
                  schema_version(conn))
-    if must_rebuild and current and rebuild is not None:
+    if any(m.rebuild for m in done) and current and rebuild is not None:
         conn.execute("BEGIN IMMEDIATE")
         try:
             rebuild(conn)
