@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 import httpx2 as httpx
+from waiting import wait_until
 
 BIDWIRE = Path(sys.executable).with_name("bidwire")
 _DIRS = itertools.count(1)
@@ -53,6 +54,33 @@ def faketime_env(offset):
     into the process itself (the `faketime` command forks, so its pid would not be the server's)."""
     assert Path(LIBFAKETIME).exists(), "the clock test needs Debian's faketime: `make test` installs it"
     return {"LD_PRELOAD": LIBFAKETIME, "FAKETIME": offset}
+
+
+def healthy(url):
+    """Whether the server at `url` answers /healthz with 200 (a refused connection: not yet)."""
+    try:
+        return httpx.get(url + "/healthz", timeout=2).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
+class ProcessClock:
+    """A clock a test moves, for a process it starts (libfaketime reading `path` at every reading of the clock, the
+    wall clock and the monotonic one alike): `env` for the process, `advance(seconds)` to move it on. The process's
+    clock is then the real one plus what the test has advanced, so a test can run an hour of a session in seconds,
+    and what it checks depends on where it moved the clock, not on how long the machine took."""
+
+    def __init__(self, path):
+        assert Path(LIBFAKETIME).exists(), "the clock tests need Debian's faketime: `make test` installs it"
+        self.path, self.offset = Path(path), 0
+        self.path.write_text("+0\n")
+        self.env = {"LD_PRELOAD": LIBFAKETIME, "FAKETIME_TIMESTAMP_FILE": str(self.path), "FAKETIME_NO_CACHE": "1"}
+
+    def advance(self, seconds):
+        self.offset += seconds
+        tmp = self.path.with_suffix(".tmp")
+        tmp.write_text(f"+{self.offset}\n")
+        tmp.replace(self.path)  # the process never reads half a file
 
 
 class Collector:
@@ -107,14 +135,7 @@ class Collector:
         return self.proc.stdout.readline()
 
     def wait_ready(self, timeout=20):
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(self.url + "/healthz", timeout=2).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                time.sleep(0.05)
-        raise TimeoutError("the collector never became healthy")
+        wait_until(lambda: healthy(self.url), timeout, 0.05, "the collector to answer /healthz")
 
     def rows(self, sql, *args):
         return rows(self.data, sql, *args)

@@ -8,10 +8,11 @@ import socket
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import httpx2 as httpx
+from collector_proc import healthy
+from waiting import wait_until
 
 from bidwire_host import signing
 from bidwire_host.hub.localpg import Cluster
@@ -55,17 +56,13 @@ class Hub:
                                       "--port", str(self.port), "--workers", str(self.workers),
                                       "--data", str(self.folder)], env=env, stdout=self.log,
                                      stderr=subprocess.STDOUT, start_new_session=True)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
+        def up():
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the hub stopped: {(self.folder / 'hub.log').read_text()[-2000:]}")
-            try:
-                if httpx.get(self.url + "/healthz", timeout=2).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        raise RuntimeError("the hub did not start in 60 s")
+            return healthy(self.url)
+
+        wait_until(up, 60, 0.1, "the hub to answer /healthz")
+        return self
 
     def workers_pids(self):
         """The live worker processes: uvicorn's children spawned by multiprocessing, read from /proc (ps would cut

@@ -19,6 +19,7 @@ import pytest
 from collector_proc import Collector, keyring, rows
 from session import endplay_score_ns, session
 from vunit import VUnit, write_config
+from waiting import wait_until
 
 SEATS = "NESW"
 
@@ -178,12 +179,8 @@ def test_a_collector_killed_mid_sync_loses_nothing_acknowledged(tmp_path, collec
     for t in threads:
         t.start()
     total = UNITS * (2 + BOARDS * 11)  # roughly: hello, boards x (start, 5 calls, auction_end, lead, result)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        n = rows(collector.data, "SELECT count(*) AS n FROM events")[0]["n"]
-        if n >= total // 3:
-            break
-        time.sleep(0.05)
+    wait_until(lambda: rows(collector.data, "SELECT count(*) AS n FROM events")[0]["n"] >= total // 3, 60, 0.05,
+               "a third of the events stored")
     stored_before = rows(collector.data, "SELECT count(*) AS n FROM events")[0]["n"]
     collector.kill()
     time.sleep(1.0)  # units find the collector gone and back off

@@ -8,9 +8,7 @@ virtual unit, driven by Playwright in headless Debian chromium (/usr/bin/chromiu
 - logging out in one tab ends the live stream of another tab's page, which says it is signed out (issue 12).
 Screenshots go to build/screenshots/.
 """
-import queue
 import re
-import time
 from pathlib import Path
 
 import httpx2 as httpx
@@ -55,25 +53,6 @@ def log_in(page, url, password=PASSWORD, role=None):
     page.get_by_role("button", name="Sign in").click()
 
 
-def frame_until(unit, wanted, timeout=20):
-    """Read what the unit prints until a whole frame (8 rows between two rules) satisfies `wanted`; that frame."""
-    deadline = time.monotonic() + timeout
-    while True:
-        out = unit.out
-        if len(out) > 1 and out[-2].startswith("|") and not out[-1].startswith("|") and wanted(unit.frame()):
-            return unit.frame()
-        left = deadline - time.monotonic()
-        if left <= 0:
-            raise AssertionError(f"the unit's frame never changed as expected: {unit.frame()}")
-        try:
-            line = unit.lines.get(timeout=left)
-        except queue.Empty:
-            continue
-        if line is None:
-            raise EOFError("the virtual unit exited")
-        unit.out.append(line)
-
-
 def test_the_director_rules_on_a_call_out_of_rotation_from_the_page(tmp_path, collector, browser):
     SHOTS.mkdir(parents=True, exist_ok=True)
     page = browser.new_page(viewport={"width": 1024, "height": 768})  # a tablet
@@ -110,7 +89,7 @@ def test_the_director_rules_on_a_call_out_of_rotation_from_the_page(tmp_path, co
                                "?.includes('Ruling sent'); }")
 
         unit.write("sync 2000")
-        frame = frame_until(unit, lambda f: not f[0].startswith("IRREGULAR"))
+        frame = unit.frame_until(lambda f: not f[0].startswith("IRREGULAR"))
         assert frame[6] == "N to call", frame  # the auction goes on from the dealer: 1S cancelled (Law 31)
         # settled: the alert leaves the open queue by itself (live), and is among the closed ones with its outcome
         page.locator("article.alert.open", has_text="out of rotation").wait_for(state="detached", timeout=15000)
@@ -192,7 +171,7 @@ def test_declarers_law_26_choice_from_the_page_reaches_the_leaders_screen(tmp_pa
         form.get_by_role("button", name="bar ♥").click()
         page.wait_for_url("**/director?done=lead*")
         unit.write("sync 2000")
-        frame = frame_until(unit, lambda f: f[6] == "N: lead, not H")
+        frame = unit.frame_until(lambda f: f[6] == "N: lead, not H")
         assert frame[4] == "L26 W bars H"
         page.locator("article.alert.open", has_text="lead restriction").wait_for(state="detached", timeout=15000)
         page.goto(collector.url + "/director?state=closed")

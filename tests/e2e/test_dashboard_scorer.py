@@ -12,7 +12,6 @@ Screenshots go to build/screenshots/ (scorer-*.png, results-*.png), also at a ta
 import json
 import subprocess
 import threading
-import time
 
 import httpx2 as httpx
 import pytest
@@ -21,6 +20,7 @@ from test_collector_mitchell import EXPECTED, PLAN, TRICKS, UNITS
 from test_collector_units import board_lines, play, secret, unit_config
 from test_dashboard import PASSWORD, SHOTS, browser, chromium_installed, log_in  # noqa: F401 (fixtures)
 from vunit import VUnit
+from waiting import wait_until
 
 TABLET = {"width": 820, "height": 1180}
 SCORER_PASSWORD = "scorer only, not the director"
@@ -40,11 +40,10 @@ def play_the_mitchell(tmp_path, collector):
         try:
             u = VUnit(unit_config(tmp_path, collector, unit, table))
             for round_no, boards in enumerate(PLAN[table], 1):
-                deadline = time.monotonic() + 20
-                while not assign_applied(unit, round_no):
-                    assert time.monotonic() < deadline, f"{unit}: no assign for round {round_no}"
-                    u.write("sync 1000")
-                    time.sleep(0.2)
+                def applied(unit=unit, round_no=round_no, u=u):
+                    return assign_applied(unit, round_no) or u.write("sync 1000")
+
+                wait_until(applied, 20, 0.2, f"{unit}: the assign for round {round_no}")
                 for board in boards:
                     play(u, board_lines(board, TRICKS[board][table]))
                 u.write("sync 10000")

@@ -8,11 +8,11 @@ import hashlib
 import hmac
 import json
 import subprocess
-import time
 
 import httpx2 as httpx
 from collector_proc import BIDWIRE, Collector, keyring
 from test_collector_units import secret
+from waiting import wait_until
 
 from bidwire_host.event import analysis
 from bidwire_host.formats.pbn_import import load
@@ -38,14 +38,6 @@ def _first_deal():
     raise AssertionError("no such deal in 200 seeds")
 
 
-def _wait(check, timeout=60):
-    deadline = time.monotonic() + timeout
-    while not (out := check()):
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.2)
-    return out
-
-
 def _post(c, table, events):
     raw = json.dumps({"unit": UNITS[table], "boot": 1, "beat": 1, "cmd_ack": 0, "events": events}).encode()
     sig = hmac.new(bytes.fromhex(secret(table)), raw, hashlib.sha256).hexdigest()
@@ -66,7 +58,7 @@ def test_a_result_is_flagged_when_its_deals_analysis_lands_after_it(tmp_path):
     ring = keyring(data / "keyring.json", {UNITS[t]: secret(t) for t in UNITS})
     c = Collector(data, ring, extra=("--event", str(event_file), "--tables", "T01=1,T02=2,T03=3"))
     try:
-        _wait(lambda: c.rows("SELECT deal FROM analysis WHERE deal = ?", deal))
+        wait_until(lambda: c.rows("SELECT deal FROM analysis WHERE deal = ?", deal))
         events = [{"seq": 1, "type": "board_start", "board": 1, "section": "A", "table": 1, "round": 1, "ns": 1,
                    "ew": 1, "dealer": "N", "vul": "None", "mode": "record", "t": 1},
                   {"seq": 2, "type": "auction_end", "board": 1, "t": 2, "inputs": ["N:3N", "E:P", "S:P", "W:P"],
@@ -85,8 +77,8 @@ def test_a_result_is_flagged_when_its_deals_analysis_lands_after_it(tmp_path):
                 "hand_records": {session["name"]: hands.read_text()}}
         for _ in range(2):  # loaded again, twice: one alert
             assert c.api.post("/api/v1/event", json=body).status_code == 200
-            _wait(lambda: c.rows("SELECT deal FROM analysis WHERE deal = ?", TOP))
-            alerts = _wait(lambda: c.api.get("/api/v1/alerts", params=suspicious).json()["alerts"])
+            wait_until(lambda: c.rows("SELECT deal FROM analysis WHERE deal = ?", TOP))
+            alerts = wait_until(lambda: c.api.get("/api/v1/alerts", params=suspicious).json()["alerts"])
             assert [(a["unit"], a["seq"], a["board"]) for a in alerts] == [("T01", 3, 1)]
             assert f"took {tricks} tricks; double dummy gives {_nt_north(TOP)}" in alerts[0]["detail"]
     finally:

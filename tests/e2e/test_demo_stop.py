@@ -13,6 +13,7 @@ import time
 
 import pytest
 from test_demo import running
+from waiting import wait_until
 
 
 class Demo:
@@ -114,10 +115,7 @@ def test_a_collector_left_running_keeps_its_folder(tmp_path):
     finally:
         if m:
             os.kill(int(m.group(1)), signal.SIGTERM)  # the collector this test's first demo started
-    deadline = time.monotonic() + 30
-    while running(str(workdir)) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    assert running(str(workdir)) == []
+    wait_until(lambda: running(str(workdir)) == [], 30, 0.2, lambda _: f"no process left: {running(str(workdir))}")
     with open(workdir / ".lock") as f:  # free again for the next demo
         _flock_soon(f)
 

@@ -9,20 +9,12 @@ The event: bidwire's 3-table Mitchell, 2 boards a round (round 1: table 1 plays 
 import hashlib
 import hmac
 import json
-import time
 
 import httpx2 as httpx
 from test_collector_units import board_lines, play, secret, unit_config
 from test_dashboard_scorer import mitchell  # noqa: F401 (fixture: the Mitchell on a real collector)
 from vunit import VUnit
-
-
-def wait_for(check, timeout=30):
-    deadline = time.monotonic() + timeout
-    while not (out := check()):
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.2)
-    return out
+from waiting import wait_until
 
 
 def claim(c, unit, table, events):
@@ -56,7 +48,7 @@ def test_results_that_differ_from_the_event_are_held_until_the_director_decides(
         play(unit, board_lines(1, 7))
         play(unit, board_lines(2, 8))
         unit.write("sync 10000")
-        wait_for(lambda: c.api.get("/api/v1/travellers/2").json()["rows"])
+        wait_until(lambda: c.api.get("/api/v1/travellers/2").json()["rows"])
     finally:
         unit.finish()
     ranking = c.api.get("/api/v1/ranking").json()["ranking"]

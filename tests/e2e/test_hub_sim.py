@@ -9,7 +9,6 @@ club: 2m + 1 of a top of 10. Over six boards a pair with a club total M has 2M +
 """
 import json
 import subprocess
-import time
 from datetime import UTC, datetime, timedelta
 
 import httpx2 as httpx
@@ -17,6 +16,7 @@ from chaos_proxy import ChaosProxy
 from collector_proc import BIDWIRE, Collector, faketime_env, keyring, rows
 from test_collector_mitchell import TRICKS, UNITS, play_mitchell
 from test_collector_units import fixed_port, secret
+from waiting import wait_until
 
 SIM = "e2e-sim"
 
@@ -48,14 +48,11 @@ def new_sim(hub, sim, name, released_in):
 
 def hub_rows(hub, expected, timeout=90, sim=SIM):
     """The hub's results once `expected` of them are in (the clubs upload in the background)."""
-    deadline = time.monotonic() + timeout
     with hub.organiser() as org:
-        while True:
-            got = org.get(f"/api/v1/sims/{sim}/results").json()
-            n = sum(len(v) for v in got["boards"].values())
-            if n >= expected or time.monotonic() > deadline:
-                return got
-            time.sleep(0.5)
+        def got():
+            results = org.get(f"/api/v1/sims/{sim}/results").json()
+            return results if sum(len(v) for v in results["boards"].values()) >= expected else None
+        return wait_until(got, timeout, 0.5, f"{expected} results at the hub")
 
 
 def test_two_clubs_feed_one_hub_and_an_offline_club_catches_up(tmp_path, hub):
@@ -90,13 +87,11 @@ def test_two_clubs_feed_one_hub_and_an_offline_club_catches_up(tmp_path, hub):
         r = a.api.post(f"/api/v1/results/{res['unit']}/{res['seq']}/correct",
                        json={"tricks": 8, "reason": "the tricks were entered wrong", "by": "scorer"})
         assert r.status_code == 201, r.text
-        deadline = time.monotonic() + 30
-        while True:
-            board1 = hub_rows(hub, 36)["boards"]["1"]
-            mine = [x for x in board1 if x["club"] == "A" and x["ns"] == "1"]
-            if mine[0]["score_ns"] == 120 or time.monotonic() > deadline:
-                break
-            time.sleep(0.5)
+        def corrected():
+            rows_now = hub_rows(hub, 36)["boards"]["1"]
+            mine = [x for x in rows_now if x["club"] == "A" and x["ns"] == "1"]
+            return (rows_now, mine) if mine[0]["score_ns"] == 120 else None
+        board1, mine = wait_until(corrected, 30, 0.5, "club A's correction at the hub")
         assert len(board1) == 6 and mine[0]["score_ns"] == 120 and mine[0]["version"] == 2
         with hub.organiser() as org:
             log = org.get(f"/api/v1/sims/{SIM}/audit").json()

@@ -16,7 +16,6 @@ import json
 import re
 import subprocess
 import sys
-import time
 from datetime import UTC, datetime, timedelta
 from html import unescape
 from pathlib import Path
@@ -27,6 +26,7 @@ from collector_proc import BIDWIRE, Collector, keyring, rows
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "host"))
 from collector_kit import SECRETS, played, sync  # noqa: E402
+from waiting import wait_until
 
 DIRECTOR_PW = "director's own, long enough"
 SCORER_PW = "scorer's own, long enough too"
@@ -212,10 +212,7 @@ def test_a_sims_boards_stay_off_every_public_page_and_export_until_the_hub_relea
         for round_no in (1, 2, 3):
             tables.play_round(round_no)
         assert c.api.post("/api/v1/publish", json={"minutes": 30}).status_code == 201  # every table has played
-        deadline = time.monotonic() + 60
-        while c.api.get("/api/v1/hub").json()["backlog"] != 0:  # every result reaches the hub
-            assert time.monotonic() < deadline, c.api.get("/api/v1/hub").json()
-            time.sleep(0.3)
+        wait_until(lambda: c.api.get("/api/v1/hub").json()["backlog"] == 0, 60, 0.3, "every result at the hub")
         link = c.api.get("/api/v1/hub").json()
         assert (link["sim"], link["released"], link["backlog"]) == (SIM, False, 0), link
         director = logged_in(c.url, DIRECTOR_PW)
@@ -230,10 +227,7 @@ def test_a_sims_boards_stay_off_every_public_page_and_export_until_the_hub_relea
 
         with hub.organiser() as org:  # the organiser releases the sim
             org.patch(f"/api/v1/sims/{SIM}", json={"release_at": datetime.now(UTC).isoformat()}).raise_for_status()
-        deadline = time.monotonic() + 60
-        while not c.api.get("/api/v1/hub").json()["released"]:
-            assert time.monotonic() < deadline, "the club never heard of the release"
-            time.sleep(0.3)
+        wait_until(lambda: c.api.get("/api/v1/hub").json()["released"], 60, 0.3, "the club to hear of the release")
         for b in BOARDS:
             r = httpx.get(f"{c.url}/results/boards/{b}", timeout=10)
             assert r.status_code == 200 and diagram_text(hands[b]) in text_of(r.text), b

@@ -4,19 +4,19 @@ unused for the idle timeout, or older than its lifetime however much it is used,
 session was valid stays as it was."""
 import re
 import threading
-import time
 
 import httpx2 as httpx
 import pytest
-from collector_proc import Collector, keyring
+from collector_proc import Collector, ProcessClock, keyring
+from waiting import wait_until
 
 UNITS = {"T01": "5a" * 32}
 PASSWORD = "amber-heron-52"
 
 
-def start(tmp_path, *extra):
+def start(tmp_path, *extra, env=None):
     (tmp_path / "director-pw").write_text(PASSWORD + "\n")
-    return Collector(tmp_path, keyring(tmp_path / "keyring.json", UNITS), 0,
+    return Collector(tmp_path, keyring(tmp_path / "keyring.json", UNITS), 0, env=env,
                      extra=["--log-level", "info", "--director-password-file", str(tmp_path / "director-pw"), *extra])
 
 
@@ -70,10 +70,8 @@ def test_logout_revokes_the_cookie_and_its_csrf_token_and_ends_the_live_stream(c
 
     watcher = threading.Thread(target=watch, daemon=True)
     watcher.start()
-    deadline = time.monotonic() + 10
-    while "event: ready" not in received and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert received[:1] == [200] and "event: ready" in received
+    wait_until(lambda: "event: ready" in received, 10, 0.05, "the live stream's first event")
+    assert received[:1] == [200]
 
     out = director.post("/logout", data={"csrf": csrf})
     assert out.status_code == 303 and out.headers["location"] == "/login"
@@ -100,40 +98,36 @@ def test_logout_revokes_the_cookie_and_its_csrf_token_and_ends_the_live_stream(c
 
 
 def test_a_session_unused_for_the_idle_timeout_ends(tmp_path):
-    with start(tmp_path, "--session-idle-minutes", "0.05") as collector:  # 3 s
+    clock = ProcessClock(tmp_path / "clock")  # the collector's clock, moved by the test
+    with start(tmp_path, "--session-idle-minutes", "10", env=clock.env) as collector:
         director, csrf = log_in(collector.url)
-        for _ in range(3):  # used every second: it stays open past the 3 s
-            time.sleep(1)
+        for _ in range(3):  # used every 8 minutes: it stays open past the 10 minutes
+            clock.advance(8 * 60)
             assert director_page_opens(director)
-        time.sleep(3.5)
+        clock.advance(11 * 60)
         assert not director_page_opens(director)
         r = director.post("/api/v1/units/T01/commands", json={"type": "message", "text": "late"},
                           headers={"X-CSRF-Token": csrf})
         assert r.status_code == 401
         assert collector.rows("SELECT * FROM commands") == []
-        assert "session of the director ended: unused for 0.05 min" in collector.log_text()
+        wait_until(lambda: "session of the director ended: unused for 10 min" in collector.log_text(), 10,
+                   what="the log's line")
         director.close()
 
 
 def test_a_session_ends_at_its_lifetime_however_much_it_is_used(tmp_path):
-    lifetime = 0.003 * 3600  # 10.8 s
-    with start(tmp_path, "--session-hours", "0.003") as collector:
-        director = httpx.Client(base_url=collector.url, timeout=10)
-        token = re.search(r'name="csrf" value="([^"]+)"', director.get("/login").text).group(1)
-        sent = time.monotonic()  # the session begins while the login is answered: between these two
-        assert director.post("/login", data={"password": PASSWORD, "csrf": token}).status_code == 303
-        answered = time.monotonic()
+    clock = ProcessClock(tmp_path / "clock")
+    with start(tmp_path, "--session-hours", "1", "--session-idle-minutes", "30", env=clock.env) as collector:
+        director, _ = log_in(collector.url)
         cookie = director.cookies.get("bidwire_session")
-        opened = []  # (asked, answered, valid) for a request every half second
         with with_cookie(collector.url, cookie) as kept:  # sends it even once a browser would have dropped it
-            while time.monotonic() - sent < lifetime + 3:
-                asked = time.monotonic()
-                ok = director_page_opens(kept)
-                opened.append((asked - sent, time.monotonic() - sent, ok))
-                time.sleep(0.5)
-        slack = answered - sent
-        assert all(ok for _, end, ok in opened if end < lifetime), opened  # used all along, valid all along
-        assert not any(ok for begin, _, ok in opened if begin > lifetime + slack), (slack, opened)
-        assert any(not ok for _, _, ok in opened)
-        assert "session of the director ended: its lifetime (0.003 h) is over" in collector.log_text()
+            for _ in range(2):  # used every 25 minutes: valid all along, to 50 minutes after the login
+                clock.advance(25 * 60)
+                assert director_page_opens(kept)
+            clock.advance(8 * 60)  # 58 minutes
+            assert director_page_opens(kept)
+            clock.advance(3 * 60)  # 61 minutes: used 3 minutes ago, and its hour is over
+            assert not director_page_opens(kept)
+        wait_until(lambda: "session of the director ended: its lifetime (1 h) is over" in collector.log_text(), 10,
+                   what="the log's line")
         director.close()

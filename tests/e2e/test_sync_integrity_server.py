@@ -11,6 +11,7 @@ import time
 import httpx2 as httpx
 import pytest
 from collector_proc import Collector, keyring, rows
+from waiting import wait_until
 
 SECRET = "7e" * 32
 BIDWIRE = __import__("pathlib").Path(__file__).parents[2] / ".venv" / "bin" / "bidwire"
@@ -115,21 +116,13 @@ def test_the_units_own_syncs_carry_a_count_that_moves(tmp_path):
     unit = VUnit(write_config(tmp_path / "T01.json", tmp_path / "state", c.url, unit="T01"))
     try:
         unit.write("sync 10000")  # the hello goes out (the script goes on without waiting: poll the store)
-        first = _wait(lambda: rows(c.data, "SELECT beat, last_seen FROM unit_sync"))[0]
+        first = wait_until(lambda: rows(c.data, "SELECT beat, last_seen FROM unit_sync"))[0]
         time.sleep(1.5)  # a few heartbeats (every 300 ms in this config)
         later = rows(c.data, "SELECT beat, last_seen FROM unit_sync")[0]
         assert first["beat"] >= 1 and later["beat"] > first["beat"] and later["last_seen"] > first["last_seen"]
     finally:
         unit.finish()
         c.stop()
-
-
-def _wait(check, timeout=20):
-    deadline = time.monotonic() + timeout
-    while not (out := check()):
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.1)
-    return out
 
 
 def test_calls_beyond_what_a_board_can_hold_are_refused(collector):

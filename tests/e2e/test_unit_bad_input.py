@@ -1,4 +1,4 @@
-"""Bad input at the unit (docs/architecture.md §7): a torn or corrupt journal tail, a full file system and a
+"""Bad input at the unit (docs/architecture.md §8): a torn or corrupt journal tail, a full file system and a
 10,000-key mash each leave the virtual unit running, saying what happened, with every accepted call intact.
 """
 import random

@@ -5,11 +5,11 @@ in Law 33's order, and each call's tempo sent to the collector.
 
 Board 1: dealer N, nobody vulnerable; board 2: dealer E, N-S vulnerable. The director's PIN is 1234.
 """
-import time
 
 import pytest
 from collector_proc import Collector, keyring
 from vunit import SECRET, VUnit, write_config
+from waiting import wait_until
 
 PIN = ["{s} TD", "{s} TD", "{s} 1", "{s} 2", "{s} 3", "{s} 4"]  # the director called at seat s, then his PIN
 ONE_SPADE = ["N PASS", "N 1", "N S", "E PASS", "S PASS", "W PASS"]  # set-up, then board 1: 1S by N, E to lead
@@ -126,13 +126,9 @@ LAW_26 = ["N PASS", "S 1", "S H", *director("W", 1), "N PASS", "E PASS", "S PASS
 
 def open_lead_restriction(c, timeout=20):
     """The id of the lead_restriction alert open in the collector's queue, once the unit's sync has raised it."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = [a["key"] for a in c.api.get("/api/v1/queue").json()["alerts"] if a["kind"] == "lead_restriction"]
-        if found:
-            return found[0]
-        time.sleep(0.1)
-    raise AssertionError("no lead_restriction alert reached the collector's queue")
+    return wait_until(lambda: [a["key"] for a in c.api.get("/api/v1/queue").json()["alerts"]
+                               if a["kind"] == "lead_restriction"], timeout,
+                      what="a lead_restriction alert in the collector's queue")[0]
 
 
 @pytest.mark.parametrize("choice, suit, shown, presses, refused, lead", [

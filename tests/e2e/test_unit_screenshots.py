@@ -7,12 +7,12 @@ exactly where that row has text, so a picture can neither miss a row nor keep on
 
 Board 1: dealer N, nobody vulnerable. The director's PIN is 1234.
 """
-import time
 from pathlib import Path
 
 import pytest
 from PIL import Image, ImageOps
 from vunit import VUnit, write_config
+from waiting import wait_until
 
 SHOTS = Path(__file__).parents[2] / "build" / "screenshots"
 PIN = ["{s} TD", "{s} TD", "{s} 1", "{s} 2", "{s} 3", "{s} 4"]  # the director called at seat s, then his PIN
@@ -33,11 +33,8 @@ SCREENS = [  # (picture, key lines, the rows the picture must show: row index ->
 
 def read_pbm(path, timeout=20):
     """The 128 x 64 picture the unit saved, as 8 pages of 128 columns, each column a byte (top pixel low)."""
-    deadline = time.monotonic() + timeout
-    while not (path.exists() and path.stat().st_size == 10 + 1024):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"the unit saved no picture at {path}")
-        time.sleep(0.05)
+    wait_until(lambda: path.exists() and path.stat().st_size == 10 + 1024, timeout, 0.05,
+               f"the unit's picture at {path}")
     data = path.read_bytes()
     assert data[:10] == b"P4\n128 64\n"
     rows = [data[10 + 16 * y:10 + 16 * (y + 1)] for y in range(64)]  # 16 bytes a pixel row, leftmost pixel high

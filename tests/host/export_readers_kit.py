@@ -7,10 +7,10 @@ that made the final bid who first named its denomination. It is applied to the s
 so that a reader's seats, not bidwire's, decide the declarer the test checks.
 """
 import json
-import time
 from pathlib import Path
 
 from collector_kit import ApiClient, played, query, sync, write_keyring
+from waiting import wait_until
 
 from bidwire_host.demo.play import _table_play, demo_event, write_event
 from bidwire_host.event import seating
@@ -78,10 +78,8 @@ def play_demo(root):
                     r = sync(c, events, unit=unit)
                     assert r.status_code == 200, r.text
                     seqs[unit] += len(events)
-        deadline = time.monotonic() + 120  # the collector analyses the hand records in the background
-        while len(query(data, "SELECT board FROM analysis")) < len(deals.hands):
-            assert time.monotonic() < deadline, "the hand records were not analysed"
-            time.sleep(0.2)
+        wait_until(lambda: len(query(data, "SELECT board FROM analysis")) >= len(deals.hands), 120, 0.2,
+                   "the hand records analysed (in the background)")
         for name, url in (("bidwire.pbn", "/api/v1/export/pbn"),
                           ("bidwire-marks.pbn", "/api/v1/export/pbn?irregular=marks"),
                           ("bidwire-lin.zip", "/api/v1/export/lin"),

@@ -2,9 +2,9 @@
 endplay's DDS deal by deal, a deal worked by hand gives what a person reads from it, dealt sessions are
 repeatable, and the collector analyses an event's hand records in the background and uses them: a lead from a
 void is a fouled board, a result far from double dummy is flagged."""
-import time
 
 from collector_kit import ApiClient, auction_end, board_start, query, result, sync
+from waiting import wait_until
 
 from bidwire_host.event import analysis
 from bidwire_host.event import model as ev
@@ -35,10 +35,7 @@ def _event_with_hands(tmp_path):
 
 def _wait_for_analysis(data, timeout=120):
     """The collector analyses in the background, after start: wait until it has stored something."""
-    deadline = time.monotonic() + timeout
-    while not query(data, "SELECT board FROM analysis"):
-        assert time.monotonic() < deadline, "no analysis stored"
-        time.sleep(0.2)
+    wait_until(lambda: query(data, "SELECT board FROM analysis"), timeout, 0.2, "an analysis stored")
 
 
 def test_a_deal_worked_by_hand():

@@ -6,10 +6,10 @@ The double-dummy tricks are endplay's calc_dd_table, computed here from the deal
 The analysis is held back (analysis.tables waits for a gate, then runs as it does) so that the results are stored
 first, as in a demo where the three tables report within the two seconds the analysis takes."""
 import threading
-import time
 
 import pytest
 from collector_kit import ApiClient, auction_end, board_start, query, result, sync
+from waiting import wait_until
 
 from bidwire.core.board import vulnerability
 from bidwire.core.readback import parse_seat
@@ -69,10 +69,7 @@ def _event(tmp_path):
 
 
 def _wait(data, sql, timeout=60):
-    deadline = time.monotonic() + timeout
-    while not query(data, sql):
-        assert time.monotonic() < deadline, f"nothing for {sql}"
-        time.sleep(0.1)
+    wait_until(lambda: query(data, sql), timeout, what=sql)
 
 
 def _suspicious(data):

@@ -85,18 +85,12 @@ def post(interpreter, request, port, timeout_ms=2000, max_body=1000, linger_ms=0
     return cpython_post(port, b"{}", (("X-Probe", "1"),), timeout_ms, max_body, linger_ms)
 
 
-LINGER_MS = 250
-
-
 def closed_by_post(server, interpreter, request, **kw):
-    """Post, lingering after it when the server keeps the connection open: True if http.post itself closed the
-    connection (the server saw it closed well before the loop or the process ended). Returns (answer, closed)."""
-    linger = 0 if server.close else LINGER_MS
-    answer = post(interpreter, request, server.port, linger_ms=linger, **kw)
-    ended = time.monotonic()
-    if server.close:
-        return answer, True
-    return answer, server.client_closed.wait(5) and server.closed_at < ended - LINGER_MS / 2000
+    """Post; (answer, closed): closed when http.post itself closed the connection: the client had no socket to the
+    server left once post returned (the probe counts its descriptors then, before it ends), and where the server
+    keeps its side open, it saw the client close."""
+    answer = post(interpreter, request, server.port, **kw)
+    return answer, answer.get("fds") == 0 and (server.close or server.client_closed.wait(5))
 
 
 def probe_events(first, count):
@@ -124,7 +118,6 @@ class RawServer:
         self.reply, self.close, self.trickle = reply, close, trickle
         self.requests = []
         self.client_closed = threading.Event()
-        self.closed_at = None
         self.sock = socket.create_server(("127.0.0.1", 0))
         self.sock.settimeout(0.05)
         self.port = self.sock.getsockname()[1]
@@ -159,7 +152,6 @@ class RawServer:
                     if not self.close:
                         while conn.recv(1024):
                             pass
-                        self.closed_at = time.monotonic()
                         self.client_closed.set()
                 except OSError:
                     pass
@@ -418,9 +410,7 @@ def cpython_deinit(port, state_dir):
         sync.deinit()
         await asyncio.sleep(0.02)
         store.journal.close()
-        result = {"posts": sync.posts, "done": task.done(), "fds": client_sockets(port)}
-        await asyncio.sleep(LINGER_MS / 1000)
-        return result
+        return {"posts": sync.posts, "done": task.done(), "fds": client_sockets(port)}
 
     return asyncio.run(run())
 
