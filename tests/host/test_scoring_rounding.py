@@ -5,7 +5,7 @@ from fractions import Fraction
 import pytest
 
 from bidwire_host.formats.score_pbn import score_pbn
-from bidwire_host.scoring.model import format_number, round_half_away
+from bidwire_host.scoring.model import format_number, format_pct, round_half_away
 
 
 @pytest.mark.parametrize(("exact", "shown"), [
@@ -42,3 +42,11 @@ def test_cross_imps_average_ending_in_5_is_written_away_from_zero():
     rows = {r["ns"]: r for r in report["boards"][0]["rows"]}
     assert rows["9"]["imp_ns"] == 1
     assert all(rows[str(p)]["imp_ns"] == -0.13 for p in range(1, 9))
+
+
+def test_the_hubs_pages_and_json_show_a_percentage_as_its_files_write_it():
+    # issue 40 item 5: 40.625 % was shown 40.62 (a float formatted) where the hub's files wrote 40.63
+    from bidwire_host.hub.views import pct
+
+    assert pct(Fraction(325, 8)) == "40.63" == format_pct(Fraction(325, 8))
+    assert pct(Fraction(-1, 8)) == "-0.13" and pct(50) == "50.00" and pct(None) == ""

@@ -30,6 +30,7 @@ import httpx2 as httpx
 from bidwire_host.demo.play import demo_event
 from bidwire_host.event import analysis
 from bidwire_host.hub.localpg import Cluster
+from bidwire_host.scoring.model import format_pct
 
 ROOT = Path(__file__).resolve().parents[3]
 SIM = "demo-sim"
@@ -300,7 +301,7 @@ def _print(results, echo):
         freq.setdefault(key, [0, r["pct_ns"]])[0] += 1
     echo("\nboard 1, frequencies across the field (NS score: times, NS %):")
     for score, (n, pct) in sorted(freq.items(), key=lambda kv: -kv[0] if isinstance(kv[0], int) else 0):
-        echo(f"  {score:>6}: {n}  {float(pct):.2f} %")
+        echo(f"  {score:>6}: {n}  {format_pct(pct)} %")
 
 
 if __name__ == "__main__":

@@ -3,14 +3,15 @@ from pathlib import Path
 
 from fastapi.templating import Jinja2Templates
 
-from bidwire_host.scoring.model import format_number
+from bidwire_host.scoring.model import format_number, format_pct
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).with_name("templates")))
 TEMPLATES.env.globals["zip"] = zip
 
 
 def pct(value):
-    return "" if value is None else f"{float(value):.2f}"
+    """A percentage as the pages and the JSON show it: the one rounding, as the files write it (format_pct)."""
+    return format_pct(value)
 
 
 def plain(r):

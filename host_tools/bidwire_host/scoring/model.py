@@ -287,6 +287,12 @@ def format_number(x):
     return x
 
 
+def format_pct(x, places=2):
+    """A percentage as pages and printouts show it: rounded half away from zero on its exact value (40.625 is
+    "40.63"), as the files write it; "" for None."""
+    return "" if x is None else f"{round_half_away(x, places):.{places}f}"
+
+
 def written_figures(values, places=2):
     """Exact figures (int, Fraction or None) as a file writes them, `places` decimals each, so that together they
     sum to the exact total rounded to `places` (docs/scorer.md "Exact figures"): each is rounded half away from
