@@ -40,18 +40,13 @@ def alerts(conn, acks, state="open", page=1, limit=PAGE):
     rows = []
     where = ("b.section AS at_section, b.table_no AS at_table, (SELECT received FROM events c WHERE c.unit = x.unit "
              "AND c.seq = x.closed_seq) AS closed_at")  # the table it happened at, when the table closed it
-    for i in conn.execute(f"SELECT x.*, e.id AS eid, {where} FROM irregularities x JOIN events e USING (unit, seq) "
-                          "LEFT JOIN boards b ON b.id = x.board_id"):
-        key = alert_key("irr", i["unit"], i["seq"])
-        is_open = i["state"] == "open" and key not in closed
-        if is_open == want_open:
-            rows.append(("irr", key, i, is_open))
-    for c in conn.execute(f"SELECT x.*, e.id AS eid, {where} FROM director_calls x JOIN events e USING (unit, seq) "
-                          "LEFT JOIN boards b ON b.id = x.board_id"):
-        key = alert_key("td", c["unit"], c["seq"])
-        is_open = c["state"] == "open" and key not in closed
-        if is_open == want_open:
-            rows.append(("td", key, c, is_open))
+    for source, table in (("irr", "irregularities"), ("td", "director_calls")):  # what the tables report
+        for r in conn.execute(f"SELECT x.*, e.id AS eid, {where} FROM {table} x JOIN events e USING (unit, seq) "
+                              "LEFT JOIN boards b ON b.id = x.board_id"):
+            key = alert_key(source, r["unit"], r["seq"])
+            is_open = r["state"] == "open" and key not in closed
+            if is_open == want_open:
+                rows.append((source, key, r, is_open))
     for a in conn.execute("SELECT a.*, e.id AS eid, a.section AS at_section, a.table_no AS at_table, "
                           "NULL AS closed_at FROM alerts a LEFT JOIN events e USING (unit, seq)"):
         key = alert_key("alert", a["unit"], a["seq"], a["kind"])
