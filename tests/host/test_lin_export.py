@@ -63,6 +63,14 @@ def test_one_lin_file_per_board_read_back_by_endplay(demo):
     assert len(seen) == 18
 
 
+def test_the_claim_comes_after_the_play_as_bbo_writes_it(demo):
+    # issue 40 item 4: `mc` before `pg||` made a LIN reader fail on 36 of 50 files
+    lines = [line for f in sorted(demo["dir"].glob("bidwire-board-*.lin"))
+             for line in f.read_text(encoding="utf-8").splitlines()]
+    claimed = [line for line in lines if "|mc|" in line]
+    assert claimed and all(line.index("|pg||") < line.index("|mc|") and line.endswith("|") for line in claimed)
+
+
 def test_bridgebots_lin_reader_wants_a_play_record_which_a_unit_does_not_keep(demo):
     """What docs/scorer.md's table says of bridgebots 0.0.12's LIN reader: it refuses a deal without its play."""
     from bridgebots.lin import parse_single_lin

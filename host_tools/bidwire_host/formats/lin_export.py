@@ -66,7 +66,7 @@ def auction_pairs(dealer, calls):
 
 def game_line(pub, record, row_index, tricks=True):
     """One table's play of the board as a LIN line (without its line end); `tricks`: with `mc`, the tricks
-    declarer took."""
+    declarer took, after the auction's `pg||` as BBO orders them."""
     r = record.rows[row_index].result
     names = seat_names(pub, record, row_index)
     # pn's names are separated by commas: a comma inside a name would move the names after it to other seats
@@ -78,9 +78,9 @@ def game_line(pub, record, row_index, tricks=True):
         pairs += [("md", f"{LIN_SEATS.index(record.dealer_seat) + 1}{hands}"), ("rh", "")]
     pairs += [("ah", f"Board {record.board}"), ("sv", LIN_VUL[record.vul])]
     pairs += auction_pairs(record.dealer_seat, record.auctions[row_index])
+    pairs.append(("pg", ""))  # the auction's page ends; the play (none recorded) would follow it
     if tricks and r.tricks is not None and (r.contract or "").upper() not in ("PASS", "P", ""):
-        pairs.append(("mc", str(r.tricks)))
-    pairs.append(("pg", ""))
+        pairs.append(("mc", str(r.tricks)))  # the claim comes after the play, as BBO writes it (issue 40)
     return "".join(f"{k}|{v}|" for k, v in pairs)
 
 
