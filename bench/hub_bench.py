@@ -42,7 +42,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from hubkit import Hub, Pg  # noqa: E402
 
-from bidwire_host.hub import field, signing  # noqa: E402
+from bidwire_host import signing  # noqa: E402
+from bidwire_host.hub import field  # noqa: E402
 from bidwire_host.hub.live_field import LiveField  # noqa: E402
 from bidwire_host.hub.tally import Tally  # noqa: E402
 from bidwire_host.scoring.model import law77_score  # noqa: E402
