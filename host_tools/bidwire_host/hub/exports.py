@@ -11,8 +11,11 @@ def _publication(sim, rows):
     hands = {int(b): parse_deal(text) for b, text in sim["hands"].items()}
     info = EventInfo(event=sim["name"], date=sim["release_at"].date(), method=sim["scoring"],
                      club=f"{sim['name']}: the whole field", session="1", section="A")
-    by_pair = {who: text for (_, who), text in names.items() if text}
-    return publication(results, info, hands=hands, names=by_pair, two_fields=sim["winners"] == "two")
+    two = sim["winners"] == "two"
+    # With two winners a contestant is (direction, pair): NS pair C1-A-1 and EW pair C1-A-1 are two pairs, each
+    # with its own names (keyed by the pair alone, one overwrote the other: issue 40, item 2).
+    by_pair = {((direction, who) if two else who): text for (direction, who), text in names.items() if text}
+    return publication(results, info, hands=hands, names=by_pair, two_fields=two)
 
 
 def pbn(sim, rows):

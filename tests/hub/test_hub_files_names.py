@@ -1,0 +1,47 @@
+"""The hub's combined files name each pair's own players (issue 40, item 2): in a Mitchell heat NS pair 1 and EW
+pair 1 of a club are two pairs, and the USEBIO and PBN files give each its own names, read back with xmltodict
+(how the ABF's importer reads USEBIO) and with endplay's PBN reader."""
+from datetime import UTC, datetime
+
+import xmltodict
+from endplay.parsers import pbn as endplay_pbn
+
+from bidwire_host.hub import exports
+
+
+def _row(club, board, ns, ew, score):
+    return {"club_id": club, "section": "A", "board": board, "ns": ns, "ew": ew,
+            "ns_names": f"North{club}{ns} & South{club}{ns}", "ew_names": f"East{club}{ew} & West{club}{ew}",
+            "contract": "1NT", "declarer": "N", "tricks": 7, "score_ns": score, "adjusted": None, "version": 1}
+
+
+SIM = {"name": "Names sim", "release_at": datetime(2026, 12, 4, 21, 0, tzinfo=UTC), "scoring": "mp",
+       "winners": "two", "hands": {str(b): "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
+                                   for b in range(1, 5)}}
+# Each club's NS pair n meets EW pair n and EW pair n+1 (mod 2): the same numbers sit both ways
+ROWS = [_row(c, b, ns, ew, s) for c in ("C1", "C2") for b, (ns, ew, s) in
+        enumerate([("1", "1", 90), ("2", "2", 120), ("1", "2", -50), ("2", "1", 90)], 1)]
+
+
+def test_the_usebio_names_each_pair_with_its_own_players():
+    event = xmltodict.parse(exports.usebio_xml(SIM, ROWS))["USEBIO"]["EVENT"]
+    pairs = event["PARTICIPANTS"]["PAIR"]
+    assert len(pairs) == 8  # 2 clubs x 2 numbers x 2 directions
+    for p in pairs:
+        club, _, number = p["PAIR_NUMBER"].rpartition("-A-")
+        side = ("North", "South") if p["DIRECTION"] in ("NS", "N", "North") else ("East", "West")
+        names = [x["PLAYER_NAME"] for x in p["PLAYER"]]
+        assert names == [f"{side[0]}{club}{number}", f"{side[1]}{club}{number}"], p
+
+
+def test_the_pbn_total_score_table_names_each_pair_with_its_own_players():
+    text = exports.pbn(SIM, ROWS)
+    assert len(endplay_pbn.loads(text)) == 4  # a reader nobody here wrote takes the file
+    after = text[text.index("[TotalScoreTable"):].splitlines()[1:]
+    lines = after[:next(i for i, line in enumerate(after) if not line.strip())]  # the table's rows
+    assert len({tuple(line.split()[1:3]) for line in lines}) == 8  # rank, direction, pair id, names...
+    for line in lines:
+        _, direction, pair = line.split()[:3]
+        club, _, n = pair.rpartition("-A-")
+        want = f"North{club}{n} & South{club}{n}" if direction == "NS" else f"East{club}{n} & West{club}{n}"
+        assert want in line, line
