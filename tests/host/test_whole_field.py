@@ -15,7 +15,8 @@ BOARDS = st.lists(st.tuples(st.integers(1, 5), st.integers(-30, 30)), max_size=6
 @settings(max_examples=200, deadline=None)
 @given(results=BOARDS)
 def test_units_are_laws_definition_pair_by_pair(results):
-    units, sizes = law78a.units([b for b, _ in results], [s * 10 for _, s in results])
+    units, sizes = law78a.units_and_sizes([b for b, _ in results], [s * 10 for _, s in results])
+    assert (law78a.units([b for b, _ in results], [s * 10 for _, s in results]) == units).all()
     for i, (board, score) in enumerate(results):
         others = [s for k, (b, s) in enumerate(results) if b == board and k != i]
         assert units[i] == sum(2 if score > s else 1 if score == s else 0 for s in others)

@@ -52,7 +52,7 @@ def _plain_board(rows, method, expected):
     e = expected if method == "neuberg" else n
     top = 2 * (e - 1) if e > 1 else 0
     values = {}
-    for score, u_ns in zip(scores, law78a.units(np.zeros(n, np.int64), scores)[0].tolist(), strict=True):
+    for score, u_ns in zip(scores, law78a.units(np.zeros(n, np.int64), scores).tolist(), strict=True):
         u_ew = 2 * (n - 1) - u_ns
         # Neuberg: (M + 1) x E / n - 1, that is ((M + 1) x E - n) / n
         values[score] = ((u_ns + 1) * e - n, (u_ew + 1) * e - n) if factor else (u_ns, u_ew)

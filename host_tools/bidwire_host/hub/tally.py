@@ -247,7 +247,7 @@ class Tally:
             sizes = np.fromiter((len(held.rows) for held in plain), np.int64, len(plain))
             n = np.repeat(sizes, sizes)
             code = np.repeat(np.arange(len(plain), dtype=np.int64), sizes)
-            u_ns = law78a.units(code, np.concatenate([np.asarray(held.scores, np.int64) for held in plain]))[0]
+            u_ns = law78a.units(code, np.concatenate([np.asarray(held.scores, np.int64) for held in plain]))
             for side, u in enumerate((u_ns, 2 * (n - 1) - u_ns)):
                 pair = np.concatenate([np.asarray(held.pairs[side], np.int64) for held in plain])
                 one = np.ones_like(n)

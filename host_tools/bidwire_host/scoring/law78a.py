@@ -12,8 +12,17 @@ _SCORE_BITS = 32  # a Law 77 score differs from another on its board by far less
 
 
 def units(boards, scores):
-    """(units, sizes): each result's NS matchpoint units against the other results of its board, and its board's
-    number of results. `boards` (numbers from 0) and `scores` are integer sequences of one length, in any order."""
+    """Each result's NS matchpoint units against the other results of its board. `boards` (numbers from 0) and
+    `scores` are integer sequences of one length, in any order."""
+    return _units(boards, scores, False)[0]
+
+
+def units_and_sizes(boards, scores):
+    """(units, sizes): `units`, and each result's board's number of results."""
+    return _units(boards, scores, True)
+
+
+def _units(boards, scores, with_sizes):
     boards = np.asarray(boards, np.int64)
     scores = np.asarray(scores, np.int64)
     n = scores.size
@@ -33,8 +42,11 @@ def units(boards, scores):
     board_start = np.maximum.accumulate(np.where(new_board, at, 0))
     score_start = np.maximum.accumulate(np.where(new_score, at, 0))
     group = new_score.cumsum() - 1
-    board = new_board.cumsum() - 1
-    out_units, out_sizes = np.empty(n, np.int64), np.empty(n, np.int64)
+    out_units = np.empty(n, np.int64)
     out_units[order] = 2 * (score_start - board_start) + np.bincount(group)[group] - 1
+    if not with_sizes:
+        return out_units, None
+    board = new_board.cumsum() - 1
+    out_sizes = np.empty(n, np.int64)
     out_sizes[order] = np.bincount(board)[board]
     return out_units, out_sizes

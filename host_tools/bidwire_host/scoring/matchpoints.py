@@ -24,7 +24,7 @@ from bidwire_host.scoring.model import Row, ScoringError
 
 def units(scores):
     """Law 78 A units of each score against all the others in the list: 2 per score beaten, 1 per tie."""
-    return law78a.units(np.zeros(len(scores), np.int64), scores)[0].tolist()
+    return law78a.units(np.zeros(len(scores), np.int64), scores).tolist()
 
 
 def _cmp(a, b):

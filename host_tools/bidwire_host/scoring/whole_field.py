@@ -34,7 +34,7 @@ def score(results, method, *, two_fields, expected=None):
     Neuberg's size, default the biggest board's)."""
     count_ = len(results)
     boards = np.fromiter(map(_BOARD, results), np.int64, count_)
-    u_ns, n = law78a.units(boards, np.fromiter(map(_SCORE, results), np.int64, count_))
+    u_ns, n = law78a.units_and_sizes(boards, np.fromiter(map(_SCORE, results), np.int64, count_))
     biggest = int(n.max(initial=0))
     u_ew = 2 * (n - 1) - u_ns
     num_ns, num_ew, den = u_ns, u_ew, None  # den None: every result's units are whole (nothing factored)
