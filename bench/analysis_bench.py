@@ -7,12 +7,13 @@ The deals are dealt with endplay's dealer from a fixed seed (analysis.deal_sessi
 
     .venv/bin/python bench/analysis_bench.py [--json]
 """
-import argparse
 import json
 import statistics
 import sys
 import time
 from pathlib import Path
+
+import click
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "firmware"), str(ROOT / "host_tools")]
@@ -59,12 +60,11 @@ def figures(s):
              "method": method, "baseline": s["set_baseline"] * 1000, "baseline_name": base, "tag": "calc_dd_table"}]
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args()
+@click.command(help=__doc__.split("\n\n")[0])
+@click.option("--json", "as_json", is_flag=True, help="print the figures as JSON")
+def main(as_json):
     s = run()
-    if args.json:
+    if as_json:
         print(json.dumps(figures(s), indent=1))
     else:
         for f in figures(s):

@@ -10,7 +10,6 @@ backup is timed from outside, the whole command (Python's start-up and the check
 
 A benchmark, not a test: a figure over its target is printed as "over target", never an error.
 """
-import argparse
 import json
 import os
 import shutil
@@ -23,6 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import click
 from collector_scoring import store_with_results  # noqa: E402
 
 from bidwire_host.collector.store import DB_NAME, Store  # noqa: E402
@@ -79,14 +79,13 @@ def figures(r):
     ]
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tables", type=int, default=6000)
-    parser.add_argument("--boards", type=int, default=30)
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args()
-    r = run(args.tables, args.boards)
-    if args.json:
+@click.command(help=__doc__.splitlines()[0])
+@click.option("--tables", type=int, default=6000, show_default=True)
+@click.option("--boards", type=int, default=30, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="print the figures as JSON")
+def main(tables, boards, as_json):
+    r = run(tables, boards)
+    if as_json:
         print(json.dumps(r, indent=1))
         return
     for f in figures(r):

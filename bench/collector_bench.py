@@ -32,7 +32,6 @@ in this process and in the servers (raise_nofile); the collector listens with a 
 
 Linux only (CPU times and memory from /proc). About 70 s with 200 units, 110 s with 1,000.
 """
-import argparse
 import asyncio
 import hashlib
 import hmac
@@ -53,6 +52,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "firmware"), str(ROOT / "bench" / "mp")]
 
+import click  # noqa: E402
 from workload import AUCTIONS  # noqa: E402
 
 from bidwire.core import readback, record  # noqa: E402
@@ -665,23 +665,22 @@ def report(f):
               f"end {mib(m['rss']):.1f} MiB")
 
 
-def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--units", type=int, default=200)
-    p.add_argument("--warmup", type=float, help="seconds flat out before the window (default: PLANS)")
-    p.add_argument("--window", type=float, help="seconds of the flat-out window")
-    p.add_argument("--settle", type=float, help="seconds paced before the paced window")
-    p.add_argument("--paced", type=float, help="seconds of the paced window")
-    p.add_argument("--pace", type=float, help="seconds between a unit's syncs when paced")
-    p.add_argument("--json", action="store_true", help="print the figures as JSON instead of a table")
-    p.add_argument("--baseline-server", action="store_true", help=argparse.SUPPRESS)
-    p.add_argument("--keyring", help=argparse.SUPPRESS)
-    a = p.parse_args(argv)
-    if a.baseline_server:
-        return serve_baseline(a.keyring)
-    f = run(a.units, a.warmup, a.window, a.settle, a.paced, a.pace)
-    print(json.dumps(f)) if a.json else report(f)
-    return f
+@click.command(help=__doc__.splitlines()[0])
+@click.option("--units", type=int, default=200, show_default=True)
+@click.option("--warmup", type=float, help="seconds flat out before the window (default: PLANS)")
+@click.option("--window", type=float, help="seconds of the flat-out window")
+@click.option("--settle", type=float, help="seconds paced before the paced window")
+@click.option("--paced", type=float, help="seconds of the paced window")
+@click.option("--pace", type=float, help="seconds between a unit's syncs when paced")
+@click.option("--json", "as_json", is_flag=True, help="print the figures as JSON instead of a table")
+@click.option("--baseline-server", is_flag=True, hidden=True)  # the baseline's server process
+@click.option("--keyring", hidden=True)
+def main(units, warmup, window, settle, paced, pace, as_json, baseline_server, keyring):
+    if baseline_server:
+        serve_baseline(keyring)
+        return
+    f = run(units, warmup, window, settle, paced, pace)
+    print(json.dumps(f)) if as_json else report(f)
 
 
 if __name__ == "__main__":

@@ -28,7 +28,6 @@ the bidding. The store is checked for exactly that before anything is measured.
 
     .venv/bin/python bench/collector_live.py [--units 1000] [--subscribers 5] [--json]
 """
-import argparse
 import asyncio
 import hashlib
 import hmac
@@ -40,6 +39,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import click
 import collector_bench as cb
 
 from bidwire.unit import http
@@ -396,14 +396,13 @@ def figures(f):
     ]
 
 
-def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--units", type=int, default=1000)
-    p.add_argument("--subscribers", type=int, default=SUBSCRIBERS)
-    p.add_argument("--json", action="store_true")
-    a = p.parse_args(argv)
-    f = run(a.units, a.subscribers)
-    if a.json:
+@click.command(help=__doc__.splitlines()[0])
+@click.option("--units", type=int, default=1000, show_default=True)
+@click.option("--subscribers", type=int, default=SUBSCRIBERS, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="print the figures as JSON")
+def main(units, subscribers, as_json):
+    f = run(units, subscribers)
+    if as_json:
         print(json.dumps(f))
     else:
         for x in figures(f):

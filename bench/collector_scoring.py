@@ -15,7 +15,6 @@ Both must give score_field's matchpoint totals exactly, or the run stops.
 
 A benchmark, not a test: a figure over its target is printed as "over target", never an error.
 """
-import argparse
 import bisect
 import gc
 import json
@@ -31,6 +30,8 @@ import time
 import tracemalloc
 from itertools import pairwise
 from pathlib import Path
+
+import click
 
 from bidwire.core import board as core_board
 from bidwire_host.scoring import Result, Session, score_field
@@ -466,8 +467,9 @@ def report(s):
               f"sort-based x{g['sort']['ratio']:.2f}" +
               (f", naive x{g['naive']['ratio']:.2f}" if g["naive"] else ""))
     fit_k = s["fit"]
-    print(f"  fitted exponent: score_field {fit_k['full']:.2f}, sort-based {fit_k['sort']:.2f}" +
-          (f", naive {fit_k['naive']:.2f}" if fit_k["naive"] is not None else ""))
+    if fit_k["full"] is not None:  # one size alone has no fit
+        print(f"  fitted exponent: score_field {fit_k['full']:.2f}, sort-based {fit_k['sort']:.2f}" +
+              (f", naive {fit_k['naive']:.2f}" if fit_k["naive"] is not None else ""))
     if "collector_empty" in s:
         print(f"  collector, empty store: {mib(s['collector_empty']['hwm']):.1f} MiB")
     if "incremental" in s:
@@ -476,20 +478,18 @@ def report(s):
               f"{inc['correction_ms']:.2f} ms")
 
 
-def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--sizes", help="result counts to measure, comma-separated (default: "
-                   f"{','.join(str(t * b) for _, t, b in SIZES)})")
-    p.add_argument("--skip-memory", action="store_true", help="leave out the memory figures")
-    p.add_argument("--json", action="store_true", help="print the figures as JSON instead of a table")
-    p.add_argument("--probe", nargs=3, help=argparse.SUPPRESS)
-    a = p.parse_args(argv)
-    if a.probe:
-        print(json.dumps(probe(int(a.probe[0]), int(a.probe[1]), a.probe[2])))
-        return None
-    s = run([int(x) for x in a.sizes.split(",")] if a.sizes else None, not a.skip_memory)
-    print(json.dumps(s)) if a.json else report(s)
-    return s
+@click.command(help=__doc__.splitlines()[0])
+@click.option("--sizes", help="result counts to measure, comma-separated (default: "
+              f"{','.join(str(t * b) for _, t, b in SIZES)})")
+@click.option("--skip-memory", is_flag=True, help="leave out the memory figures")
+@click.option("--json", "as_json", is_flag=True, help="print the figures as JSON instead of a table")
+@click.option("--probe", "probe_args", nargs=3, hidden=True)  # the memory figures' fresh process
+def main(sizes, skip_memory, as_json, probe_args):
+    if probe_args:
+        print(json.dumps(probe(int(probe_args[0]), int(probe_args[1]), probe_args[2])))
+        return
+    s = run([int(x) for x in sizes.split(",")] if sizes else None, not skip_memory)
+    print(json.dumps(s)) if as_json else report(s)
 
 
 if __name__ == "__main__":

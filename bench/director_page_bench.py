@@ -6,7 +6,6 @@ nothing). Targets: 1 s and 5 MB. The store is filled the way tests/host/test_dir
 
     .venv/bin/python bench/director_page_bench.py [--json]
 """
-import argparse
 import json
 import re
 import statistics
@@ -18,6 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "firmware"), str(ROOT / "host_tools"), str(ROOT / "tests"), str(ROOT / "tests" / "host")]
 
+import click  # noqa: E402
 import httpx2 as httpx  # noqa: E402
 from collector_proc import Collector, keyring  # noqa: E402
 from test_director_page_bounded import CALLS, IRREGULARITIES, _flood  # noqa: E402
@@ -68,12 +68,11 @@ def figures(s):
              "target": 5 * 1024, "method": method}]
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args()
+@click.command(help=__doc__.split("\n\n")[0])
+@click.option("--json", "as_json", is_flag=True, help="print the figures as JSON")
+def main(as_json):
     figs = figures(run())
-    print(json.dumps(figs, indent=1) if args.json else "\n".join(f"{f['name']}: {f['value']:.0f} {f['unit']}"
+    print(json.dumps(figs, indent=1) if as_json else "\n".join(f"{f['name']}: {f['value']:.0f} {f['unit']}"
                                                                   for f in figs))
 
 

@@ -24,7 +24,6 @@ An export is of one section (`bidwire export --section`), so two figures per for
 
 A benchmark, not a test: a figure over its target is printed as "over target", never an error.
 """
-import argparse
 import json
 import random
 import re
@@ -38,6 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "bench"), str(ROOT / "firmware"), str(ROOT / "host_tools")]
 
+import click  # noqa: E402
 from collector_bench import section_name  # noqa: E402
 from collector_scoring import _OUTCOMES  # noqa: E402
 
@@ -311,17 +311,20 @@ def main():
         finally:
             print(f"{_peak_mib():.1f}", file=sys.stderr)
         return
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sections", type=int, default=SECTIONS)
-    parser.add_argument("--json", action="store_true")
-    parser.add_argument("--publication-only", metavar="DATA", help=argparse.SUPPRESS)
-    args = parser.parse_args()
-    if args.publication_only:
-        _publication_only(args.publication_only)
+    cli()
+
+
+@click.command(help=__doc__.splitlines()[0])
+@click.option("--sections", type=int, default=SECTIONS, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="print the figures as JSON")
+@click.option("--publication-only", metavar="DATA", hidden=True)  # the baseline's fresh process
+def cli(sections, as_json, publication_only):
+    if publication_only:
+        _publication_only(publication_only)
         print(f"{_peak_mib():.1f}", file=sys.stderr)
         return
-    r = run(args.sections)
-    if args.json:
+    r = run(sections)
+    if as_json:
         print(json.dumps(r, indent=1))
         return
     print(f"store built in {r['build_s']:.1f} s; standings loaded in {r['every']['load_s']:.1f} s")

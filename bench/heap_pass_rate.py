@@ -13,30 +13,30 @@ From START_K it steps down by STEP_K while every session passes, or up until eve
 smallest heap with N of N and each heap's count. `make bench` measures its heap figures with the same
 `unit_bench.smallest_heap`.
 """
-import argparse
 import sys
 import tempfile
 from pathlib import Path
+
+import click
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import unit_bench  # noqa: E402
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("start_k", type=int)
-    parser.add_argument("step_k", type=int, nargs="?", default=1)
-    parser.add_argument("--build", default="32-bit frozen")
-    parser.add_argument("--sessions", type=int, default=unit_bench.SESSIONS)
-    parser.add_argument("--mp32-mpy", default=str(unit_bench.ROOT / "build" / "mp32-mpy" / "micropython"))
-    args = parser.parse_args()
-    on = next(b for b in unit_bench.builds(Path(args.mp32_mpy)) if b.key == args.build)
+@click.command(help=__doc__.split("\n\n")[0])
+@click.argument("start_k", type=int)
+@click.argument("step_k", type=int, default=1, required=False)
+@click.option("--build", default="32-bit frozen", show_default=True)
+@click.option("--sessions", type=int, default=unit_bench.SESSIONS, show_default=True)
+@click.option("--mp32-mpy", default=str(unit_bench.ROOT / "build" / "mp32-mpy" / "micropython"), show_default=True)
+def main(start_k, step_k, build, sessions, mp32_mpy):
+    on = next(b for b in unit_bench.builds(Path(mp32_mpy)) if b.key == build)
     with tempfile.TemporaryDirectory(prefix="bidwire-heap-") as tmp, \
             unit_bench.Collector.with_units(Path(tmp), {}) as c:
-        heap, counts = unit_bench.smallest_heap(c, Path(tmp), on, args.start_k, args.step_k, args.sessions)
+        heap, counts = unit_bench.smallest_heap(c, Path(tmp), on, start_k, step_k, sessions)
     for k in sorted(counts):
         print(f"{on.key} {k}K: {counts[k][0]} of {counts[k][1]}")
-    print(f"{on.key}: smallest heap with {args.sessions} of {args.sessions} sessions: {heap} B ({heap // 1024} KiB)")
+    print(f"{on.key}: smallest heap with {sessions} of {sessions} sessions: {heap} B ({heap // 1024} KiB)")
 
 
 if __name__ == "__main__":

@@ -22,7 +22,6 @@ Afterwards the store must hold every event the unit sent, once. Linux only (the 
 
     .venv/bin/python bench/hostile_bench.py [--syncs N] [--json]
 """
-import argparse
 import asyncio
 import hashlib
 import hmac
@@ -36,6 +35,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+import click
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
@@ -213,20 +214,21 @@ def figures(s):
              "baseline_name": base, "tag": "unit alone", "method": method} for p in (95, 99)]
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--syncs", type=int, default=400)
-    parser.add_argument("--json", action="store_true")
-    parser.add_argument("--load", type=int, help=argparse.SUPPRESS)  # the hostile load against this port
-    parser.add_argument("--duration", type=float, default=60, help=argparse.SUPPRESS)
-    for name, default in (("idle", IDLE), ("flooders", FLOODERS), ("readers", READERS)):
-        parser.add_argument(f"--{name}", type=int, default=default, help=f"default {default}")
-    args = parser.parse_args(argv)
-    globals().update(IDLE=args.idle, FLOODERS=args.flooders, READERS=args.readers)
-    if args.load:
-        return load_main(args.load, args.duration)
-    s = run(args.syncs)
-    if args.json:
+@click.command(help=__doc__.split("\n\n")[0])
+@click.option("--syncs", type=int, default=400, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="print the figures as JSON")
+@click.option("--load", "load_port", type=int, hidden=True)  # the hostile load against this port
+@click.option("--duration", type=float, default=60, hidden=True)
+@click.option("--idle", type=int, default=IDLE, show_default=True)
+@click.option("--flooders", type=int, default=FLOODERS, show_default=True)
+@click.option("--readers", type=int, default=READERS, show_default=True)
+def main(syncs, as_json, load_port, duration, idle, flooders, readers):
+    globals().update(IDLE=idle, FLOODERS=flooders, READERS=readers)
+    if load_port:
+        load_main(load_port, duration)
+        return
+    s = run(syncs)
+    if as_json:
         print(json.dumps(s))
         return
     for f in figures(s):

@@ -23,7 +23,6 @@
 
 A benchmark, not a test: nothing here asserts. Clients and hub share the machine's cores.
 """
-import argparse
 import asyncio
 import json
 import multiprocessing
@@ -40,6 +39,7 @@ import httpx2 as httpx
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
+import click  # noqa: E402
 from hubkit import Hub, Pg  # noqa: E402
 
 from bidwire_host import signing  # noqa: E402
@@ -360,12 +360,11 @@ def figures(f):
     ]
 
 
-def main():
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--clubs", default="10,50,150")
-    p.add_argument("--readers", type=int, default=200)
-    args = p.parse_args()
-    out = run(tuple(int(x) for x in args.clubs.split(",")), args.readers)
+@click.command(help=__doc__.split("\n\n")[0])
+@click.option("--clubs", default="10,50,150", show_default=True, help="club counts, comma-separated")
+@click.option("--readers", type=int, default=200, show_default=True)
+def main(clubs, readers):
+    out = run(tuple(int(x) for x in clubs.split(",")), readers)
     print(json.dumps(out, indent=1))
     for f in figures(out):
         print(f"{f['name']}: {f['value']:.1f} {f['unit']} (target {f['target']}; baseline {f['baseline']:.1f} "

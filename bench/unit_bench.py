@@ -21,6 +21,7 @@ from bidwire_host.unit_tools.simulator import Runtime, device_model
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "tests" / "e2e"), str(ROOT / "tests")]
 
+import click  # noqa: E402
 from collector_proc import Collector  # noqa: E402
 from session import session  # noqa: E402
 from vunit import SECRET, VUnit, write_config  # noqa: E402
@@ -298,17 +299,15 @@ def figures(tmp, core, on):
     ]
 
 
-def main():
+@click.command()
+@click.option("--build", default="32-bit frozen", show_default=True, help="32-bit frozen | 32-bit .mpy | 64-bit .mpy")
+@click.option("--mp32-mpy", default=str(ROOT / "build" / "mp32-mpy" / "micropython"), show_default=True)
+def main(build, mp32_mpy):
     """`.venv/bin/python bench/unit_bench.py [--build KEY]`: one build's heap once booted and after the session alone
     (bench/heap_pass_rate.py gives its smallest heap; bench/run.py runs everything)."""
-    import argparse
     import tempfile
 
-    parser = argparse.ArgumentParser(description=main.__doc__)
-    parser.add_argument("--build", default="32-bit frozen", help="32-bit frozen | 32-bit .mpy | 64-bit .mpy")
-    parser.add_argument("--mp32-mpy", default=str(ROOT / "build" / "mp32-mpy" / "micropython"))
-    args = parser.parse_args()
-    on = {b.key: b for b in builds(args.mp32_mpy)}[args.build]
+    on = {b.key: b for b in builds(mp32_mpy)}[build]
     lines, _ = session(32)
     with tempfile.TemporaryDirectory() as tmp, Collector.with_units(Path(tmp), {}) as collector:
         ok, unit = run_session(collector, Path(tmp), "512K", lines, on, measure=True)
