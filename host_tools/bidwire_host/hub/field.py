@@ -17,6 +17,7 @@ import numpy as np
 from bidwire_host.hub.tally import ROW_KEY, Pair, Tally, as_result, pair_id
 from bidwire_host.scoring import law78a
 from bidwire_host.scoring.boards import Boards
+from bidwire_host.scoring.model import ratio
 from bidwire_host.scoring.session import score_board
 
 __all__ = ["Boards", "Field", "Pair", "as_result", "board_rows", "frequencies", "pair_id", "results_of", "score"]
@@ -46,21 +47,19 @@ def _plain_board(rows, method, expected):
     """Law 78 A on a board with no adjusted result, by distinct score (the field has thousands of results and a
     few dozen scores a board): {score_ns: (ns numerator, ew numerator)} over the board's one denominator, and
     the top. The same figures as scoring.matchpoints.score_board (tests/hub/test_field_fast.py compares them)."""
-    scores = [r["score_ns"] for r in rows]
+    scores = np.fromiter(map(_SCORE, rows), np.int64, len(rows))
     n = len(rows)
     factor = method == "neuberg" and n != expected
     e = expected if method == "neuberg" else n
     top = 2 * (e - 1) if e > 1 else 0
+    units = law78a.units(np.zeros(n, np.int64), scores)
+    distinct, first = np.unique(scores, return_index=True)  # a score's units are its first result's
     values = {}
-    for score, u_ns in zip(scores, law78a.units(np.zeros(n, np.int64), scores).tolist(), strict=True):
+    for score, u_ns in zip(distinct.tolist(), units[first].tolist(), strict=True):
         u_ew = 2 * (n - 1) - u_ns
         # Neuberg: (M + 1) x E / n - 1, that is ((M + 1) x E - n) / n
         values[score] = ((u_ns + 1) * e - n, (u_ew + 1) * e - n) if factor else (u_ns, u_ew)
     return values, (n if factor else 1), top
-
-
-def _value(num, den):
-    return num if den == 1 else Fraction(num, den)
 
 
 def _pct(mp, top):
@@ -82,7 +81,7 @@ def board_rows(rows, method, expected):
         return [_row_dict(r, row.mp_ns, row.mp_ew, row.top, row.pct_ns, row.pct_ew)
                 for r, row in zip(rows, scored, strict=True)]
     values, den, top = _plain_board(rows, method, expected)
-    shown = {s: (_value(ns, den), _value(ew, den)) for s, (ns, ew) in values.items()}
+    shown = {s: (ratio(ns, den), ratio(ew, den)) for s, (ns, ew) in values.items()}
     return [_row_dict(r, *shown[r["score_ns"]], top, _pct(shown[r["score_ns"]][0], top),
                       _pct(shown[r["score_ns"]][1], top)) for r in rows]
 
@@ -111,6 +110,7 @@ def of_tally(tally, winners):
 
 
 _BOARD = itemgetter("board")
+_SCORE = itemgetter("score_ns")
 
 
 def board_frequencies(rows, method, expected):
@@ -122,7 +122,7 @@ def board_frequencies(rows, method, expected):
     counts = Counter(r["score_ns"] for r in rows)
     out = []
     for score in sorted(values, reverse=True):
-        ns, ew = _value(values[score][0], den), _value(values[score][1], den)
+        ns, ew = ratio(values[score][0], den), ratio(values[score][1], den)
         out.append([score, counts[score], ns, ew, _pct(ns, top)])
     return out
 

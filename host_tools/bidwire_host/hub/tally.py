@@ -15,8 +15,8 @@ core. That is the full rescoring `make bench` times (docs/benchmarks.md "The hub
 
 Everything stays exact: the sums are integer numerators per denominator (a board's n), added in float64 only
 while they are far below 2**53. The ranking is sorted on each pair's percentage as a float, and wherever two
-floats are closer than `NEAR` the pairs are ordered again on their exact percentages (Fractions), so only exactly
-equal percentages tie. A ranking entry works its exact matchpoints and percentage when first read.
+floats are closer than `ranking.NEAR` the pairs are ordered again on their exact percentages (Fractions), so only
+exactly equal percentages tie. A ranking entry works its exact matchpoints and percentage when first read.
 tests/hub/test_field_fast.py holds every figure to the club's scoring core (scoring.session).
 """
 from collections.abc import Sequence
@@ -29,10 +29,9 @@ import numpy as np
 
 from bidwire_host.scoring import law78a
 from bidwire_host.scoring.model import Artificial, Assigned, Result
-from bidwire_host.scoring.ranking import tie_key
+from bidwire_host.scoring.ranking import near_runs, tie_key
 from bidwire_host.scoring.session import score_board
 
-NEAR = 1e-9  # percentage points: floats this close are compared exactly (a float sum is off by ~1e-13)
 _EXACT_FLOAT = 2 ** 52  # integer sums below this are exact in float64 (numpy's bincount adds in float64)
 _KEYS = (itemgetter("club_id", "section", "ns"), itemgetter("club_id", "section", "ew"))  # a pair, each side
 _NAMES = (itemgetter("ns_names"), itemgetter("ew_names"))
@@ -284,22 +283,15 @@ class Tally:
         pct, who, clubs = pct[order], np.concatenate(who)[order].tolist(), np.concatenate(clubs)[order]
         n = len(who)
         tie = np.arange(n)  # each entry's tie group: the position of the group's first entry
-        # Where the floats of neighbours are closer than NEAR they are ordered again, exactly; elsewhere a float
-        # step is a real step, so only entries in those runs can tie.
-        close = np.flatnonzero(pct[:-1] - pct[1:] <= NEAR).tolist()
-        i = 0
-        while i < len(close):
-            j = i
-            while j + 1 < len(close) and close[j + 1] == close[j] + 1:
-                j += 1
-            lo, hi = close[i], close[j] + 2  # the run is who[lo:hi]
+        # Where the floats of neighbours are too close to tell apart they are ordered again, exactly; elsewhere a
+        # float step is a real step, so only entries in those runs can tie.
+        for lo, hi in near_runs(pct):  # the run is who[lo:hi]
             run = self._exact_order(totals, who[lo:hi])
             who[lo:hi] = [w for w, _ in run]
             clubs[lo:hi] = [self.sides[s].club[k] for s, k in who[lo:hi]]
             for k in range(1, len(run)):
                 if run[k][1] == run[k - 1][1]:
                     tie[lo + k] = tie[lo + k - 1]
-            i = j + 1
         tied = np.bincount(tie, minlength=n)[tie] > 1
         club_rank, club_tied = _within(clubs, tie)
         return ("+".join(("NS", "EW")[s] for s in sides), who, (tie + 1).tolist(), tied.tolist(),

@@ -287,6 +287,14 @@ def format_number(x):
     return x
 
 
+def ratio(num, den):
+    """num / den exactly: an int when it is whole, else a Fraction (matchpoints over a board's denominator)."""
+    if den == 1:
+        return num
+    value = Fraction(num, den)
+    return value.numerator if value.denominator == 1 else value
+
+
 def format_pct(x, places=2):
     """A percentage as pages and printouts show it: rounded half away from zero on its exact value (40.625 is
     "40.63"), as the files write it; "" for None."""

@@ -120,6 +120,23 @@ def rank(values, *, higher_is_better=True):
     return out
 
 
+NEAR = 1e-9  # percentage points: floats this close are compared exactly (a float sum is off by ~1e-13)
+
+
+def near_runs(desc):
+    """(lo, hi) of each run of neighbours in `desc` (a numpy array of floats, best first) closer than NEAR: the only
+    places where a float step may not be a real step, to be ordered again on exact values (the club's whole field,
+    scoring/whole_field.py, and the hub's tally)."""
+    close = (desc[:-1] - desc[1:] <= NEAR).nonzero()[0].tolist()
+    i = 0
+    while i < len(close):
+        j = i
+        while j + 1 < len(close) and close[j + 1] == close[j] + 1:
+            j += 1
+        yield close[i], close[j] + 2
+        i = j + 1
+
+
 def tie_key(contestant):
     """Sort key for contestants that tie: numeric ids in numeric order ('2' before '10'), then text."""
     parts = contestant if isinstance(contestant, tuple) else (contestant,)

@@ -7,7 +7,6 @@ Sums stay exact: a Neuberg-factored result scores ((M + 1)·E - n) / n, kept as 
 board's n (Total's parts by denominator), and numpy adds integers in float64 only while far below 2**53.
 """
 from collections.abc import Mapping, Sequence
-from fractions import Fraction
 from functools import partial
 from itertools import count
 from operator import attrgetter
@@ -16,11 +15,10 @@ import numpy as np
 
 from bidwire_host.scoring import law78a
 from bidwire_host.scoring.boards import Boards
-from bidwire_host.scoring.model import Row, ScoringError
-from bidwire_host.scoring.ranking import Standing, Total, tie_key
+from bidwire_host.scoring.model import Row, ScoringError, ratio
+from bidwire_host.scoring.ranking import Standing, Total, near_runs, tie_key
 
 _EXACT_FLOAT = 2 ** 52
-NEAR = 1e-9  # percentage points: floats this close are compared exactly (a float sum is off by ~1e-13)
 _BOARD, _NS, _EW, _SCORE = (attrgetter(a) for a in ("board", "ns", "ew", "score_ns"))
 
 
@@ -68,19 +66,10 @@ def _rows(results, boards, num_ns, num_ew, den, top):
                 parts[int(boards[part[0]])] = part.tolist()
         if den is None:
             return [Row(results[i], int(num_ns[i]), int(num_ew[i]), int(top[i])) for i in parts[board]]
-        return [Row(results[i], _value(int(num_ns[i]), int(den[i])), _value(int(num_ew[i]), int(den[i])),
+        return [Row(results[i], ratio(int(num_ns[i]), int(den[i])), ratio(int(num_ew[i]), int(den[i])),
                     int(top[i])) for i in parts[board]]
 
     return Boards({b: partial(board_rows, b) for b in sorted(set(boards.tolist()))})
-
-
-def _value(num, den):
-    return num if den == 1 else _fraction(num, den)
-
-
-def _fraction(num, den):
-    value = Fraction(num, den)
-    return value.numerator if value.denominator == 1 else value
 
 
 class Totals(Mapping):
@@ -198,8 +187,8 @@ class Standings(Sequence):
 
 def standings(totals):
     """Rank every contestant on its percentage (scoring.ranking.ranking's order: NS, then EW, or one field):
-    sorted on floats, and wherever neighbours' floats are closer than NEAR, again on exact percentages, so that
-    only equal percentages tie, ordered then as ranking.tie_key orders them."""
+    sorted on floats, and wherever neighbours' floats are too close (ranking.near_runs), again on exact percentages,
+    so that only equal percentages tie, ordered then as ranking.tie_key orders them."""
     pct = totals.pct_floats()
     fields, ranks, tied = [], [], []
     for name, index in totals.fields:
@@ -208,20 +197,13 @@ def standings(totals):
         order = (-pct[codes]).argsort(kind="stable")
         floats = pct[codes[order]]
         same = np.zeros(order.size, bool)  # same[j]: equal to the one before
-        close = (floats[:-1] - floats[1:] <= NEAR).nonzero()[0].tolist()
-        i = 0
-        while i < len(close):
-            j = i
-            while j + 1 < len(close) and close[j + 1] == close[j] + 1:
-                j += 1
-            lo, hi = close[i], close[j] + 2
+        for lo, hi in near_runs(floats):
             run = order[lo:hi].tolist()
             exact = sorted((-value, tie_key(totals.contestant(name, pairs[k])), k)
                            for k, value in zip(run, totals.exact_pcts(codes[run].tolist()), strict=True))
             order[lo:hi] = [k for *_, k in exact]
             for m in range(1, len(exact)):
                 same[lo + m] = exact[m][0] == exact[m - 1][0]
-            i = j + 1
         at = np.arange(order.size)
         first = np.maximum.accumulate(np.where(same, 0, at))
         fields.append((name, pairs, codes, order))
