@@ -16,16 +16,11 @@ from bidwire_host.hub.inputs import Upload
 from bidwire_host.hub.storage import Refused
 from bidwire_host.hub.views import TEMPLATES
 from bidwire_host.hub.worker import Worker, WorkerDep
-from bidwire_host.web import errors as web_errors
+from bidwire_host.web import errors
 
 MAX_BODY = 2_000_000  # bytes of one upload: 2,000 results fit in well under a third of it
 
 router = APIRouter()
-
-
-async def _body(request):
-    """The request's body, read whole within its limit and deadline by the app's body limit (app.BODY_LIMITS)."""
-    return await request.body()
 
 
 def _secret(hub: Worker, sim_id, club_id):
@@ -38,7 +33,7 @@ def _secret(hub: Worker, sim_id, club_id):
 async def upload(request: Request, hub: WorkerDep):
     club_id = request.headers.get(signing.HEADER_CLUB, "")
     signature = request.headers.get(signing.HEADER_SIGNATURE, "")
-    body = await _body(request)
+    body = await request.body()  # read whole, within its limit and deadline, by the app's body limit
     try:
         sim_id = json.loads(body).get("sim")
     except (ValueError, AttributeError):
@@ -56,8 +51,8 @@ def _take(hub: Worker, sim_id, club_id, signature, body):
         try:
             up = Upload.model_validate_json(body)
         except ValidationError as e:
-            reason, field, detail = web_errors.parse_errors(e.errors())
-            return web_errors.reply(422, f"the upload does not parse: {reason}", field, detail=detail)
+            reason, field, detail = errors.parse_errors(e.errors())
+            return errors.reply(422, f"the upload does not parse: {reason}", field, detail=detail)
         if up.club != club_id:
             raise Refused(403, f"club: club {club_id} cannot upload for club {up.club}", "club")
         status, n = storage.store_upload(conn, up, signing.digest(body))
@@ -80,7 +75,7 @@ async def upload_usebio(sim_id: str, request: Request, hub: WorkerDep,
     body signed as an upload is."""
     club_id = request.headers.get(signing.HEADER_CLUB, "")
     signature = request.headers.get(signing.HEADER_SIGNATURE, "")
-    data = await _body(request)
+    data = await request.body()  # read whole, within its limit and deadline, by the app's body limit
     return await run_in_threadpool(_signed_heat, hub, sim_id, club_id, signature, data, section)
 
 
