@@ -12,7 +12,7 @@ from bidwire.unit.app import App
 from bidwire.unit.flash import JournalFull
 from bidwire.unit.journal import JOURNAL, Journal
 from bidwire.unit.keys import parse_key
-from bidwire.unit.store import SNAPSHOT, Store
+from bidwire.unit.store import Store
 
 
 class Clock:
@@ -78,7 +78,7 @@ def test_acknowledged_events_leave_the_outbox_and_a_quiet_point_compacts_the_jou
         keys(s, "N PASS")  # next board: START is a quiet point
         s.ack(s.seq - 1)
         assert events(s) == [] and s.journal.size() == 0  # compacted: snapshot holds the state
-        assert SNAPSHOT in os.listdir(path)
+        assert Store.SNAPSHOT in os.listdir(path)
         s.journal.close()
         s2 = opened(path)
         assert s2.app.board == 2 and s2.app.screen == A.START and s2.acked == s.seq - 1
@@ -132,13 +132,13 @@ def test_a_power_cut_during_compaction_does_not_replay_old_records():
         snap = {"gen": s.gen + 1, "boot": s.boot, "seq": s.seq, "acked": s.seq - 1, "keys": 1, "app": {
             "screen": A.START, "assignment": None, "next": None, "late": None, "board_idx": -1, "board": 1, "mode": 0,
             "cmd_ack": 0, "clock_offset": 0, "played": 0}}
-        s.journal.snapshot(SNAPSHOT, json.dumps(snap).encode())  # the snapshot of a later quiet point landed ...
+        s.journal.snapshot(Store.SNAPSHOT, json.dumps(snap).encode())  # the snapshot of a later quiet point landed ...
         s.journal.close()  # ... and the power failed before the journal was restarted
-        with open(path + "/" + SNAPSHOT + ".tmp", "w") as f:
+        with open(path + "/" + Store.SNAPSHOT + ".tmp", "w") as f:
             f.write("half")
         s2 = opened(path)
         assert len(s2.app.auction.eff) == 0 and s2.seq == snap["seq"] + 1  # old records ignored
-        assert SNAPSHOT + ".tmp" not in os.listdir(path)  # stray tmp removed at boot
+        assert Store.SNAPSHOT + ".tmp" not in os.listdir(path)  # stray tmp removed at boot
         s2.journal.close()
     finally:
         remove_tree(path)

@@ -3,7 +3,7 @@
 A journal of good records is written with the real writer (bidwire.unit.journal), then the file is damaged:
 cut at every offset, bytes flipped, junk appended or inserted. Reading never raises, and yields exactly the
 longest prefix of records whose bytes are untouched (after a damaged record nothing is trusted), with
-`damaged` the offset of the first damaged record and a reason. The boot's `replay.repair` then leaves a file that
+`damaged` the offset of the first damaged record and a reason. The boot's `Journal.repair` then leaves a file that
 reads back that same prefix, undamaged, and appends work after it (and after a restart).
 
 Where a record lies is worked out here from the record format (docs/architecture.md §3, journal.py's docstring):
@@ -19,7 +19,6 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from bidwire.unit import flash as flash_mod
-from bidwire.unit import replay
 from bidwire.unit.journal import JOURNAL, Journal
 
 REASONS = {"short header", "bad magic", "short payload", "short checksum", "bad checksum"}
@@ -96,7 +95,7 @@ def check(directory, records, damaged_index, reason=None):
         if reason is not None:
             assert why == reason
     j = Journal(directory)
-    assert replay.repair(j) == was_damaged
+    assert j.repair() == was_damaged
     j.close()
     path = directory + "/" + JOURNAL
     assert (os.path.getsize(path) if os.path.exists(path) else 0) == at

@@ -17,7 +17,6 @@ _HEADER = const(4)
 _TRAILER = const(4)
 _MAX_PAYLOAD = const(0xFFFF)
 JOURNAL = "journal.bin"
-_REPLAY = const("bidwire.unit.replay")  # the boot's module: the repair of a torn tail (replay.repair)
 
 
 class Journal:
@@ -44,6 +43,17 @@ class Journal:
         self._head, self._tail = bytearray(_HEADER), bytearray(_TRAILER)  # reused by every record
         self._f, self._size = None, 0  # the append handle, opened at the first append, and the file size
 
+    def repair(self):
+        """Cut the journal at its first damaged record, so that new records follow the last good one (replay.py, the
+        boot's module, loaded for it and dropped after). False if it had none."""
+        from bidwire.unit import replay
+
+        cut = replay.repair(self)
+        drop(replay.__name__)
+        if cut:
+            self.damaged = self.damage_reason = None
+        return cut
+
     def append(self, kind, *parts):
         """Store one record durably (flushed and synced) before returning; JournalFull if flash is full. The
         payload is the parts one after the other, written as they are: never joined into one more copy."""
@@ -55,10 +65,7 @@ class Journal:
         if n > _MAX_PAYLOAD:
             raise ValueError(f"record payload of {n} bytes is too long: at most {_MAX_PAYLOAD}")
         if self.damaged is not None:  # a record after a torn one could never be read back: cut it first
-            from bidwire.unit import replay
-
-            replay.repair(self)
-            drop(_REPLAY)
+            self.repair()
         head, tail = self._head, self._tail
         struct.pack_into("<BBH", head, 0, _MAGIC, kind, n)
         crc = crc32(head)

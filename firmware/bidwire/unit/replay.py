@@ -3,7 +3,8 @@ over it through the App (bidwire.unit.store), a torn or corrupt tail cut off (bi
 
 None of it runs between boots but a rebuild after a failed write and the repair after a failed append, so the store
 and the journal import this module for those moments and drop it after (bidwire.unit.lazy): its functions are not
-in the heap once booted (docs/benchmarks.md).
+in the heap once booted (on the .mpy path that is 1.5 KiB; docs/benchmarks.md "What the heap needs"). It reads the
+store and the journal and returns what it found; each of them writes its own fields.
 """
 import gc
 import json
@@ -13,14 +14,7 @@ import struct
 from bidwire.core.compat import const
 from bidwire.unit.flash import durable, flash_error, remove
 
-_SNAPSHOT = const("state.json")  # store.SNAPSHOT
 _COPY = const(256)  # repair() copies the good prefix through a buffer this size
-# The store's record kinds, as store.py writes them (tests/core/test_unit_store.py replays each of them)
-_R_GEN = const(1)
-_R_BOOT = const(2)
-_R_KEY = const(3)
-_R_CMD = const(4)
-_R_ACK = const(5)
 
 
 def clean(journal):
@@ -39,33 +33,31 @@ def read_snapshot(journal, name):
 
 
 def load(store):
-    """The .tmp files a power cut left removed, the snapshot, then the journal replayed over it: the app, seq, keys,
-    boot and acked as the flash holds them. One that cannot complete (the heap, a bug) would leave a half-replayed app
-    and counters: it halts the store."""
+    """The .tmp files a power cut left removed, the snapshot, then the journal replayed over it through the store's
+    App: the store's counters as the flash holds them, [gen, boot, seq, acked, keys, new_gen, journal_reset] (the
+    store writes them). One that cannot complete (the heap, a bug) would leave a half-replayed app: it halts the
+    store (Store.halt)."""
     clean(store.journal)
-    store.gen = store.boot = store.acked = store.keys = 0
-    store.seq = 1
-    store.hint = 0
+    found = [0, 0, 1, 0, 0, True, False]  # gen, boot, seq, acked, keys, new_gen, journal reset
     app = store.app
     app.replaying = True
     try:
-        snap = read_snapshot(store.journal, _SNAPSHOT)
+        snap = read_snapshot(store.journal, store.SNAPSHOT)
         if snap:
             s = json.loads(snap)
             snap = None
-            store.gen, store.boot, store.seq, store.acked = s["gen"], s["boot"], s["seq"], s["acked"]
-            store.keys = s["keys"]
+            found[0], found[1], found[2], found[3], found[4] = s["gen"], s["boot"], s["seq"], s["acked"], s["keys"]
             app.restore(s["app"])
             s = None
-        _records(store)
+        _records(store, found)
     except Exception as e:  # noqa: BLE001 - whatever it was, the app is half-way
         store.halt("replay " + type(e).__name__)
     finally:
         app.replaying = False
-    _damaged(store)
+    return found
 
 
-def _records(store):
+def _records(store, found):
     j, app = store.journal, store.app
     first = True
     count = 0
@@ -77,49 +69,35 @@ def _records(store):
             gc.collect()
         if first:
             first = False
-            if kind != _R_GEN or struct.unpack_from("<I", payload, 4)[0] != store.gen:
+            if kind != store.R_GEN or struct.unpack_from("<I", payload, 4)[0] != found[0]:
                 j.reset()  # a journal the snapshot already holds (power cut during compaction)
-                store.status = ""
+                found[6] = True
                 return
-            store.new_gen = False
+            found[5] = False
             continue
         t = struct.unpack_from("<I", payload, 0)[0]
         off = 8
-        if kind == _R_KEY:
+        if kind == store.R_KEY:
             app.key(payload[4], payload[5])
-            store.keys += 1
+            found[4] += 1
             off = 6
-        elif kind == _R_CMD:
+        elif kind == store.R_CMD:
             n = payload[4] | payload[5] << 8
             app.command(json.loads(payload[6:6 + n]), t)
             off = 6 + n
-        elif kind == _R_BOOT:
-            store.boot = struct.unpack_from("<I", payload, 4)[0]
-        elif kind == _R_ACK:
-            store.acked = max(store.acked, struct.unpack_from("<I", payload, 4)[0])
+        elif kind == store.R_BOOT:
+            found[1] = struct.unpack_from("<I", payload, 4)[0]
+        elif kind == store.R_ACK:
+            found[3] = max(found[3], struct.unpack_from("<I", payload, 4)[0])
         while off + 6 <= len(payload):
             seq, n = struct.unpack_from("<IH", payload, off)
-            store.seq = seq + 1
+            found[2] = seq + 1
             off += 6 + n
-    if first:
-        store.new_gen = True
-
-
-def _damaged(store):
-    """A torn or corrupt record ended the replay: say so, and cut it so that new records follow good ones."""
-    j = store.journal
-    if j.damaged is not None:
-        store.status = "journal cut: " + j.damage_reason
-        store.pending.append({"type": "note", "text": f"journal damaged at byte {j.damaged} "
-                              f"({j.damage_reason}); the torn record was dropped"})
-        repair(j)
-        if j.size() == 0:
-            store.new_gen = True
 
 
 def repair(journal):
-    """Cut the journal at its first damaged record (copy the good prefix to .tmp, rename over). False if it had
-    none."""
+    """Cut the journal at its first damaged record (copy the good prefix to .tmp, rename over; Journal.repair). False
+    if it had none."""
     for _ in journal.records():
         pass
     if journal.damaged is None:
@@ -140,5 +118,4 @@ def repair(journal):
     except OSError as e:
         remove(tmp)
         raise flash_error(e, "journal repair")  # noqa: B904 - MicroPython warns on chaining
-    journal.damaged = journal.damage_reason = None
     return True

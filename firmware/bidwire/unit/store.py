@@ -21,13 +21,6 @@ from bidwire.core.compat import const
 from bidwire.unit.flash import JournalFull
 from bidwire.unit.lazy import drop
 
-_R_GEN = const(1)  # first record of a journal: its generation (the snapshot names the one that follows it)
-_R_BOOT = const(2)
-_R_KEY = const(3)
-_R_CMD = const(4)
-_R_ACK = const(5)
-SNAPSHOT = "state.json"
-_REPLAY = const("bidwire.unit.replay")
 # an event's JSON as bytes: on MicroPython a str is a buffer of its UTF-8 bytes, viewed as it is (no copy, which a
 # fragmented heap may have no room for); CPython encodes it
 _BYTES = memoryview if sys.implementation.name == "micropython" else str.encode
@@ -38,6 +31,14 @@ class Halted(Exception):
 
 
 class Store:
+    SNAPSHOT = "state.json"  # the snapshot's file in the journal's directory
+    # The record kinds (replay.py reads them through the store; tests/core/test_unit_store.py replays each of them)
+    R_GEN = const(1)  # first record of a journal: its generation (the snapshot names the one that follows it)
+    R_BOOT = const(2)
+    R_KEY = const(3)
+    R_CMD = const(4)
+    R_ACK = const(5)
+
     def __init__(self, journal, app, clock):
         self.journal = journal
         self.app = app
@@ -52,7 +53,7 @@ class Store:
         self.on_halt = None  # called with the reason when a replay cannot complete (runner: fault screen, reset);
         # without one (tests) only the Halted exception stops the caller
         self.halted = ""  # why the store halted; then it journals nothing more
-        self.new_gen = True  # the journal needs its _R_GEN record before the next append (replay.py sets it too)
+        self.new_gen = True  # the journal needs its R_GEN record before the next append (the boot's replay says)
         self.pending = []  # the store's own events (boot, a damaged journal) for the next record
 
     def halt(self, reason):
@@ -65,14 +66,31 @@ class Store:
     # ---- boot ------------------------------------------------------------------------------------------
     def open(self, hello):
         """Boot: drop stray .tmp files, load the snapshot, replay the journal, then journal this boot."""
-        from bidwire.unit import replay
-
-        replay.load(self)
-        drop(_REPLAY)  # the boot's module (no longer in the heap once booted)
+        self._load()
         self.boot += 1
         hello["type"], hello["boot"], hello["backlog"] = "hello", self.boot, self.backlog()
         self.pending.append(hello)
-        self._commit(_R_BOOT, struct.pack("<I", self.boot), self.clock.time(), [])
+        self._commit(self.R_BOOT, struct.pack("<I", self.boot), self.clock.time(), [])
+
+    def _load(self):
+        """The snapshot and the journal replayed through the App (replay.py, the boot's module, dropped again: not in
+        the heap once booted), and a torn tail cut off."""
+        from bidwire.unit import replay
+
+        found = replay.load(self)
+        self.gen, self.boot, self.seq, self.acked, self.keys, self.new_gen, reset = found
+        self.hint = 0
+        if reset:
+            self.status = ""
+        j = self.journal
+        if j.damaged is not None:  # a torn or corrupt record ended the replay: say so, and cut it
+            self.status = "journal cut: " + j.damage_reason
+            self.pending.append({"type": "note", "text": f"journal damaged at byte {j.damaged} "
+                                 f"({j.damage_reason}); the torn record was dropped"})
+            j.repair()  # (with replay.py still loaded)
+            if j.size() == 0:
+                self.new_gen = True
+        drop(replay.__name__)
 
     def rebuild(self):
         """Rebuild the app from flash (after a failed write left the RAM state ahead of the journal)."""
@@ -80,10 +98,7 @@ class Store:
         app.__init__(app.unit, "enforce" if app.mode else "record", app.td.pin)
         gc.collect()
         status = self.status
-        from bidwire.unit import replay  # once the old state is freed (as .mpy files its code comes into the heap)
-
-        replay.load(self)
-        drop(_REPLAY)
+        self._load()  # once the old state is freed (as .mpy files its code comes into the heap)
         self.pending = []  # what the rebuild found to say is for a boot: this input goes back
         self.status = status
 
@@ -96,7 +111,7 @@ class Store:
         before the exception goes on (and halts if it cannot be); likewise for a command."""
         t = self.clock.time()
         try:
-            if not self._commit(_R_KEY, bytes((seat, key)), t, self.app.key(seat, key, ms)):
+            if not self._commit(self.R_KEY, bytes((seat, key)), t, self.app.key(seat, key, ms)):
                 return False
         except Halted:
             raise
@@ -114,7 +129,7 @@ class Store:
             if events is None:
                 return False
             raw = json.dumps(cmd).encode()
-            return self._commit(_R_CMD, struct.pack("<H", len(raw)) + raw, t, events)
+            return self._commit(self.R_CMD, struct.pack("<H", len(raw)) + raw, t, events)
         except Halted:
             raise
         except Exception:
@@ -126,7 +141,7 @@ class Store:
         if seq < self.seq:
             if seq > self.acked:
                 self.acked = seq
-                self._commit(_R_ACK, struct.pack("<I", seq), self.clock.time(), [])
+                self._commit(self.R_ACK, struct.pack("<I", seq), self.clock.time(), [])
                 self.compact()
             return
         # The collector holds seqs up to `seq`, more than this unit ever made: a unit replaced under the same id with
@@ -140,7 +155,7 @@ class Store:
         self.acked = seq
         events.append({"type": "note", "text": f"collector was at seq {seq}, unit at {old}: "
                        "unacknowledged events sent again after it"})
-        self._commit(_R_ACK, struct.pack("<I", seq), self.clock.time(), events)
+        self._commit(self.R_ACK, struct.pack("<I", seq), self.clock.time(), events)
 
     def _commit(self, kind, body, t, events):
         """Journal one input (`kind`, `body`) with its `events` and the store's own `pending` ones, numbered from
@@ -167,7 +182,7 @@ class Store:
         events.clear()  # the dicts go now: the journal write may need their room
         try:
             if self.new_gen:
-                self.journal.append(_R_GEN, struct.pack("<II", t, self.gen))
+                self.journal.append(self.R_GEN, struct.pack("<II", t, self.gen))
                 self.new_gen = False
             self.journal.append(kind, *parts)
         except (JournalFull, OSError) as e:  # not stored: the press is not taken, the state goes back
@@ -196,7 +211,7 @@ class Store:
         it = j.records(self.hint)
         first = -1
         for kind, payload in it:
-            off = 6 + (payload[4] | payload[5] << 8) if kind == _R_CMD else (6 if kind == _R_KEY else 8)
+            off = 6 + (payload[4] | payload[5] << 8) if kind == self.R_CMD else (6 if kind == self.R_KEY else 8)
             while off + 6 <= len(payload):
                 seq, n = struct.unpack_from("<IH", payload, off)
                 if seq > self.acked:
@@ -219,7 +234,7 @@ class Store:
         snap = {"gen": self.gen + 1, "boot": self.boot, "seq": self.seq, "acked": self.acked, "keys": self.keys,
                 "app": self.app.snapshot()}
         try:
-            self.journal.snapshot(SNAPSHOT, json.dumps(snap).encode())
+            self.journal.snapshot(self.SNAPSHOT, json.dumps(snap).encode())
         except JournalFull:
             return False
         self.gen += 1
