@@ -17,11 +17,10 @@ import framebuf
 
 from bidwire.core.compat import const
 from bidwire.unit.hal import Hal
-from bidwire.unit.keys import key_code, parse_key
+from bidwire.unit.keys import TOGETHER, key_code, parse_key
 from bidwire.unit.screens import text
 
 _RULE = const("+----------------+")
-_TOGETHER = const(128)  # keys.TOGETHER
 _PANEL = const("panel.bin")  # the display's memory, in the state folder
 
 
@@ -171,7 +170,7 @@ class StdinKeys:
                 w = press.split()
                 if len(w) != 2:
                     raise ValueError(f"cannot read script line: {line}")
-                codes.append(key_code(self._seat(w[0]), parse_key(w[1])) | (_TOGETHER if codes else 0))
+                codes.append(key_code(self._seat(w[0]), parse_key(w[1])) | (TOGETHER if codes else 0))
             for code in codes:
                 self.queue.put(code)
             while len(self.queue):

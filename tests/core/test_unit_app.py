@@ -89,11 +89,11 @@ def test_call_out_of_rotation_rejected_by_the_director_with_pin():
     assert app.auction.p_kind == OUT_OF_ROTATION and irr["law"] == 31 and irr["offender"] == "E"
     assert irr["entitled"] == "S" and irr["options"] == ["reject"]
     ev, _ = press(app, "W TD")
-    assert kinds(ev) == ["td_call"] and app.td.state == A.TD_CALLED
+    assert kinds(ev) == ["td_call"] and app.td.state == A.TdCall.CALLED
     press(app, "N TD, N 1, N 2, N 3, N 5")  # wrong PIN
-    assert app.td.state == A.TD_CALLED and app.note == "wrong PIN"
+    assert app.td.state == A.TdCall.CALLED and app.note == "wrong PIN"
     press(app, "N TD, N 1, N 2, N 3, N 4")
-    assert app.td.state == A.TD_MENU and director.menu(app) == [1, 7, 0]  # reject, pass next turn, end call
+    assert app.td.state == A.TdCall.MENU and director.menu(app) == [1, 7, 0]  # reject, pass next turn, end call
     ev, _ = press(app, "N 1")
     assert ev[0]["type"] == "ruling_applied" and ev[0]["ruling"] == "reject" and app.td.state == 0
     press(app, "N PASS")  # R01: N passes, E must repeat 1S (Law 31 A1)
@@ -178,7 +178,7 @@ def test_at_a_rounds_start_each_side_confirms_who_sits_there():
     app = App("T01", "record", "1234")
     app.command({"seq": 1, "type": "assign", "section": "A", "table": 3, "round": 2, "boards": [5], "ns": 3,
                  "ew": 7, "move": "", "confirm": True, "names": ["Smith/Jones", "Brown/Lee"]})
-    assert app.screen == 8  # app._SEAT, the SEAT screen
+    assert app.screen == A.SEAT
     rows = screens.compose(app)
     assert rows[1] == "NS 3 Smith/Jones" and rows[3] == "EW 7 Brown/Lee" and rows[2] == "NS PASS=us X=not"
     assert press(app, "N 1")[1] == [False]  # not a call yet: the sides first

@@ -27,7 +27,7 @@ def test_the_directors_module_is_loaded_only_while_needed():
     ev = press(app, "W TD")
     assert [e["type"] for e in ev] == ["td_call"] and loaded()
     press(app, "N TD, N 1, N 2, N 3, N 4")  # his PIN: the menu
-    assert app.td.state == A.TD_MENU and loaded() and screens.compose(app, "")[0] == "DIRECTOR L31"
+    assert app.td.state == A.TdCall.MENU and loaded() and screens.compose(app, "")[0] == "DIRECTOR L31"
     ev = press(app, "N 1")  # 1: reject (Law 31)
     assert [e["type"] for e in ev][:1] == ["ruling_applied"] and app.td.state == 0 and not loaded()
 
@@ -38,7 +38,8 @@ def test_no_auction_before_the_first_board_and_the_director_called_there():
     ev = press(app, "S TD")
     assert [e["type"] for e in ev] == ["td_call"]
     press(app, "S TD, S 1, S 2, S 3, S 4")
-    assert app.td.state == A.TD_MENU and sys.modules[DIRECTOR].menu(app) == [0]  # nothing to rule on: only "end call"
+    assert app.td.state == A.TdCall.MENU
+    assert sys.modules[DIRECTOR].menu(app) == [0]  # nothing to rule on: only "end call"
     assert screens.compose(app, "")[:2] == ["DIRECTOR", "1 end call"]
     ev = press(app, "S 1")
     assert [e["type"] for e in ev] == ["td_end"] and app.td.state == 0 and not loaded()

@@ -37,7 +37,7 @@ def test_a_press_beyond_the_log_is_refused_on_screen_and_calls_the_director_once
     assert changed == [True]  # the screen changed: journaled like any such press
     assert [e["type"] for e in ev] == ["note", "td_call"] and ev[1]["seat"] == "W"
     assert str(MAX_INPUTS) in ev[0]["text"] and ev[0]["board"] == 1
-    assert app.td.state == A.TD_CALLED and app.note == FULL_TEXT
+    assert app.td.state == A.TdCall.CALLED and app.note == FULL_TEXT
     assert FULL_TEXT in screens.compose(app, "W q0")
     ev, changed = press(app, "W 1, W C, S X, N ALERT")
     assert ev == [] and changed == [True, True, True, True]  # refused again, the director called already
@@ -94,7 +94,7 @@ def test_a_restart_rebuilds_the_full_board_and_its_answer():
     store.journal.close()
     again = Store(Journal(path), App("T01", "record", "1234"), Clock())
     again.open({"firmware": "test"})
-    assert screens.compose(again.app, "") == shown and again.app.td.state == A.TD_CALLED
+    assert screens.compose(again.app, "") == shown and again.app.td.state == A.TdCall.CALLED
     assert again.app.auction.n_inputs == MAX_INPUTS - RESERVE and again.keys == keys
     assert again.seq == seq + 1  # this boot's hello
     again.journal.close()

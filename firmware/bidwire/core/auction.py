@@ -9,25 +9,6 @@ import bidwire.core.rectify as rectify  # the full name in the code: the import 
 from bidwire.core import calls, classify, codes
 from bidwire.core.compat import const
 
-_DOUBLE = const(1)  # calls.DOUBLE
-_FIRST_BID = const(3)  # calls.FIRST_BID
-_MAX_CODE = const(47)  # calls.MAX_CODE
-_PASS = const(0)  # calls.PASS
-_REDOUBLE = const(2)  # calls.REDOUBLE
-_AUCTION = const(0)  # codes.AUCTION
-_CHANGE_OF_CALL = const(6)  # codes.CHANGE_OF_CALL
-_ENDED = const(1)  # codes.ENDED
-_ENFORCE = const(1)  # codes.ENFORCE
-_FULL = const(12)  # codes.FULL
-_HELD = const(9)  # codes.HELD
-_LEGAL = const(0)  # codes.LEGAL
-_LOG_CANCELLED = const(1)  # codes.LOG_CANCELLED
-_PASSED_OUT = const(2)  # codes.PASSED_OUT
-_PASS_NEXT_TURN = const(1)  # codes.PASS_NEXT_TURN
-_PASS_THROUGHOUT = const(2)  # codes.PASS_THROUGHOUT
-_PLAY = const(3)  # codes.PLAY
-_RECORD = const(0)  # codes.RECORD
-_REFUSED = const(10)  # codes.REFUSED
 
 IN_CALL = const(0)
 IN_CHANGE = const(1)
@@ -45,10 +26,10 @@ RESERVE = const(16)
 class Auction:
     """One board's auction. `dealer` is a seat 0..3; `mode` RECORD or ENFORCE; `options` edition bits."""
 
-    def __init__(self, dealer, mode=_RECORD, options=0):
+    def __init__(self, dealer, mode=codes.RECORD, options=0):
         if dealer not in (0, 1, 2, 3):
             raise ValueError("dealer must be a seat 0..3 (N E S W)")
-        if mode not in (_RECORD, _ENFORCE):
+        if mode not in (codes.RECORD, codes.ENFORCE):
             raise ValueError("mode must be record or enforce")
         self.dealer = dealer
         self.mode = mode
@@ -57,7 +38,7 @@ class Auction:
         self.alerted = bytearray()  # 1 where the call at that index was alerted
         self._log = bytearray(2 * MAX_INPUTS)  # the input log, 2 bytes per input: kind << 2 | seat, value
         self.n_inputs = 0  # inputs logged
-        self.phase = _AUCTION
+        self.phase = codes.AUCTION
         self.restrictions = []  # [seat, kind, param, law, at, extra]
         self.leads = []  # lead-restriction candidates: [offender, restricted seat, suit or -1, law, at]
         self.reviews = []  # [kind, law, at]
@@ -68,7 +49,7 @@ class Auction:
         # "cancelled" (the in-turn player called over it: 28 B)
         self.settled = (-1, "", 0)
         self.clear_pending()
-        self.why = _LEGAL  # enforce mode: the classification behind the last REFUSED
+        self.why = codes.LEGAL  # enforce mode: the classification behind the last REFUSED
         self.law = 0  # law of the last verdict
 
     # ---- derived facts -------------------------------------------------------------------------
@@ -95,7 +76,7 @@ class Auction:
     def may_change(self, seat):
         """Law 25 A (1987): may `seat` still change its call? Only the last caller, only until LHO calls, never
         once play has begun, and not while another irregularity waits."""
-        return not self.p_kind and len(self.eff) > 0 and self.eff[-1] & 3 == seat and self.phase != _PLAY
+        return not self.p_kind and len(self.eff) > 0 and self.eff[-1] & 3 == seat and self.phase != codes.PLAY
 
     def in_turn(self):
         """The seat entitled to call next (Law 17 B, C): dealer, then LHO of the last effective call."""
@@ -103,13 +84,13 @@ class Auction:
 
     def last_bid_index(self):
         i = len(self.eff) - 1
-        while i >= 0 and self.eff[i] >> 2 < _FIRST_BID:
+        while i >= 0 and self.eff[i] >> 2 < calls.FIRST_BID:
             i -= 1
         return i
 
     def last_bid(self):
         i = self.last_bid_index()
-        return self.eff[i] >> 2 if i >= 0 else _PASS
+        return self.eff[i] >> 2 if i >= 0 else calls.PASS
 
     def double_ok(self, seat):
         """Law 19 A1: only the last bid, made by an opponent, with only passes since."""
@@ -117,7 +98,7 @@ class Auction:
         if i < 0 or calls.side(self.eff[i] & 3) == calls.side(seat):
             return False
         for j in range(i + 1, len(self.eff)):
-            if self.eff[j] >> 2 != _PASS:
+            if self.eff[j] >> 2 != calls.PASS:
                 return False
         return True
 
@@ -129,9 +110,9 @@ class Auction:
         found = -1
         for j in range(i + 1, len(self.eff)):
             c = self.eff[j] >> 2
-            if c == _DOUBLE and found < 0:
+            if c == calls.DOUBLE and found < 0:
                 found = j
-            elif c != _PASS:
+            elif c != calls.PASS:
                 return False
         return found >= 0 and calls.side(self.eff[found] & 3) != calls.side(seat)
 
@@ -148,32 +129,32 @@ class Auction:
     def must_pass(self, seat):
         """Is `seat` obliged to pass at its next turn (laws.md §4.2)?"""
         for r in self.restrictions:
-            if r[0] == seat and (r[1] == _PASS_NEXT_TURN or r[1] == _PASS_THROUGHOUT):
+            if r[0] == seat and (r[1] == codes.PASS_NEXT_TURN or r[1] == codes.PASS_THROUGHOUT):
                 return True
         return False
 
     def contract(self):
         """(final bid call code, doubled 0/1/2) once the auction has ended, else None."""
-        if self.phase != _ENDED and self.phase != _PLAY:
+        if self.phase != codes.ENDED and self.phase != codes.PLAY:
             return None
         i = self.last_bid_index()
         doubled = 0
         for j in range(i + 1, len(self.eff)):
             c = self.eff[j] >> 2
-            if c == _DOUBLE:
+            if c == calls.DOUBLE:
                 doubled = 1
-            elif c == _REDOUBLE:
+            elif c == calls.REDOUBLE:
                 doubled = 2
         return self.eff[i] >> 2, doubled
 
     def declarer(self):
         """Of the side that made the final bid, the first to name its strain (laws.md §2.3); -1 if none."""
-        if self.phase != _ENDED and self.phase != _PLAY:
+        if self.phase != codes.ENDED and self.phase != codes.PLAY:
             return -1
         i = self.last_bid_index()
         s, strain = calls.side(self.eff[i] & 3), calls.strain_of(self.eff[i] >> 2)
         for c in self.eff:
-            if c >> 2 >= _FIRST_BID and calls.strain_of(c >> 2) == strain and calls.side(c & 3) == s:
+            if c >> 2 >= calls.FIRST_BID and calls.strain_of(c >> 2) == strain and calls.side(c & 3) == s:
                 return c & 3
         return -1
 
@@ -188,12 +169,12 @@ class Auction:
 
     def call(self, seat, call):
         """A call pressed by `seat`. Returns a verdict code; `law` holds the law it was decided under."""
-        if not 0 <= seat <= 3 or not 0 <= call <= _MAX_CODE:
-            raise ValueError("seat must be 0..3 and call a code 0.." + str(_MAX_CODE))
+        if not 0 <= seat <= 3 or not 0 <= call <= calls.MAX_CODE:
+            raise ValueError("seat must be 0..3 and call a code 0.." + str(calls.MAX_CODE))
         if not self.room(IN_CALL, seat, call):
-            return _FULL
+            return codes.FULL
         self._note(IN_CALL, seat, call)
-        if self.mode == _ENFORCE:
+        if self.mode == codes.ENFORCE:
             return self._enforce(seat, call)
         if self.p_kind:
             return rectify.while_pending(self, seat, call)
@@ -201,31 +182,31 @@ class Auction:
 
     def change(self, seat, call):
         """UNDO then a call: the last caller asks to change his call (Law 25); the director rules."""
-        if not 0 <= seat <= 3 or not 0 <= call <= _MAX_CODE:
-            raise ValueError("seat must be 0..3 and call a code 0.." + str(_MAX_CODE))
+        if not 0 <= seat <= 3 or not 0 <= call <= calls.MAX_CODE:
+            raise ValueError("seat must be 0..3 and call a code 0.." + str(calls.MAX_CODE))
         if not self.room(IN_CHANGE):
-            return _FULL
+            return codes.FULL
         self._note(IN_CHANGE, seat, call)
         if not self.may_change(seat):
             self.law = 25
-            self.why = _CHANGE_OF_CALL
-            return _REFUSED
-        return rectify.hold(self, _CHANGE_OF_CALL, seat, call, self.in_turn(), 0)
+            self.why = codes.CHANGE_OF_CALL
+            return codes.REFUSED
+        return rectify.hold(self, codes.CHANGE_OF_CALL, seat, call, self.in_turn(), 0)
 
     def rule(self, ruling, param=0):
         """A director's ruling on the pending irregularity (or a restriction he imposes)."""
         if not 0 < ruling < 16:
             raise ValueError("unknown ruling code " + str(ruling))
         if not self.room(IN_RULE):
-            return _FULL
+            return codes.FULL
         self._note(IN_RULE, param & 3, ruling)
         return rectify.rule(self, ruling, param)
 
     def lead_faced(self):
         """The opening lead is faced: the auction period is over (Law 17 E)."""
         self._note(IN_LEAD, 0, 0)
-        if self.phase == _ENDED:
-            self.phase = _PLAY
+        if self.phase == codes.ENDED:
+            self.phase = codes.PLAY
         return self.phase
 
     def alert(self, seat):
@@ -244,45 +225,45 @@ class Auction:
 
     def _enforce(self, seat, call):
         """ENFORCE mode (laws.md §4.0): only the in-turn seat, only calls that are legal now."""
-        v = _HELD if self.p_kind else classify.classify(self, seat, call)
-        if v == _LEGAL and rectify.obligation_allows(self, seat, call):
+        v = codes.HELD if self.p_kind else classify.classify(self, seat, call)
+        if v == codes.LEGAL and rectify.obligation_allows(self, seat, call):
             rectify.append(self, seat, call)
             self.law = 0
-            return _LEGAL
-        if v == _LEGAL:
-            v = _REFUSED
+            return codes.LEGAL
+        if v == codes.LEGAL:
+            v = codes.REFUSED
         self.why = v
         self.law = codes.law_of(v, call, 0)
-        return _REFUSED
+        return codes.REFUSED
 
     def may_call(self, seat, call):
         """Would `call` by `seat` be taken as legal now? (enforce mode greys out the others)"""
-        if self.p_kind or self.phase != _AUCTION or seat != self.in_turn():
+        if self.p_kind or self.phase != codes.AUCTION or seat != self.in_turn():
             return False
-        return classify.classify(self, seat, call) == _LEGAL and rectify.obligation_allows(self, seat, call)
+        return classify.classify(self, seat, call) == codes.LEGAL and rectify.obligation_allows(self, seat, call)
 
     # ---- changes to the effective auction (used by rectify) ---------------------------------------
     def remove_from(self, k, law):
         """Cancel effective calls from index k on (logged), e.g. Law 34 or an allowed change of call."""
         for i in range(len(self.eff) - 1, k - 1, -1):
             c = self.eff[i]
-            self.log.append([_LOG_CANCELLED, c & 3, c >> 2, law, i])
+            self.log.append([codes.LOG_CANCELLED, c & 3, c >> 2, law, i])
         self.eff[k:] = b""
         self.alerted[k:] = b""
-        self.phase = _AUCTION
+        self.phase = codes.AUCTION
 
     def check_end(self):
         """Laws 17 E, 22, 34: has the auction ended, and was a skipped player's turn lost?"""
         n = len(self.eff)
         i = n - 1
-        while i >= 0 and self.eff[i] >> 2 == _PASS:
+        while i >= 0 and self.eff[i] >> 2 == calls.PASS:
             i -= 1
         if i < 0:
             seen = 0
             for c in self.eff:
                 seen |= 1 << (c & 3)
             if seen == 15:
-                self.phase = _PASSED_OUT
+                self.phase = codes.PASSED_OUT
             return
         if n - 1 - i < 3:
             return
@@ -291,10 +272,10 @@ class Auction:
             if self.eff[i + 1 + k] & 3 != (s + 1 + k) & 3:
                 self.remove_from(i + 1 + k, 34)  # Law 34: back to the skipped player
                 return
-        self.phase = _ENDED
+        self.phase = codes.ENDED
 
     def ended(self):
-        return self.phase != _AUCTION
+        return self.phase != codes.AUCTION
 
 
 def order_simultaneous(a, presses):

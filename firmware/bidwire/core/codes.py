@@ -99,6 +99,13 @@ def law_of(verdict, call, flags):
     return 0
 
 
+# Declarer's choice at a Law 26 lead restriction, for the restricted player's first lead (whether a lead complies:
+# lead26.py, loaded only for a lead under such a choice)
+L26_WAIVE = const(0)  # no restriction
+L26_BAR = const(1)  # the suit may not be led
+L26_REQUIRE = const(2)  # the suit must be led (26 A only)
+L26_NAMES = ("waive", "bar", "require")
+
 def rulings(kind):
     """The rulings the director may give on a pending irregularity of this kind (laws.md §4.19); () for a verdict
     that is never pending (legal, or settled by the law at once, as after the close: Law 39)."""

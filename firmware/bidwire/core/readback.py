@@ -9,16 +9,9 @@ from bidwire.core import board
 from bidwire.core.auction import Auction
 from bidwire.core.calls import SEATS, bid, parse_strain
 from bidwire.core.codes import RULE_NAMES
-from bidwire.core.compat import const
+from bidwire.core import auction
+from bidwire.core import calls
 
-_IN_ALERT = const(4)  # auction.IN_ALERT
-_IN_CALL = const(0)  # auction.IN_CALL
-_IN_CHANGE = const(1)  # auction.IN_CHANGE
-_IN_LEAD = const(3)  # auction.IN_LEAD
-_IN_RULE = const(2)  # auction.IN_RULE
-_DOUBLE = const(1)  # calls.DOUBLE
-_PASS = const(0)  # calls.PASS
-_REDOUBLE = const(2)  # calls.REDOUBLE
 
 
 class CallError(ValueError):
@@ -39,11 +32,11 @@ def parse_call(text):
         raise CallError("a call must be text such as 1H, 3NT, P, X or XX")
     t = text.strip().upper()
     if t in ("P", "PASS"):
-        return _PASS
+        return calls.PASS
     if t in ("X", "D", "DBL", "DOUBLE"):
-        return _DOUBLE
+        return calls.DOUBLE
     if t in ("XX", "R", "RDBL", "REDOUBLE"):
-        return _REDOUBLE
+        return calls.REDOUBLE
     if len(t) < 2 or not ("1" <= t[0] <= "9"):
         raise CallError(f"cannot read call {text}: use 1C..7NT, P, X or XX")
     strain = parse_strain(t[1:])
@@ -72,30 +65,30 @@ def parse_token(token):
     if not isinstance(token, str) or len(token) < 2:
         raise CallError(f"cannot read input {token}")
     if token == "*lead":
-        return _IN_LEAD, 0, 0
+        return auction.IN_LEAD, 0, 0
     if token[0] == "!":
         name, _, arg = token[1:].partition(":")
         if name not in RULE_NAMES or not name:
             raise CallError(f"unknown ruling {name}: use one of " + ", ".join(RULE_NAMES[1:]))
-        return _IN_RULE, parse_seat(arg) if arg else 0, RULE_NAMES.index(name)
+        return auction.IN_RULE, parse_seat(arg) if arg else 0, RULE_NAMES.index(name)
     seat = parse_seat(token[0])
     if token[1:] == "@":
-        return _IN_ALERT, seat, 0
+        return auction.IN_ALERT, seat, 0
     if len(token) < 3 or token[1] not in ":~":
         raise CallError(f"cannot read input {token}: write N:1H, N~1S, !reject, *lead or N@")
-    return (_IN_CALL if token[1] == ":" else _IN_CHANGE), seat, parse_call(token[2:])
+    return (auction.IN_CALL if token[1] == ":" else auction.IN_CHANGE), seat, parse_call(token[2:])
 
 
 def apply(a, token):
     """Apply one text token to auction `a`; returns the verdict (or phase for *lead). CallError if unreadable."""
     kind, seat, value = parse_token(token)
-    if kind == _IN_LEAD:
+    if kind == auction.IN_LEAD:
         return a.lead_faced()
-    if kind == _IN_RULE:
+    if kind == auction.IN_RULE:
         return a.rule(value, seat)
-    if kind == _IN_ALERT:
+    if kind == auction.IN_ALERT:
         return a.alert(seat)
-    return a.call(seat, value) if kind == _IN_CALL else a.change(seat, value)
+    return a.call(seat, value) if kind == auction.IN_CALL else a.change(seat, value)
 
 
 def replay(dealer, mode, options, inputs):
@@ -104,15 +97,15 @@ def replay(dealer, mode, options, inputs):
     for i in range(0, len(inputs) - 1, 2):
         ks, v = inputs[i], inputs[i + 1]
         kind, seat = ks >> 2, ks & 3
-        if kind == _IN_CALL:
+        if kind == auction.IN_CALL:
             a.call(seat, v)
-        elif kind == _IN_CHANGE:
+        elif kind == auction.IN_CHANGE:
             a.change(seat, v)
-        elif kind == _IN_RULE:
+        elif kind == auction.IN_RULE:
             a.rule(v, seat)
-        elif kind == _IN_LEAD:
+        elif kind == auction.IN_LEAD:
             a.lead_faced()
-        elif kind == _IN_ALERT:
+        elif kind == auction.IN_ALERT:
             a.alert(seat)
         else:
             raise CallError(f"input log is damaged at byte {i}")

@@ -8,17 +8,9 @@ restriction the director imposes, "*lead" the opening lead faced, "N@" North ale
 from bidwire.core.calls import STRAINS, call_name, seat_name
 from bidwire.core.codes import RULE_NAMES, VERDICT_NAMES
 from bidwire.core.compat import const
+from bidwire.core import auction
+from bidwire.core import codes
 
-_IN_ALERT = const(4)  # auction.IN_ALERT
-_IN_CALL = const(0)  # auction.IN_CALL
-_IN_CHANGE = const(1)  # auction.IN_CHANGE
-_IN_LEAD = const(3)  # auction.IN_LEAD
-_IN_RULE = const(2)  # auction.IN_RULE
-_AUCTION = const(0)  # codes.AUCTION
-_AWAIT_RHO = const(6)  # codes.AWAIT_RHO
-_CONDITIONAL_ON_OFFENDER = const(7)  # codes.CONDITIONAL_ON_OFFENDER
-_MUST_REPEAT = const(4)  # codes.MUST_REPEAT
-_PASSED_OUT = const(2)  # codes.PASSED_OUT
 
 # The summary's names, by code: phases, restriction kinds (codes.py), board reviews (rectify.py), log entries
 _PHASE_NAMES = const(("auction", "ended", "passed_out", "play"))
@@ -33,15 +25,15 @@ _LOG_NAMES = const(("", "cancelled", "accepted", "deemed_pass", "substituted_pas
 def token(kind_seat, value):
     """The text token of one 2-byte input."""
     kind, seat = kind_seat >> 2, kind_seat & 3
-    if kind == _IN_CALL:
+    if kind == auction.IN_CALL:
         return seat_name(seat) + ":" + call_name(value)
-    if kind == _IN_CHANGE:
+    if kind == auction.IN_CHANGE:
         return seat_name(seat) + "~" + call_name(value)
-    if kind == _IN_RULE:
+    if kind == auction.IN_RULE:
         return "!" + RULE_NAMES[value] + (":" + seat_name(seat) if RULE_NAMES[value] == "pass_next_turn" else "")
-    if kind == _IN_LEAD:
+    if kind == auction.IN_LEAD:
         return "*lead"
-    if kind == _IN_ALERT:
+    if kind == auction.IN_ALERT:
         return seat_name(seat) + "@"
     raise ValueError(f"unknown input kind {kind}")
 
@@ -63,7 +55,7 @@ def tokens(a):
 
 def contract_text(a):
     """'4HX' once ended, 'Pass' when passed out, None while the auction is open."""
-    if a.phase == _PASSED_OUT:
+    if a.phase == codes.PASSED_OUT:
         return "Pass"
     c = a.contract()
     if c is None:
@@ -78,14 +70,16 @@ def summary(a):
     out = {
         "dealer": seat_name(a.dealer),
         "phase": _PHASE_NAMES[a.phase],
-        "in_turn": seat_name(a.in_turn()) if a.phase == _AUCTION else None,
+        "in_turn": seat_name(a.in_turn()) if a.phase == codes.AUCTION else None,
         "auction": [seat_name(c & 3) + ":" + call_name(c >> 2) + ("!" if a.alerted[i] else "")
                     for i, c in enumerate(a.eff)],
         "contract": contract_text(a),
         "declarer": seat_name(d) if d >= 0 else None,
         "restrictions": [{"seat": seat_name(r[0]), "kind": _RESTRICTION_NAMES[r[1]],
-                          "call": call_name(r[2]) if r[1] in (_MUST_REPEAT, _AWAIT_RHO, _CONDITIONAL_ON_OFFENDER)
-                          else None, "law": r[3], "at": r[4]}  # (those restrictions name a withdrawn call)
+                          # (those restrictions name a withdrawn call)
+                          "call": call_name(r[2])
+                          if r[1] in (codes.MUST_REPEAT, codes.AWAIT_RHO, codes.CONDITIONAL_ON_OFFENDER) else None,
+                          "law": r[3], "at": r[4]}
                          for r in a.restrictions],
         "lead_restrictions": [{"offender": seat_name(x[0]), "seat": seat_name(x[1]),
                                "suit": STRAINS[x[2]] if x[2] >= 0 else None, "law": x[3], "at": x[4]}

@@ -7,32 +7,8 @@ with the input in one record (bidwire.unit.store). Screens (screens.py) only rea
 from bidwire.core import auction, calls, codes
 from bidwire.core import board as boards
 from bidwire.core.compat import const
+from bidwire.unit import keys
 from bidwire.unit.lazy import drop
-
-_IN_ALERT = const(4)  # auction.IN_ALERT
-_IN_CHANGE = const(1)  # auction.IN_CHANGE
-_ABOVE_SEVEN = const(8)  # codes.ABOVE_SEVEN
-_AUCTION = const(0)  # codes.AUCTION
-_CHANGE_OF_CALL = const(6)  # codes.CHANGE_OF_CALL
-_ENDED = const(1)  # codes.ENDED
-_ENFORCE = const(1)  # codes.ENFORCE
-_FULL = const(12)  # codes.FULL
-_HELD = const(9)  # codes.HELD
-_LEGAL = const(0)  # codes.LEGAL
-_OUT_OF_ROTATION = const(1)  # codes.OUT_OF_ROTATION
-_PASSED_OUT = const(2)  # codes.PASSED_OUT
-_RECORD = const(0)  # codes.RECORD
-_REFUSED = const(10)  # codes.REFUSED
-_K_ALERT = const(15)  # keys.K_ALERT
-_K_C = const(7)  # keys.K_C
-_K_NT = const(11)  # keys.K_NT
-_K_PASS = const(12)  # keys.K_PASS
-_K_TD = const(17)  # keys.K_TD
-_K_UNDO = const(16)  # keys.K_UNDO
-_K_X = const(13)  # keys.K_X
-_K_XX = const(14)  # keys.K_XX
-_L26_REQUIRE = const(2)  # lead26.L26_REQUIRE
-_L26_NAMES = const(("waive", "bar", "require"))  # lead26.L26_NAMES
 
 # Screens (docs/architecture.md §3)
 SETUP = const(0)
@@ -43,14 +19,7 @@ RESULT = const(4)
 CONFIRM = const(5)
 SCORE = const(6)
 MOVE = const(7)
-_SEAT = const(8)  # a round's start: each side says who sits there (an assign's confirm); private: no global kept
-
-# TdCall.state, the director's call (director.py): called, entering the PIN, in the ruling menu, choosing a seat;
-# 0: none
-TD_CALLED = const(1)
-TD_PIN = const(2)
-TD_MENU = const(3)
-TD_SEAT = const(4)
+SEAT = const(8)  # a round's start: each side says who sits there (an assign's confirm)
 
 _TEMPO_MAX = const(36000)  # an hour, in tenths of a second: a call's tempo is at most this
 _CALL_KEYS = const((0, 1, 2))  # K_PASS, K_X, K_XX -> call codes P, X, XX
@@ -58,7 +27,6 @@ _CALL_KEYS = const((0, 1, 2))  # K_PASS, K_X, K_XX -> call codes P, X, XX
 _WHY = const(("", "", "too low", "bad X", "bad XX", "must pass", "", "ended", "above 7", "wait TD", "not legal"))
 
 _DIRECTOR = const("bidwire.unit.director")
-_LEAD26 = const("bidwire.core.lead26")
 
 
 def _director():
@@ -69,8 +37,14 @@ def _director():
 
 
 class TdCall:
-    """The director's call at this unit, owned by the App and changed only by director.py: where it stands (TD_*,
-    0: no call open), the digits of the PIN typed so far, and the PIN that opens the menu."""
+    """The director's call at this unit, owned by the App, which writes what director.py says changes: where it
+    stands (`state`: one of the states below, 0 while no call is open), the digits of the PIN typed so far, and the
+    PIN that opens the menu. The states are read through the call (`app.td.PIN`), by director.py and screens.py."""
+
+    CALLED = const(1)  # called, the panel still the players'
+    PIN = const(2)  # the director entering his PIN
+    MENU = const(3)  # in the ruling menu
+    PICK = const(4)  # picking the seat a "pass next turn" restricts
 
     def __init__(self, pin):
         self.state = 0
@@ -86,7 +60,7 @@ class App:
 
     def __init__(self, unit="", mode="record", td_pin="1234"):
         self.unit = unit
-        self.mode = _ENFORCE if mode == "enforce" else _RECORD
+        self.mode = codes.ENFORCE if mode == "enforce" else codes.RECORD
         self.out = None  # while an input is applied: its events (dicts without seq), returned by key() / command()
         self.replaying = False  # boot replays the journal: its events were stored with it, none are made
         self.screen = SETUP
@@ -100,7 +74,7 @@ class App:
         self.undo_seat = -1  # the seat that pressed UNDO: its next call is a change of call (Law 25)
         self.tricks = self.entered_by = -1
         self.leader = self.lead = -1
-        # declarer's Law 26 choice for the opening lead, from the collector's `lead_choice`: [lead26.L26_*, suit, the
+        # declarer's Law 26 choice for the opening lead, from the collector's `lead_choice`: [codes.L26_*, suit, the
         # suit of a lead it refused at the press before (-1: none), which pressed again is taken], or None
         self.lead_rule = None
         self.log_full = False  # a press was refused for want of room in the board's input log (director.full)
@@ -161,7 +135,7 @@ class App:
         a = self.assignment or {}
         self.emit({"type": "board_start", "board": number, "dealer": calls.seat_name(self.auction.dealer),
                    "vul": boards.VUL_NAMES[boards.vulnerability(number)],
-                   "mode": "enforce" if self.mode == _ENFORCE else "record",
+                   "mode": "enforce" if self.mode == codes.ENFORCE else "record",
                    "section": a.get("section"), "table": a.get("table"), "round": a.get("round"),
                    "ns": a.get("ns"), "ew": a.get("ew")})
 
@@ -181,7 +155,7 @@ class App:
             if self.board_idx == 0 and a.get("confirm"):  # who is at the table, before the round's first call
                 from bidwire.unit import sides
 
-                self.screen = _SEAT
+                self.screen = SEAT
                 sides.start(self, a)
             return
         self.screen = MOVE  # the round is over: wait for the next assignment
@@ -224,16 +198,16 @@ class App:
         return out if changed else None
 
     def _key(self, seat, key):
-        if key == _K_TD or self.td.state >= TD_PIN:
+        if key == keys.K_TD or self.td.state >= TdCall.PIN:
             return self._director_did(_director().key, seat, key)
         s = self.screen
         if s == SETUP:
-            if key != _K_PASS:
+            if key != keys.K_PASS:
                 return False
             self.message = ""
             self._next_board()
             return True
-        if s == _SEAT:  # a round's start: each side says who sits there (sides.py, loaded for it, dropped after)
+        if s == SEAT:  # a round's start: each side says who sits there (sides.py, loaded for it, dropped after)
             from bidwire.unit import sides
 
             changed = sides.key(self, seat, key)
@@ -251,7 +225,7 @@ class App:
             return self._result(seat, key)
         if s == CONFIRM:
             return self._confirm(seat, key)
-        if s == SCORE and key == _K_PASS:
+        if s == SCORE and key == keys.K_PASS:
             self.boards_played += 1
             self._next_board()
             return True
@@ -259,28 +233,28 @@ class App:
 
     def _bidding(self, seat, key):
         a = self.auction
-        if key < _K_C:  # level key: wait for the strain
+        if key < keys.K_C:  # level key: wait for the strain
             self.level[seat] = key + 1
             return True
-        if key <= _K_NT:
+        if key <= keys.K_NT:
             if self.level[seat]:
-                call = calls.bid(self.level[seat], key - _K_C)
+                call = calls.bid(self.level[seat], key - keys.K_C)
                 self.level[seat] = 0
                 return self._call(seat, call)
-            if a.phase == _ENDED and key < _K_NT and seat == self.leader:
-                return self._lead(seat, key - _K_C)
+            if a.phase == codes.ENDED and key < keys.K_NT and seat == self.leader:
+                return self._lead(seat, key - keys.K_C)
             return False
-        if key == _K_PASS or key == _K_X or key == _K_XX:
+        if key == keys.K_PASS or key == keys.K_X or key == keys.K_XX:
             self.level[seat] = 0
-            return self._call(seat, _CALL_KEYS[key - _K_PASS])
-        if key == _K_ALERT:
-            if not a.room(_IN_ALERT):
-                return _director().full(self, seat)
+            return self._call(seat, _CALL_KEYS[key - keys.K_PASS])
+        if key == keys.K_ALERT:
+            if not a.room(auction.IN_ALERT):
+                return self._director_did(_director().full, seat)
             if not a.alert(seat):
                 return False
             self._call_event(seat, "alert")
             return True
-        if key == _K_UNDO:  # Law 25 A: only the last caller, only until LHO calls (1987)
+        if key == keys.K_UNDO:  # Law 25 A: only the last caller, only until LHO calls (1987)
             if self.undo_seat == seat:
                 self.undo_seat = -1
                 return True
@@ -299,19 +273,19 @@ class App:
             verdict = a.change(seat, call)
         else:
             verdict = a.call(seat, call)
-        if verdict == _FULL:
-            return _director().full(self, seat)
+        if verdict == codes.FULL:
+            return self._director_did(_director().full, seat)
         self.message = ""
         self.held = None
         self._call_event(seat, codes.VERDICT_NAMES[verdict])
-        if verdict == _HELD:
+        if verdict == codes.HELD:
             self.held = (calls.seat_name(seat) + " " + calls.call_name(call) + " not taken", 2 * a.n_inputs)
-        elif verdict == _REFUSED:  # why, in at most 9 columns, and the law: "E: N's turn L31"
+        elif verdict == codes.REFUSED:  # why, in at most 9 columns, and the law: "E: N's turn L31"
             why = a.why
-            turn = why == _OUT_OF_ROTATION or why == _CHANGE_OF_CALL
+            turn = why == codes.OUT_OF_ROTATION or why == codes.CHANGE_OF_CALL
             why = calls.seat_name(a.in_turn()) + "'s turn" if turn else _WHY[why]
             self.note = calls.seat_name(seat) + ": " + why + (" L" + str(a.law) if a.law else "")
-        if verdict != _LEGAL or a.p_at != before:  # an irregularity made or settled: the collector hears of it
+        if verdict != codes.LEGAL or a.p_at != before:  # an irregularity made or settled: the collector hears of it
             if before >= 0 and a.p_at != before:  # this call settled the pending irregularity (rectify.while_pending)
                 self.settled(seat)
             self.report(before, verdict, seat, call)
@@ -323,7 +297,7 @@ class App:
         a = self.auction
         alert = verdict == "alert"
         b = a.inputs
-        how = "~" if b[-2] >> 2 == _IN_CHANGE else ":"
+        how = "~" if b[-2] >> 2 == auction.IN_CHANGE else ":"
         token = calls.seat_name(seat) + ("@" if alert else how + calls.call_name(b[-1]))
         event = {"type": "call", "input": token, "seat": calls.seat_name(seat), "verdict": verdict, "law": a.law,
                  "alert": alert}
@@ -334,7 +308,7 @@ class App:
         seat's first, the others as subsequent calls (Law 33: the core's auction.order_simultaneous); as scanned
         once the auction is over."""
         a = self.auction
-        if a is None or a.phase != _AUCTION or self.screen > BIDDING:
+        if a is None or a.phase != codes.AUCTION or self.screen > BIDDING:
             return presses
         return auction.order_simultaneous(a, presses)
 
@@ -349,7 +323,7 @@ class App:
                        "offender": calls.seat_name(a.p_seat), "call": calls.call_name(a.p_call),
                        "entitled": calls.seat_name(calls.lho(a.p_seat)),
                        "options": [codes.RULE_NAMES[r] for r in codes.rulings(a.p_kind)]})
-        elif _LEGAL < verdict <= _ABOVE_SEVEN and not a.p_kind:
+        elif codes.LEGAL < verdict <= codes.ABOVE_SEVEN and not a.p_kind:
             self.emit({"type": "irregularity", "kind": codes.VERDICT_NAMES[verdict], "law": a.law,
                        "at": a.n_inputs - 1, "settled": "law", "offender": calls.seat_name(seat),
                        "call": calls.call_name(call), "entitled": None, "options": []})
@@ -368,7 +342,7 @@ class App:
         a, before_phase, self.before_phase = self.auction, self.before_phase, -1
         if before_phase < 0 or a.phase == before_phase:
             return
-        if a.phase == _ENDED or a.phase == _PASSED_OUT:
+        if a.phase == codes.ENDED or a.phase == codes.PASSED_OUT:
             if not self.replaying:  # a replay's events are in the journal already: skip the summary
                 from bidwire.core import record
                 s = record.summary(a)
@@ -376,34 +350,33 @@ class App:
                            "contract": s["contract"], "declarer": s["declarer"], "reviews": s["reviews"],
                            "lead_restrictions": s["lead_restrictions"], "log": s["log"]})
                 drop("bidwire.core.record")
-        if a.phase == _ENDED:
+        if a.phase == codes.ENDED:
             self.leader = calls.lho(a.declarer())
             self.screen = LEAD
-        elif a.phase == _PASSED_OUT:
+        elif a.phase == codes.PASSED_OUT:
             self.screen = SCORE
             self.emit({"type": "result", "contract": "Pass", "declarer": None, "tricks": None, "score_ns": 0,
                        "entered_by": None, "confirmed_by": None})
-        elif a.phase == _AUCTION:
+        elif a.phase == codes.AUCTION:
             self.screen = BIDDING  # Law 39 reopened an ended auction
 
     def _lead(self, seat, suit):
         r = self.lead_rule
         ok = True
-        if r is not None:  # lead26.py only for a lead under declarer's choice, dropped again at once
+        if r is not None:  # lead26.py only for a lead under declarer's choice (kept once loaded: 144 B frozen)
             from bidwire.core import lead26
             ok = lead26.lead_complies(r[0], r[1], suit)
-            drop(_LEAD26)
         # Law 26: refused once; the same suit again says he cannot comply (Law 59)
         if r is not None and not ok and r[2] != suit:
             r[2] = suit
-            self.note = calls.seat_name(seat) + (": lead " if r[0] == _L26_REQUIRE else ": not ") + \
+            self.note = calls.seat_name(seat) + (": lead " if r[0] == codes.L26_REQUIRE else ": not ") + \
                 calls.STRAINS[r[1]] + " L26"
             return True  # journaled (no event): a replay refuses it too, and takes the press after it
         self.auction.lead_faced()
         self.lead = suit
         event = {"type": "lead", "seat": calls.seat_name(seat), "suit": calls.STRAINS[suit]}
         if r is not None:
-            event["l26"] = _L26_NAMES[r[0]] + ("" if r[1] < 0 else " " + calls.STRAINS[r[1]])
+            event["l26"] = codes.L26_NAMES[r[0]] + ("" if r[1] < 0 else " " + calls.STRAINS[r[1]])
             if not ok:
                 event["law59"] = True  # he could not comply (Law 59): pressed twice
         self.emit(event)
@@ -414,17 +387,17 @@ class App:
 
     def _result(self, seat, key):
         t = self.tricks
-        if key < _K_C:
+        if key < keys.K_C:
             t = key + 7  # level key N: made at level N
-        elif key == _K_X:
+        elif key == keys.K_X:
             t -= 1
-        elif key == _K_XX:
+        elif key == keys.K_XX:
             t += 1
-        elif key == _K_PASS:
+        elif key == keys.K_PASS:
             self.entered_by = seat
             self.screen = CONFIRM
             return True
-        if key == _K_UNDO or t == self.tricks or not 0 <= t <= 13:
+        if key == keys.K_UNDO or t == self.tricks or not 0 <= t <= 13:
             return False
         self.tricks = t
         return True
@@ -433,11 +406,11 @@ class App:
         if calls.side(seat) == calls.side(self.entered_by):
             self.note = ("NS" if self.entered_by & 1 else "EW") + " to confirm"
             return False
-        if key == _K_UNDO:  # disputed: back to entry
+        if key == keys.K_UNDO:  # disputed: back to entry
             self.screen = RESULT
             self.emit({"type": "note", "text": "result disputed by " + calls.seat_name(seat)})
             return True
-        if key != _K_PASS:
+        if key != keys.K_PASS:
             return False
         self.screen = SCORE
         self.emit({"type": "result", "contract": self.contract(), "declarer": calls.seat_name(self.auction.declarer()),
@@ -450,7 +423,7 @@ class App:
         for the leader's press (shown on his prompt) while the lead is still to be made; otherwise a note says why
         it was not."""
         choice, suit = cmd.get("choice"), cmd.get("suit")
-        c = _L26_NAMES.index(choice) if choice in _L26_NAMES else -1
+        c = codes.L26_NAMES.index(choice) if choice in codes.L26_NAMES else -1
         s = calls.STRAINS.index(suit) if suit in ("C", "D", "H", "S") else -1
         why = ""
         if cmd.get("board") != self.board or self.screen != LEAD:
@@ -467,7 +440,7 @@ class App:
     def contract(self):
         """The contract of the board's ended auction as its result names it: "4HX", or "Pass" when passed out."""
         a = self.auction
-        if a.phase == _PASSED_OUT:
+        if a.phase == codes.PASSED_OUT:
             return "Pass"
         c = a.contract() or (0, 0)
         return calls.call_name(c[0]) + ("", "X", "XX")[c[1]]
@@ -475,9 +448,9 @@ class App:
     def score_ns(self):
         """Law 77 from North-South's side for the tricks entered (computed once per entry: the display asks often)."""
         a = self.auction
-        if a.phase == _AUCTION:
+        if a.phase == codes.AUCTION:
             return None
-        if a.phase == _PASSED_OUT:
+        if a.phase == codes.PASSED_OUT:
             return 0
         if self._score[0] != self.tricks:
             from bidwire.core.score import score_ns
@@ -489,12 +462,21 @@ class App:
 
     # ---- collector commands -----------------------------------------------------------------------------
     def _director_did(self, act, *args):
-        """What the director's module did to the board (act: one of its functions): a ruling may end or reopen the
-        auction, and after() then brings what the new phase needs, as for a call."""
+        """Apply what a director's function (director.py: key, full, command) says changes: the one path by which a
+        director's input changes the App. True if it changed anything. A ruling may end or reopen the auction, and
+        after() then brings what the new phase needs, as for a call."""
         before_phase = self.auction.phase if self.board else -1
-        changed = act(self, *args)
+        change = act(self, *args)
+        if change is None:
+            return False
+        td = self.td
+        td.state = change.get("td", td.state)
+        td.typed = change.get("typed", td.typed)
+        self.note = change.get("note", self.note)
+        self.message = change.get("message", self.message)
+        self.log_full = change.get("log_full", self.log_full)
         self.before_phase = before_phase
-        return changed
+        return True
 
     def command(self, cmd, now=0):
         """Apply one collector command (docs/architecture.md §4) in seq order: its events if it was new (journaled
@@ -542,7 +524,7 @@ class App:
             self.message = str(cmd.get("text", ""))[:48]
         elif kind == "config":
             if cmd.get("mode") in ("record", "enforce"):
-                self.mode = _ENFORCE if cmd["mode"] == "enforce" else _RECORD  # from the next board on
+                self.mode = codes.ENFORCE if cmd["mode"] == "enforce" else codes.RECORD  # from the next board on
         elif kind == "time":
             if isinstance(cmd.get("now"), int):
                 self.clock_offset = cmd["now"] - now

@@ -3,10 +3,8 @@ clock, the battery gauge, and the turn LEDs with the buzzer. The boards construc
 """
 import asyncio
 import time
-from bidwire.core.compat import const
+from bidwire.unit import keys
 
-_KEYS_PER_SEAT = const(18)  # keys.KEYS_PER_SEAT
-_NO_KEY = const(255)  # keys.NO_KEY
 
 
 # Six MCP23017s, 14 inputs each (mcp23017.py says why not 16). Expander 0x20 + seat (N E S W) takes that seat's
@@ -29,10 +27,10 @@ def keymap():
     """bytes: input bit -> key event (seat * 18 + key), NO_KEY on GPA7/GPB7 and the spare pins of 0x24-0x25."""
     m = bytearray(16 * len(EXPANDERS))
     for n in range(len(m)):
-        m[n] = _NO_KEY
+        m[n] = keys.NO_KEY
     for seat in range(4):
-        for key in range(_KEYS_PER_SEAT):
-            m[key_input(seat, key)] = seat * _KEYS_PER_SEAT + key
+        for key in range(keys.KEYS_PER_SEAT):
+            m[key_input(seat, key)] = seat * keys.KEYS_PER_SEAT + key
     return bytes(m)
 
 

@@ -1,31 +1,20 @@
 """The director at the table unit: the TD call, his PIN, his menu, the seat he picks, the rulings he gives there and
 the ones the collector sends (laws.md §4.19; which rulings each irregularity allows is the core's `codes.rulings`),
-and a board whose input log is full. The call's state is the App's `td` (app.TdCall), which only this module
-changes; the App loads this module for a director's input (app.py imports it, never the other way), reports the
-irregularities themselves (App.report, App.settled) and brings what a ruling's new phase needs (App.after). Events
-go out through `app.emit`.
+and a board whose input log is full. The App loads this module for a director's input (app.py imports it, never the
+other way) and gives it the App to read: each function returns what changes, and the App writes it (App._director_did,
+the one path by which a director's input changes the App), or None when the input changed nothing. A change is a dict
+of the App's fields that take a new value: "td" (TdCall.state), "typed" (the PIN so far), "note", "message",
+"log_full"; the events go out through `app.emit`, as every input's do. The App reports the irregularities themselves
+(App.report, App.settled) and brings what a ruling's new phase needs (App.after).
 
 A ruling answers one irregularity, named by its input index (`at`, docs/unit.md "Irregularities"): a collector
 ruling is applied only while that irregularity is the one pending on that board, otherwise refused with a reason.
 """
-from bidwire.core import codes
+from bidwire.core import auction, codes
 from bidwire.core.calls import seat_name
 from bidwire.core.compat import const
+from bidwire.unit import keys
 
-_IN_RULE = const(2)  # auction.IN_RULE
-_MAX_INPUTS = const(384)  # auction.MAX_INPUTS
-_AUCTION = const(0)  # codes.AUCTION
-_FULL = const(12)  # codes.FULL
-_RULE_PASS_NEXT_TURN = const(7)  # codes.RULE_PASS_NEXT_TURN
-_K_C = const(7)  # keys.K_C
-_K_TD = const(17)  # keys.K_TD
-_K_UNDO = const(16)  # keys.K_UNDO
-
-# TdCall.state's values (app.py's TD_*), as micropython-lib copies a constant another module owns
-_TD_CALLED = const(1)
-_TD_PIN = const(2)
-_TD_MENU = const(3)
-_TD_SEAT = const(4)
 _END_CALL = const(0)  # menu entry: end the director call
 # the menu's texts, by ruling code (_END_CALL first); each fits the row after its number
 _RULE_TEXT = const(("end call", "reject", "reject natural", "25A slip", "25B accept", "25B stand", "25B other",
@@ -36,15 +25,13 @@ def full(app, seat):
     """A press the board's input log has no room for (Auction.room): refused, and said so on the prompt row. The
     first one on a board calls the director (a `td_call` unless one is open) with a `note` saying why; journaled
     like any press that changed the screen."""
-    app.note = "auction full: TD"
-    if not app.log_full:
-        app.log_full = True
-        app.emit({"type": "note", "text": f"board {app.board}: the input log is full ({_MAX_INPUTS} inputs): "
-                  f"{seat_name(seat)}'s press refused, only a ruling, a legal call or the lead is taken"})
-        if not app.td.state:
-            app.td.state = _TD_CALLED
-            app.emit({"type": "td_call", "seat": seat_name(seat)})
-    return True
+    if app.log_full:
+        return {"note": "auction full: TD"}
+    app.emit({"type": "note", "text": f"board {app.board}: the input log is full ({auction.MAX_INPUTS} inputs): "
+              f"{seat_name(seat)}'s press refused, only a ruling, a legal call or the lead is taken"})
+    if not app.td.state:
+        app.emit({"type": "td_call", "seat": seat_name(seat)})
+    return {"note": "auction full: TD", "log_full": True, "td": app.td.state or app.td.CALLED}
 
 
 def menu(app):
@@ -52,72 +39,67 @@ def menu(app):
     m = []
     if app.board:  # before the first board there is no auction to rule on
         m = list(codes.rulings(app.auction.p_kind))
-        if app.auction.phase == _AUCTION:
-            m.append(_RULE_PASS_NEXT_TURN)
+        if app.auction.phase == codes.AUCTION:
+            m.append(codes.RULE_PASS_NEXT_TURN)
     m.append(_END_CALL)
     return m
 
 
 def key(app, seat, key):
-    """TD at any seat, or any key while the director holds the panel (PIN, menu, seat). True if it changed."""
+    """TD at any seat, or any key while the director holds the panel (PIN, menu, seat): what changes, or None."""
     call = app.td
     td = call.state
-    if key == _K_TD:
+    if key == keys.K_TD:
         if td == 0:
-            call.state = _TD_CALLED
             app.emit({"type": "td_call", "seat": seat_name(seat)})
-            return True
-        if td == _TD_CALLED:
-            call.state, call.typed = _TD_PIN, ""
-            return True
-        return False
-    if key == _K_UNDO:  # leave the PIN entry or the menu; the call stays open until ended
-        call.state, call.typed = _TD_CALLED, ""
-        return True
-    if td == _TD_SEAT:
-        return apply_ruling(app, _RULE_PASS_NEXT_TURN, seat, "table")
-    if key >= _K_C:
-        return False
-    if td == _TD_PIN:
-        call.typed += str(key + 1)
-        if len(call.typed) == len(call.pin):
-            ok = call.typed == call.pin
-            call.state, call.typed = (_TD_MENU if ok else _TD_CALLED), ""
-            app.note = "" if ok else "wrong PIN"
-        return True
+            return {"td": call.CALLED}
+        if td == call.CALLED:
+            return {"td": call.PIN, "typed": ""}
+        return None
+    if key == keys.K_UNDO:  # leave the PIN entry or the menu; the call stays open until ended
+        return {"td": call.CALLED, "typed": ""}
+    if td == call.PICK:
+        return apply_ruling(app, codes.RULE_PASS_NEXT_TURN, seat, "table")
+    if key >= keys.K_C:
+        return None
+    if td == call.PIN:
+        typed = call.typed + str(key + 1)
+        if len(typed) < len(call.pin):
+            return {"typed": typed}
+        ok = typed == call.pin
+        return {"td": call.MENU if ok else call.CALLED, "typed": "", "note": "" if ok else "wrong PIN"}
     m = menu(app)
     if key >= len(m):
-        return False
+        return None
     choice = m[key]
     if choice == _END_CALL:
-        call.state = 0
-        app.message = ""
         app.emit({"type": "td_end", "seat": seat_name(seat)})
-    elif choice == _RULE_PASS_NEXT_TURN:
-        call.state = _TD_SEAT  # the director presses any key on the panel of the seat to restrict
-    else:
-        apply_ruling(app, choice, 0, "table")
-    return True
+        return {"td": 0, "message": ""}
+    if choice == codes.RULE_PASS_NEXT_TURN:
+        return {"td": call.PICK}  # the director presses any key on the panel of the seat to restrict
+    return apply_ruling(app, choice, 0, "table") or {}
 
 
 def apply_ruling(app, ruling, seat, by):
+    """The director's ruling at the table or from the collector: the call ends (what changes), or None before the
+    first board."""
     a = app.auction
     if not app.board:
-        return False
+        return None
     before = a.p_at
     verdict = a.rule(ruling, seat)
-    if verdict == _FULL:
+    if verdict == codes.FULL:
         return full(app, seat)
-    app.td.state = 0
     app.emit({"type": "ruling_applied", "ruling": codes.RULE_NAMES[ruling], "seat": seat_name(seat), "by": by,
               "verdict": codes.VERDICT_NAMES[verdict], "law": a.law,
-              "at": None if ruling == _RULE_PASS_NEXT_TURN or before < 0 else before})
+              "at": None if ruling == codes.RULE_PASS_NEXT_TURN or before < 0 else before})
     app.report(before, verdict, seat, 0)  # a change of call allowed under 25 A may itself be irregular
-    return True
+    return {"td": 0}
 
 
 def command(app, cmd):
-    """A collector `ruling` command: applied only while the irregularity it names (`at`) is pending on its board."""
+    """A collector `ruling` command: applied only while the irregularity it names (`at`) is pending on its board,
+    else refused with a reason (an event, nothing else changes)."""
     name, at, board = cmd.get("ruling"), cmd.get("at"), cmd.get("board")
     r = codes.RULE_NAMES.index(name) if name in codes.RULE_NAMES and name else 0
     a = app.auction
@@ -131,8 +113,8 @@ def command(app, cmd):
         why = "unknown_ruling"
     elif board != app.board or not app.board:
         why = "other_board"
-    elif r == _RULE_PASS_NEXT_TURN:  # a restriction the director imposes, tied to no irregularity
-        if a.phase != _AUCTION:
+    elif r == codes.RULE_PASS_NEXT_TURN:  # a restriction the director imposes, tied to no irregularity
+        if a.phase != codes.AUCTION:
             why = "auction_over"
     elif at is None:
         why = "no_at"
@@ -142,23 +124,23 @@ def command(app, cmd):
         why = "other_pending"
     elif r not in codes.rulings(a.p_kind):
         why = "not_allowed"
-    if why is None and not a.room(_IN_RULE):
+    if why is None and not a.room(auction.IN_RULE):
         why = "log_full"
     if why is None:
         return apply_ruling(app, r, "NESW".find(cmd.get("seat") or "N") & 3, "collector")
     app.emit({"type": "ruling_refused", "board": app.board if board is None else board,
               "at": at, "ruling": str(name)[:16], "reason": why})
-    return True
+    return {}
 
 
 def screen(app, rows):
     """The director's rows while he holds the panel (screens.compose): his PIN, the seat he picks, his menu."""
-    if app.td.state == _TD_PIN:
+    if app.td.state == app.td.PIN:
         rows[0] = "DIRECTOR"
         rows[2] = "PIN: " + "*" * len(app.td.typed) + "_"
         rows[4] = "UNDO: back"
         return
-    if app.td.state == _TD_SEAT:
+    if app.td.state == app.td.PICK:
         rows[0] = "PASS NEXT TURN"
         rows[2] = "press any key"
         rows[3] = "at the seat"

@@ -10,9 +10,7 @@ from bidwire.unit import keys, screens
 from bidwire.unit.app import App
 from bidwire.unit.journal import Journal
 from bidwire.unit.store import Store
-from bidwire.core.compat import const
 
-_KEYS_PER_SEAT = const(18)  # keys.KEYS_PER_SEAT
 
 
 class Unit:
@@ -75,14 +73,14 @@ class Unit:
         queue = self.queue
         group = None  # a press of a scan of its own (the usual case) makes no list
         if queue.together():
-            group = [(code // _KEYS_PER_SEAT, code % _KEYS_PER_SEAT)]
+            group = [(code // keys.KEYS_PER_SEAT, code % keys.KEYS_PER_SEAT)]
             while queue.together():
                 code = queue.get()
-                group.append((code // _KEYS_PER_SEAT, code % _KEYS_PER_SEAT))
+                group.append((code // keys.KEYS_PER_SEAT, code % keys.KEYS_PER_SEAT))
             group = self.app.order(group)
         for i in range(len(group) if group else 1):
             if group:
-                code = group[i][0] * _KEYS_PER_SEAT + group[i][1]
+                code = group[i][0] * keys.KEYS_PER_SEAT + group[i][1]
             try:
                 self.press(code)
             except Exception as e:  # noqa: BLE001 - a bug or an exhausted heap must not take the table down
@@ -92,7 +90,7 @@ class Unit:
         self.keys += 1
         ms = self.hal.clock.ticks_ms()  # the call's tempo (App.key)
         if self.measure is None:
-            self.changed = self.store.key(code // _KEYS_PER_SEAT, code % _KEYS_PER_SEAT, ms)
+            self.changed = self.store.key(code // keys.KEYS_PER_SEAT, code % keys.KEYS_PER_SEAT, ms)
             self.refresh()
             return
         # `make bench`: bytes allocated and time from the press to the frame on the display (console excluded)
@@ -100,7 +98,7 @@ class Unit:
         gc.disable()
         console, self.hal.console = self.hal.console, None
         a0, t0 = gc.mem_alloc(), time.ticks_us()
-        self.changed = self.store.key(code // _KEYS_PER_SEAT, code % _KEYS_PER_SEAT, ms)
+        self.changed = self.store.key(code // keys.KEYS_PER_SEAT, code % keys.KEYS_PER_SEAT, ms)
         self.refresh()
         self.measure = (gc.mem_alloc() - a0, time.ticks_diff(time.ticks_us(), t0))
         gc.enable()

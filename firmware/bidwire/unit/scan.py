@@ -6,10 +6,8 @@ keymap[input] is that input's key event (seat * 18 + key, keys.py) or 255 where 
 Nothing is allocated per scan (docs/architecture.md §3 "Memory"): every buffer is made in the constructor.
 """
 import asyncio
-from bidwire.core.compat import const
+from bidwire.unit import keys
 
-_NO_KEY = const(255)  # keys.NO_KEY
-_TOGETHER = const(128)  # keys.TOGETHER
 
 
 
@@ -36,7 +34,7 @@ class Scanner:
         self._runs = bytearray(nbytes * 8)  # for each moving input, how many scans it has read so
         self._used = bytearray(nbytes)  # inputs with a key; the others are ignored
         for n in range(nbytes * 8):
-            if keymap[n] != _NO_KEY:
+            if keymap[n] != keys.NO_KEY:
                 self._used[n >> 3] |= 1 << (n & 7)
         self._settling = False
         self._held = False
@@ -88,7 +86,7 @@ class Scanner:
                     down ^= bit
                     if down & bit and self.queue is not None:  # pressed; a release puts nothing
                         self.queue.put(self._keymap[base + b] | self._together)
-                        self._together = _TOGETHER
+                        self._together = keys.TOGETHER
                 else:
                     moving |= bit
                 runs[base + b] = n

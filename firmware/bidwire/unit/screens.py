@@ -6,31 +6,9 @@ virtual unit prints the same rows as text, suits as letters (`text()`).
 import bidwire.core.board as board  # the full name in the code: the import makes no qstr for it in the heap
 from bidwire.core import calls
 from bidwire.core.compat import const
+from bidwire.core import codes
+from bidwire.unit import app as unit_app
 
-_SEATS = const("NESW")  # calls.SEATS
-_FIRST_BID = const(3)  # calls.FIRST_BID
-_AUCTION = const(0)  # codes.AUCTION
-_CHANGE_OF_CALL = const(6)  # codes.CHANGE_OF_CALL
-_ENFORCE = const(1)  # codes.ENFORCE
-_MUST_REPEAT = const(4)  # codes.MUST_REPEAT
-_NO_DOUBLE_THIS_TURN = const(3)  # codes.NO_DOUBLE_THIS_TURN
-_MUST_REPLACE = const(5)  # codes.MUST_REPLACE
-_PASSED_OUT = const(2)  # codes.PASSED_OUT
-_PASS_NEXT_TURN = const(1)  # codes.PASS_NEXT_TURN
-_PASS_THROUGHOUT = const(2)  # codes.PASS_THROUGHOUT
-_L26_WAIVE = const(0)  # lead26.L26_WAIVE
-_L26_BAR = const(1)  # lead26.L26_BAR
-_BIDDING = const(2)  # app.BIDDING
-_CONFIRM = const(5)  # app.CONFIRM
-_LEAD = const(3)  # app.LEAD
-_MOVE = const(7)  # app.MOVE
-_SEAT = const(8)  # app._SEAT
-_RESULT = const(4)  # app.RESULT
-_SCORE = const(6)  # app.SCORE
-_SETUP = const(0)  # app.SETUP
-_START = const(1)  # app.START
-_TD_CALLED = const(1)  # app.TD_CALLED
-_TD_PIN = const(2)  # app.TD_PIN
 
 _COLS = const(16)
 _ROWS = const(8)
@@ -56,14 +34,14 @@ _TD_ROW = const((5, 3, -1, -1, 2, 2, 5, 5))
 
 
 def call_text(call):
-    if call < _FIRST_BID:
+    if call < calls.FIRST_BID:
         return ("P", "X", "XX")[call]
     s = calls.strain_of(call)
     return str(calls.level_of(call)) + ("NT" if s == 4 else _SUITS[s])
 
 
 def _header(app):
-    return f"Bd{app.board} Dlr{_SEATS[app.auction.dealer]} {_VUL_SHORT[board.vulnerability(app.board)]}"
+    return f"Bd{app.board} Dlr{calls.SEATS[app.auction.dealer]} {_VUL_SHORT[board.vulnerability(app.board)]}"
 
 
 # The grid's column of each seat N E S W (columns W N E S), and the heading with the turn marked '>'
@@ -78,7 +56,7 @@ def _grid(app, rows, top, n):
     player skipped by an accepted call out of rotation stays blank (Law 29 B: that turn is lost)."""
     a = app.auction
     eff = a.eff
-    rows[top - 1] = _HEADING[a.in_turn() if a.phase == _AUCTION and not a.p_kind else 4]
+    rows[top - 1] = _HEADING[a.in_turn() if a.phase == codes.AUCTION and not a.p_kind else 4]
     total = 0
     col = 4
     for c in eff:
@@ -108,47 +86,47 @@ def _level(app):
     """A level key waiting for its strain: 'N: 2_'."""
     for s in range(4):
         if app.level[s]:
-            return _SEATS[s] + ": " + str(app.level[s]) + "_"
+            return calls.SEATS[s] + ": " + str(app.level[s]) + "_"
     return ""
 
 
 def _prompt(app):
     a = app.auction
     if app.undo_seat >= 0:
-        return _SEATS[app.undo_seat] + ": new call?"
+        return calls.SEATS[app.undo_seat] + ": new call?"
     if app.level_pending():
         return _level(app)
-    if a.phase != _AUCTION:
+    if a.phase != codes.AUCTION:
         return ""
     t = a.in_turn()
     for r in a.restrictions:
         if r[0] == t:
-            if r[1] == _PASS_NEXT_TURN or r[1] == _PASS_THROUGHOUT:
-                return _SEATS[t] + ": PASS only"
-            if r[1] == _MUST_REPEAT:
-                return _SEATS[t] + ": repeat " + call_text(r[2])
-            if r[1] == _MUST_REPLACE:
-                return _SEATS[t] + ": replace call"
-            if r[1] == _NO_DOUBLE_THIS_TURN:  # Law 30 B2 (laws.md §4.2)
-                return _SEATS[t] + ": call, no X/XX"
-    return _SEATS[t] + " to call" + (" (E)" if app.mode == _ENFORCE else "")
+            if r[1] == codes.PASS_NEXT_TURN or r[1] == codes.PASS_THROUGHOUT:
+                return calls.SEATS[t] + ": PASS only"
+            if r[1] == codes.MUST_REPEAT:
+                return calls.SEATS[t] + ": repeat " + call_text(r[2])
+            if r[1] == codes.MUST_REPLACE:
+                return calls.SEATS[t] + ": replace call"
+            if r[1] == codes.NO_DOUBLE_THIS_TURN:  # Law 30 B2 (laws.md §4.2)
+                return calls.SEATS[t] + ": call, no X/XX"
+    return calls.SEATS[t] + " to call" + (" (E)" if app.mode == codes.ENFORCE else "")
 
 
 def _irregularity(app, rows):
     a = app.auction
-    o = _SEATS[a.p_seat]
+    o = calls.SEATS[a.p_seat]
     rows[0] = "IRREGULAR L" + str(a.p_law)
-    if a.p_kind == _CHANGE_OF_CALL:
+    if a.p_kind == codes.CHANGE_OF_CALL:
         rows[1] = o + " change to " + call_text(a.p_call)
         rows[2] = "director rules"
         rows[3] = "(Law 25)"
     else:
         rows[1] = o + " " + call_text(a.p_call)
         rows[2] = _KIND_TEXT[a.p_kind]
-        rows[3] = _SEATS[(a.p_seat + 1) & 3] + " may accept:"
+        rows[3] = calls.SEATS[(a.p_seat + 1) & 3] + " may accept:"
         rows[4] = " call over it"
         rows[5] = "or TD: reject"
-    if app.td.state == _TD_CALLED:
+    if app.td.state == app.td.CALLED:
         rows[5] = _DIRECTOR_CALLED
     held = app.held
     if held is not None and held[1] == 2 * a.n_inputs:  # the last press was kept out: who pressed what
@@ -163,16 +141,17 @@ def _lead_rows(app):
     a = app.auction
     r = app.lead_rule
     if r is not None:
-        d = "L26 " + _SEATS[a.declarer()]
-        if r[0] == _L26_WAIVE:
+        d = "L26 " + calls.SEATS[a.declarer()]
+        if r[0] == codes.L26_WAIVE:
             row = d + " waives"
         else:
-            row = d + (" bars " if r[0] == _L26_BAR else " requires ") + _SUITS[r[1]]
+            row = d + (" bars " if r[0] == codes.L26_BAR else " requires ") + _SUITS[r[1]]
         return [row, "void? again L59"] if r[2] >= 0 else [row]
     for x in a.leads:
         if x[1] == app.leader:  # the leader and declarer's options together: "L26 N's lead:" / "W may bar/req ♥"
-            d = _SEATS[a.declarer()] + " may bar"
-            return ["L26 " + _SEATS[app.leader] + "'s lead:", d + (" 1 suit" if x[2] < 0 else "/req " + _SUITS[x[2]])]
+            d = calls.SEATS[a.declarer()] + " may bar"
+            return ["L26 " + calls.SEATS[app.leader] + "'s lead:",
+                    d + (" 1 suit" if x[2] < 0 else "/req " + _SUITS[x[2]])]
     return []
 
 
@@ -180,10 +159,10 @@ def _lead_prompt(app):
     """The opening leader's prompt: 'E: lead suit', or with declarer's Law 26 choice 'E: lead, not \x04' (barred)
     or 'E: lead \x04' (required)."""
     r = app.lead_rule
-    t = _SEATS[app.leader] + ": lead"
-    if r is None or r[0] == _L26_WAIVE:
+    t = calls.SEATS[app.leader] + ": lead"
+    if r is None or r[0] == codes.L26_WAIVE:
         return t + " suit"
-    return t + (", not " if r[0] == _L26_BAR else " ") + _SUITS[r[1]]
+    return t + (", not " if r[0] == codes.L26_BAR else " ") + _SUITS[r[1]]
 
 
 def _contract(app):
@@ -202,9 +181,9 @@ def _over(app):
 def _result(app):
     """The result line: contract, declarer and tricks against the contract, e.g. '4\x04X S -1' or '3NT N ='."""
     a = app.auction
-    if a.phase == _PASSED_OUT:
+    if a.phase == codes.PASSED_OUT:
         return "Passed out"
-    return _contract(app) + " " + _SEATS[a.declarer()] + " " + _over(app) if a.contract() else "?"
+    return _contract(app) + " " + calls.SEATS[a.declarer()] + " " + _over(app) if a.contract() else "?"
 
 
 def _traveller(row):
@@ -242,17 +221,17 @@ def compose(app, status=""):
     """The 8 rows for the app's state, each as long as it is (lines() is what the display gets)."""
     rows = [""] * _ROWS
     s = app.screen
-    if app.td.state >= _TD_PIN:
+    if app.td.state >= app.td.PIN:
         from bidwire.unit import director  # in the heap already: loaded while the director's call is open (app.py)
 
         director.screen(app, rows)
-    elif s == _BIDDING and app.auction.p_kind:
+    elif s == unit_app.BIDDING and app.auction.p_kind:
         _irregularity(app, rows)
     else:
         _screen(app, s, rows)
-        if app.td.state == _TD_CALLED and _TD_ROW[s] >= 0:  # beside the prompt, never over it
+        if app.td.state == app.td.CALLED and _TD_ROW[s] >= 0:  # beside the prompt, never over it
             rows[_TD_ROW[s]] = _DIRECTOR_CALLED
-    if app.td.state < _TD_PIN:  # the director's PIN and menu keep their rows
+    if app.td.state < app.td.PIN:  # the director's PIN and menu keep their rows
         if app.message:
             _message(app, rows)
         if app.note:
@@ -262,7 +241,7 @@ def compose(app, status=""):
 
 
 def _screen(app, s, rows):
-    if s == _SETUP:
+    if s == unit_app.SETUP:
         rows[0] = "bidwire"
         rows[1] = app.unit[:_COLS]  # a unit id has up to 32 characters: two rows
         rows[2] = app.unit[_COLS:2 * _COLS]
@@ -270,44 +249,44 @@ def _screen(app, s, rows):
         rows[4] = "collector"
         rows[5] = "board " + str(app.board + 1)
         rows[6] = "PASS: play"
-    elif s == _SEAT:
+    elif s == unit_app.SEAT:
         from bidwire.unit import sides  # loaded by the app while the SEAT screen is up
         sides.rows(app, rows, _COLS)
-    elif s == _START:
+    elif s == unit_app.START:
         rows[0] = _header(app)
         asg = app.assignment
         if asg:
             rows[1] = f"T{asg.get('table')} R{asg.get('round')}" + (" LATE" if asg.get("late") else "")
             rows[2] = f"NS {asg.get('ns')} EW {asg.get('ew')}"
         rows[3] = "Board " + str(app.board)
-        rows[4] = "Dealer " + _SEATS[app.auction.dealer]
+        rows[4] = "Dealer " + calls.SEATS[app.auction.dealer]
         rows[5] = "Vul " + board.VUL_NAMES[board.vulnerability(app.board)]
-        rows[6] = _SEATS[app.auction.dealer] + " to call"
-    elif s == _BIDDING:
+        rows[6] = calls.SEATS[app.auction.dealer] + " to call"
+    elif s == unit_app.BIDDING:
         rows[0] = _header(app)
-        if app.td.state == _TD_CALLED:  # the grid's last three rows, the call on the row above the prompt
+        if app.td.state == app.td.CALLED:  # the grid's last three rows, the call on the row above the prompt
             _grid(app, rows, 2, 3)
             rows[5] = _DIRECTOR_CALLED
         else:
             _grid(app, rows, 2, 4)
         rows[6] = _prompt(app)
-    elif s == _LEAD:
+    elif s == unit_app.LEAD:
         rows[0] = _header(app)
         extra = _lead_rows(app)
-        if app.td.state == _TD_CALLED:
+        if app.td.state == app.td.CALLED:
             extra.append(_DIRECTOR_CALLED)
         if len(extra) < 3:  # the grid in the rows the lead's rows leave
             _grid(app, rows, 2, 3 - len(extra))
         for i in range(len(extra)):
             rows[5 - len(extra) + i] = extra[i]
-        rows[5] = _contract(app) + " by " + _SEATS[app.auction.declarer()]
+        rows[5] = _contract(app) + " by " + calls.SEATS[app.auction.declarer()]
         rows[6] = _lead_prompt(app)
-    elif s == _RESULT or s == _CONFIRM:
+    elif s == unit_app.RESULT or s == unit_app.CONFIRM:
         rows[0] = _header(app)
-        rows[1] = _contract(app) + " by " + _SEATS[app.auction.declarer()]
-        rows[2] = "lead " + _SEATS[app.leader] + " " + _SUITS[app.lead]
+        rows[1] = _contract(app) + " by " + calls.SEATS[app.auction.declarer()]
+        rows[2] = "lead " + calls.SEATS[app.leader] + " " + _SUITS[app.lead]
         rows[3] = "tricks " + str(app.tricks) + " " + _over(app)
-        if s == _RESULT:
+        if s == unit_app.RESULT:
             rows[4] = "1-7: level made"
             rows[5] = "X: -1   XX: +1"
             rows[6] = "PASS: enter"
@@ -315,14 +294,14 @@ def _screen(app, s, rows):
             rows[4] = "NS " + str(app.score_ns())
             rows[5] = ("EW" if app.entered_by & 1 == 0 else "NS") + " PASS=agree"
             rows[6] = "UNDO=wrong"
-    elif s == _SCORE:
+    elif s == unit_app.SCORE:
         rows[0] = _header(app)
         rows[1] = _result(app)
         rows[2] = "NS " + str(app.score_ns())
         for i, row in enumerate((app.traveller or [])[:3]):
             rows[3 + i] = _traveller(row)
         rows[6] = "PASS: next"
-    elif s == _MOVE:
+    elif s == unit_app.MOVE:
         asg = app.assignment or {}
         rows[0] = "Round " + str(asg.get("round", "")) + " over"
         move = str(asg.get("move", ""))

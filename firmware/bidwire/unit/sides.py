@@ -12,17 +12,13 @@ Each answer is a `seated` event: `confirmed` when it is the pair expected.
 """
 from bidwire.core import calls
 from bidwire.core.compat import const
+from bidwire.unit import keys
 
 PAIR = const(0)
 DONE = const(1)
 NUMBER = const(2)
 MEMBER = const(3)
 NAME = const(4)
-_K_C = const(7)  # keys.K_C
-_K_H = const(9)  # keys.K_C + 2: hearts
-_K_PASS = const(12)  # keys.K_PASS
-_K_X = const(13)  # keys.K_X
-_K_UNDO = const(16)  # keys.K_UNDO
 _MAX_DIGITS = const(12)  # the longest membership number the collector sends (setup._ids)
 _SIDES = const(("NS", "EW"))
 
@@ -61,22 +57,22 @@ def key(app, seat, key):
     if st == DONE:
         return False
     if st == NAME:
-        if key == _K_UNDO:
+        if key == keys.K_UNDO:
             answers[side], answers[2 + side] = MEMBER, ""
             return True
-        if key != _K_PASS:
+        if key != keys.K_PASS:
             return False
         return _answer(app, seat, side, a.get(("ns", "ew")[side]), True, typed)
-    if st == PAIR and key == _K_X or st == MEMBER and key == _K_X and not typed:
+    if st == PAIR and key == keys.K_X or st == MEMBER and key == keys.K_X and not typed:
         answers[side], answers[2 + side] = NUMBER, ""
         return True
     if st == PAIR:
-        return key == _K_PASS and _answer(app, seat, side, a.get(("ns", "ew")[side]), True, None)
-    if key == _K_UNDO:
+        return key == keys.K_PASS and _answer(app, seat, side, a.get(("ns", "ew")[side]), True, None)
+    if key == keys.K_UNDO:
         answers[2 + side] = ""
         return True
-    if key != _K_PASS:
-        d = key + 1 if key < _K_C else (8, 9, 0)[key - _K_C] if key <= _K_H else -1
+    if key != keys.K_PASS:
+        d = key + 1 if key < keys.K_C else (8, 9, 0)[key - keys.K_C] if key <= keys.K_C + 2 else -1  # C D H: 8 9 0
         if d < 0 or len(typed) >= _MAX_DIGITS:
             return False
         answers[2 + side] = typed + str(d)

@@ -9,7 +9,7 @@
 """
 import json
 
-from bidwire.core import lead26
+from bidwire.core import codes, lead26
 from bidwire.core.calls import STRAINS, lho, partner
 from bidwire.core.readback import parse_seat
 from bidwire_host.collector import commands
@@ -22,7 +22,7 @@ def choices(suit):
     """The choices Law 26 gives declarer for a candidate on `suit` ("S", or None for 26 B) as (choice, suit)
     names, from the core."""
     n = STRAINS.index(suit) if suit in STRAINS[:4] else -1
-    return [(lead26.L26_NAMES[c], STRAINS[s] if s >= 0 else None) for c, s in lead26.lead_choices(n)]
+    return [(codes.L26_NAMES[c], STRAINS[s] if s >= 0 else None) for c, s in lead26.lead_choices(n)]
 
 
 def describe(choice, suit, seat):
