@@ -15,9 +15,9 @@ import time
 
 import framebuf
 
+import bidwire.unit.keys as keys  # the full name: one global for the three it reads
 from bidwire.core.compat import const
 from bidwire.unit.hal import Hal
-from bidwire.unit.keys import TOGETHER, key_code, parse_key
 from bidwire.unit.screens import text
 
 _RULE = const("+----------------+")
@@ -170,7 +170,7 @@ class StdinKeys:
                 w = press.split()
                 if len(w) != 2:
                     raise ValueError(f"cannot read script line: {line}")
-                codes.append(key_code(self._seat(w[0]), parse_key(w[1])) | (TOGETHER if codes else 0))
+                codes.append(keys.key_code(self._seat(w[0]), keys.parse_key(w[1])) | (keys.TOGETHER if codes else 0))
             for code in codes:
                 self.queue.put(code)
             while len(self.queue):

@@ -89,13 +89,13 @@ def test_call_out_of_rotation_rejected_by_the_director_with_pin():
     assert app.auction.p_kind == OUT_OF_ROTATION and irr["law"] == 31 and irr["offender"] == "E"
     assert irr["entitled"] == "S" and irr["options"] == ["reject"]
     ev, _ = press(app, "W TD")
-    assert kinds(ev) == ["td_call"] and app.td.state == A.TdCall.CALLED
+    assert kinds(ev) == ["td_call"] and app.td == A.App.TD_CALLED
     press(app, "N TD, N 1, N 2, N 3, N 5")  # wrong PIN
-    assert app.td.state == A.TdCall.CALLED and app.note == "wrong PIN"
+    assert app.td == A.App.TD_CALLED and app.note == "wrong PIN"
     press(app, "N TD, N 1, N 2, N 3, N 4")
-    assert app.td.state == A.TdCall.MENU and director.menu(app) == [1, 7, 0]  # reject, pass next turn, end call
+    assert app.td == A.App.TD_MENU and director.menu(app) == [1, 7, 0]  # reject, pass next turn, end call
     ev, _ = press(app, "N 1")
-    assert ev[0]["type"] == "ruling_applied" and ev[0]["ruling"] == "reject" and app.td.state == 0
+    assert ev[0]["type"] == "ruling_applied" and ev[0]["ruling"] == "reject" and app.td == 0
     press(app, "N PASS")  # R01: N passes, E must repeat 1S (Law 31 A1)
     r = app.auction.restriction(1, MUST_REPEAT)
     assert r is not None

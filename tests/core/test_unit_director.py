@@ -77,7 +77,7 @@ def test_rulings_at_the_table_name_what_they_answered_and_end_call_is_reported()
     ev = press(app, "N TD, N TD, N 1, N 2, N 3, N 4, N 1")
     assert [(e["ruling"], e["at"]) for e in of(ev, "ruling_applied")] == [("reject", 0)]
     ev = press(app, "W TD, W TD, W 1, W 2, W 3, W 4, W 2")  # nothing pending: 1 pass next turn, 2 end call
-    assert of(ev, "td_end") == [{"type": "td_end", "board": 1, "seat": "W"}] and app.td.state == 0
+    assert of(ev, "td_end") == [{"type": "td_end", "board": 1, "seat": "W"}] and app.td == 0
 
 
 def test_a_ruling_for_a_settled_irregularity_leaves_a_later_one_untouched():

@@ -27,9 +27,9 @@ def test_the_directors_module_is_loaded_only_while_needed():
     ev = press(app, "W TD")
     assert [e["type"] for e in ev] == ["td_call"] and loaded()
     press(app, "N TD, N 1, N 2, N 3, N 4")  # his PIN: the menu
-    assert app.td.state == A.TdCall.MENU and loaded() and screens.compose(app, "")[0] == "DIRECTOR L31"
+    assert app.td == A.App.TD_MENU and loaded() and screens.compose(app, "")[0] == "DIRECTOR L31"
     ev = press(app, "N 1")  # 1: reject (Law 31)
-    assert [e["type"] for e in ev][:1] == ["ruling_applied"] and app.td.state == 0 and not loaded()
+    assert [e["type"] for e in ev][:1] == ["ruling_applied"] and app.td == 0 and not loaded()
 
 
 def test_no_auction_before_the_first_board_and_the_director_called_there():
@@ -38,11 +38,11 @@ def test_no_auction_before_the_first_board_and_the_director_called_there():
     ev = press(app, "S TD")
     assert [e["type"] for e in ev] == ["td_call"]
     press(app, "S TD, S 1, S 2, S 3, S 4")
-    assert app.td.state == A.TdCall.MENU
+    assert app.td == A.App.TD_MENU
     assert sys.modules[DIRECTOR].menu(app) == [0]  # nothing to rule on: only "end call"
     assert screens.compose(app, "")[:2] == ["DIRECTOR", "1 end call"]
     ev = press(app, "S 1")
-    assert [e["type"] for e in ev] == ["td_end"] and app.td.state == 0 and not loaded()
+    assert [e["type"] for e in ev] == ["td_end"] and app.td == 0 and not loaded()
     ev = press(app, "N PASS")  # the set-up screen: board 1 starts, with its auction
     assert ev[0]["type"] == "board_start" and app.board == 1 and app.auction.n_inputs == 0
     assert app.auction.dealer == 0 and app.screen == A.START
@@ -52,5 +52,5 @@ def test_a_collector_ruling_before_the_first_board_is_refused():
     app = App("T01", "record", "1234")
     ev = app.command({"seq": 1, "type": "ruling", "ruling": "reject", "at": 0, "board": 1})
     assert ev == [{"type": "ruling_refused", "board": 1, "at": 0, "ruling": "reject", "reason": "other_board"}]
-    assert app.auction is None and app.td.state == 0 and not loaded()
+    assert app.auction is None and app.td == 0 and not loaded()
 

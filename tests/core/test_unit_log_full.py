@@ -37,7 +37,7 @@ def test_a_press_beyond_the_log_is_refused_on_screen_and_calls_the_director_once
     assert changed == [True]  # the screen changed: journaled like any such press
     assert [e["type"] for e in ev] == ["note", "td_call"] and ev[1]["seat"] == "W"
     assert str(MAX_INPUTS) in ev[0]["text"] and ev[0]["board"] == 1
-    assert app.td.state == A.TdCall.CALLED and app.note == FULL_TEXT
+    assert app.td == A.App.TD_CALLED and app.note == FULL_TEXT
     assert FULL_TEXT in screens.compose(app, "W q0")
     ev, changed = press(app, "W 1, W C, S X, N ALERT")
     assert ev == [] and changed == [True, True, True, True]  # refused again, the director called already
@@ -49,7 +49,7 @@ def test_the_director_still_rules_and_the_board_ends_and_is_scored():
     app = filled(App("T01", "record", "1234"))
     press(app, "W PASS")
     ev, _ = press(app, PIN + ", N 1")  # menu entry 1: reject (Law 30 A: E must pass at his next turn)
-    assert [e["type"] for e in ev] == ["ruling_applied"] and ev[0]["ruling"] == "reject" and app.td.state == 0
+    assert [e["type"] for e in ev] == ["ruling_applied"] and ev[0]["ruling"] == "reject" and app.td == 0
     ev, _ = press(app, "N PASS, E PASS, S PASS, W PASS")
     end = [e for e in ev if e["type"] == "auction_end"][0]
     assert end["contract"] == "Pass" and len(end["inputs"]) == MAX_INPUTS - RESERVE + 5
@@ -94,7 +94,7 @@ def test_a_restart_rebuilds_the_full_board_and_its_answer():
     store.journal.close()
     again = Store(Journal(path), App("T01", "record", "1234"), Clock())
     again.open({"firmware": "test"})
-    assert screens.compose(again.app, "") == shown and again.app.td.state == A.TdCall.CALLED
+    assert screens.compose(again.app, "") == shown and again.app.td == A.App.TD_CALLED
     assert again.app.auction.n_inputs == MAX_INPUTS - RESERVE and again.keys == keys
     assert again.seq == seq + 1  # this boot's hello
     again.journal.close()

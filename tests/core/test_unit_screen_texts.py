@@ -165,10 +165,10 @@ def test_the_director_call_shows_on_the_lead_result_and_score_screens():
                                                                                      "PASS: next")):
         play(app, script)
         rows = shown(app)
-        assert app.screen == screen and app.td.state == A.TdCall.CALLED, script
+        assert app.screen == screen and app.td == A.App.TD_CALLED, script
         assert rows[row] == "director called" and rows[6] == prompt, script  # beside the prompt, never over it
         play(app, "N TD, N 1, N 2, N 3, N 4, N 1")  # the director's PIN, then "end call"
-        assert app.td.state == 0
+        assert app.td == 0
 
 
 def test_a_press_held_by_a_pending_irregularity_is_answered():

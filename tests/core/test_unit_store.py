@@ -38,7 +38,7 @@ def keys(store, script):
 
 def state(s):
     a = s.app.auction
-    return (s.app.screen, s.app.board, bytes(a.eff), bytes(a.inputs), s.app.td.state, bytes(s.app.level), s.seq,
+    return (s.app.screen, s.app.board, bytes(a.eff), bytes(a.inputs), s.app.td, bytes(s.app.level), s.seq,
             s.acked, s.app.cmd_ack)
 
 

@@ -36,27 +36,18 @@ def _director():
     return director
 
 
-class TdCall:
-    """The director's call at this unit, owned by the App, which writes what director.py says changes: where it
-    stands (`state`: one of the states below, 0 while no call is open), the digits of the PIN typed so far, and the
-    PIN that opens the menu. The states are read through the call (`app.td.PIN`), by director.py and screens.py."""
-
-    CALLED = const(1)  # called, the panel still the players'
-    PIN = const(2)  # the director entering his PIN
-    MENU = const(3)  # in the ruling menu
-    PICK = const(4)  # picking the seat a "pass next turn" restricts
-
-    def __init__(self, pin):
-        self.state = 0
-        self.typed = ""
-        self.pin = pin
-
-
 class App:
     # Rarely set, so a class attribute until it is: an instance's attribute table stays the size it was (the heap
     # once booted, docs/benchmarks.md): assigns marked late (late play) that came mid-round, a list, played in turn
     # once the round is done. (The SEAT screen's answers live in sides.py while it is loaded.)
     late = None
+    # The director's call at this unit (`td`, 0 while none is open; director.py says how it changes): called, the
+    # panel still the players'; the director entering his PIN; in his ruling menu; picking the seat that a "pass
+    # next turn" restricts. Read through the App (`app.TD_PIN`) by director.py and screens.py.
+    TD_CALLED = const(1)
+    TD_PIN = const(2)
+    TD_MENU = const(3)
+    TD_PICK = const(4)
 
     def __init__(self, unit="", mode="record", td_pin="1234"):
         self.unit = unit
@@ -78,7 +69,9 @@ class App:
         # suit of a lead it refused at the press before (-1: none), which pressed again is taken], or None
         self.lead_rule = None
         self.log_full = False  # a press was refused for want of room in the board's input log (director.full)
-        self.td = TdCall(td_pin)
+        self.td = 0  # the director's call: 0 or TD_*
+        self.td_typed = ""  # the digits of the PIN typed so far
+        self.td_pin = td_pin  # the PIN that opens the menu
         self.message = ""  # the collector's message, shown until the next call
         self.note = ""  # the unit's answer to the last press ("N: UNDO too late"), shown until the next press
         # the press a pending irregularity kept out, shown on its screen while it is the auction's last input (a
@@ -96,7 +89,7 @@ class App:
 
     # ---- snapshot: the state at a quiet point (START screen, nothing entered yet) ------------------
     def quiet(self):
-        return self.screen in (SETUP, START, MOVE) and self.td.state == 0 and not self.level_pending()
+        return self.screen in (SETUP, START, MOVE) and self.td == 0 and not self.level_pending()
 
     def level_pending(self):
         return self.level[0] | self.level[1] | self.level[2] | self.level[3]
@@ -191,14 +184,14 @@ class App:
                     t = (((ms - t) & 0x3FFFFFFF) + 50) // 100
                     t = t if t < _TEMPO_MAX else _TEMPO_MAX
                 event["tempo"] = t if t >= 0 and ms >= 0 else None
-        if not self.td.state:
+        if not self.td:
             drop(_DIRECTOR)
         self.after()
         out, self.out = self.out, None
         return out if changed else None
 
     def _key(self, seat, key):
-        if key == keys.K_TD or self.td.state >= TdCall.PIN:
+        if key == keys.K_TD or self.td >= self.TD_PIN:
             return self._director_did(_director().key, seat, key)
         s = self.screen
         if s == SETUP:
@@ -469,9 +462,8 @@ class App:
         change = act(self, *args)
         if change is None:
             return False
-        td = self.td
-        td.state = change.get("td", td.state)
-        td.typed = change.get("typed", td.typed)
+        self.td = change.get("td", self.td)
+        self.td_typed = change.get("typed", self.td_typed)
         self.note = change.get("note", self.note)
         self.message = change.get("message", self.message)
         self.log_full = change.get("log_full", self.log_full)
@@ -512,7 +504,7 @@ class App:
                 self.next_assignment = cmd
         elif kind == "ruling":
             self._director_did(_director().command, cmd)
-            if not self.td.state:
+            if not self.td:
                 drop(_DIRECTOR)
             self.after()
         elif kind == "lead_choice":

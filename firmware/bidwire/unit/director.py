@@ -3,7 +3,7 @@ the ones the collector sends (laws.md §4.19; which rulings each irregularity al
 and a board whose input log is full. The App loads this module for a director's input (app.py imports it, never the
 other way) and gives it the App to read: each function returns what changes, and the App writes it (App._director_did,
 the one path by which a director's input changes the App), or None when the input changed nothing. A change is a dict
-of the App's fields that take a new value: "td" (TdCall.state), "typed" (the PIN so far), "note", "message",
+of the App's fields that take a new value: "td" (App.td, the call's state), "typed" (the PIN so far), "note", "message",
 "log_full"; the events go out through `app.emit`, as every input's do. The App reports the irregularities themselves
 (App.report, App.settled) and brings what a ruling's new phase needs (App.after).
 
@@ -29,9 +29,9 @@ def full(app, seat):
         return {"note": "auction full: TD"}
     app.emit({"type": "note", "text": f"board {app.board}: the input log is full ({auction.MAX_INPUTS} inputs): "
               f"{seat_name(seat)}'s press refused, only a ruling, a legal call or the lead is taken"})
-    if not app.td.state:
+    if not app.td:
         app.emit({"type": "td_call", "seat": seat_name(seat)})
-    return {"note": "auction full: TD", "log_full": True, "td": app.td.state or app.td.CALLED}
+    return {"note": "auction full: TD", "log_full": True, "td": app.td or app.TD_CALLED}
 
 
 def menu(app):
@@ -47,27 +47,26 @@ def menu(app):
 
 def key(app, seat, key):
     """TD at any seat, or any key while the director holds the panel (PIN, menu, seat): what changes, or None."""
-    call = app.td
-    td = call.state
+    td = app.td
     if key == keys.K_TD:
         if td == 0:
             app.emit({"type": "td_call", "seat": seat_name(seat)})
-            return {"td": call.CALLED}
-        if td == call.CALLED:
-            return {"td": call.PIN, "typed": ""}
+            return {"td": app.TD_CALLED}
+        if td == app.TD_CALLED:
+            return {"td": app.TD_PIN, "typed": ""}
         return None
     if key == keys.K_UNDO:  # leave the PIN entry or the menu; the call stays open until ended
-        return {"td": call.CALLED, "typed": ""}
-    if td == call.PICK:
+        return {"td": app.TD_CALLED, "typed": ""}
+    if td == app.TD_PICK:
         return apply_ruling(app, codes.RULE_PASS_NEXT_TURN, seat, "table")
     if key >= keys.K_C:
         return None
-    if td == call.PIN:
-        typed = call.typed + str(key + 1)
-        if len(typed) < len(call.pin):
+    if td == app.TD_PIN:
+        typed = app.td_typed + str(key + 1)
+        if len(typed) < len(app.td_pin):
             return {"typed": typed}
-        ok = typed == call.pin
-        return {"td": call.MENU if ok else call.CALLED, "typed": "", "note": "" if ok else "wrong PIN"}
+        ok = typed == app.td_pin
+        return {"td": app.TD_MENU if ok else app.TD_CALLED, "typed": "", "note": "" if ok else "wrong PIN"}
     m = menu(app)
     if key >= len(m):
         return None
@@ -76,7 +75,7 @@ def key(app, seat, key):
         app.emit({"type": "td_end", "seat": seat_name(seat)})
         return {"td": 0, "message": ""}
     if choice == codes.RULE_PASS_NEXT_TURN:
-        return {"td": call.PICK}  # the director presses any key on the panel of the seat to restrict
+        return {"td": app.TD_PICK}  # the director presses any key on the panel of the seat to restrict
     return apply_ruling(app, choice, 0, "table") or {}
 
 
@@ -135,12 +134,12 @@ def command(app, cmd):
 
 def screen(app, rows):
     """The director's rows while he holds the panel (screens.compose): his PIN, the seat he picks, his menu."""
-    if app.td.state == app.td.PIN:
+    if app.td == app.TD_PIN:
         rows[0] = "DIRECTOR"
-        rows[2] = "PIN: " + "*" * len(app.td.typed) + "_"
+        rows[2] = "PIN: " + "*" * len(app.td_typed) + "_"
         rows[4] = "UNDO: back"
         return
-    if app.td.state == app.td.PICK:
+    if app.td == app.TD_PICK:
         rows[0] = "PASS NEXT TURN"
         rows[2] = "press any key"
         rows[3] = "at the seat"

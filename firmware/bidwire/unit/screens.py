@@ -126,7 +126,7 @@ def _irregularity(app, rows):
         rows[3] = calls.SEATS[(a.p_seat + 1) & 3] + " may accept:"
         rows[4] = " call over it"
         rows[5] = "or TD: reject"
-    if app.td.state == app.td.CALLED:
+    if app.td == app.TD_CALLED:
         rows[5] = _DIRECTOR_CALLED
     held = app.held
     if held is not None and held[1] == 2 * a.n_inputs:  # the last press was kept out: who pressed what
@@ -221,7 +221,7 @@ def compose(app, status=""):
     """The 8 rows for the app's state, each as long as it is (lines() is what the display gets)."""
     rows = [""] * _ROWS
     s = app.screen
-    if app.td.state >= app.td.PIN:
+    if app.td >= app.TD_PIN:
         from bidwire.unit import director  # in the heap already: loaded while the director's call is open (app.py)
 
         director.screen(app, rows)
@@ -229,9 +229,9 @@ def compose(app, status=""):
         _irregularity(app, rows)
     else:
         _screen(app, s, rows)
-        if app.td.state == app.td.CALLED and _TD_ROW[s] >= 0:  # beside the prompt, never over it
+        if app.td == app.TD_CALLED and _TD_ROW[s] >= 0:  # beside the prompt, never over it
             rows[_TD_ROW[s]] = _DIRECTOR_CALLED
-    if app.td.state < app.td.PIN:  # the director's PIN and menu keep their rows
+    if app.td < app.TD_PIN:  # the director's PIN and menu keep their rows
         if app.message:
             _message(app, rows)
         if app.note:
@@ -264,7 +264,7 @@ def _screen(app, s, rows):
         rows[6] = calls.SEATS[app.auction.dealer] + " to call"
     elif s == unit_app.BIDDING:
         rows[0] = _header(app)
-        if app.td.state == app.td.CALLED:  # the grid's last three rows, the call on the row above the prompt
+        if app.td == app.TD_CALLED:  # the grid's last three rows, the call on the row above the prompt
             _grid(app, rows, 2, 3)
             rows[5] = _DIRECTOR_CALLED
         else:
@@ -273,7 +273,7 @@ def _screen(app, s, rows):
     elif s == unit_app.LEAD:
         rows[0] = _header(app)
         extra = _lead_rows(app)
-        if app.td.state == app.td.CALLED:
+        if app.td == app.TD_CALLED:
             extra.append(_DIRECTOR_CALLED)
         if len(extra) < 3:  # the grid in the rows the lead's rows leave
             _grid(app, rows, 2, 3 - len(extra))

@@ -95,7 +95,7 @@ class Store:
     def rebuild(self):
         """Rebuild the app from flash (after a failed write left the RAM state ahead of the journal)."""
         app = self.app
-        app.__init__(app.unit, "enforce" if app.mode else "record", app.td.pin)
+        app.__init__(app.unit, "enforce" if app.mode else "record", app.td_pin)
         gc.collect()
         status = self.status
         self._load()  # once the old state is freed (as .mpy files its code comes into the heap)
