@@ -105,10 +105,7 @@ def create_app(data_dir, keyring_path=None, event=None, tables=None, method="neu
         challenge = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
         return errors.reply(exc.status, exc.reason, headers=challenge)
 
-    @app.exception_handler(RequestValidationError)
-    async def invalid(request, exc):
-        reason, field, detail = errors.parse_errors(exc.errors())
-        return errors.reply(422, reason, field, detail=detail)
+    app.add_exception_handler(RequestValidationError, errors.invalid_request)
 
     def openapi():
         if app.openapi_schema is None:

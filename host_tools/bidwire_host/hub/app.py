@@ -65,10 +65,7 @@ def create_app(dsn=None, organiser_password=None):
     async def http_error(request, exc):
         return errors.reply(exc.status_code, str(exc.detail), headers=exc.headers)
 
-    @app.exception_handler(RequestValidationError)
-    async def invalid(request, exc):
-        reason, field, detail = errors.parse_errors(exc.errors())
-        return errors.reply(422, reason, field, detail=detail)
+    app.add_exception_handler(RequestValidationError, errors.invalid_request)
 
     @app.exception_handler(psycopg.OperationalError)
     async def database_down(request, exc):

@@ -37,6 +37,12 @@ def parse_errors(errors):
                                                                                               "ctx")} for e in errors]
 
 
+async def invalid_request(request, exc):
+    """The handler both apps give RequestValidationError: a 422 naming the first field, with the parser's detail."""
+    reason, field, detail = parse_errors(exc.errors())
+    return reply(422, reason, field, detail=detail)
+
+
 def _ctx(ctx):
     """A ctx value that is not a JSON string, integer or boolean (an exception, a float that may be inf) as text."""
     if not isinstance(ctx, dict):
