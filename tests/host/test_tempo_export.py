@@ -51,7 +51,7 @@ def test_the_pbn_carries_each_calls_thinking_time_in_its_auction_time_table(clie
     # E's second 1S is insufficient over 1NT, accepted by S's pass: a noted call, still one call token
     assert lines[auction + 1:auction + 3] == ["1NT 1S =1= Pass Pass", "Pass"]
     at = lines.index(next(x for x in lines if x.startswith("[AuctionTimeTable ")))
-    assert lines[at] == '[AuctionTimeTable "Time\\\\2R;TotalTime\\\\2R"]'
+    assert lines[at] == '[AuctionTimeTable "Time\\2R;TotalTime\\2R"]'  # one backslash: PBN 2.1 §3.8
     # whole seconds, tenths rounded half up; the total since the board's start; ? from the call without one
     assert [x.split() for x in lines[at + 1:at + 6]] == [["12", "12"], ["1", "13"], ["0", "13"], ["30", "43"],
                                                          ["?", "?"]]

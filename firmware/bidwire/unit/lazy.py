@@ -1,6 +1,7 @@
-"""Modules the unit needs only now and then (the director's part, the auction summary, Law 77, the Law 26 lead
-check, the boot's replay, the config reader) are imported when needed and dropped after, so their bytecode does not
-sit in the heap between uses (docs/architecture.md §3 "Memory"; the figures are in docs/benchmarks.md).
+"""Modules the unit needs only now and then (the director's part, the SEAT screen, the auction summary, Law 77, the
+boot's replay, the config reader) are imported when needed and dropped after, so their bytecode does not sit in the
+heap between uses: each pays at least 1.5 KiB as .mpy files (docs/unit.md "Memory"; what each was weighed at is in
+docs/benchmarks.md, "What the heap needs").
 """
 import sys
 

@@ -52,11 +52,14 @@ def _cell(value):
 
 
 def table_lines(name, columns, rows):
-    """A table section: [Name "Col\\wA;..."] then rows padded to each column's width (§5.2)."""
+    """A table section: [Name "Col\\wA;..."] then rows padded to each column's width (§5.2). A column's width is
+    "a backslash followed by an integer" (PBN 2.1 §3.8), written as that one backslash, as every table in the
+    published archives is and as the reference verifier reads it: the header is not an escaped string (its column
+    names are ours, with no quote or backslash in them)."""
     cells = [[_cell(v) for v in row] for row in rows]
     widths = [max([len(r[i]) for r in cells] + [1]) for i in range(len(columns))]
     specs = [f"{c}\\{w}{'L' if align == 'L' else 'R'}" for (c, align), w in zip(columns, widths, strict=True)]
-    lines = [f"[{name} {quote(';'.join(specs))}]"]
+    lines = [f'[{name} "{";".join(specs)}"]']
     for r in cells:
         lines.append(" ".join(v.ljust(w) if align == "L" else v.rjust(w)
                               for v, w, (_, align) in zip(r, widths, columns, strict=True)).rstrip())
