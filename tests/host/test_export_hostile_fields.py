@@ -49,7 +49,7 @@ def test_pbn_tag_values_from_outside_are_escaped_and_hold_no_line_break():
     assert pairs == [(f.replace("\t", " ").replace("\r", " "), ew) for f, ew in
                      zip(FORMULAS, ["1", "2", "3", "4", "5", 'E  "W"'], strict=True)]
     names = {row["PairId"]: row["Names"] for _, row in first.tables["TotalScoreTable"].rows}
-    assert names["1"] == "Zoë  O'Brien"
+    assert names["1"] == "Zoë  O'Brien"  # ë is Latin-1, PBN's character set: kept
     # endplay reads the file as one board too (it keeps the \" escapes of a value as they are: its own way)
     (board,) = endplay_pbn.loads(text)
     assert board.board_num == 1 and board.deal.to_pbn() == DEAL and board.auction[2].alertable
@@ -101,3 +101,28 @@ def test_the_collectors_pbn_export_keeps_an_event_name_typed_with_a_line_break_i
     assert '[Event "Club \\"Spring\\"  [Board \\"99\\"], Session 1"]\r\n' in text
     games = parse(text).games
     assert [g.get("Board") for g in games] == ["1"] and games[0].get("Event").startswith('Club "Spring"  [Board')
+
+
+WORLD = {"1": "Łukasz Żółć & Hélène Müller", "2": "Дмитрий Орлов & 王芳", "3": "Ann Smith & Bo Lee"}
+
+
+def test_pbn_text_is_latin_1_with_the_nearest_form_and_the_exact_names_stay_in_usebio_and_csv():
+    """PBN 2.1 §2.2 names ISO 8859-1 as PBN's character set: a character outside it is written in its nearest
+    Latin-1 form (issue 40 item 3), Latin-1's own letters stay; the USEBIO and the CSV keep the names exactly."""
+    results = [Result.played(1, str(k), str(k + 3), "4S", "N", 10, table=str(k)) for k in (1, 2, 3)]
+    pub = publication(results, EventInfo("Bridż Klub Łódź", "Café Zürich", "2024.05.01", "mp"),
+                      hands={1: HandRecord(1, "N", 0, parse_deal(DEAL))}, names=WORLD)
+    text = pbn_export.dumps(pub)
+    text.encode("latin-1")  # every character is one of ISO 8859-1's
+    game = parse(text).games[0]
+    assert game.get("Event") == "Bridz Klub Lódz" and game.get("Site") == "Café Zürich"
+    names = {row["PairId"]: row["Names"] for _, row in game.tables["TotalScoreTable"].rows}
+    assert names["1"] == "Lukasz Zólc & Hélène Müller" and names["3"] == "Ann Smith & Bo Lee"
+    assert names["2"].startswith("Dmitri") and " Orlov & " in names["2"] and names["2"].isascii() and len(names["2"]) > 16
+    (board,) = endplay_pbn.loads(text)
+    assert board.info["Event"] == "Bridz Klub Lódz" and board.info["Site"] == "Café Zürich"
+    root = ET.fromstring(usebio.dumps(pub).split("\n", 2)[2])
+    written = {x.text for x in root.iter("PLAYER_NAME")}
+    assert {"Łukasz Żółć", "Hélène Müller", "Дмитрий Орлов", "王芳"} <= written
+    ranking = list(csv.DictReader(io.StringIO(results_csv.ranking(pub).removeprefix("\ufeff"))))
+    assert {r["name"] for r in ranking if r["pair"] in WORLD} >= set(WORLD.values())

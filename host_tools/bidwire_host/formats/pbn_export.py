@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import re
 
+from anyascii import anyascii
+
 from bidwire.core.calls import SEATS, is_bid, lho
 from bidwire.core.readback import CallError, parse_call
 from bidwire_host.formats.publish import SCORING_TAGS, BoardRecord, EventInfo, Publication
@@ -38,16 +40,27 @@ VUL_TAGS = ("None", "NS", "EW", "All")  # export format: None and All (§3.4.10)
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\u0085\u2028\u2029]")
 
 
+def pbn_text(value):
+    """Text in PBN's character set, ISO 8859-1 (PBN 2.1 §2.2): a character outside it in its nearest Latin-1 form,
+    which anyascii gives in ASCII ("Łukasz Żółć" -> "Lukasz Zólc", "Дмитрий" -> "Dmitriy"); Latin-1's own letters
+    (é, ø, ß) stay. The exact text stays in the USEBIO and the CSV."""
+    text = str(value)
+    if all(ord(c) < 256 for c in text):
+        return text
+    return "".join(c if ord(c) < 256 else anyascii(c) for c in text)
+
+
 def quote(value):
-    """A PBN string token (§3.2): backslash and quote escaped, control characters (line breaks, tabs) as spaces."""
-    text = _CONTROL.sub(" ", str(value))
+    """A PBN string token (§3.2): Latin-1 (pbn_text), backslash and quote escaped, control characters (line breaks,
+    tabs) as spaces."""
+    text = _CONTROL.sub(" ", pbn_text(value))
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def _cell(value):
     if value is None:
         return "-"
-    text = str(format_number(value))
+    text = pbn_text(format_number(value))
     return quote(text) if (not text or _CONTROL.search(text) or any(c in text for c in ' []{};"%\\')) else text
 
 
@@ -333,9 +346,8 @@ def dumps(pub, *, crlf=True, irregular="notes"):
 
 
 def _comment(text):
-    """Text safe inside a PBN commentary: no brace, no line break, Latin-1 (PBN 2.1 §2.2)."""
-    text = " ".join(str(text).replace("{", "(").replace("}", ")").split())
-    return text.encode("latin-1", "replace").decode("latin-1")[:80]
+    """Text safe inside a PBN commentary: no brace, no line break, Latin-1 (pbn_text)."""
+    return " ".join(pbn_text(text).replace("{", "(").replace("}", ")").split())[:80]
 
 
 def hand_records(hands, event=None, *, crlf=True):

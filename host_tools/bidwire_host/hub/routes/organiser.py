@@ -5,8 +5,11 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from bidwire.core import board as core_board
 from bidwire_host.event import analysis
-from bidwire_host.formats.pbn import PbnError
+from bidwire_host.formats import pbn_export
+from bidwire_host.formats.pbn import PbnError, parse_deal
+from bidwire_host.formats.pbn_import import HandRecord
 from bidwire_host.formats.pbn_import import load as load_pbn
+from bidwire_host.formats.publish import EventInfo
 from bidwire_host.hub import storage
 from bidwire_host.hub.access import COOKIE, Organiser, is_organiser, password_ok
 from bidwire_host.hub.inputs import ClubRegistration, OrganiserCorrection, SimChange, SimSetup
@@ -48,13 +51,10 @@ def hand_set(sim_id: str, hub: WorkerDep):
         sim = storage.sim(conn, sim_id)
     if not sim["hands"]:
         raise Refused(404, "the sim has no hand set", "sim")
-    out, event = [], sim["name"].replace("\\", "\\\\").replace('"', '\\"')  # a PBN string's escapes
-    for b in sim["boards"]:
-        deal = sim["hands"].get(str(b))
-        if deal:
-            out.append(f'[Event "{event}"]\n[Board "{b}"]\n[Dealer "{"NESW"[core_board.dealer(b)]}"]\n'
-                       f'[Vulnerable "{core_board.VUL_NAMES[core_board.vulnerability(b)]}"]\n[Deal "{deal}"]\n')
-    return Response("\n".join(out), media_type="application/x-pbn; charset=utf-8",
+    hands = {b: HandRecord(b, "NESW"[core_board.dealer(b)], core_board.vulnerability(b),
+                           parse_deal(sim["hands"][str(b)])) for b in sim["boards"] if sim["hands"].get(str(b))}
+    text = pbn_export.hand_records(hands, EventInfo(event=sim["name"]))
+    return Response(text, media_type="application/x-pbn; charset=utf-8",
                     headers={"Content-Disposition": f'attachment; filename="{sim_id}-hands.pbn"'})
 
 
