@@ -79,7 +79,7 @@ def test_the_nesting_club_event_participants_boards_handset():
     assert [e.tag for e in root] == ["CLUB", "EVENT", "HANDSET"]
     assert root.findtext("CLUB/CLUB_NAME") == "Bidwire BC" and root.findtext("CLUB/CLUB_ID_NUMBER") == "1234"
     event = root.find("EVENT")
-    assert event.get("EVENT_TYPE") == "PAIRS"
+    assert event.get("EVENT_TYPE") == "MP_PAIRS"  # the ABF's importer refuses "PAIRS" (issue 40)
     assert [e.tag for e in event] == [
         "PROGRAM_NAME", "PROGRAM_VERSION", "EVENT_DESCRIPTION", "DATE", "WINNER_TYPE", "BOARD_SCORING_METHOD",
         "BOARDS_PLAYED", "SESSION_COUNT", "SECTION_COUNT", "MPS_AWARDED_FLAG", "MASTER_POINT_SCALE",
@@ -101,14 +101,18 @@ def test_every_player_with_name_and_number():
     for pair in root.iterfind("EVENT/PARTICIPANTS/PAIR"):
         key = (pair.findtext("DIRECTION"), pair.findtext("PAIR_NUMBER"))
         got[key] = [(p.findtext("PLAYER_NAME"), p.findtext("NATIONAL_ID_NUMBER")) for p in pair.iterfind("PLAYER")]
-    assert got == {k: [(p.name, str(p.id)) for p in v] for k, v in PLAYERS.items()}
+    # in a Mitchell each PAIR_NUMBER is unique in the event, its direction after the number, as other programs write
+    assert got == {(d, n + d): [(p.name, str(p.id)) for p in v] for (d, n), v in PLAYERS.items()}
+    numbers = [line.findtext(f"{d}_PAIR_NUMBER") for line in root.iter("TRAVELLER_LINE") for d in ("NS", "EW")]
+    assert numbers and all(n.endswith(("NS", "EW")) for n in numbers)
+    assert {n for n in numbers} <= {n for _, n in got}  # each traveller line names a pair of PARTICIPANTS
 
 
 def test_a_player_without_a_number_has_a_name_only():
     pub = mitchell()
     pub.players[("EW", "3")] = [Player("Kim Poe"), Player("Lou Vey", "EBU3004")]
     pair = [p for p in read(pub).iterfind(".//PAIR") if p.findtext("DIRECTION") == "EW" and
-            p.findtext("PAIR_NUMBER") == "3"][0]
+            p.findtext("PAIR_NUMBER") == "3EW"][0]
     assert [[e.tag for e in p] for p in pair.iterfind("PLAYER")] == [["PLAYER_NAME"],
                                                                        ["PLAYER_NAME", "NATIONAL_ID_NUMBER"]]
 
@@ -171,7 +175,8 @@ def test_handset_is_the_hand_records():
         assert b.findtext("VULNERABILITY") == ("Love", "North-South", "East-West", "All")[record.vulnerable]
         got = {h.findtext("DIRECTION"): tuple(h.findtext(s) for s in ("SPADES", "HEARTS", "DIAMONDS", "CLUBS"))
                for h in b.iterfind("HAND")}
-        assert got == record.deal.hands
+        names = {"N": "North", "E": "East", "S": "South", "W": "West"}  # as the ABF's importer reads a HAND
+        assert got == {names[seat]: cards for seat, cards in record.deal.hands.items()}
     assert (boards[1].findtext("DEALER"), boards[1].findtext("VULNERABILITY")) == ("E", "North-South")  # board 2
 
 
@@ -324,6 +329,6 @@ def test_the_collectors_export_has_the_club_every_player_with_name_and_number_th
            [(x.findtext("PLAYER_NAME"), x.findtext("NATIONAL_ID_NUMBER")) for x in p.iterfind("PLAYER")]
            for p in section.iterfind("PARTICIPANTS/PAIR")}
     # every pair with board 1 done (tables 2 and 3 by their adjusted scores), each with names and numbers
-    assert got == {(line, number): [(p.name, str(p.id)) for p in players]
+    assert got == {(line, number + line): [(p.name, str(p.id)) for p in players]
                    for (line, number), players in PLAYERS.items()}
-    assert got[("EW", "1")] == [("Cat Lee", "1003"), ("Dan Roe", "EBU1004")]
+    assert got[("EW", "1EW")] == [("Cat Lee", "1003"), ("Dan Roe", "EBU1004")]

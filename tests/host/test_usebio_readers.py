@@ -77,8 +77,8 @@ def test_the_abf_importer_reads_the_demos_session(six_units, tmp_path):
     got = abf_read(r.text)
     assert got["date"] == dt.date.fromisoformat(event.sessions[0].date) and got["winner_type"] == "2"
     section = event.sessions[0].sections[0]
-    named = {(p.line, str(p.number)): ([x.name for x in p.players], [str(x.id) for x in p.players])
-             for p in section.pairs}
+    named = {(p.line, f"{p.number}{p.line}"): ([x.name for x in p.players], [str(x.id) for x in p.players])
+             for p in section.pairs}  # a Mitchell's PAIR_NUMBER is unique: 1NS, 1EW
     assert {(p["direction"], p["pair"]): (p["players"], p["numbers"]) for p in got["pairs"]} == named
     # 5 tables x 2 boards a round = 10 boards: under 12 the club scale awards nothing, so every pair reads 0.
     assert [p["masterpoints"] for p in got["pairs"]] == [0.0] * 10
@@ -92,7 +92,7 @@ def test_the_abf_importer_reads_the_demos_session(six_units, tmp_path):
         dealt = {b.board_num: b.deal for b in endplay_pbn.load(f)}
     assert sorted(got["hands"]) == sorted(dealt)
     for number, hands in got["hands"].items():
-        assert hands["N"] == dealt[number].north.to_pbn() and hands["W"] == dealt[number].west.to_pbn()
+        assert hands["North"] == dealt[number].north.to_pbn() and hands["West"] == dealt[number].west.to_pbn()
 
 
 # --- a two-section event ------------------------------------------------------------------------------------------
@@ -129,8 +129,8 @@ def test_the_abf_importer_reads_each_section_of_a_two_section_event(six_units):
         assert got["description"].endswith(f", section {section}") and got["winner_type"] == "2"
         assert got["date"] == dt.date(2025, 3, 4)
         assert {(p["direction"], p["pair"]): (p["place"], p["percentage"], p["masterpoints"]) for p in got["pairs"]} \
-            == {("NS", "3"): (1, "100", 0.10), ("NS", "2"): (2, "50", 0.05), ("NS", "1"): (3, "0", 0.0),
-                ("EW", "1"): (1, "50", 0.05), ("EW", "2"): (1, "50", 0.05), ("EW", "3"): (1, "50", 0.05)}
+            == {("NS", "3NS"): (1, "100", 0.10), ("NS", "2NS"): (2, "50", 0.05), ("NS", "1NS"): (3, "0", 0.0),
+                ("EW", "1EW"): (1, "50", 0.05), ("EW", "2EW"): (1, "50", 0.05), ("EW", "3EW"): (1, "50", 0.05)}
         assert {p["players"][0] for p in got["pairs"]} == {f"North {section}{d}{n}" for d in ("NS", "EW")
                                                             for n in (1, 2, 3)}  # this section's pairs only
         assert len(got["boards"]) == 6 and all(len(lines) == 3 for lines in got["boards"].values())

@@ -29,6 +29,8 @@ def test_the_usebio_names_each_pair_with_its_own_players():
     assert len(pairs) == 8  # 2 clubs x 2 numbers x 2 directions
     for p in pairs:
         club, _, number = p["PAIR_NUMBER"].rpartition("-A-")
+        assert number.endswith(p["DIRECTION"])  # unique in the event: a Mitchell's number carries its direction
+        number = number.removesuffix(p["DIRECTION"])
         side = ("North", "South") if p["DIRECTION"] in ("NS", "N", "North") else ("East", "West")
         names = [x["PLAYER_NAME"] for x in p["PLAYER"]]
         assert names == [f"{side[0]}{club}{number}", f"{side[1]}{club}{number}"], p

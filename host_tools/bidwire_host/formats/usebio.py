@@ -7,16 +7,16 @@ part was checked against:
 
     USEBIO Version="1.2"
       CLUB: CLUB_NAME, CLUB_ID_NUMBER
-      EVENT EVENT_TYPE="PAIRS"|"TEAMS": PROGRAM_NAME, PROGRAM_VERSION, EVENT_DESCRIPTION, DATE (DD/MM/YYYY),
+      EVENT EVENT_TYPE="MP_PAIRS"|"CROSS_IMP"|"BUTLER_PAIRS"|"TEAMS": PROGRAM_NAME, PROGRAM_VERSION, EVENT_DESCRIPTION, DATE (DD/MM/YYYY),
             WINNER_TYPE, BOARD_SCORING_METHOD, BOARDS_PLAYED, SESSION_COUNT, SECTION_COUNT, and when the event
             sets them MPS_AWARDED_FLAG, MASTER_POINT_SCALE, P2P_CHARGE_RATE
-        PARTICIPANTS: PAIR (PAIR_NUMBER, DIRECTION, BOARDS_PLAYED, PLAYER (PLAYER_NAME, NATIONAL_ID_NUMBER) x 2,
+        PARTICIPANTS: PAIR (PAIR_NUMBER: "1NS"/"1EW" in a Mitchell, DIRECTION, BOARDS_PLAYED, PLAYER (PLAYER_NAME, NATIONAL_ID_NUMBER) x 2,
                       PLACE, TOTAL_SCORE, PERCENTAGE, MASTER_POINTS_AWARDED) or TEAM TEAM_ID TEAM_NAME
                       (BOARDS_PLAYED, PLAYER..., PLACE, TOTAL_SCORE, MASTER_POINTS_AWARDED)
         BOARD: BOARD_NUMBER, then a TRAVELLER_LINE per result: NS/EW_PAIR_NUMBER, CONTRACT, PLAYED_BY, LEAD,
                TRICKS, SCORE (NS's points), NS/EW_MATCH_POINTS or NS/EW_CROSS_IMP_POINTS, LIN_DATA
       HANDSET: a BOARD per hand record: BOARD_NUMBER, DEALER, VULNERABILITY (Love, North-South, East-West, All),
-               HAND x 4 (DIRECTION, SPADES, HEARTS, DIAMONDS, CLUBS)
+               HAND x 4 (DIRECTION North/East/South/West, SPADES, HEARTS, DIAMONDS, CLUBS)
 
 One file holds one section of one session (SESSION_COUNT and SECTION_COUNT 1): a multi-section event is exported
 a section at a time, and EVENT_DESCRIPTION names the section. PLACE is the rank as a whole number; contestants
@@ -41,6 +41,11 @@ from bidwire_host.scoring.model import Artificial, Assigned, format_number
 
 BOARD_SCORING = {"mp": "MATCH_POINTS", "neuberg": "MATCH_POINTS", "cross-imps": "CROSS_IMPS",
                  "butler": "BUTLER_IMPS", "teams": "IMPS"}
+# EVENT_TYPE by scoring method: the pairs events' names are the ones the ABF's results importer takes (it refuses
+# "PAIRS": "Event type 'PAIRS' is not currently supported") and USEBIO 1.2 lists
+EVENT_TYPE = {"mp": "MP_PAIRS", "neuberg": "MP_PAIRS", "cross-imps": "CROSS_IMP", "butler": "BUTLER_PAIRS",
+              "teams": "TEAMS"}
+SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}  # a HAND's DIRECTION, as the readers write it
 DOCTYPE = '<!DOCTYPE USEBIO SYSTEM "http://www.usebio.org/files/usebio_v1_2.dtd">'
 VULNERABILITY = ("Love", "North-South", "East-West", "All")  # by vulnerability code 0-3 (docs/scorer.md "USEBIO")
 SUITS = ("SPADES", "HEARTS", "DIAMONDS", "CLUBS")
@@ -86,6 +91,13 @@ def _player(parent, player):
         _el(e, "NATIONAL_ID_NUMBER", player.id)
 
 
+def pair_number(pub, number, direction):
+    """A PAIR_NUMBER unique in its event: in a Mitchell (two winners) NS pair 1 and EW pair 1 are "1NS" and "1EW",
+    as other scoring programs write them, so that a reader that keys its pairs on the number alone (the ABF's
+    importer) keeps them apart; in a Howell the number alone."""
+    return f"{number}{direction}" if pub.two_fields and direction else number
+
+
 def _participants(parent, pub):
     teams = pub.method == "teams"
     imp = pub.method not in ("mp", "neuberg")
@@ -100,7 +112,7 @@ def _participants(parent, pub):
             entry = _el(out, "TEAM", TEAM_ID=number, TEAM_NAME=pub.names.get(who) or number)
         else:
             entry = _el(out, "PAIR")
-            _el(entry, "PAIR_NUMBER", number)
+            _el(entry, "PAIR_NUMBER", pair_number(pub, number, direction))
             if direction:
                 _el(entry, "DIRECTION", direction)
         _el(entry, "BOARDS_PLAYED", t.boards)
@@ -143,8 +155,8 @@ def _traveller(parent, pub, record, imp):
     for i, row in enumerate(record.rows):
         r = row.result
         line = _el(board, "TRAVELLER_LINE")
-        _el(line, "NS_PAIR_NUMBER", r.ns)
-        _el(line, "EW_PAIR_NUMBER", r.ew)
+        _el(line, "NS_PAIR_NUMBER", pair_number(pub, r.ns, "NS"))
+        _el(line, "EW_PAIR_NUMBER", pair_number(pub, r.ew, "EW"))
         if r.adjusted is None:
             _el(line, "CONTRACT", "PASS" if (r.contract or "").upper() in ("PASS", "P", "") else r.contract)
             if r.declarer:
@@ -182,7 +194,7 @@ def _handset(parent, pub):
             if cards is None:
                 continue
             hand = _el(board, "HAND")
-            _el(hand, "DIRECTION", seat)
+            _el(hand, "DIRECTION", SEAT_NAMES[seat])
             for suit, held in zip(SUITS, cards, strict=True):
                 _el(hand, suit, held)
 
@@ -196,7 +208,7 @@ def tree(pub):
     if ev.club_id:
         _el(club, "CLUB_ID_NUMBER", ev.club_id)
     teams = pub.method == "teams"
-    event = _el(root, "EVENT", EVENT_TYPE="TEAMS" if teams else "PAIRS")
+    event = _el(root, "EVENT", EVENT_TYPE=EVENT_TYPE[pub.method])
     _el(event, "PROGRAM_NAME", "bidwire")
     _el(event, "PROGRAM_VERSION", metadata.version("bidwire"))
     _el(event, "EVENT_DESCRIPTION", ev.event + (f", section {ev.section}" if ev.sections > 1 else ""))

@@ -87,6 +87,14 @@ def _score(line, where):
     return sign * int(raw), None
 
 
+def _bare(number, direction):
+    """The pair's number without the direction a Mitchell's unique PAIR_NUMBER carries ("1NS" -> "1"), as bidwire
+    and other scoring programs write it."""
+    if direction and len(number) > 2 and number.upper().endswith(direction):
+        return number[:-2]
+    return number
+
+
 def _names(participants):
     """{(direction or None, pair number): "Name & Name"} from a PARTICIPANTS element."""
     named = {}
@@ -97,6 +105,7 @@ def _names(participants):
         if not number:
             continue
         direction = _DIRECTIONS.get(re.sub(r"\s+", "", (_text(pair, "DIRECTION") or "").upper()))
+        number = _bare(number, direction)
         people = [p for p in (_text(pl, "PLAYER_NAME") for pl in pair.findall("PLAYER")) if p]
         named[(direction, number)] = " & ".join(people)[:200]
     return named
@@ -119,6 +128,7 @@ def _sections(root, section):
 def _line(section, number, i, line, names):
     where = _where(number, i)
     ns, ew = _text(line, "NS_PAIR_NUMBER"), _text(line, "EW_PAIR_NUMBER")
+    ns, ew = ns and _bare(ns, "NS"), ew and _bare(ew, "EW")
     if not ns or not ew:
         raise Refused(422, f"{where}: NS_PAIR_NUMBER and EW_PAIR_NUMBER are needed", "PAIR_NUMBER")
     score_ns, adjusted = _score(line, where)
@@ -161,7 +171,7 @@ def parse(data: bytes, section=None):
         names = _names(participants)
         for board in boards:
             raw = _text(board, "BOARD_NUMBER") or ""
-            if not raw.isdigit() or len(raw) > 3:
+            if not (raw.isascii() and raw.isdigit()) or len(raw) > 3:  # "²".isdigit() is True
                 raise Refused(422, f"BOARD_NUMBER {raw[:10]!r} is not a board number", "BOARD_NUMBER")
             for i, line in enumerate(board.findall("TRAVELLER_LINE"), start=1):
                 results.append((i, _line(sid, int(raw), i, line, names)))
