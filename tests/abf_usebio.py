@@ -6,7 +6,6 @@ import datetime as dt
 
 import xmltodict
 
-
 SUPPORTED = ("MP_PAIRS", "CROSS_IMP", "BUTLER_PAIRS")  # the upload's check (issue 40): "PAIRS" is refused
 SEATS = ("North", "East", "South", "West")  # how its board views read a HAND (hand["North"])
 

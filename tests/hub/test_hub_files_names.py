@@ -6,7 +6,8 @@ from datetime import UTC, datetime
 import xmltodict
 from endplay.parsers import pbn as endplay_pbn
 
-from bidwire_host.hub import exports
+from bidwire_host.hub import exports, usebio_in
+from bidwire_host.scoring.model import law77_score
 
 
 def _row(club, board, ns, ew, score):
@@ -47,3 +48,19 @@ def test_the_pbn_total_score_table_names_each_pair_with_its_own_players():
         club, _, n = pair.rpartition("-A-")
         want = f"North{club}{n} & South{club}{n}" if direction == "NS" else f"East{club}{n} & West{club}{n}"
         assert want in line, line
+
+
+def test_sim_xml_reads_back_through_the_hubs_own_reader_unchanged():
+    """The hub's combined USEBIO is a file its own club-upload reader takes: every result back with its pairs'
+    combined ids (club-section-number), its own names, and its score (issue 40 item 2)."""
+    rows = [dict(r, tricks=6 + r["board"] % 2) for r in ROWS]  # made on odd boards, one down on even ones
+    for r in rows:
+        r["score_ns"] = law77_score(r["board"], "1NT", "N", r["tricks"])  # the reader checks Law 77
+    back = usebio_in.parse(exports.usebio_xml(SIM, rows).encode())
+    assert len(back) == len(rows)
+    want = {(r["board"], f"{r['club_id']}-A-{r['ns']}", f"{r['club_id']}-A-{r['ew']}"): r for r in rows}
+    for got in back:
+        row = want.pop((got.board, got.ns, got.ew))
+        assert (got.contract, got.declarer, got.tricks, got.score_ns) == ("1NT", "N", row["tricks"], row["score_ns"])
+        assert (got.ns_names, got.ew_names) == (row["ns_names"], row["ew_names"])
+    assert want == {}

@@ -14,7 +14,9 @@ from bidwire_host.scoring.model import ScoringError, law77_score
 SimId = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]{0,39}$")]
 ClubId = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$")]
 Section = Annotated[str, Field(pattern=r"^[A-Za-z0-9]{1,8}$")]
-PairId = Annotated[str, Field(pattern=r"^[A-Za-z0-9]{1,8}$")]
+# a club's pair number, or a pair of the combined field as the hub's own files name it (club-section-number,
+# "C1-A-12"), so that sim.xml reads back through the hub's reader
+PairId = Annotated[str, Field(pattern=r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,23})$")]
 Board = Annotated[int, Field(ge=1, le=999)]
 Names = Annotated[str, Field(max_length=200, pattern=r"^[^\x00-\x1f\x7f]*$")]
 Text = Annotated[str, Field(min_length=1, max_length=100, pattern=r"^[^\x00-\x1f\x7f]*$")]
