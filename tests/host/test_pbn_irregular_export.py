@@ -96,7 +96,8 @@ def test_no_string_in_the_export_has_an_invalid_escape(demo, name):
     lines = (demo["dir"] / name).read_text(encoding="utf-8").splitlines()
     headers = [x for x in lines if re.match(r"\[\w+Table ", x)]
     assert any(x.startswith("[OptimumResultTable ") for x in headers)  # the analysis is there to check
-    assert any(x.startswith("[ScoreTable ") for x in headers) and any(x.startswith("[TotalScoreTable ") for x in headers)
+    assert any(x.startswith("[ScoreTable ") for x in headers)
+    assert any(x.startswith("[TotalScoreTable ") for x in headers)
     column = r"[A-Za-z_]+\\\d+[LR]?"
     assert [x for x in headers if not re.fullmatch(rf'\[\w+Table "{column}(;{column})*"\]', x)] == []
     strings = re.findall(r'"((?:[^"\\]|\\.)*)"', "\n".join(x for x in lines if x not in headers))

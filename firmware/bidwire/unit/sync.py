@@ -4,7 +4,8 @@ order. Exponential backoff with jitter while the collector cannot be reached; a 
 
 Between syncs the client waits for the heartbeat or for wake() (the store calls it when it has events to send),
 whichever comes first: a flag looked at every _WAKE_MS (50 ms; asyncio's ThreadSafeFlag with wait_for_ms put the
-frozen heap once synced 2.6 KB higher, docs/benchmarks.md), so new events leave within 50 ms, and the heartbeat comes every heartbeat_ms or a little more.
+frozen heap once synced 2.6 KB higher, docs/benchmarks.md), so new events leave within 50 ms, and the heartbeat
+comes every heartbeat_ms or a little more.
 """
 import json
 import random
