@@ -39,7 +39,12 @@ def test_the_usebio_names_each_pair_with_its_own_players():
 
 def test_the_pbn_total_score_table_names_each_pair_with_its_own_players():
     text = exports.pbn(SIM, ROWS)
-    assert len(endplay_pbn.loads(text)) == 4  # a reader nobody here wrote takes the file
+    games = endplay_pbn.loads(text)  # a reader nobody here wrote takes the file: a game per result
+    assert len(games) == len(ROWS)
+    for game, row in zip(games, sorted(ROWS, key=lambda r: (r["board"], r["club_id"])), strict=True):
+        assert (game.board_num, str(game.contract)) == (row["board"], "1NTN=")  # no game with an empty Contract
+        ns, ew = row["ns_names"].split(" & "), row["ew_names"].split(" & ")
+        assert [game.info[s] for s in ("North", "South", "East", "West")] == ns + ew  # its own players, seat by seat
     after = text[text.index("[TotalScoreTable"):].splitlines()[1:]
     lines = after[:next(i for i, line in enumerate(after) if not line.strip())]  # the table's rows
     assert len({tuple(line.split()[1:3]) for line in lines}) == 8  # rank, direction, pair id, names...

@@ -1,7 +1,8 @@
 """PBN 2.1 export format (§2.1, §3.4, §5): the event's boards with their travellers and standings.
 
-Per board: one game per table whose auction is known (its Contract, Declarer, Result, Score, Auction with
-alerts as notes), or one game for the traveller alone; the board's first game carries the ScoreTable and
+Per board: one game per result played (its players, Contract, Declarer, Result, Score, and the Auction with alerts
+as notes when it is known), or, when every result is adjusted, one game for the traveller alone; the board's first
+game carries the ScoreTable and
 the file's first game the TotalScoreTable. Tags: the 15 mandatory ones in order, then the others sorted;
 sections: Auction, then tables sorted by name (§3.1). CRLF line ends (§2.3).
 
@@ -334,7 +335,10 @@ def dumps(pub, *, crlf=True, irregular="notes"):
             tables["OptimumResultTable"] = optimum_result_table(record.analysis)
         if k == 0 and pub.standings:
             tables["TotalScoreTable"] = total_score_table(pub)
-        indexes = sorted(record.auctions) or [None]
+        # a game per result played (its contract, declarer and result, its players), with its auction where there is
+        # one; a board with none (all adjusted) is one game for its traveller alone
+        played = {i for i, row in enumerate(record.rows) if row.result.adjusted is None}
+        indexes = sorted(played | set(record.auctions)) or [None]
         first = len(games)
         for i in indexes:
             games.append(_game(pub, record, i, tables, supplemental=par, irregular=irregular))

@@ -15,7 +15,18 @@ def _publication(sim, rows):
     # With two winners a contestant is (direction, pair): NS pair C1-A-1 and EW pair C1-A-1 are two pairs, each
     # with its own names (keyed by the pair alone, one overwrote the other: issue 40, item 2).
     by_pair = {((direction, who) if two else who): text for (direction, who), text in names.items() if text}
-    return publication(results, info, hands=hands, names=by_pair, two_fields=two)
+    pub = publication(results, info, hands=hands, names=by_pair, two_fields=two)
+    for record in pub.boards:  # each result's players, seat by seat, from its pairs' names ("North & South")
+        for i, row in enumerate(record.rows):
+            r = row.result
+            seated = {}
+            for direction, who, seats in (("NS", r.ns, "NS"), ("EW", r.ew, "EW")):
+                people = [p.strip() for p in (by_pair.get((direction, who) if two else who) or "").split(" & ")]
+                if len(people) == 2 and all(people):
+                    seated.update(zip(seats, people, strict=True))
+            if seated:
+                record.players[i] = seated
+    return pub
 
 
 def pbn(sim, rows):
