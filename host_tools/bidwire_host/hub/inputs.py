@@ -7,17 +7,32 @@ result whose score disagrees is refused with the board named.
 from datetime import datetime
 from typing import Annotated, Literal
 
+from fastapi import Path, Query
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 from bidwire_host.scoring.model import ScoringError, law77_score
 
-SimId = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]{0,39}$")]
-ClubId = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$")]
-Section = Annotated[str, Field(pattern=r"^[A-Za-z0-9]{1,8}$")]
+# ASCII only, no NUL or other control character: an id is checked here before any SQL sees it (a NUL reached
+# PostgreSQL as a 500, issue 39 item 9)
+SIM_ID = r"^[a-z0-9][a-z0-9-]{0,39}$"
+CLUB_ID = r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$"
+SECTION = r"^[A-Za-z0-9]{1,8}$"
 # a club's pair number, or a pair of the combined field as the hub's own files name it (club-section-number,
 # "C1-A-12"), so that sim.xml reads back through the hub's reader
-PairId = Annotated[str, Field(pattern=r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,23})$")]
+PAIR_ID = r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,23})$"
+SimId = Annotated[str, Field(pattern=SIM_ID)]
+ClubId = Annotated[str, Field(pattern=CLUB_ID)]
+Section = Annotated[str, Field(pattern=SECTION)]
+PairId = Annotated[str, Field(pattern=PAIR_ID)]
 Board = Annotated[int, Field(ge=1, le=999)]
+# the same, as a path's or a query's parts: a bad one is a 422 naming it, before the route runs
+SimInPath = Annotated[str, Path(pattern=SIM_ID)]
+ClubInPath = Annotated[str, Path(pattern=CLUB_ID)]
+SectionInPath = Annotated[str, Path(pattern=SECTION)]
+PairInPath = Annotated[str, Path(pattern=PAIR_ID)]
+DirectionInPath = Annotated[Literal["NS", "EW"], Path()]
+BoardInPath = Annotated[int, Path(ge=1, le=999)]
+ClubInQuery = Annotated[str | None, Query(pattern=r"^([A-Za-z0-9][A-Za-z0-9_-]{0,31})?$")]  # "": all clubs
 Names = Annotated[str, Field(max_length=200, pattern=r"^[^\x00-\x1f\x7f]*$")]
 Text = Annotated[str, Field(min_length=1, max_length=100, pattern=r"^[^\x00-\x1f\x7f]*$")]
 MAX_RESULTS = 2000  # per upload: a club's whole heat of 60 tables x 32 boards fits in one

@@ -2,6 +2,7 @@
 USEBIO file from a club that scores with another program, by the API or the page form."""
 import hmac
 import json
+import re
 from typing import Annotated
 
 from fastapi import APIRouter, File, Form, Query, Request, UploadFile
@@ -12,7 +13,7 @@ from starlette.concurrency import run_in_threadpool
 from bidwire_host import signing
 from bidwire_host.hub import storage, usebio_in
 from bidwire_host.hub.access import source
-from bidwire_host.hub.inputs import Upload
+from bidwire_host.hub.inputs import CLUB_ID, SECTION, SIM_ID, SimInPath, Upload
 from bidwire_host.hub.storage import Refused
 from bidwire_host.hub.views import TEMPLATES
 from bidwire_host.hub.worker import Worker, WorkerDep
@@ -26,7 +27,7 @@ router = APIRouter()
 def _secret(hub: Worker, sim_id, club_id):
     with hub.pool.connection() as conn:
         storage.sim(conn, sim_id)
-        return storage.club_secret(conn, sim_id, club_id) if len(club_id) <= 32 else None
+        return storage.club_secret(conn, sim_id, club_id) if re.fullmatch(CLUB_ID, club_id) else None
 
 
 @router.post("/api/v1/upload")
@@ -36,16 +37,18 @@ async def upload(request: Request, hub: WorkerDep):
     body = await request.body()  # read whole, within its limit and deadline, by the app's body limit
     try:
         sim_id = json.loads(body).get("sim")
-    except (ValueError, AttributeError):
-        raise Refused(422, "the body is not a JSON object", "body") from None
-    if not isinstance(sim_id, str) or len(sim_id) > 40:
+    except (ValueError, AttributeError, RecursionError):  # (a body nested 100,000 deep: RecursionError)
+        raise Refused(422, "the body is not a JSON object of the upload's shape", "body") from None
+    if not isinstance(sim_id, str) or not re.fullmatch(SIM_ID, sim_id):
         raise Refused(422, "sim: the sim's id", "sim")
+    if not re.fullmatch(CLUB_ID, club_id):
+        raise Refused(401, f"{signing.HEADER_CLUB}: not a club of this sim", "club")
     return await run_in_threadpool(_take, hub, sim_id, club_id, signature, body)  # the pool blocks
 
 
 def _take(hub: Worker, sim_id, club_id, signature, body):
     with hub.pool.connection() as conn:
-        secret = storage.club_secret(conn, sim_id, club_id) if len(club_id) <= 32 else None
+        secret = storage.club_secret(conn, sim_id, club_id)
         if secret is None or not signing.valid(body, secret, signature):
             raise Refused(401, f"{signing.HEADER_SIGNATURE}: not signed by a club of this sim", "signature")
         try:
@@ -69,8 +72,8 @@ def _heat(hub: Worker, sim_id, club_id, data, section=None):
 
 
 @router.post("/api/v1/sims/{sim_id}/usebio")
-async def upload_usebio(sim_id: str, request: Request, hub: WorkerDep,
-                        section: Annotated[str | None, Query(max_length=8)] = None):
+async def upload_usebio(sim_id: SimInPath, request: Request, hub: WorkerDep,
+                        section: Annotated[str | None, Query(pattern=SECTION)] = None):
     """A club that does not use bidwire: its heat as a USEBIO file (one section, `?section=B` when not A), the
     body signed as an upload is."""
     club_id = request.headers.get(signing.HEADER_CLUB, "")
@@ -87,16 +90,16 @@ def _signed_heat(hub: Worker, sim_id, club_id, signature, data, section):
 
 
 @router.get("/sims/{sim_id}/upload", response_class=HTMLResponse)
-def upload_page(sim_id: str, request: Request, hub: WorkerDep):
+def upload_page(sim_id: SimInPath, request: Request, hub: WorkerDep):
     with hub.pool.connection() as conn:
         sim = storage.sim(conn, sim_id)
     return TEMPLATES.TemplateResponse(request, "upload.html", {"sim": sim, "error": None, "done": None})
 
 
 @router.post("/sims/{sim_id}/upload", response_class=HTMLResponse)
-async def upload_form(sim_id: str, request: Request, hub: WorkerDep, file: Annotated[UploadFile, File()],
-                      club: str = Form(max_length=32), secret: str = Form(max_length=200),
-                      section: str = Form(default="", max_length=8)):
+async def upload_form(sim_id: SimInPath, request: Request, hub: WorkerDep, file: Annotated[UploadFile, File()],
+                      club: str = Form(pattern=CLUB_ID), secret: str = Form(max_length=200),
+                      section: str = Form(default="", pattern=r"^\s*([A-Za-z0-9]{1,8})?\s*$")):
     """The page form: the club's id and secret (as the organiser gave them) and the USEBIO file. Wrong
     secrets are counted per address, apart from the organiser's logins."""
     data = await file.read(usebio_in.MAX_BYTES + 1)

@@ -12,7 +12,7 @@ from bidwire_host.formats.pbn_import import load as load_pbn
 from bidwire_host.formats.publish import EventInfo
 from bidwire_host.hub import storage
 from bidwire_host.hub.access import COOKIE, Organiser, is_organiser, password_ok
-from bidwire_host.hub.inputs import ClubRegistration, OrganiserCorrection, SimChange, SimSetup
+from bidwire_host.hub.inputs import ClubRegistration, OrganiserCorrection, SimChange, SimInPath, SimSetup
 from bidwire_host.hub.storage import Refused
 from bidwire_host.hub.views import TEMPLATES, standing
 from bidwire_host.hub.worker import WorkerDep, released
@@ -38,14 +38,14 @@ def create_sim(setup: SimSetup, hub: WorkerDep):
 
 
 @router.patch("/api/v1/sims/{sim_id}", dependencies=Organiser)
-def change_sim(sim_id: str, change: SimChange, hub: WorkerDep):
+def change_sim(sim_id: SimInPath, change: SimChange, hub: WorkerDep):
     with hub.pool.connection() as conn:
         storage.change_sim(conn, sim_id, change)
     return {"id": sim_id}
 
 
 @router.get("/api/v1/sims/{sim_id}/hands.pbn", dependencies=Organiser)
-def hand_set(sim_id: str, hub: WorkerDep):
+def hand_set(sim_id: SimInPath, hub: WorkerDep):
     """The sim's hand set as PBN, for the organiser to send the clubs (they duplicate the boards from it)."""
     with hub.pool.connection() as conn:
         sim = storage.sim(conn, sim_id)
@@ -59,14 +59,14 @@ def hand_set(sim_id: str, hub: WorkerDep):
 
 
 @router.post("/api/v1/sims/{sim_id}/clubs", status_code=201, dependencies=Organiser)
-def register_club(sim_id: str, club: ClubRegistration, hub: WorkerDep):
+def register_club(sim_id: SimInPath, club: ClubRegistration, hub: WorkerDep):
     with hub.pool.connection() as conn:
         secret = storage.register_club(conn, sim_id, club)
     return {"id": club.id, "secret": secret}
 
 
 @router.get("/api/v1/sims/{sim_id}/progress", dependencies=Organiser)
-def progress(sim_id: str, hub: WorkerDep):
+def progress(sim_id: SimInPath, hub: WorkerDep):
     with hub.pool.connection() as conn:
         sim = storage.sim(conn, sim_id)
         clubs = storage.clubs(conn, sim_id)
@@ -81,7 +81,7 @@ def progress(sim_id: str, hub: WorkerDep):
 
 
 @router.post("/api/v1/sims/{sim_id}/corrections", dependencies=Organiser)
-def correct(sim_id: str, fix: OrganiserCorrection, hub: WorkerDep):
+def correct(sim_id: SimInPath, fix: OrganiserCorrection, hub: WorkerDep):
     """The organiser sets one club's result, with the reason (after the correction period, the only way)."""
     with hub.pool.connection() as conn:
         version = storage.organiser_correct(conn, sim_id, fix)
@@ -89,7 +89,7 @@ def correct(sim_id: str, fix: OrganiserCorrection, hub: WorkerDep):
 
 
 @router.get("/api/v1/sims/{sim_id}/audit", dependencies=Organiser)
-def audit(sim_id: str, hub: WorkerDep):
+def audit(sim_id: SimInPath, hub: WorkerDep):
     with hub.pool.connection() as conn:
         storage.sim(conn, sim_id)
         rows = storage.audit(conn, sim_id)
@@ -113,7 +113,7 @@ def login(request: Request, hub: WorkerDep, password: str = Form(max_length=200)
 
 
 @router.get("/organiser/sims/{sim_id}", response_class=HTMLResponse)
-def organiser_page(sim_id: str, request: Request, hub: WorkerDep):
+def organiser_page(sim_id: SimInPath, request: Request, hub: WorkerDep):
     if not is_organiser(hub, request):
         return RedirectResponse("/organiser/login", status_code=303)
     with hub.pool.connection() as conn:

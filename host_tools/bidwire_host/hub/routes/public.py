@@ -12,6 +12,15 @@ from bidwire.core import board as core_board
 from bidwire_host.formats.pbn import parse_deal
 from bidwire_host.hub import exports, storage
 from bidwire_host.hub.access import is_organiser
+from bidwire_host.hub.inputs import (
+    BoardInPath,
+    ClubInPath,
+    ClubInQuery,
+    DirectionInPath,
+    PairInPath,
+    SectionInPath,
+    SimInPath,
+)
 from bidwire_host.hub.storage import Refused
 from bidwire_host.hub.views import TEMPLATES, pct, plain, standing
 from bidwire_host.hub.worker import Worker, WorkerDep, released
@@ -29,7 +38,7 @@ def _shown(hub: Worker, request, sim):
 
 
 @router.get("/api/v1/sims/{sim_id}/release")
-def release(sim_id: str, hub: WorkerDep):
+def release(sim_id: SimInPath, hub: WorkerDep):
     """Whether the sim's hands and frequencies may be shown: what a club collector asks before it shows them."""
     with hub.pool.connection() as conn:
         sim = storage.sim(conn, sim_id)
@@ -38,7 +47,7 @@ def release(sim_id: str, hub: WorkerDep):
 
 
 @router.get("/api/v1/sims/{sim_id}/results")
-def results(sim_id: str, request: Request, hub: WorkerDep):
+def results(sim_id: SimInPath, request: Request, hub: WorkerDep):
     with hub.pool.connection() as conn:
         sim = storage.sim(conn, sim_id)
         if not _shown(hub, request, sim):
@@ -60,14 +69,14 @@ def _released_rows(hub: Worker, sim_id, request):
 
 
 @router.get("/api/v1/sims/{sim_id}/export.pbn")
-def export_pbn(sim_id: str, request: Request, hub: WorkerDep):
+def export_pbn(sim_id: SimInPath, request: Request, hub: WorkerDep):
     sim, rows = _released_rows(hub, sim_id, request)
     return Response(exports.pbn(sim, rows), media_type="application/x-pbn; charset=utf-8",
                     headers={"Content-Disposition": f'attachment; filename="{sim_id}.pbn"'})
 
 
 @router.get("/api/v1/sims/{sim_id}/export.xml")
-def export_usebio(sim_id: str, request: Request, hub: WorkerDep):
+def export_usebio(sim_id: SimInPath, request: Request, hub: WorkerDep):
     sim, rows = _released_rows(hub, sim_id, request)
     return Response(exports.usebio_xml(sim, rows), media_type="application/xml; charset=utf-8",
                     headers={"Content-Disposition": f'attachment; filename="{sim_id}.xml"'})
@@ -113,8 +122,8 @@ def _sim_key(sim, f, page, club):
 
 
 @router.get("/sims/{sim_id}", response_class=HTMLResponse)
-async def sim_page(sim_id: str, request: Request, hub: WorkerDep, page: Annotated[int, Query(ge=1, le=10_000)] = 1,
-                   club: Annotated[str | None, Query(max_length=32)] = None):
+async def sim_page(sim_id: SimInPath, request: Request, hub: WorkerDep,
+                   page: Annotated[int, Query(ge=1, le=10_000)] = 1, club: ClubInQuery = None):
     club = club or None  # the form's "All clubs"
     html = _at_once(hub, sim_id, lambda sim, f: _sim_key(sim, f, page, club),
                     lambda: _sim_page(sim_id, None, hub, page, club))
@@ -147,8 +156,8 @@ def _sim_page(sim_id, request, hub: Worker, page, club):
 
 
 @router.get("/sims/{sim_id}/boards/{board}", response_class=HTMLResponse)
-async def board_page(sim_id: str, board: int, request: Request, hub: WorkerDep,
-                     club: Annotated[str | None, Query(max_length=32)] = None):
+async def board_page(sim_id: SimInPath, board: BoardInPath, request: Request, hub: WorkerDep,
+                     club: ClubInQuery = None):
     club = club or None
     html = _at_once(hub, sim_id, lambda sim, f: _board_key(sim, board, club),
                     lambda: _board_page(sim_id, board, None, hub, club))
@@ -192,7 +201,8 @@ def _board_page(sim_id, board, request, hub: Worker, club):
 
 
 @router.get("/sims/{sim_id}/pairs/{club}/{section}/{direction}/{number}", response_class=HTMLResponse)
-def pair_page(sim_id: str, club: str, section: str, direction: str, number: str, request: Request,
+def pair_page(sim_id: SimInPath, club: ClubInPath, section: SectionInPath, direction: DirectionInPath,
+              number: PairInPath, request: Request,
               hub: WorkerDep):
     """A pair's card: every board it played, its opponents, the contract, the score and its percentage."""
     with hub.pool.connection() as conn:

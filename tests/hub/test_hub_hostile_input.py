@@ -1,0 +1,57 @@
+"""Issue 39, finding 9, against a real hub (two workers, a real PostgreSQL): every id and number is parsed before
+it reaches SQL. A NUL in an id, a superscript digit as a board number, a board number past PostgreSQL's integer and
+a JSON body nested 100,000 deep each get a 4xx naming what was wrong, never a 500, and the hub's log holds no
+traceback for any of them."""
+from datetime import UTC, datetime, timedelta
+
+import httpx2 as httpx
+from hubkit import played, post_upload, upload_body
+
+SIM = "hostile-ids"
+
+
+def _sim(hub):
+    with hub.organiser() as org:
+        r = org.post("/api/v1/sims", json={"id": SIM, "name": SIM, "boards": [1, 2],
+                                           "release_at": (datetime.now(UTC) - timedelta(minutes=1)).isoformat()})
+        assert r.status_code == 201, r.text
+        return org.post(f"/api/v1/sims/{SIM}/clubs", json={"id": "A", "name": "A"}).json()["secret"]
+
+
+def test_ids_and_numbers_are_parsed_before_sql(hub):
+    secret = _sim(hub)
+    r = post_upload(hub.url, "A", secret, upload_body(SIM, "A", 1, [played("A", 1, "1", "1", "3NT", "N", 9, 400)]))
+    assert r.status_code == 200, r.text
+    before = (hub.folder / "hub.log").read_text()
+    replies = {}
+    with hub.public() as web:
+        for path in (f"/sims/{SIM}%00x", f"/sims/{SIM}/boards/1%00", f"/sims/{SIM}/boards/%C2%B2",
+                     f"/sims/{SIM}/boards/99999999999999999999", f"/sims/{SIM}/boards/1?club=A%00",
+                     f"/sims/{SIM}/pairs/A%00/A/NS/1", f"/sims/{SIM}/pairs/A/A/NS/1%00", f"/sims/{SIM}/pairs/A/A/XX/1",
+                     f"/api/v1/sims/{SIM}%00/release", f"/sims/{SIM}%00/upload"):
+            replies[path] = web.get(path)
+        replies["usebio ²"] = web.post(f"/api/v1/sims/{SIM}/usebio?section=A%00", content=b"<USEBIO/>",
+                                       headers={"X-Bidwire-Club": "A", "X-Bidwire-Signature": "0" * 64})
+        replies["form NUL"] = web.post(f"/sims/{SIM}/upload", data={"club": "A\x00", "secret": "x"},
+                                       files={"file": ("h.xml", b"<USEBIO/>", "application/xml")})
+    deep = b'{"sim": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+    replies["deep upload"] = httpx.post(hub.url + "/api/v1/upload", content=deep, timeout=30,
+                                        headers={"X-Bidwire-Club": "A", "X-Bidwire-Signature": "0" * 64,
+                                                 "Content-Type": "application/json"})
+    replies["NUL club header"] = post_upload(hub.url, "A", secret, upload_body(SIM, "A", 2, []), as_club="A\x01")
+    with hub.organiser() as org:
+        replies["deep sim"] = org.post("/api/v1/sims", content=b"[" * 100_000 + b"]" * 100_000,
+                                       headers={"Content-Type": "application/json"})
+        replies["NUL sim id"] = org.post("/api/v1/sims", json={"id": "a\x00b", "name": "x", "boards": [1],
+                                                               "release_at": datetime.now(UTC).isoformat()})
+    for what, r in replies.items():
+        assert 400 <= r.status_code < 500, (what, r.status_code, r.text[:300])
+        assert r.headers["content-type"].startswith(("application/json", "text/html")), what
+    # each refusal names what was wrong
+    assert replies[f"/sims/{SIM}/boards/%C2%B2"].json()["field"] == "path.board"
+    assert replies[f"/sims/{SIM}/pairs/A/A/XX/1"].json()["field"] == "path.direction"
+    assert replies["deep upload"].json()["field"] == "body"
+    log = (hub.folder / "hub.log").read_text()[len(before):]
+    assert "Traceback" not in log and "Exception" not in log, log[-2000:]
+    with hub.public() as web:  # and the sim is still served
+        assert web.get(f"/sims/{SIM}/boards/1").status_code == 200
