@@ -30,8 +30,11 @@ def test_the_sim_demo_scores_every_club_and_leaves_nothing_running(tmp_path):
     exports = folder / "exports"
     assert sorted(p.name for p in exports.iterdir()) == ["C1.pbn", "C2.pbn", "sim.pbn", "sim.xml"]
     boards = pbn.loads((exports / "sim.pbn").read_text(encoding="utf-8"))
-    assert sorted(b.board_num for b in boards) == [1, 2, 3]
-    for b in boards:
+    assert sorted(b.board_num for b in boards) == [1] * 6 + [2] * 6 + [3] * 6  # a game per result
+    assert all(str(b.contract) and b.info["North"] not in ("", "?") for b in boards)  # each with its players
+    firsts = [b for b in boards if "ScoreTable" in b.info]
+    assert [b.board_num for b in firsts] == [1, 2, 3]
+    for b in firsts:
         assert len(b.info["ScoreTable"]["rows"]) == 6  # both clubs' three results on the one table
     # the club played the sim's deals (its own PBN read by its tags: its auctions carry PBN 2.1 irregularity
     # marks, which endplay refuses)
