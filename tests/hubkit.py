@@ -40,15 +40,15 @@ def free_port():
 
 
 class Hub:
-    def __init__(self, dsn, folder, workers=2):
-        self.dsn, self.folder, self.workers = dsn, Path(folder), workers
+    def __init__(self, dsn, folder, workers=2, password=PASSWORD):
+        self.dsn, self.folder, self.workers, self.password = dsn, Path(folder), workers, password
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc = None
 
     def start(self):
         pw = self.folder / "organiser-password"
-        pw.write_text(PASSWORD + "\n")
+        pw.write_text(self.password + "\n")
         env = {**os.environ, "BIDWIRE_HUB_PASSWORD_FILE": str(pw),
                "PYTHONPATH": os.pathsep.join([str(ROOT / "host_tools"), str(ROOT / "firmware")])}
         self.log = open(self.folder / "hub.log", "w")  # noqa: SIM115 - closed in stop()
@@ -96,7 +96,7 @@ class Hub:
 
     # ---- clients ---------------------------------------------------------------------------------------
     def organiser(self):
-        return httpx.Client(base_url=self.url, headers={"Authorization": f"Bearer {PASSWORD}"}, timeout=30)
+        return httpx.Client(base_url=self.url, headers={"Authorization": f"Bearer {self.password}"}, timeout=30)
 
     def public(self):
         return httpx.Client(base_url=self.url, timeout=30)

@@ -1,6 +1,11 @@
-"""Who a request is: the organiser (a bearer password for the API, a signed cookie for the pages), or anyone.
-Wrong passwords are counted per client address in the database, so every worker sees the same count."""
+"""Who a request is: the organiser (a bearer password for the API, a session for the pages), or anyone.
+Wrong passwords are counted per client address in the database, so every worker sees the same count.
+
+A page's session is kept on the server (organiser_sessions): the cookie names it, signed. It ends at the
+organiser's logout, after COOKIE_HOURS, and when the password changes (a session holds the fingerprint of the
+password it was opened with): a cookie does not outlive any of them (issue 39, finding 6)."""
 import hmac
+import secrets
 from typing import Annotated
 
 from fastapi import Depends, Header, HTTPException, Request
@@ -37,14 +42,39 @@ def organiser(request: Request, hub: WorkerDep, authorization: Annotated[str | N
     """The organiser, or 401: a bearer password (API) or the signed session cookie (pages)."""
     if authorization and authorization.startswith("Bearer ") and password_ok(hub, request, authorization[7:]):
         return True
-    cookie = request.cookies.get(COOKIE)
-    if cookie:
-        try:
-            hub.cookies.loads(cookie, max_age=COOKIE_HOURS * 3600)
-            return True
-        except BadSignature:
-            pass
+    session = session_of(hub, request)
+    if session is not None:
+        with hub.pool.connection() as conn:
+            if storage.session_live(conn, session, hub.password_print, COOKIE_HOURS):
+                return True
     raise HTTPException(401, "organiser login needed")
+
+
+def session_of(hub: Worker, request: Request):
+    """The session id the request's cookie names, if the cookie is ours (signed) and young enough, else None."""
+    cookie = request.cookies.get(COOKIE)
+    if not cookie:
+        return None
+    try:
+        session = hub.cookies.loads(cookie, max_age=COOKIE_HOURS * 3600)
+    except BadSignature:
+        return None
+    return session if isinstance(session, str) and len(session) == 64 else None
+
+
+def open_session(hub: Worker):
+    """A new session for the organiser who just gave the password: its signed cookie value."""
+    session = secrets.token_hex(32)
+    with hub.pool.connection() as conn:
+        storage.session_open(conn, session, hub.password_print)
+    return hub.cookies.dumps(session)
+
+
+def end_session(hub: Worker, request: Request):
+    session = session_of(hub, request)
+    if session is not None:
+        with hub.pool.connection() as conn:
+            storage.session_end(conn, session)
 
 
 def is_organiser(hub: Worker, request: Request):

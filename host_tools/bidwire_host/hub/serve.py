@@ -36,7 +36,11 @@ def password_file(data):
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8090, show_default=True, type=click.IntRange(0, 65535))
 @click.option("--workers", default=2, show_default=True, type=click.IntRange(1, 64))
-def main(data, dsn, host, port, workers):
+@click.option("--forwarded-allow-ips", "proxies", default="",
+              help="The proxies in front of the hub (addresses or networks, comma-separated) whose X-Forwarded-For "
+                   "and X-Forwarded-Proto are believed. Default: none, so a client's address is the connection's "
+                   "and no header can name another (the login limit counts per address).")
+def main(data, dsn, host, port, workers, proxies):
     cluster = None
     if not dsn:
         cluster = Cluster(Path(data) / "postgres").start()
@@ -49,8 +53,12 @@ def main(data, dsn, host, port, workers):
         os.environ["BIDWIRE_HUB_PASSWORD_FILE"] = str(pw.resolve())
         print(f"hub: http://{host}:{port}/ ({workers} workers)", flush=True)
         print(f"hub: organiser password in {pw}" + (f": {pw.read_text().strip()}" if made else ""), flush=True)
+        trusted = [p.strip() for p in proxies.split(",") if p.strip()]
+        print(f"hub: forwarded headers from {', '.join(trusted) or 'no proxy'}", flush=True)
+        # uvicorn believes X-Forwarded-For from 127.0.0.1 unless told otherwise: a local proxy that passes the
+        # client's header on would let each guess of the password come from "another address" (issue 39, 5)
         uvicorn.run("bidwire_host.hub.app:app_from_env", factory=True, host=host, port=port, workers=workers,
-                    log_level="warning")
+                    log_level="warning", proxy_headers=bool(trusted), forwarded_allow_ips=trusted or None)
     finally:
         if cluster is not None:
             cluster.stop()

@@ -338,4 +338,21 @@ def login_blocked(conn, source):
 
 def login_failed(conn, source):
     conn.execute("INSERT INTO login_failures (source) VALUES (%s)", (source[:100],))
-    conn.execute("DELETE FROM login_failures WHERE at < now() - interval '1 day'")
+    # bounded: what no longer counts goes (the window is LOGIN_WINDOW; an hour kept for the log's sake)
+    conn.execute("DELETE FROM login_failures WHERE at < now() - interval '1 hour'")
+
+
+def session_open(conn, session_id, password_print):
+    conn.execute("INSERT INTO organiser_sessions (id, password) VALUES (%s, %s)", (session_id, password_print))
+    conn.execute("DELETE FROM organiser_sessions WHERE created < now() - interval '2 days'")
+
+
+def session_live(conn, session_id, password_print, hours):
+    """Whether the session is open: not ended, younger than `hours`, opened with the running password."""
+    return conn.execute("SELECT 1 FROM organiser_sessions WHERE id = %s AND ended IS NULL AND password = %s "
+                        "AND created > now() - make_interval(hours => %s)",
+                        (session_id, password_print, hours)).fetchone() is not None
+
+
+def session_end(conn, session_id):
+    conn.execute("UPDATE organiser_sessions SET ended = now() WHERE id = %s AND ended IS NULL", (session_id,))

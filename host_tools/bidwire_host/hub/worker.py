@@ -1,6 +1,8 @@
 """What a hub worker holds: its connection pool, the organiser's cookie signer, and caches of the scored field
 and of the public pages rendered from it (docs/hub.md "Stateless workers"). Nothing here is needed by another
 worker: each reads the database."""
+import hashlib
+import hmac
 import threading
 import time
 from collections import OrderedDict
@@ -35,7 +37,10 @@ class Worker:
         self._rendering = set()  # keys of the pages being rendered again in the background
         self._sims = {}  # sim id -> (row, time.monotonic() when read)
         with self.pool.connection() as conn:
-            self.cookies = URLSafeTimedSerializer(storage.hub_secret(conn), salt="organiser")
+            secret = storage.hub_secret(conn)
+        self.cookies = URLSafeTimedSerializer(secret, salt="organiser")
+        # what a session keeps of the password it was opened with: a changed password ends every session
+        self.password_print = hmac.new(secret, organiser_password.encode(), hashlib.sha256).hexdigest()
 
     def close(self):
         """Close the pool's connections (the app's lifespan, at shutdown)."""

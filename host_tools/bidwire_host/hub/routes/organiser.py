@@ -1,6 +1,9 @@
 """The organiser's API and pages: set up a sim and change it until play starts, register clubs, follow the
 progress, correct a result, read the audit log, log in."""
-from fastapi import APIRouter, Form, Request
+import re
+from typing import Annotated
+
+from fastapi import APIRouter, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from bidwire.core import board as core_board
@@ -11,7 +14,7 @@ from bidwire_host.formats.pbn_import import HandRecord
 from bidwire_host.formats.pbn_import import load as load_pbn
 from bidwire_host.formats.publish import EventInfo
 from bidwire_host.hub import storage
-from bidwire_host.hub.access import COOKIE, Organiser, is_organiser, password_ok
+from bidwire_host.hub.access import COOKIE, Organiser, end_session, is_organiser, open_session, password_ok
 from bidwire_host.hub.inputs import ClubRegistration, OrganiserCorrection, SimChange, SimInPath, SimSetup
 from bidwire_host.hub.storage import Refused
 from bidwire_host.hub.views import TEMPLATES, standing
@@ -97,25 +100,42 @@ def audit(sim_id: SimInPath, hub: WorkerDep):
             for r in rows]
 
 
+def _next(path):
+    """Where a login goes on to: an organiser's page of this hub (a sim's progress), or the hub's first page;
+    never another site."""
+    return path if path and re.fullmatch(r"/organiser/sims/[a-z0-9][a-z0-9-]{0,39}", path) else "/"
+
+
 @router.get("/organiser/login", response_class=HTMLResponse)
-def login_page(request: Request):
-    return TEMPLATES.TemplateResponse(request, "login.html", {"error": None})
+def login_page(request: Request, next: Annotated[str, Query(max_length=100)] = ""):  # noqa: A002 - the query's name
+    return TEMPLATES.TemplateResponse(request, "login.html", {"error": None, "next": _next(next)})
 
 
 @router.post("/organiser/login")
-def login(request: Request, hub: WorkerDep, password: str = Form(max_length=200)):
+def login(request: Request, hub: WorkerDep, password: str = Form(max_length=200),
+          next: str = Form(default="", max_length=100)):  # noqa: A002 - the form field's name
     if not password_ok(hub, request, password):
-        return TEMPLATES.TemplateResponse(request, "login.html", {"error": "wrong password"}, status_code=401)
+        return TEMPLATES.TemplateResponse(request, "login.html", {"error": "wrong password", "next": _next(next)},
+                                          status_code=401)
+    r = RedirectResponse(_next(next), status_code=303)
+    secure = request.url.scheme == "https"  # https itself, or as a named proxy says (serve --forwarded-allow-ips)
+    r.set_cookie(COOKIE, open_session(hub), httponly=True, samesite="strict", secure=secure)
+    return r
+
+
+@router.post("/organiser/logout")
+def logout(request: Request, hub: WorkerDep):
+    """The page's session ends on the server (its cookie no longer opens anything, wherever it was copied)."""
+    end_session(hub, request)
     r = RedirectResponse("/", status_code=303)
-    secure = request.url.scheme == "https" or request.headers.get("x-forwarded-proto") == "https"
-    r.set_cookie(COOKIE, hub.cookies.dumps("organiser"), httponly=True, samesite="strict", secure=secure)
+    r.delete_cookie(COOKIE)
     return r
 
 
 @router.get("/organiser/sims/{sim_id}", response_class=HTMLResponse)
 def organiser_page(sim_id: SimInPath, request: Request, hub: WorkerDep):
     if not is_organiser(hub, request):
-        return RedirectResponse("/organiser/login", status_code=303)
+        return RedirectResponse(f"/organiser/login?next=/organiser/sims/{sim_id}", status_code=303)
     with hub.pool.connection() as conn:
         sim = storage.sim(conn, sim_id)
-    return TEMPLATES.TemplateResponse(request, "organiser.html", {"sim": sim})
+    return TEMPLATES.TemplateResponse(request, "organiser.html", {"sim": sim, "is_released": released(sim)})
