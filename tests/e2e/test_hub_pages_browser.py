@@ -11,7 +11,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parents[1]))  # tests/hubkit.py
 
-from hubkit import HANDS, Hub, Pg, played, post_upload, upload_body  # noqa: E402
+from hubkit import HANDS, PASSWORD, Hub, Pg, played, post_upload, upload_body  # noqa: E402
 from test_dashboard import SHOTS, browser, chromium_installed  # noqa: E402, F401 (fixtures)
 
 SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1366, "height": 900}}
@@ -34,6 +34,9 @@ def released_hub():
                                for b, t, c, d, k, s in ((1, 1, "4S", "N", 10, 420), (1, 2, "3NT", "S", 9, 400),
                                                         (2, 1, "2H", "S", 8, 110), (2, 2, "2H", "S", 9, 140))]
                     post_upload(hub.url, club, secret, upload_body("pages", club, 1, results)).raise_for_status()
+                org.post("/api/v1/sims", json={
+                    "id": "later", "name": "Spring sim", "boards": [1, 2], "hands_pbn": HANDS,
+                    "release_at": (datetime.now(UTC) + timedelta(hours=3)).isoformat()}).raise_for_status()
             yield hub
         finally:
             hub.stop()
@@ -65,3 +68,46 @@ def test_the_released_pages_read_on_a_phone_and_a_desktop(released_hub, browser,
         assert _no_sideways_scroll(page), (path, size)
         page.screenshot(path=str(SHOTS / f"hub-{path.strip('/').replace('/', '-')}-{size}.png"), full_page=True)
     page.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_phone_shows_the_percentage_and_the_board_page_the_suit_symbols(released_hub, browser, size):  # noqa: F811
+    """Issue 39, finding 10: on a phone the ranking's % column was cut off (it sat past the screen's edge inside
+    the table's scroll box), and the double-dummy table wrote S/H/D/C where every other page uses the symbols."""
+    page = browser.new_page(viewport=SIZES[size])
+    page.goto(released_hub.url + "/sims/pages")
+    edges = page.evaluate("[...document.querySelectorAll('td.pct')].map(td => td.getBoundingClientRect().right)")
+    assert len(edges) == 4 and max(edges) <= SIZES[size]["width"], edges  # every pair's %, on the screen
+    assert page.inner_text("th:text-is('%')") == "%"
+    page.goto(released_hub.url + "/sims/pages/boards/1")
+    heads = page.evaluate("[...document.querySelectorAll('h2')].filter(h => h.textContent === 'Double dummy')"
+                          ".map(h => [...h.nextElementSibling.querySelectorAll('thead th')].map(th => th.textContent))")
+    assert heads == [["", "NT", "♠", "♥", "♦", "♣"]]
+    page.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_organiser_logs_in_to_the_sims_progress_which_says_whether_it_is_released(released_hub, browser,  # noqa: F811
+                                                                                      size):
+    """Finding 10: login landed on the hub's first page, not on the sim; the progress page read "Released at"
+    before the release. Now the sim's progress page sends the organiser to log in and back to it, and says plainly
+    whether the sim is released and when it will be."""
+    context = browser.new_context(viewport=SIZES[size])
+    page = context.new_page()
+    page.goto(released_hub.url + "/organiser/sims/later")
+    assert "/organiser/login" in page.url
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button")
+    page.wait_for_url("**/organiser/sims/later")
+    release = page.inner_text("#release")
+    assert release.startswith("Not released yet") and "will be public from" in release and "your time" in release
+    page.wait_for_function("document.querySelector('#release strong').textContent.includes('in 3 hours')")
+    assert _no_sideways_scroll(page)
+    page.goto(released_hub.url + "/organiser/sims/pages")
+    assert page.inner_text("#release").startswith("Released") and "have been public" in page.inner_text("#release")
+    page.screenshot(path=str(SHOTS / f"hub-organiser-progress-{size}.png"), full_page=True)
+    r = page.request.post(released_hub.url + "/organiser/login", form={"password": PASSWORD,
+                                                                        "next": "https://elsewhere.example/"},
+                          max_redirects=0)
+    assert r.status == 303 and r.headers["location"] == "/"  # never sent to another site
+    context.close()
