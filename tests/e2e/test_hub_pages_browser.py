@@ -77,7 +77,7 @@ def test_a_phone_shows_the_percentage_and_the_board_page_the_suit_symbols(releas
     page = browser.new_page(viewport=SIZES[size])
     page.goto(released_hub.url + "/sims/pages")
     edges = page.evaluate("[...document.querySelectorAll('td.pct')].map(td => td.getBoundingClientRect().right)")
-    assert len(edges) == 4 and max(edges) <= SIZES[size]["width"], edges  # every pair's %, on the screen
+    assert len(edges) == 8 and max(edges) <= SIZES[size]["width"], edges  # every pair's %, on the screen
     assert page.inner_text("th:text-is('%')") == "%"
     page.goto(released_hub.url + "/sims/pages/boards/1")
     heads = page.evaluate("[...document.querySelectorAll('h2')].filter(h => h.textContent === 'Double dummy')"

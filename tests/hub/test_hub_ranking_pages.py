@@ -13,7 +13,7 @@ PAST = (datetime.now(UTC) - timedelta(minutes=1)).isoformat()
 TRICKS = [13, 12, 11, 10, 9, 8, 7]  # 3NT by North, none vulnerable: 520, 490, 460, 430, 400, -50, -100
 SCORE = {13: 520, 12: 490, 11: 460, 10: 430, 9: 400, 8: -50, 7: -100}
 ROW = re.compile(r'<tr><td>([^<]*)</td><td><a href="/sims/[^/]+/pairs/([^/]+)/([^/]+)/(NS|EW)/([^"]+)">.*?'
-                 r'<td class="n">([^<]*)</td>\s*<td class="n">([\d.]+)</td>', re.S)
+                 r'<td class="n wide">([^<]*)</td>\s*<td class="n pct">([\d.]+)</td>', re.S)  # in club, %
 
 
 def _tables(club, count, offset):
