@@ -69,3 +69,28 @@ def test_sim_xml_reads_back_through_the_hubs_own_reader_unchanged():
         assert (got.contract, got.declarer, got.tricks, got.score_ns) == ("1NT", "N", row["tricks"], row["score_ns"])
         assert (got.ns_names, got.ew_names) == (row["ns_names"], row["ew_names"])
     assert want == {}
+
+
+def test_the_sims_usebio_carries_the_masterpoints_of_its_scale():
+    """A sim that names a masterpoint scale: sim.xml says so and gives each pair its award (issue 40: "a sim
+    organiser sending masterpoints"). Here every pair of a line ties (50 %), so the four places' awards of each
+    line are shared: (400 + 200 + 100 + 100) / 4 = 200 hundredths each, in each of the two fields."""
+    sim = dict(SIM, masterpoints={"scale": "Sim ladder", "awards": [400, 200, 100, 100]})
+    event = xmltodict.parse(exports.usebio_xml(sim, ROWS))["USEBIO"]["EVENT"]
+    assert (event["MPS_AWARDED_FLAG"], event["MASTER_POINT_SCALE"]) == ("Y", "Sim ladder")
+    assert [p["MASTER_POINTS_AWARDED"] for p in event["PARTICIPANTS"]["PAIR"]] == ["200"] * 8
+    assert "MASTER_POINTS_AWARDED" not in exports.usebio_xml(SIM, ROWS)  # no scale, no award
+
+
+def test_the_organiser_names_the_scale_when_setting_up_the_sim(hub):
+    with hub.organiser() as org:
+        r = org.post("/api/v1/sims", json={"id": "points", "name": "Points", "boards": [1],
+                                           "release_at": "2026-12-04T20:00:00+00:00",
+                                           "masterpoints": {"scale": "EBU club"}})
+        assert r.status_code == 201, r.text
+        bad = org.post("/api/v1/sims", json={"id": "points-bad", "name": "Points", "boards": [1],
+                                             "release_at": "2026-12-04T20:00:00+00:00",
+                                             "masterpoints": {"scale": "Our ladder"}})
+        assert bad.status_code == 422 and bad.json()["field"].startswith("body.masterpoints"), bad.text
+        audit = org.get("/api/v1/sims/points/audit").json()
+    assert audit[0]["detail"]["masterpoints"] == {"scale": "EBU club"}

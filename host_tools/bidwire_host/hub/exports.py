@@ -10,7 +10,8 @@ def _publication(sim, rows):
     results, names = field.results_of(rows)
     hands = {int(b): parse_deal(text) for b, text in sim["hands"].items()}
     info = EventInfo(event=sim["name"], date=sim["release_at"].date(), method=sim["scoring"],
-                     club=f"{sim['name']}: the whole field", session="1", section="A")
+                     club=f"{sim['name']}: the whole field", session="1", section="A",
+                     masterpoints=sim.get("masterpoints"))
     two = sim["winners"] == "two"
     # With two winners a contestant is (direction, pair): NS pair C1-A-1 and EW pair C1-A-1 are two pairs, each
     # with its own names (keyed by the pair alone, one overwrote the other: issue 40, item 2).

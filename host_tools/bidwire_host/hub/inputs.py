@@ -10,6 +10,7 @@ from typing import Annotated, Literal
 from fastapi import Path, Query
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
+from bidwire_host.scoring.masterpoints import EBU_CLUB
 from bidwire_host.scoring.model import ScoringError, law77_score
 
 # ASCII only, no NUL or other control character: an id is checked here before any SQL sees it (a NUL reached
@@ -48,6 +49,20 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=False)
 
 
+class MasterpointScale(Strict):
+    """The masterpoints the sim awards on its combined ranking (scoring/masterpoints.py): the EBU's club scale by
+    its name, or a scale of the organiser's own with its awards by place, in hundredths of a master point."""
+
+    scale: Text
+    awards: Annotated[list[Annotated[int, Field(ge=0, le=100_000)]], Field(min_length=1, max_length=1000)] | None = None
+
+    @model_validator(mode="after")
+    def _named(self):
+        if self.awards is None and self.scale != EBU_CLUB:
+            raise ValueError(f"masterpoints: a scale other than {EBU_CLUB!r} needs its awards by place")
+        return self
+
+
 class SimSetup(Strict):
     """What the organiser sets up: the sim's boards, hand set, release time and scoring."""
 
@@ -61,6 +76,7 @@ class SimSetup(Strict):
     deal: bool = False  # the hub deals the boards (endplay's dealer) instead of a hand set
     deal_seed: Annotated[int, Field(ge=0, lt=2**32)] | None = None  # the same seed deals the same boards
     correction_minutes: Annotated[int, Field(ge=0, le=10080)] = 60  # after the release; then the organiser's
+    masterpoints: MasterpointScale | None = None  # awarded on the combined ranking, carried in the USEBIO
 
     @model_validator(mode="after")
     def _distinct(self):

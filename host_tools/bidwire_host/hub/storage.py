@@ -80,15 +80,18 @@ def create_sim(conn, setup, hands, worked=None):
     missing = [b for b in setup.boards if hands and b not in hands]
     if missing:
         raise Refused(422, f"hands_pbn: no deal for board {missing[0]}", "hands_pbn")
+    points = setup.masterpoints.model_dump(exclude_none=True) if setup.masterpoints else None
     cur = conn.execute("INSERT INTO sims (id, name, release_at, scoring, winners, boards, hands, analysis, "
-                       "correction_minutes) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO NOTHING",
+                       "correction_minutes, masterpoints) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
+                       "ON CONFLICT (id) DO NOTHING",
                        (setup.id, setup.name, setup.release_at, setup.scoring, setup.winners, setup.boards,
                         Jsonb({str(b): hands[b] for b in setup.boards if b in hands}),
-                        Jsonb({str(b): v for b, v in (worked or {}).items()}), setup.correction_minutes))
+                        Jsonb({str(b): v for b, v in (worked or {}).items()}), setup.correction_minutes,
+                        None if points is None else Jsonb(points)))
     if cur.rowcount == 0:
         raise Refused(409, f"a sim {setup.id} exists already", "id")
     _audit(conn, setup.id, "organiser", "sim created", name=setup.name, release_at=setup.release_at.isoformat(),
-           scoring=setup.scoring, winners=setup.winners, boards=setup.boards)
+           scoring=setup.scoring, winners=setup.winners, boards=setup.boards, masterpoints=points)
 
 
 def change_sim(conn, sim_id, change):
