@@ -94,3 +94,25 @@ def test_the_organiser_names_the_scale_when_setting_up_the_sim(hub):
         assert bad.status_code == 422 and bad.json()["field"].startswith("body.masterpoints"), bad.text
         audit = org.get("/api/v1/sims/points/audit").json()
     assert audit[0]["detail"]["masterpoints"] == {"scale": "EBU club"}
+
+
+def test_each_player_is_credited_by_his_national_number():
+    """A masterpoint submission credits players by NATIONAL_ID_NUMBER (issue 40 item 2): the numbers a club sent
+    with its names ("1001 & 1002", in the names' order) are on each PLAYER of the combined USEBIO, every pair its
+    own, and read back by the hub's own reader."""
+    rows = [dict(r, ns_ids=f"{r['club_id']}{r['ns']}N & {r['club_id']}{r['ns']}S",
+                 ew_ids=f"{r['club_id']}{r['ew']}E & {r['club_id']}{r['ew']}W") for r in ROWS]
+    text = exports.usebio_xml(SIM, rows)
+    pairs = xmltodict.parse(text)["USEBIO"]["EVENT"]["PARTICIPANTS"]["PAIR"]
+    assert len(pairs) == 8
+    for p in pairs:
+        club, _, number = p["PAIR_NUMBER"].rpartition("-A-")
+        number = number.removesuffix(p["DIRECTION"])
+        seats = "NS" if p["DIRECTION"] == "NS" else "EW"
+        assert [(x["PLAYER_NAME"], x["NATIONAL_ID_NUMBER"]) for x in p["PLAYER"]] == [
+            (f"{('North', 'East')[seats == 'EW']}{club}{number}", f"{club}{number}{seats[0]}"),
+            (f"{('South', 'West')[seats == 'EW']}{club}{number}", f"{club}{number}{seats[1]}")], p
+    back = usebio_in.parse(exports.usebio_xml(SIM, [dict(r, score_ns=law77_score(r["board"], "1NT", "N", 7))
+                                                     for r in rows]).encode())  # (the reader checks Law 77)
+    got = {(r.ns, r.ns_ids) for r in back} | {(r.ew, r.ew_ids) for r in back}
+    assert ("C1-A-1", "C11N & C11S") in got and ("C2-A-2", "C22E & C22W") in got and all(i for _, i in got)

@@ -150,9 +150,13 @@ class Service:
             return
 
         def names():
+            """{(section, line, number): (the pair's names, their national numbers)}, each "A & B" in one order."""
             text = {}
             for k, (said, players) in roster.by_line(self.store.reader(), self.standings.setup).items():
-                text[k] = " & ".join(p.name for p in players if p.name) if players else (said or "")
+                named = [p for p in players if p.name] if players else []
+                text[k] = (" & ".join(p.name for p in named) if named else (said or ""),
+                           " & ".join(str(p.id) if p.id is not None else "" for p in named)
+                           if any(p.id is not None for p in named) else "")
             return text
         self.uplink = uplink.Uplink(self.store, self.standings, sim, secret, names).start()
 

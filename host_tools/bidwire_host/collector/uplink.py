@@ -16,12 +16,14 @@ The uploader is one thread; the store's writer makes its two writes (an upload m
 import hashlib
 import json
 import logging
+import re
 import threading
 import time
 from pathlib import Path
 
 from bidwire_host import signing
 from bidwire_host.scoring.model import Artificial, Assigned
+from bidwire_host.sim_ids import PLAYER_IDS
 
 log = logging.getLogger("bidwire.collector")
 MAX_RESULTS = 2000  # per upload, as the hub takes (hub/inputs.py)
@@ -62,9 +64,13 @@ def read_secret(sim, data_dir):
 
 def result_body(section, res, names):
     """One result as the hub takes it, or None for one it cannot take (a weighted score)."""
+    ns_names, ns_ids = names.get((section, "NS", str(res.ns)), ("", ""))
+    ew_names, ew_ids = names.get((section, "EW", str(res.ew)), ("", ""))
     out = {"section": section, "board": res.board, "ns": str(res.ns), "ew": str(res.ew),
-           "ns_names": names.get((section, "NS", str(res.ns)), "")[:200],
-           "ew_names": names.get((section, "EW", str(res.ew)), "")[:200]}
+           "ns_names": ns_names[:200], "ew_names": ew_names[:200]}
+    for key, ids in (("ns_ids", ns_ids), ("ew_ids", ew_ids)):  # national numbers, where the register has them
+        if ids and re.fullmatch(PLAYER_IDS, ids):
+            out[key] = ids
     a = res.adjusted
     if a is None:
         out.update(contract=res.contract, declarer=res.declarer, tricks=res.tricks, score_ns=res.score_ns)
@@ -88,7 +94,7 @@ def _digest(r):
 class Uplink:
     def __init__(self, store, standings, sim, secret, names=lambda: {}):
         self.store, self.standings, self.sim, self.secret = store, standings, sim, secret
-        self.names = names  # () -> {(section, line, number): names}
+        self.names = names  # () -> {(section, line, number): (names, national numbers)}
         self.url = sim.hub.rstrip("/")
         self.released = False
         self.boards = None  # the sim's boards, once the hub has said

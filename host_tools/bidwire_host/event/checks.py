@@ -8,6 +8,7 @@ from dataclasses import asdict
 from bidwire_host.event import movements
 from bidwire_host.event.movements import MovementError, PairId
 from bidwire_host.scoring.masterpoints import EBU_CLUB
+from bidwire_host.sim_ids import CLUB_ID, SIM_ID
 
 FORMAT = 1  # the "bidwire_event" value of the files bidwire writes
 MAX_TEXT = 100  # the longest club name, club id, charge code or masterpoint scale an event file may give
@@ -101,15 +102,15 @@ def check(event):
 
 
 def _check_sim(problems, sim):
-    """The sim block: what the hub takes (hub/inputs.py's SimId and ClubId) and a URL it can be reached at."""
+    """The sim block: what the hub takes (sim_ids.py, as hub/inputs.py parses it) and a URL it can be reached at."""
     if sim is None:
         return
     if not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", sim.hub) or len(sim.hub) > 200:
         problems.append(f"sim.hub: the hub's URL, http:// or https:// (https://sim.example.org), not {sim.hub[:80]!r}")
-    if not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,39}", sim.id):
+    if not re.fullmatch(SIM_ID, sim.id):
         problems.append("sim.id: the sim's id at the hub, 1-40 lower-case letters, digits and -")
-    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}", sim.club):
-        problems.append("sim.club: this club's id at the hub, 1-32 letters, digits, _ and -")
+    if not re.fullmatch(CLUB_ID, sim.club):
+        problems.append("sim.club: this club's id at the hub, 1-32 letters, digits and _")
     if not sim.secret_file.strip():
         problems.append("sim.secret_file: the file holding the club's secret from the hub")
 

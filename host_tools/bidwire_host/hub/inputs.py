@@ -12,11 +12,10 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validat
 
 from bidwire_host.scoring.masterpoints import EBU_CLUB
 from bidwire_host.scoring.model import ScoringError, law77_score
+from bidwire_host.sim_ids import CLUB_ID, PLAYER_IDS, SIM_ID
 
 # ASCII only, no NUL or other control character: an id is checked here before any SQL sees it (a NUL reached
-# PostgreSQL as a 500, issue 39 item 9)
-SIM_ID = r"^[a-z0-9][a-z0-9-]{0,39}$"
-CLUB_ID = r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$"
+# PostgreSQL as a 500, issue 39 item 9); the sim's and the club's are the ones a club's event file is checked with
 SECTION = r"^[A-Za-z0-9]{1,8}$"
 # a club's pair number, or a pair of the combined field as the hub's own files name it (club-section-number,
 # "C1-A-12"), so that sim.xml reads back through the hub's reader
@@ -33,8 +32,9 @@ SectionInPath = Annotated[str, Path(pattern=SECTION)]
 PairInPath = Annotated[str, Path(pattern=PAIR_ID)]
 DirectionInPath = Annotated[Literal["NS", "EW"], Path()]
 BoardInPath = Annotated[int, Path(ge=1, le=999)]
-ClubInQuery = Annotated[str | None, Query(pattern=r"^([A-Za-z0-9][A-Za-z0-9_-]{0,31})?$")]  # "": all clubs
+ClubInQuery = Annotated[str | None, Query(pattern=r"^([A-Za-z0-9][A-Za-z0-9_]{0,31})?$")]  # "": all clubs
 Names = Annotated[str, Field(max_length=200, pattern=r"^[^\x00-\x1f\x7f]*$")]
+Ids = Annotated[str, Field(pattern=PLAYER_IDS)]
 Text = Annotated[str, Field(min_length=1, max_length=100, pattern=r"^[^\x00-\x1f\x7f]*$")]
 MAX_RESULTS = 2000  # per upload: a club's whole heat of 60 tables x 32 boards fits in one
 
@@ -129,6 +129,8 @@ class ResultIn(Strict):
     ew: PairId
     ns_names: Names = ""
     ew_names: Names = ""
+    ns_ids: Ids = ""
+    ew_ids: Ids = ""
     contract: Annotated[str, Field(pattern=r"^(Pass|[1-7](C|D|H|S|NT)(X|XX)?)$")] | None = None
     declarer: Literal["N", "E", "S", "W"] | None = None
     tricks: Annotated[int, Field(ge=0, le=13)] | None = None

@@ -220,17 +220,18 @@ def _put(conn, sim_id, club, r, upload_no, by, reason=None, always_audit=False):
     version, or None when it is the result already held."""
     adjusted = None if r.adjusted is None else Jsonb(r.adjusted.model_dump(exclude_none=True))
     cur = conn.execute(
-        "INSERT INTO results AS old (sim_id, club_id, section, board, ns, ew, ns_names, ew_names, contract, "
-        "declarer, tricks, score_ns, adjusted, upload) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
-        "%s, %s, %s) ON CONFLICT (sim_id, club_id, section, board, ns, ew) DO UPDATE SET ns_names = "
-        "EXCLUDED.ns_names, ew_names = EXCLUDED.ew_names, contract = EXCLUDED.contract, declarer = "
+        "INSERT INTO results AS old (sim_id, club_id, section, board, ns, ew, ns_names, ew_names, ns_ids, ew_ids, "
+        "contract, declarer, tricks, score_ns, adjusted, upload) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
+        "%s, %s, %s, %s, %s, %s) ON CONFLICT (sim_id, club_id, section, board, ns, ew) DO UPDATE SET ns_names = "
+        "EXCLUDED.ns_names, ew_names = EXCLUDED.ew_names, ns_ids = EXCLUDED.ns_ids, ew_ids = EXCLUDED.ew_ids, "
+        "contract = EXCLUDED.contract, declarer = "
         "EXCLUDED.declarer, tricks = EXCLUDED.tricks, score_ns = EXCLUDED.score_ns, adjusted = EXCLUDED.adjusted, "
         "upload = EXCLUDED.upload, xact = pg_current_xact_id(), version = old.version + 1, updated_at = now() "
-        "WHERE (old.ns_names, old.ew_names, "
+        "WHERE (old.ns_names, old.ew_names, old.ns_ids, old.ew_ids, "
         "old.contract, old.declarer, old.tricks, old.score_ns, old.adjusted) IS DISTINCT FROM (EXCLUDED.ns_names, "
-        "EXCLUDED.ew_names, EXCLUDED.contract, EXCLUDED.declarer, EXCLUDED.tricks, EXCLUDED.score_ns, "
-        "EXCLUDED.adjusted) RETURNING version",
-        (sim_id, club, r.section, r.board, r.ns, r.ew, r.ns_names, r.ew_names, r.contract,
+        "EXCLUDED.ew_names, EXCLUDED.ns_ids, EXCLUDED.ew_ids, EXCLUDED.contract, EXCLUDED.declarer, "
+        "EXCLUDED.tricks, EXCLUDED.score_ns, EXCLUDED.adjusted) RETURNING version",
+        (sim_id, club, r.section, r.board, r.ns, r.ew, r.ns_names, r.ew_names, r.ns_ids, r.ew_ids, r.contract,
          r.declarer, r.tricks, r.score_ns, adjusted, upload_no))
     row = cur.fetchone()
     if row is None:
@@ -243,8 +244,9 @@ def _put(conn, sim_id, club, r, upload_no, by, reason=None, always_audit=False):
     return version
 
 
-_COLUMNS = ("section", "board", "ns", "ew", "ns_names", "ew_names", "contract", "declarer", "tricks", "score_ns")
-_TYPES = ("text", "int", "text", "text", "text", "text", "text", "text", "int", "int")
+_COLUMNS = ("section", "board", "ns", "ew", "ns_names", "ew_names", "ns_ids", "ew_ids", "contract", "declarer",
+            "tricks", "score_ns")
+_TYPES = ("text", "int", "text", "text", "text", "text", "text", "text", "text", "text", "int", "int")
 
 
 def _put_many(conn, sim_id, club, results, upload_no, by):
@@ -259,16 +261,19 @@ def _put_many(conn, sim_id, club, results, upload_no, by):
                    for r in rows])
     casts = ", ".join(f"%s::{t}[]" for t in _TYPES)
     cur = conn.execute(
-        "INSERT INTO results AS old (sim_id, club_id, section, board, ns, ew, ns_names, ew_names, contract, "
-        "declarer, tricks, score_ns, adjusted, upload) SELECT %s, %s, u.section, u.board, u.ns, u.ew, "
-        "u.ns_names, u.ew_names, u.contract, u.declarer, u.tricks, u.score_ns, u.adjusted::jsonb, %s FROM unnest("  # noqa: S608 - fixed casts
-        f"{casts}, %s::text[]) AS u(section, board, ns, ew, ns_names, ew_names, contract, declarer, tricks, "
-        "score_ns, adjusted) ON CONFLICT (sim_id, club_id, section, board, ns, ew) DO UPDATE SET ns_names = "
-        "EXCLUDED.ns_names, ew_names = EXCLUDED.ew_names, contract = EXCLUDED.contract, declarer = "
+        "INSERT INTO results AS old (sim_id, club_id, section, board, ns, ew, ns_names, ew_names, ns_ids, ew_ids, "
+        "contract, declarer, tricks, score_ns, adjusted, upload) SELECT %s, %s, u.section, u.board, u.ns, u.ew, "
+        "u.ns_names, u.ew_names, u.ns_ids, u.ew_ids, u.contract, u.declarer, u.tricks, u.score_ns, "
+        "u.adjusted::jsonb, %s FROM unnest("  # noqa: S608 - fixed casts
+        f"{casts}, %s::text[]) AS u(section, board, ns, ew, ns_names, ew_names, ns_ids, ew_ids, contract, declarer, "
+        "tricks, score_ns, adjusted) ON CONFLICT (sim_id, club_id, section, board, ns, ew) DO UPDATE SET ns_names = "
+        "EXCLUDED.ns_names, ew_names = EXCLUDED.ew_names, ns_ids = EXCLUDED.ns_ids, ew_ids = EXCLUDED.ew_ids, "
+        "contract = EXCLUDED.contract, declarer = "
         "EXCLUDED.declarer, tricks = EXCLUDED.tricks, score_ns = EXCLUDED.score_ns, adjusted = EXCLUDED.adjusted, "
         "upload = EXCLUDED.upload, xact = pg_current_xact_id(), version = old.version + 1, updated_at = now() WHERE "
-        "(old.ns_names, old.ew_names, old.contract, old.declarer, old.tricks, old.score_ns, old.adjusted) IS "
-        "DISTINCT FROM (EXCLUDED.ns_names, EXCLUDED.ew_names, EXCLUDED.contract, EXCLUDED.declarer, EXCLUDED.tricks, "
+        "(old.ns_names, old.ew_names, old.ns_ids, old.ew_ids, old.contract, old.declarer, old.tricks, old.score_ns, "
+        "old.adjusted) IS DISTINCT FROM (EXCLUDED.ns_names, EXCLUDED.ew_names, EXCLUDED.ns_ids, EXCLUDED.ew_ids, "
+        "EXCLUDED.contract, EXCLUDED.declarer, EXCLUDED.tricks, "
         "EXCLUDED.score_ns, EXCLUDED.adjusted) RETURNING section, board, ns, ew, version",
         (sim_id, club, upload_no, *arrays))
     for section, board, ns, ew, version in cur.fetchall():
@@ -282,7 +287,8 @@ def results(conn, sim_id, boards=None):
     """The sim's results (of `boards` only, when given), by board, club, section and pairs."""
     cur = conn.cursor(row_factory=dict_row)
     only = "" if boards is None else " AND board = ANY(%s)"
-    return cur.execute("SELECT club_id, section, board, ns, ew, ns_names, ew_names, contract, declarer, tricks, "
+    return cur.execute("SELECT club_id, section, board, ns, ew, ns_names, ew_names, ns_ids, ew_ids, contract, "
+                       "declarer, tricks, "
                        f"score_ns, adjusted, version FROM results WHERE sim_id = %s{only} "  # noqa: S608 - fixed text
                        "ORDER BY board, club_id, section, ns, ew",
                        (sim_id,) if boards is None else (sim_id, list(boards))).fetchall()
@@ -303,7 +309,8 @@ def horizon(conn):
 def results_since(conn, sim_id, since):
     """The results set by transactions at or above `since` (an xid8, a `horizon`), as `results` gives them."""
     cur = conn.cursor(row_factory=dict_row)
-    return cur.execute("SELECT club_id, section, board, ns, ew, ns_names, ew_names, contract, declarer, tricks, "
+    return cur.execute("SELECT club_id, section, board, ns, ew, ns_names, ew_names, ns_ids, ew_ids, contract, "
+                       "declarer, tricks, "
                        "score_ns, adjusted, version FROM results WHERE sim_id = %s AND xact >= %s",
                        (sim_id, since)).fetchall()
 

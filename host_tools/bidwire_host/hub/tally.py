@@ -51,8 +51,9 @@ class Pair(NamedTuple):
 
 
 def pair_id(club, section, number):
-    """A pair's id across the field, as the exports print it: club, section and number ("C1-A-3"). A section
-    and a pair number hold no "-" (hub/inputs.py), so the club's id is everything before the last two."""
+    """A pair's id across the field, as the exports print it: club, section and number ("C1-A-3"). A club's id
+    and a section hold no "-" (sim_ids.py, hub/inputs.py), so the club is what comes before the first "-", the
+    section what comes before the second, and the number the rest (which may hold "-")."""
     return f"{club}-{section}-{number}"
 
 

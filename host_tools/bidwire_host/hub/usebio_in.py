@@ -96,7 +96,8 @@ def _bare(number, direction):
 
 
 def _names(participants):
-    """{(direction or None, pair number): "Name & Name"} from a PARTICIPANTS element."""
+    """{(direction or None, pair number): ("Name & Name", "id & id")} from a PARTICIPANTS element (the national
+    numbers "" when the file has none)."""
     named = {}
     if participants is None:
         return named
@@ -106,8 +107,10 @@ def _names(participants):
             continue
         direction = _DIRECTIONS.get(re.sub(r"\s+", "", (_text(pair, "DIRECTION") or "").upper()))
         number = _bare(number, direction)
-        people = [p for p in (_text(pl, "PLAYER_NAME") for pl in pair.findall("PLAYER")) if p]
-        named[(direction, number)] = " & ".join(people)[:200]
+        players = [(_text(pl, "PLAYER_NAME"), _text(pl, "NATIONAL_ID_NUMBER") or "") for pl in pair.findall("PLAYER")]
+        players = [(name, number_) for name, number_ in players if name]
+        ids = " & ".join(i for _, i in players) if any(i for _, i in players) else ""
+        named[(direction, number)] = (" & ".join(n for n, _ in players)[:200], ids)
     return named
 
 
@@ -132,9 +135,10 @@ def _line(section, number, i, line, names):
     if not ns or not ew:
         raise Refused(422, f"{where}: NS_PAIR_NUMBER and EW_PAIR_NUMBER are needed", "PAIR_NUMBER")
     score_ns, adjusted = _score(line, where)
-    result = {"section": section, "board": number, "ns": ns, "ew": ew,
-              "ns_names": names.get(("NS", ns), names.get((None, ns), "")),
-              "ew_names": names.get(("EW", ew), names.get((None, ew), ""))}
+    ns_named = names.get(("NS", ns), names.get((None, ns), ("", "")))
+    ew_named = names.get(("EW", ew), names.get((None, ew), ("", "")))
+    result = {"section": section, "board": number, "ns": ns, "ew": ew, "ns_names": ns_named[0],
+              "ew_names": ew_named[0], "ns_ids": ns_named[1], "ew_ids": ew_named[1]}
     if adjusted is not None:
         result["adjusted"] = adjusted
         return result
