@@ -67,12 +67,22 @@ def setup(hub, sim):
     return secrets
 
 
-def send(hub, sim, club, secret, xml, section=None):
+NUMBERS = {}  # (sim, club) -> the last upload number sent
+
+
+def send(hub, sim, club, secret, xml, section=None, number=None, signed_for=None):
+    """A signed heat, numbered after the club's last one unless `number` says; `signed_for`: the section the
+    signature was made for, if not the one sent (a captured file sent again under another section)."""
     data = xml.encode() if isinstance(xml, str) else xml
+    if number is None:
+        number = NUMBERS.get((sim, club), 0) + 1
+    NUMBERS[(sim, club)] = max(number, NUMBERS.get((sim, club), 0))
+    message = signing.heat_message(sim, signed_for if signed_for is not None else section, number, data)
     return httpx.post(f"{hub.url}/api/v1/sims/{sim}/usebio", content=data, timeout=30,
                       params={} if section is None else {"section": section},
                       headers={signing.HEADER_CLUB: club, "Content-Type": "application/xml",
-                               signing.HEADER_SIGNATURE: signing.sign(data, bytes.fromhex(secret))})
+                               signing.HEADER_UPLOAD: str(number),
+                               signing.HEADER_SIGNATURE: signing.sign(message, bytes.fromhex(secret))})
 
 
 def field(hub, sim):
@@ -122,7 +132,7 @@ def test_a_re_upload_replaces_the_heat_and_never_duplicates(hub):
     secrets = setup(hub, "usebio-again")
     first = EVENT_LAYOUT.format(score="<SCORE>110</SCORE>")
     assert send(hub, "usebio-again", "B", secrets["B"], first).json()["stored"] == 3
-    again = send(hub, "usebio-again", "B", secrets["B"], first)
+    again = send(hub, "usebio-again", "B", secrets["B"], first, number=1)  # a retry: the same number, the same file
     assert again.status_code == 200 and again.json() == {"stored": 0, "withdrawn": 0, "again": True}
     # The club fixes board 2 (2H doubled making 8 by S, NS vulnerable on board 2: 120 + 500 + 50 = 670) and
     # drops board 1's second table.
@@ -219,3 +229,29 @@ def test_the_page_form_takes_a_heat_with_the_club_secret(hub):
                     files={"file": ("heat.xml", xml, "application/xml")})
         assert ok.status_code == 200 and "3 results taken" in ok.text, ok.text
     assert len(club_rows(field(hub, "usebio-form"), "B")) == 3
+
+
+def test_a_signed_heat_cannot_be_sent_again_later_nor_as_another_section(hub):
+    """Issue 39, finding 2: the signature covered the file's bytes only, so an old heat sent again undid a
+    correction, and the same file sent under another ?section= was stored a second time. The sim, the section and
+    an increasing upload number are now signed with the file."""
+    secrets = setup(hub, "usebio-replay")
+    first = EVENT_LAYOUT.format(score="<SCORE>110</SCORE>")
+    assert send(hub, "usebio-replay", "B", secrets["B"], first, number=1).status_code == 200
+    fixed = first.replace("<CONTRACT>2H</CONTRACT>", "<CONTRACT>2H*</CONTRACT>").replace(
+        "<SCORE>110</SCORE>", "<SCORE>670</SCORE>")
+    assert send(hub, "usebio-replay", "B", secrets["B"], fixed, number=2).json()["stored"] == 3
+    held = club_rows(field(hub, "usebio-replay"), "B")
+    replay = send(hub, "usebio-replay", "B", secrets["B"], first, number=1)  # the first file, as captured
+    assert replay.status_code == 409 and replay.json()["field"] == "upload", replay.text
+    moved = send(hub, "usebio-replay", "B", secrets["B"], fixed, number=2, section="Z", signed_for="")
+    assert moved.status_code == 401 and moved.json()["field"] == "signature", moved.text  # not signed for Z
+    elsewhere = send(hub, "usebio-replay", "B", secrets["B"], fixed, number=3, section="Z", signed_for="")
+    assert elsewhere.status_code == 401
+    unnumbered = httpx.post(f"{hub.url}/api/v1/sims/usebio-replay/usebio", content=fixed.encode(), timeout=30,
+                            headers={"X-Bidwire-Club": "B", "X-Bidwire-Signature": "0" * 64})
+    assert unnumbered.status_code == 422 and unnumbered.json()["field"] == "upload"
+    assert club_rows(field(hub, "usebio-replay"), "B") == held  # nothing of any of them stored
+    with hub.organiser() as org:
+        whats = [a["what"] for a in org.get("/api/v1/sims/usebio-replay/audit").json()]
+    assert whats.count("heat uploaded") == 2

@@ -153,18 +153,23 @@ def store_upload(conn, upload, body_digest):
     return "stored", len(upload.results)
 
 
-def replace_heat(conn, sim_id, club, results, file_digest):
+def replace_heat(conn, sim_id, club, results, file_digest, number=None):
     """A club's heat from one USEBIO file (its sections whole): each result set (a changed one audited as a
     correction), and the club's results in those sections that the file no longer holds withdrawn, audited.
     ("again", 0, 0) for the file taken last; ("stored", set, withdrawn) otherwise. A re-upload replaces; it
-    never adds a second copy of a result."""
+    never adds a second copy of a result. A signed heat's `number` counts with the club's uploads: above the
+    last one taken, or the last one again with the same file; an older one is a replay, refused (409)."""
     _begin(conn, sim_id)
     s = sim(conn, sim_id)
-    row = conn.execute("SELECT usebio_digest FROM clubs WHERE sim_id = %s AND club_id = %s FOR UPDATE",
+    row = conn.execute("SELECT usebio_digest, last_upload FROM clubs WHERE sim_id = %s AND club_id = %s FOR UPDATE",
                        (sim_id, club)).fetchone()
     if row is None:
         raise Refused(404, f"club: no club {club} in sim {sim_id}", "club")
-    if row[0] is not None and bytes(row[0]) == file_digest:
+    same = row[0] is not None and bytes(row[0]) == file_digest
+    if number is not None and not (number > row[1] or number == row[1] and same):
+        raise Refused(409, f"upload: number {number} is not above the club's last upload, {row[1]}: a replay of "
+                      "an older file is not taken (send the heat again with the next number)", "upload")
+    if same:
         return "again", 0, 0
     if _period_over(conn, sim_id):
         raise Refused(409, "the correction period is over: only the organiser changes a result now", "file")
@@ -187,8 +192,8 @@ def replace_heat(conn, sim_id, club, results, file_digest):
         conn.execute("DELETE FROM results WHERE sim_id = %s AND club_id = %s AND section = %s AND board = %s "
                      "AND ns = %s AND ew = %s", (sim_id, club, section, board, ns, ew))
         _audit(conn, sim_id, by, "result withdrawn", club=club, section=section, board=board, ns=ns, ew=ew)
-    conn.execute("UPDATE clubs SET usebio_digest = %s WHERE sim_id = %s AND club_id = %s",
-                 (file_digest, sim_id, club))
+    conn.execute("UPDATE clubs SET usebio_digest = %s, last_upload = greatest(last_upload, %s) "
+                 "WHERE sim_id = %s AND club_id = %s", (file_digest, number or 0, sim_id, club))
     _audit(conn, sim_id, by, "heat uploaded", club=club, results=len(results), withdrawn=len(gone),
            sha256=file_digest.hex())
     _end(conn, sim_id, club, rebuilt=[g[1] for g in gone])

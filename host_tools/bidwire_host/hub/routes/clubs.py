@@ -62,12 +62,14 @@ def _take(hub: Worker, sim_id, club_id, signature, body):
     return {"upload": up.upload, "stored": n, "again": status == "again"}
 
 
-def _heat(hub: Worker, sim_id, club_id, data, section=None):
+def _heat(hub: Worker, sim_id, club_id, data, section=None, number=None):
     """A USEBIO heat from a club whose secret was checked: parsed, then replacing the club's results in the
-    sections it holds."""
+    sections it holds. `number`: the signed upload's number (the page form, where a person types the secret, has
+    none)."""
     results = usebio_in.parse(data, section)
+    digest = signing.digest(f"{section or ''}\n".encode() + data)
     with hub.pool.connection() as conn:
-        status, n, withdrawn = storage.replace_heat(conn, sim_id, club_id, results, signing.digest(data))
+        status, n, withdrawn = storage.replace_heat(conn, sim_id, club_id, results, digest, number)
     return {"stored": n, "withdrawn": withdrawn, "again": status == "again"}
 
 
@@ -78,15 +80,20 @@ async def upload_usebio(sim_id: SimInPath, request: Request, hub: WorkerDep,
     body signed as an upload is."""
     club_id = request.headers.get(signing.HEADER_CLUB, "")
     signature = request.headers.get(signing.HEADER_SIGNATURE, "")
+    number = request.headers.get(signing.HEADER_UPLOAD, "")
+    if not re.fullmatch(r"[1-9][0-9]{0,8}", number):
+        raise Refused(422, f"{signing.HEADER_UPLOAD}: the upload's number, 1, 2, ... (signed with the file)",
+                      "upload")
     data = await request.body()  # read whole, within its limit and deadline, by the app's body limit
-    return await run_in_threadpool(_signed_heat, hub, sim_id, club_id, signature, data, section)
+    return await run_in_threadpool(_signed_heat, hub, sim_id, club_id, signature, data, section, int(number))
 
 
-def _signed_heat(hub: Worker, sim_id, club_id, signature, data, section):
+def _signed_heat(hub: Worker, sim_id, club_id, signature, data, section, number):
     secret = _secret(hub, sim_id, club_id)
-    if secret is None or not signing.valid(data, secret, signature):
-        raise Refused(401, f"{signing.HEADER_SIGNATURE}: not signed by a club of this sim", "signature")
-    return _heat(hub, sim_id, club_id, data, section)
+    if secret is None or not signing.valid(signing.heat_message(sim_id, section, number, data), secret, signature):
+        raise Refused(401, f"{signing.HEADER_SIGNATURE}: not signed by a club of this sim for this sim, section and "
+                      "upload number", "signature")
+    return _heat(hub, sim_id, club_id, data, section, number)
 
 
 @router.get("/sims/{sim_id}/upload", response_class=HTMLResponse)
