@@ -5,6 +5,7 @@ event; `--force` restores either and says what it overrode; a backup of earlier 
 import hashlib
 import hmac
 import json
+import sqlite3
 import subprocess
 
 import httpx2 as httpx
@@ -97,3 +98,33 @@ def test_a_backup_of_earlier_tonight_is_restored_without_force(tmp_path):
     assert done.returncode == 0 and "3 events" in done.stdout, done.stderr
     assert done.stderr == ""
     assert [r["seq"] for r in rows(tonight, EVENTS)] == [1, 2, 3]
+
+
+def test_a_backup_that_carries_code_is_refused_and_verify_names_it(tmp_path):
+    """Issue 39, finding 8: a backup with one SQL trigger added was restored without a word, and `bidwire verify`
+    said nothing. The restore compares the backup's schema (tables, indexes, triggers, views) with what its
+    version should have and refuses anything else, `--force` or not; `verify` names the trigger in a store that
+    has one."""
+    tonight = night(tmp_path, "tonight", "2026-12-03", [1, 2, 3], week=2)
+    tampered = tmp_path / "tampered.sqlite3"
+    tampered.write_bytes((tmp_path / "tonight.sqlite3").read_bytes())
+    conn = sqlite3.connect(tampered)
+    conn.execute("CREATE TRIGGER thirteen AFTER INSERT ON results BEGIN "
+                 "UPDATE results SET tricks = 13 WHERE rowid = NEW.rowid; END")
+    conn.commit()
+    conn.close()
+    before = rows(tonight, EVENTS)
+    for force in ((), ("--force",)):
+        done = bidwire("restore", "--data", tonight, tampered, *force)
+        assert done.returncode != 0, done.stdout
+        assert "trigger thirteen is not in schema version" in done.stderr and "nothing restored" in done.stderr
+        assert rows(tonight, EVENTS) == before and not list(tonight.glob("replaced-*"))  # the store untouched
+    sound = bidwire("restore", "--data", tonight, tmp_path / "tonight.sqlite3")
+    assert sound.returncode == 0, sound.stderr  # the same backup without the trigger is restored
+    conn = sqlite3.connect(tonight / "bidwire.sqlite3")  # a trigger added to the store itself
+    conn.execute("CREATE TRIGGER thirteen AFTER INSERT ON results BEGIN SELECT 1; END")
+    conn.commit()
+    conn.close()
+    checked = bidwire("verify", "--data", tonight, "--keyring", tonight / "keyring.json")
+    assert checked.returncode != 0 and "schema: trigger thirteen is not in schema version" in checked.stdout + \
+        checked.stderr, checked.stdout + checked.stderr

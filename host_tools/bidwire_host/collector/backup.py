@@ -8,11 +8,12 @@ to its name, so a backup that exists is whole. Copying `bidwire.sqlite3` with `c
 commits may be only in its `-wal`.
 
 `restore` puts a backup in the place of a data directory's store, with the collector stopped: the backup is
-checked first, and the files it replaces (the store, its `-wal` and `-shm`) are moved aside, never deleted. It
-also checks what it replaces (`clashes`): a backup of another event (its name, session or date differ from the
-store's), or one holding a (unit, seq) that the store holds with other content (the units, which hold the
-store's version, would get a 409 on every retry), is refused unless forced. A store that cannot be read is not
-compared: that is what a restore is for.
+checked first (SQLite's check, and its schema against what its version should have: a trigger, view, index or
+table no migration wrote is refused, forced or not), and the files it replaces (the store, its `-wal` and
+`-shm`) are moved aside, never deleted. It also checks what it replaces (`clashes`): a backup of another event
+(its name, session or date differ from the store's), or one holding a (unit, seq) that the store holds with
+other content (the units, which hold the store's version, would get a 409 on every retry), is refused unless
+forced. A store that cannot be read is not compared: that is what a restore is for.
 """
 import json
 import os
@@ -20,7 +21,7 @@ import sqlite3
 import time
 from pathlib import Path
 
-from bidwire_host.collector.store import DB_NAME, StoreError, check_file, damage, schema_version
+from bidwire_host.collector.store import DB_NAME, StoreError, check_file, damage, schema_problems, schema_version
 
 
 def _fsync_dir(path):
@@ -165,6 +166,8 @@ def restore(data_dir, backup_path, force=False):
         found = damage(src)
         if not found and not schema_version(src):
             found = "it holds no collector store (no schema_version)"
+        if not found:
+            found = "; ".join(schema_problems(src)[:5])  # a trigger or a view is code: never restored, even forced
         if found:
             raise StoreError(f"the backup {backup_path} is not a sound store ({found}): nothing restored")
         data_dir.mkdir(parents=True, exist_ok=True)

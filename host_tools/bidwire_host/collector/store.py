@@ -124,6 +124,41 @@ def schema_version(conn):
     return row[0] or 0
 
 
+def _schema_objects(conn):
+    """{(type, name): sql} of every table, index, trigger and view in the database (SQLite's own left out), the
+    SQL with its blanks folded (as written, or as ALTER TABLE left it)."""
+    rows = conn.execute("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").fetchall()
+    return {(t, n): " ".join((s or "").split()) for t, n, s in rows}
+
+
+def expected_schema(version):
+    """The schema objects a store of `version` has: the migrations up to it, run on an empty database."""
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    try:
+        conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied TEXT NOT NULL)")
+        for m in MIGRATIONS[:version]:
+            for statement in _statements(m.sql):
+                conn.execute(statement)
+        return _schema_objects(conn)
+    finally:
+        conn.close()
+
+
+def schema_problems(conn):
+    """How the store's schema differs from what its version should have ([] when it does not): a trigger, view,
+    index or table added, taken away or changed is code or structure no migration wrote (a backup from elsewhere
+    with a trigger that rewrites results, issue 39 finding 8)."""
+    version = schema_version(conn)
+    if not version or version > SCHEMA_VERSION:
+        return [f"schema version {version} is not one this bidwire knows (1 to {SCHEMA_VERSION})"]
+    have, want = _schema_objects(conn), expected_schema(version)
+    out = [f"{t} {n} is not in schema version {version}" for t, n in sorted(have.keys() - want.keys())]
+    out += [f"{t} {n} of schema version {version} is missing" for t, n in sorted(want.keys() - have.keys())]
+    out += [f"{t} {n} differs from schema version {version}'s" for t, n in sorted(have.keys() & want.keys())
+            if have[(t, n)] != want[(t, n)]]
+    return out
+
+
 def migrate(conn, rebuild=None):
     """Bring the schema up to SCHEMA_VERSION, each migration in its own transaction; then, if one of them changed a
     derived table, `rebuild(conn)` (derive.rebuild: the store does not know how tables are derived)."""
