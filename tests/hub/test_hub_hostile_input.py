@@ -10,12 +10,12 @@ from hubkit import played, post_upload, upload_body
 SIM = "hostile-ids"
 
 
-def _sim(hub):
+def _sim(hub, sim=SIM):
     with hub.organiser() as org:
-        r = org.post("/api/v1/sims", json={"id": SIM, "name": SIM, "boards": [1, 2],
+        r = org.post("/api/v1/sims", json={"id": sim, "name": sim, "boards": [1, 2],
                                            "release_at": (datetime.now(UTC) - timedelta(minutes=1)).isoformat()})
         assert r.status_code == 201, r.text
-        return org.post(f"/api/v1/sims/{SIM}/clubs", json={"id": "A", "name": "A"}).json()["secret"]
+        return org.post(f"/api/v1/sims/{sim}/clubs", json={"id": "A", "name": "A"}).json()["secret"]
 
 
 def test_ids_and_numbers_are_parsed_before_sql(hub):
@@ -55,3 +55,40 @@ def test_ids_and_numbers_are_parsed_before_sql(hub):
     assert "Traceback" not in log and "Exception" not in log, log[-2000:]
     with hub.public() as web:  # and the sim is still served
         assert web.get(f"/sims/{SIM}/boards/1").status_code == 200
+
+
+def _head_only(hub, head):
+    """Send a request's head alone (its body never follows) and read the reply: what the hub answers before it has
+    read any of the body."""
+    import socket
+
+    with socket.create_connection(("127.0.0.1", hub.port), timeout=60) as s:
+        s.sendall(head.encode())
+        reply = b""
+        while b"\r\n\r\n" not in reply:
+            got = s.recv(4096)
+            if not got:
+                break
+            reply += got
+    status = int(reply.split(b" ", 2)[1])
+    return status, reply.decode("latin-1")
+
+
+def test_the_credential_is_checked_before_a_body_is_read(hub):
+    """Finding 4: 100 MB of JSON to POST /api/v1/sims was parsed whole before the 401, and a 400 MB file with a
+    wrong club was taken in. Now the organiser's writes and a heat's club are checked on the request's head: a
+    body announced and never sent is answered at once (401), where a body that is read would have been waited for
+    until its deadline (408)."""
+    sim = "hostile-heads"
+    _sim(hub, sim)
+    for path in ("/api/v1/sims", f"/api/v1/sims/{sim}", f"/api/v1/sims/{sim}/clubs", f"/api/v1/sims/{sim}/corrections"):
+        method = "PATCH" if path == f"/api/v1/sims/{sim}" else "POST"
+        status, reply = _head_only(hub, f"{method} {path} HTTP/1.1\r\nHost: hub\r\nContent-Type: application/json\r\n"
+                                        "Content-Length: 900000\r\n\r\n")
+        assert status == 401, (path, reply)
+    status, reply = _head_only(hub, f"POST /api/v1/sims/{sim}/usebio HTTP/1.1\r\nHost: hub\r\n"
+                                    "X-Bidwire-Club: NOBODY\r\nX-Bidwire-Upload: 1\r\nX-Bidwire-Signature: 00\r\n"
+                                    "Content-Length: 1000000\r\n\r\n")
+    assert status == 401 and "X-Bidwire-Club" in reply, reply
+    with hub.organiser() as org:  # the organiser's own writes still go through
+        assert org.patch(f"/api/v1/sims/{sim}", json={"name": "renamed"}).status_code == 200

@@ -5,15 +5,20 @@ A page's session is kept on the server (organiser_sessions): the cookie names it
 organiser's logout, after COOKIE_HOURS, and when the password changes (a session holds the fingerprint of the
 password it was opened with): a cookie does not outlive any of them (issue 39, finding 6)."""
 import hmac
+import re
 import secrets
 from typing import Annotated
 
 from fastapi import Depends, Header, HTTPException, Request
 from itsdangerous import BadSignature
+from starlette.concurrency import run_in_threadpool
 
+from bidwire_host import signing
 from bidwire_host.hub import storage
 from bidwire_host.hub.storage import Refused
 from bidwire_host.hub.worker import Worker, WorkerDep
+from bidwire_host.sim_ids import CLUB_ID
+from bidwire_host.web import errors
 
 COOKIE = "bidwire_hub"
 COOKIE_HOURS = 12
@@ -86,3 +91,56 @@ def is_organiser(hub: Worker, request: Request):
 
 
 Organiser = [Depends(organiser)]
+
+# The organiser's writes: a sim set up or changed, a club registered, a result corrected
+ORGANISER_WRITES = re.compile(r"/api/v1/sims(/[a-z0-9-]+(/clubs|/corrections)?)?")
+HEAT = re.compile(r"/api/v1/sims/([a-z0-9-]+)/usebio")  # a club's signed USEBIO heat
+
+
+def club_known(hub: Worker, sim_id, club_id):
+    """Whether `club_id` (a header's text) names a club of the sim."""
+    if not re.fullmatch(CLUB_ID, club_id or ""):
+        return False
+    with hub.pool.connection() as conn:
+        return storage.club_secret(conn, sim_id, club_id) is not None
+
+
+class CredentialFirst:
+    """An ASGI middleware, outside the body limit (which reads a body whole before any route): a write to the
+    organiser's API without the organiser's credential (a bearer password or a session), and a heat whose
+    `X-Bidwire-Club` names no club of its sim, are refused on the request's head, before the body is read (a
+    100 MB body to POST /api/v1/sims was parsed whole before its 401, and a 400 MB heat with a wrong club spooled
+    to disk: issue 39 finding 4). The routes check again, with the body; nothing is counted twice, since a request
+    refused here never reaches them."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http" and scope["method"] in ("POST", "PATCH", "PUT", "DELETE") \
+                and ORGANISER_WRITES.fullmatch(scope["path"]):
+            request = Request(scope)  # its headers and cookies: the body is not read
+            try:
+                await run_in_threadpool(organiser, request, scope["app"].state.worker,
+                                        request.headers.get("authorization"))
+            except HTTPException as e:
+                await errors.reply(e.status_code, str(e.detail), "authorization",
+                                   headers={"WWW-Authenticate": "Bearer"})(scope, receive, send)
+                return
+            except Refused as e:
+                await errors.reply(e.status, e.reason, e.field)(scope, receive, send)
+                return
+        heat = HEAT.fullmatch(scope["path"]) if scope["type"] == "http" and scope["method"] == "POST" else None
+        if heat:
+            club = Request(scope).headers.get(signing.HEADER_CLUB, "")
+            try:
+                known = await run_in_threadpool(club_known, scope["app"].state.worker, heat[1], club)
+            except Refused as e:  # no such sim
+                known = False
+                if e.status != 404:
+                    raise
+            if not known:
+                await errors.reply(401, f"{signing.HEADER_CLUB}: not a club of this sim", "club")(scope, receive,
+                                                                                                   send)
+                return
+        await self.app(scope, receive, send)

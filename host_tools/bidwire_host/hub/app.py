@@ -21,7 +21,7 @@ from fastapi.exceptions import RequestValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from bidwire_host.hub import usebio_in
+from bidwire_host.hub import access, usebio_in
 from bidwire_host.hub.routes import clubs, organiser, public
 from bidwire_host.hub.storage import Refused
 from bidwire_host.hub.worker import Worker
@@ -56,6 +56,7 @@ def create_app(dsn=None, organiser_password=None):
     app = FastAPI(title="bidwire hub", description=errors.DESCRIPTION, docs_url=None, redoc_url=None,
                   lifespan=lifespan)
     app.add_middleware(body_limit.BodyGuard, limits=BODY_LIMITS, default_limit=MAX_BODY)
+    app.add_middleware(access.CredentialFirst)  # outside the body limit: the organiser known before any body
 
     @app.exception_handler(Refused)
     async def refused(request, exc: Refused):

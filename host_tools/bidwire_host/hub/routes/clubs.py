@@ -84,7 +84,8 @@ async def upload_usebio(sim_id: SimInPath, request: Request, hub: WorkerDep,
     if not re.fullmatch(r"[1-9][0-9]{0,8}", number):
         raise Refused(422, f"{signing.HEADER_UPLOAD}: the upload's number, 1, 2, ... (signed with the file)",
                       "upload")
-    data = await request.body()  # read whole, within its limit and deadline, by the app's body limit
+    data = await request.body()  # read whole, within its limit and deadline, by the app's body limit; the club was
+    # known before (access.CredentialFirst)
     return await run_in_threadpool(_signed_heat, hub, sim_id, club_id, signature, data, section, int(number))
 
 
