@@ -73,7 +73,7 @@ def configure(level="info"):
 class RefusalLog:
     """Refused requests logged once per address and kind (status and reason) every `every_s` seconds, with the
     count of those not logged since (issue 24.10: one unauthenticated client wrote 182 KB/s of log): the
-    collector's refused requests and syncs, and its refused connections (collector/connections.py). `clock` is
+    collector's refused requests and syncs, and its refused connections (web/connections.py). `clock` is
     time.monotonic unless a test gives its own."""
 
     def __init__(self, every_s=10.0, clock=None):

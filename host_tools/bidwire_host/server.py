@@ -19,13 +19,13 @@ from fastapi.openapi.utils import get_openapi
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from bidwire_host import auth, dashboard
-from bidwire_host.collector import api, apiauth, connections, derive, event_setup, sync
+from bidwire_host.collector import api, apiauth, derive, event_setup, sync
 from bidwire_host.collector import store as store_mod
 from bidwire_host.collector.keyring import Keyring
 from bidwire_host.collector.loopprobe import LoopProbe
 from bidwire_host.collector.service import Refused, Service
 from bidwire_host.collector.sync_body import SyncBody
-from bidwire_host.web import body_limit, errors
+from bidwire_host.web import body_limit, connections, errors
 
 log = logging.getLogger("bidwire.collector")
 
@@ -186,7 +186,7 @@ def serve(data_dir, host="127.0.0.1", port=8080, keyring_path=None, log_level="i
 
     `forwarded_allow_ips`: the proxies whose X-Forwarded-For / X-Forwarded-Proto are believed (addresses or
     networks); none by default, so a request's client is always its real peer (the login limit is keyed on it).
-    The connection limits (collector/connections.py): a request head within `head_timeout_s`, at most
+    The connection limits (web/connections.py): a request head within `head_timeout_s`, at most
     `per_address` connections per client address, and a total kept below the descriptor limit, whose soft value
     is first raised to the hard one. Dashboard logins end after `session_lifetime_s`, or `session_idle_s` unused.
     `notes`: lines echoed after the URL and the table map (the logins' passwords made on a first run)."""

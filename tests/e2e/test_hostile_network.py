@@ -1,5 +1,5 @@
 """Hostile networks against a real `bidwire serve` on 127.0.0.1 (issue 12, items 1, 3 and 10): idle connections
-(collector/connections.py), forwarded headers and the login limit (auth.py), control characters in the log
+(web/connections.py), forwarded headers and the login limit (auth.py), control characters in the log
 (logs.py). The loopback range stands in for the venue's network: a client bound to 127.0.0.2 is another device
 in the room, and 127.0.0.1 (the collector's own machine, not capped per address) is the legitimate unit."""
 import hashlib

@@ -1,8 +1,8 @@
-"""The collector's connection limits (collector/connections.py) and the log's escaping (logs.py), in process; the
+"""The collector's connection limits (web/connections.py) and the log's escaping (logs.py), in process; the
 same limits against the real server are in tests/e2e/test_hostile_network.py."""
 import logging
 
-from bidwire_host.collector.connections import ConnectionLimits, total_for
+from bidwire_host.web.connections import ConnectionLimits, total_for
 from bidwire_host.logs import EscapingAccessFormatter, EscapingFormatter, escape
 
 

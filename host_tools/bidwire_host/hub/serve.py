@@ -17,6 +17,7 @@ import uvicorn
 
 from bidwire_host.hub import db
 from bidwire_host.hub.localpg import Cluster
+from bidwire_host.web import connections
 
 
 def password_file(data):
@@ -54,11 +55,16 @@ def main(data, dsn, host, port, workers, proxies):
         print(f"hub: http://{host}:{port}/ ({workers} workers)", flush=True)
         print(f"hub: organiser password in {pw}" + (f": {pw.read_text().strip()}" if made else ""), flush=True)
         trusted = [p.strip() for p in proxies.split(",") if p.strip()]
-        print(f"hub: forwarded headers from {', '.join(trusted) or 'no proxy'}", flush=True)
+        os.environ["BIDWIRE_HUB_PROXIES"] = ",".join(trusted)  # for each worker's connection guard
+        from bidwire_host.hub.connection_guard import HubProtocol
+
+        print(f"hub: forwarded headers from {', '.join(trusted) or 'no proxy'}; request heads within "
+              f"{connections.HEAD_TIMEOUT_S:g} s, at most {connections.PER_ADDRESS} connections an address", flush=True)
         # uvicorn believes X-Forwarded-For from 127.0.0.1 unless told otherwise: a local proxy that passes the
         # client's header on would let each guess of the password come from "another address" (issue 39, 5)
         uvicorn.run("bidwire_host.hub.app:app_from_env", factory=True, host=host, port=port, workers=workers,
-                    log_level="warning", proxy_headers=bool(trusted), forwarded_allow_ips=trusted or None)
+                    log_level="warning", proxy_headers=bool(trusted), forwarded_allow_ips=trusted or None,
+                    http=HubProtocol)
     finally:
         if cluster is not None:
             cluster.stop()
