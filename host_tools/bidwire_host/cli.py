@@ -115,8 +115,12 @@ def provision(root, unit, collector, out, keyring, wifi_ssid, wifi_password, boa
 @click.option("--acbl", is_flag=True, help="Matchpoints as the ACBL shows them: 1 per result beaten, ½ per tie.")
 @click.option("--strict", is_flag=True, help="Refuse the whole file at the first results row that cannot be read "
                                              "(default: score the others and list it in problems).")
+@click.option("--as-published", is_flag=True,
+              help="Score the file as its own scores stand: a score that is not its contract's Law 77 score (an "
+                   "event that kept it) is scored as written, and listed in the report's published (default: "
+                   "not scored, a problem).")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-def score_pbn(method, acbl, strict, file):
+def score_pbn(method, acbl, strict, as_published, file):
     """Score the results in a PBN file (ScoreTable rows or one game per table) and print JSON (docs/scoring.md).
 
     Each row that cannot be scored is named on standard error (board, line, why) and in the report's problems,
@@ -128,12 +132,13 @@ def score_pbn(method, acbl, strict, file):
     from bidwire_host.formats.pbn import PbnError
 
     try:
-        report = score_pbn_mod.score_pbn(score_pbn_mod.decode(file.read_bytes()), method, acbl=acbl, strict=strict)
+        report = score_pbn_mod.score_pbn(score_pbn_mod.decode(file.read_bytes()), method, acbl=acbl, strict=strict,
+                                         as_published=as_published)
     except PbnError as e:
         click.echo(f"error: {file}: {e}", err=True)
         sys.exit(2)
-    for kind, label in (("damage", "left out"), ("problems", "not scored")):
-        for p in report[kind]:
+    for kind, label in (("damage", "left out"), ("problems", "not scored"), ("published", "kept")):
+        for p in report.get(kind, ()):
             where = ", ".join(x for x in (p["board"] and f"board {p['board']}", p["line"] and f"line {p['line']}")
                               if x)
             click.echo(f"{file}: {where or 'file'}: {label}: {p['problem']}", err=True)

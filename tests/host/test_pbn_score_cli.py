@@ -54,6 +54,22 @@ def test_results_that_are_not_law77_scores_are_reported_not_used(traveller):
     assert report["problems"] == [{"board": 1, "line": 11, "problem": problem}]
 
 
+def test_as_published_scores_the_row_law77_would_not_give_and_names_it(traveller):
+    """`--as-published` (issue 40): an event that kept the 430 on its traveller is scored as it stands. By hand,
+    Law 78 A over six results, 2 per result beaten and 1 per tie, top 10: 420 beats 170 and -100 and ties the other
+    420 (5), 450 beats all five (10), 430 beats the two 420s, 170 and -100 (8), 170 beats -100 (2), -100 none."""
+    proc = run(traveller, "--method", "mp", "--as-published")
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["problems"] == []
+    assert report["published"] == [{"board": 1, "line": 11, "problem": "score 430 for NS is not the Law 77 score of "
+                                    "4S by N taking 10 (420 with vulnerability None): scored as published"}]
+    assert [(r["ns"], r["score_ns"], r["mp_ns"]) for r in report["boards"][0]["rows"]] == [
+        ("1", 420, 5), ("2", 420, 5), ("3", 450, 10), ("4", 170, 2), ("5", -100, 0), ("6", 430, 8)]
+    assert "board 1, line 11: kept: score 430" in proc.stderr
+    assert "published" not in json.loads(run(traveller, "--method", "mp").stdout)  # by default, Law 77 holds
+
+
 def test_ranking_two_fields_with_ties(traveller):
     ranking = json.loads(run(traveller, "--method", "mp").stdout)["ranking"]
     ns = [(r["display"], r["pair"], r["total"], r["pct"]) for r in ranking if r["direction"] == "NS"]

@@ -50,17 +50,21 @@ class Imported:
     problems: list[Problem] = field(default_factory=list)  # results rows not scored
     hands: dict[int, HandRecord] = field(default_factory=dict)
     damage: list[Problem] = field(default_factory=list)  # not `strict`: what else was left out (a deal, a play...)
+    # `as_published`: a score Law 77 would not give is scored as the file has it, and named here instead
+    as_published: bool = False
+    published: list[Problem] = field(default_factory=list)
 
 
-def load(text, *, strict=True):
+def load(text, *, strict=True, as_published=False):
     """Parse PBN text and read its results, problems and hand records. Not `strict`: a results row that cannot be
     read at all (a contract 8S, a Result of "ten", a row of the wrong width) is left out as a Problem naming its
     board and line, and the others are read; damage elsewhere costs only what it damages (pbn.parse's `lenient`;
     here a deal or dealer that cannot be read drops that board's hand record, a board number or vulnerability
     that cannot be read that game's results), each named in `damage`; strict, any of it is a PbnError for the
-    whole file."""
+    whole file. `as_published`: a row whose score is not the Law 77 score of its contract (an event that kept a
+    score the law would not give) is scored with the file's score, and named in `published`, not in `problems`."""
     parsed = parse(text, lenient=not strict)
-    out = read(parsed.games, strict=strict)
+    out = read(parsed.games, strict=strict, as_published=as_published)
     out.damage[:0] = [Problem(_number(board), why, line) for board, line, why in parsed.damage]
     out.damage.sort(key=lambda p: p.line or 0)
     return out
@@ -70,8 +74,8 @@ def _number(board):
     return int(board) if board and board.strip().isdecimal() else None
 
 
-def read(games, *, strict=True):
-    out = Imported()
+def read(games, *, strict=True, as_published=False):
+    out = Imported(as_published=as_published)
     tables = {}  # board -> (game, table) of the first ScoreTable
     plain = []  # (board, game) of games with a result in their tags and no ScoreTable
     bad_deals = set()  # (board, Deal value) of the deals that cannot be read
@@ -237,9 +241,12 @@ def _read_result(out, number, vul, line, pick, ns, ew, table):
             out.problems.append(Problem(number, "no contract and no score: nothing to score", line))
             return None
         if score not in possible_scores(vul):
-            out.problems.append(Problem(number, f"score {score} for NS is not a Law 77 score on a board with "
-                                                f"vulnerability {core_board.VUL_NAMES[vul]}", line))
-            return None
+            why = (f"score {score} for NS is not a Law 77 score on a board with vulnerability "
+                   f"{core_board.VUL_NAMES[vul]}")
+            if not out.as_published:
+                out.problems.append(Problem(number, why, line))
+                return None
+            out.published.append(Problem(number, why + ": scored as published", line))
         return Result(number, ns, ew, score, **extra)
     contract, name = _contract(contract_text, line)
     declarer = tricks = None
@@ -260,9 +267,13 @@ def _checked(out, number, vul, line, name, declarer, tricks, score, ns, ew, extr
         # Only a score: it must be what the contract scores with some number of tricks, which it then gives.
         made = [t for t in range(14) if law77_score(number, name, declarer, t, vul) == score]
         if not made:
-            out.problems.append(Problem(number, f"score {score} for NS is not a Law 77 score of {name} by "
-                                                f"{declarer} (vulnerability {core_board.VUL_NAMES[vul]})", line))
-            return None
+            why = (f"score {score} for NS is not a Law 77 score of {name} by {declarer} (vulnerability "
+                   f"{core_board.VUL_NAMES[vul]})")
+            if not out.as_published:
+                out.problems.append(Problem(number, why, line))
+                return None
+            out.published.append(Problem(number, why + ": scored as published", line))
+            return Result(number, ns, ew, score, name, declarer, None, **extra)
         tricks = made[0]
     if tricks is not None and not 0 <= tricks <= 13:
         out.problems.append(Problem(number, f"{name} by {declarer} with {tricks} tricks: tricks must be 0-13", line))
@@ -274,9 +285,13 @@ def _checked(out, number, vul, line, name, declarer, tricks, score, ns, ew, extr
         return None
     if score is not None and score != law77:
         made = f"{name} by {declarer} taking {tricks}" if declarer else name
-        out.problems.append(Problem(number, f"score {score} for NS is not the Law 77 score of {made} "
-                                            f"({law77} with vulnerability {core_board.VUL_NAMES[vul]})", line))
-        return None
+        why = f"score {score} for NS is not the Law 77 score of {made} ({law77} with vulnerability " \
+              f"{core_board.VUL_NAMES[vul]})"
+        if not out.as_published:
+            out.problems.append(Problem(number, why, line))
+            return None
+        out.published.append(Problem(number, why + ": scored as published", line))
+        return Result(number, ns, ew, score, name, declarer, tricks, **extra)
     return Result(number, ns, ew, law77, name, declarer, tricks, **extra)
 
 

@@ -2,7 +2,8 @@
 
     {"boards": [{"board": n, "rows": [{"ns", "ew", "score_ns", "mp_ns", "pct_ns", "imp_ns"}]}],
      "ranking": [{"rank", "display", "direction", "pair", "total", "pct", "boards"}],
-     "problems": [{"board", "line", "problem"}], "damage": [{"board", "line", "problem"}]}
+     "problems": [{"board", "line", "problem"}], "damage": [{"board", "line", "problem"}],
+     "published": [{"board", "line", "problem"}] (with --as-published: the scores kept that Law 77 would not give)}
 
 A figure that does not apply to the method is null; numbers are ints or floats rounded to 2 decimals half away
 from zero (scoring.model.round_half_away). Rows keep the file's order within each board; a Multiplicity row is
@@ -33,10 +34,11 @@ def decode(data):
         return data.decode("latin-1")
 
 
-def score_pbn(text, method="neuberg", *, acbl=False, two_fields=None, strict=False):
+def score_pbn(text, method="neuberg", *, acbl=False, two_fields=None, strict=False, as_published=False):
     """The report for PBN `text` scored by `method`; raises pbn.PbnError for PBN that cannot be read (with
-    `strict`, also for one results row that cannot)."""
-    imported = load(text, strict=strict)
+    `strict`, also for one results row that cannot). `as_published`: scores as the file's own stand (a score Law
+    77 would not give is kept, and listed in the report's `published`)."""
+    imported = load(text, strict=strict, as_published=as_published)
     if imported.damage and not imported.results and not imported.problems:  # nothing but damage: not a PBN file
         first = imported.damage[0]
         raise PbnError(first.line, first.message)
@@ -62,5 +64,8 @@ def score_pbn(text, method="neuberg", *, acbl=False, two_fields=None, strict=Fal
         ranking.append({"rank": s.rank, "display": s.display, "direction": direction, "pair": pair,
                         "total": format_number(total), "pct": format_number(t.pct), "boards": t.boards})
     problems.sort(key=lambda p: (p["line"] is None, p["line"] or 0))
-    return {"boards": boards, "ranking": ranking, "problems": problems,
-            "damage": [p.as_dict() for p in imported.damage]}
+    report = {"boards": boards, "ranking": ranking, "problems": problems,
+              "damage": [p.as_dict() for p in imported.damage]}
+    if as_published:
+        report["published"] = [p.as_dict() for p in imported.published]
+    return report
