@@ -2,8 +2,8 @@
 same limits against the real server are in tests/e2e/test_hostile_network.py."""
 import logging
 
-from bidwire_host.web.connections import ConnectionLimits, total_for
 from bidwire_host.logs import EscapingAccessFormatter, EscapingFormatter, escape
+from bidwire_host.web.connections import ConnectionLimits, total_for
 
 
 class Transport:

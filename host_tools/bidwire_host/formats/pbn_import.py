@@ -241,12 +241,9 @@ def _read_result(out, number, vul, line, pick, ns, ew, table):
             out.problems.append(Problem(number, "no contract and no score: nothing to score", line))
             return None
         if score not in possible_scores(vul):
-            why = (f"score {score} for NS is not a Law 77 score on a board with vulnerability "
-                   f"{core_board.VUL_NAMES[vul]}")
-            if not out.as_published:
-                out.problems.append(Problem(number, why, line))
+            if _refused(out, number, line, f"score {score} for NS is not a Law 77 score on a board with "
+                                                f"vulnerability {core_board.VUL_NAMES[vul]}"):
                 return None
-            out.published.append(Problem(number, why + ": scored as published", line))
         return Result(number, ns, ew, score, **extra)
     contract, name = _contract(contract_text, line)
     declarer = tricks = None
@@ -261,18 +258,25 @@ def _read_result(out, number, vul, line, pick, ns, ew, table):
     return _checked(out, number, vul, line, name, declarer, tricks, score, ns, ew, extra)
 
 
+def _refused(out, number, line, why):
+    """A score Law 77 would not give: a problem, not scored (True); or, reading `as_published`, kept as the file
+    has it and named in `published` (False)."""
+    if not out.as_published:
+        out.problems.append(Problem(number, why, line))
+        return True
+    out.published.append(Problem(number, why + ": scored as published", line))
+    return False
+
+
 def _checked(out, number, vul, line, name, declarer, tricks, score, ns, ew, extra):
     """The Result if the Law 77 score of contract/declarer/tricks agrees with the score given (if any)."""
     if declarer is not None and tricks is None:
         # Only a score: it must be what the contract scores with some number of tricks, which it then gives.
         made = [t for t in range(14) if law77_score(number, name, declarer, t, vul) == score]
         if not made:
-            why = (f"score {score} for NS is not a Law 77 score of {name} by {declarer} (vulnerability "
-                   f"{core_board.VUL_NAMES[vul]})")
-            if not out.as_published:
-                out.problems.append(Problem(number, why, line))
+            if _refused(out, number, line, f"score {score} for NS is not a Law 77 score of {name} by {declarer} "
+                                                f"(vulnerability {core_board.VUL_NAMES[vul]})"):
                 return None
-            out.published.append(Problem(number, why + ": scored as published", line))
             return Result(number, ns, ew, score, name, declarer, None, **extra)
         tricks = made[0]
     if tricks is not None and not 0 <= tricks <= 13:
@@ -285,12 +289,9 @@ def _checked(out, number, vul, line, name, declarer, tricks, score, ns, ew, extr
         return None
     if score is not None and score != law77:
         made = f"{name} by {declarer} taking {tricks}" if declarer else name
-        why = f"score {score} for NS is not the Law 77 score of {made} ({law77} with vulnerability " \
-              f"{core_board.VUL_NAMES[vul]})"
-        if not out.as_published:
-            out.problems.append(Problem(number, why, line))
+        if _refused(out, number, line, f"score {score} for NS is not the Law 77 score of {made} ({law77} with "
+                                       f"vulnerability {core_board.VUL_NAMES[vul]})"):
             return None
-        out.published.append(Problem(number, why + ": scored as published", line))
         return Result(number, ns, ew, score, name, declarer, tricks, **extra)
     return Result(number, ns, ew, law77, name, declarer, tricks, **extra)
 
