@@ -142,6 +142,10 @@ def score_pbn(method, acbl, strict, as_published, file):
             where = ", ".join(x for x in (p["board"] and f"board {p['board']}", p["line"] and f"line {p['line']}")
                               if x)
             click.echo(f"{file}: {where or 'file'}: {label}: {p['problem']}", err=True)
+    own = report.get("file_percentages")
+    if own is not None and own["method"] not in ("mp", "neuberg"):
+        follows = f"follow {own['method']}" if own["method"] else "follow neither mp, neuberg nor (MP + 1) / 2n"
+        click.echo(f"{file}: the file's own percentages ({own['rows']} rows) {follows}: not a --method", err=True)
     _write(json.dumps(report, ensure_ascii=False) + "\n")
     if not any(b["rows"] for b in report["boards"]):
         click.echo(f"error: {file}: nothing could be scored", err=True)

@@ -70,6 +70,37 @@ def test_as_published_scores_the_row_law77_would_not_give_and_names_it(traveller
     assert "published" not in json.loads(run(traveller, "--method", "mp").stdout)  # by default, Law 77 holds
 
 
+# A traveller whose percentages follow (MP + 1) / 2n. By hand, Law 78 A over five results (2 a result beaten, 1 a
+# tie): 420, 420, 450, 170, -100 -> 5, 5, 8, 2, 0; (MP + 1) / (2 x 5): 60, 60, 90, 30, 10 %. Law 78 A over the top
+# of 8 gives 62.5, 62.5, 100, 25, 0 instead.
+OWN_METHOD = """% PBN 2.1
+[Event "Test"]
+[Board "1"]
+[Vulnerable "None"]
+[ScoreTable "PairId_NS\\2R;PairId_EW\\2R;Contract\\4L;Declarer\\1R;Result\\2R;Score_NS\\5R;Score_EW\\5R;Percentage_NS\\5R"]
+ 1  1 4S   N 10   420     - 60.00
+ 2  2 4S   N 10   420     - 60.00
+ 3  3 4S   N 11   450     - 90.00
+ 4  4 2S   N 10   170     - 30.00
+ 5  5 3S   N  7     -   100 10.00
+"""
+
+
+def test_the_files_own_percentage_method_is_named(tmp_path, traveller):
+    path = tmp_path / "own.pbn"
+    path.write_text(OWN_METHOD)
+    proc = run(path, "--method", "mp")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["file_percentages"] == {"method": "(MP + 1) / 2n", "rows": 5}
+    assert "the file's own percentages (5 rows) follow (MP + 1) / 2n: not a --method" in proc.stderr
+    law78 = OWN_METHOD.replace("- 60.00", "- 62.50").replace("- 90.00", "- 100.00").replace("- 30.00", "- 25.00") \
+        .replace("100 10.00", "100 0.00")
+    path.write_text(law78)
+    proc = run(path, "--method", "mp")
+    assert json.loads(proc.stdout)["file_percentages"] == {"method": "mp", "rows": 5} and "own" not in proc.stderr
+    assert "file_percentages" not in json.loads(run(traveller).stdout)  # a file with no percentages
+
+
 def test_ranking_two_fields_with_ties(traveller):
     ranking = json.loads(run(traveller, "--method", "mp").stdout)["ranking"]
     ns = [(r["display"], r["pair"], r["total"], r["pct"]) for r in ranking if r["direction"] == "NS"]

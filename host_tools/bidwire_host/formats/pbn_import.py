@@ -53,6 +53,9 @@ class Imported:
     # `as_published`: a score Law 77 would not give is scored as the file has it, and named here instead
     as_published: bool = False
     published: list[Problem] = field(default_factory=list)
+    # the NS percentage a ScoreTable row of a played result gives ({(board, line): float}): what the file's own
+    # scoring made of it (score_pbn.percentage_method names that scoring)
+    percentages: dict = field(default_factory=dict)
 
 
 def load(text, *, strict=True, as_published=False):
@@ -219,6 +222,9 @@ def _row(out, number, vul, line, row):
     result = _read_result(out, number, vul, line, pick, ns, ew, table)
     if result is not None:
         out.results.extend([result] * count)
+        pct = pick.get("Percentage_NS")
+        if result.adjusted is None and pct is not None and re.fullmatch(r"\d{1,3}(\.\d+)?", pct):
+            out.percentages[(number, line)] = float(pct)
 
 
 def _caret(v):

@@ -3,7 +3,8 @@
     {"boards": [{"board": n, "rows": [{"ns", "ew", "score_ns", "mp_ns", "pct_ns", "imp_ns"}]}],
      "ranking": [{"rank", "display", "direction", "pair", "total", "pct", "boards"}],
      "problems": [{"board", "line", "problem"}], "damage": [{"board", "line", "problem"}],
-     "published": [{"board", "line", "problem"}] (with --as-published: the scores kept that Law 77 would not give)}
+     "published": [{"board", "line", "problem"}] (with --as-published: the scores kept that Law 77 would not give),
+     "file_percentages": {"method", "rows"} (when the file gives percentages: the scoring they follow)}
 
 A figure that does not apply to the method is null; numbers are ints or floats rounded to 2 decimals half away
 from zero (scoring.model.round_half_away). Rows keep the file's order within each board; a Multiplicity row is
@@ -23,7 +24,13 @@ from bidwire_host.scoring.matchpoints import acbl as acbl_units
 from bidwire_host.scoring.model import format_number
 from bidwire_host.scoring.session import METHODS, score_field
 
-__all__ = ["METHODS", "decode", "score_pbn"]
+__all__ = ["METHODS", "decode", "percentage_method", "score_pbn"]
+
+# The scorings a file's own percentages are compared with, each from a played result's matchpoints on its board:
+# `mp` the Law 78 A matchpoints (2 a result beaten, 1 a tie) over the top 2(n - 1); `neuberg` the same factored to
+# the biggest traveller; "(MP + 1) / 2n" the matchpoints plus one over twice the board's results, which some
+# programs print (a top is then short of 100 %, a bottom above 0). A file's figure matches one within its rounding.
+_TOLERANCE = 0.0051  # half a unit of a figure's second decimal, and float noise
 
 
 def decode(data):
@@ -32,6 +39,25 @@ def decode(data):
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         return data.decode("latin-1")
+
+
+def percentage_method(imported, two_fields=None):
+    """Which scoring the file's own NS percentages follow ({"method", "rows"}; method None when none of them fits
+    every row), or None when the file gives none."""
+    if not imported.percentages:
+        return None
+    candidates = {}
+    for name in ("mp", "neuberg"):
+        rows, _, _, _ = score_field(imported.results, name, two_fields=two_fields)
+        candidates[name] = {(b, r.result.line): float(r.pct_ns) for b, rs in rows.items() for r in rs
+                            if r.pct_ns is not None}
+    rows, _, _, _ = score_field(imported.results, "mp", two_fields=two_fields)
+    candidates["(MP + 1) / 2n"] = {(b, r.result.line): float((r.mp_ns + 1) * 100 / (2 * len(rs)))
+                                   for b, rs in rows.items() for r in rs if r.mp_ns is not None}
+    for name, worked in candidates.items():
+        if all(key in worked and abs(worked[key] - pct) <= _TOLERANCE for key, pct in imported.percentages.items()):
+            return {"method": name, "rows": len(imported.percentages)}
+    return {"method": None, "rows": len(imported.percentages)}
 
 
 def score_pbn(text, method="neuberg", *, acbl=False, two_fields=None, strict=False, as_published=False):
@@ -66,6 +92,9 @@ def score_pbn(text, method="neuberg", *, acbl=False, two_fields=None, strict=Fal
     problems.sort(key=lambda p: (p["line"] is None, p["line"] or 0))
     report = {"boards": boards, "ranking": ranking, "problems": problems,
               "damage": [p.as_dict() for p in imported.damage]}
+    own = percentage_method(imported, two_fields)
+    if own is not None:  # the scoring the file's own percentages follow, to be scored alike (`--method`)
+        report["file_percentages"] = own
     if as_published:
         report["published"] = [p.as_dict() for p in imported.published]
     return report
