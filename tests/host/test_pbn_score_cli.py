@@ -77,7 +77,8 @@ OWN_METHOD = """% PBN 2.1
 [Event "Test"]
 [Board "1"]
 [Vulnerable "None"]
-[ScoreTable "PairId_NS\\2R;PairId_EW\\2R;Contract\\4L;Declarer\\1R;Result\\2R;Score_NS\\5R;Score_EW\\5R;Percentage_NS\\5R"]
+[ScoreTable "PairId_NS\\2R;PairId_EW\\2R;Contract\\4L;Declarer\\1R;Result\\2R;Score_NS\\5R;Score_EW\\5R;\
+Percentage_NS\\5R"]
  1  1 4S   N 10   420     - 60.00
  2  2 4S   N 10   420     - 60.00
  3  3 4S   N 11   450     - 90.00
