@@ -46,14 +46,11 @@ def percentage_method(imported, two_fields=None):
     every row), or None when the file gives none."""
     if not imported.percentages:
         return None
-    candidates = {}
-    for name in ("mp", "neuberg"):
-        rows, _, _, _ = score_field(imported.results, name, two_fields=two_fields)
-        candidates[name] = {(b, r.result.line): float(r.pct_ns) for b, rs in rows.items() for r in rs
-                            if r.pct_ns is not None}
-    rows, _, _, _ = score_field(imported.results, "mp", two_fields=two_fields)
+    scored = {name: score_field(imported.results, name, two_fields=two_fields)[0] for name in ("mp", "neuberg")}
+    candidates = {name: {(b, r.result.line): float(r.pct_ns) for b, rs in rows.items() for r in rs
+                         if r.pct_ns is not None} for name, rows in scored.items()}
     candidates["(MP + 1) / 2n"] = {(b, r.result.line): float((r.mp_ns + 1) * 100 / (2 * len(rs)))
-                                   for b, rs in rows.items() for r in rs if r.mp_ns is not None}
+                                   for b, rs in scored["mp"].items() for r in rs if r.mp_ns is not None}
     for name, worked in candidates.items():
         if all(key in worked and abs(worked[key] - pct) <= _TOLERANCE for key, pct in imported.percentages.items()):
             return {"method": name, "rows": len(imported.percentages)}

@@ -97,12 +97,12 @@ ORGANISER_WRITES = re.compile(r"/api/v1/sims(/[a-z0-9-]+(/clubs|/corrections)?)?
 HEAT = re.compile(r"/api/v1/sims/([a-z0-9-]+)/usebio")  # a club's signed USEBIO heat
 
 
-def club_known(hub: Worker, sim_id, club_id):
-    """Whether `club_id` (a header's text) names a club of the sim."""
-    if not re.fullmatch(CLUB_ID, club_id or ""):
-        return False
+def club_secret(hub: Worker, sim_id, club_id):
+    """The secret of the club `club_id` (a header's or a form's text) names in the sim, or None when it names none;
+    Refused (404) when there is no such sim."""
     with hub.pool.connection() as conn:
-        return storage.club_secret(conn, sim_id, club_id) is not None
+        storage.sim(conn, sim_id)
+        return storage.club_secret(conn, sim_id, club_id) if re.fullmatch(CLUB_ID, club_id or "") else None
 
 
 class CredentialFirst:
@@ -134,7 +134,7 @@ class CredentialFirst:
         if heat:
             club = Request(scope).headers.get(signing.HEADER_CLUB, "")
             try:
-                known = await run_in_threadpool(club_known, scope["app"].state.worker, heat[1], club)
+                known = await run_in_threadpool(club_secret, scope["app"].state.worker, heat[1], club) is not None
             except Refused as e:  # no such sim
                 known = False
                 if e.status != 404:

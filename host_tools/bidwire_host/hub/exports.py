@@ -17,34 +17,37 @@ def _publication(sim, rows):
     # With two winners a contestant is (direction, pair): NS pair C1-A-1 and EW pair C1-A-1 are two pairs, each
     # with its own names (keyed by the pair alone, one overwrote the other: issue 40, item 2).
     by_pair = {((direction, who) if two else who): text for (direction, who), text in names.items() if text}
-    pub = publication(results, info, hands=hands, names=by_pair, players=_players(rows, two), two_fields=two)
-    for record in pub.boards:  # each result's players, seat by seat, from its pairs' names ("North & South")
+    players = _players(rows, two)
+    pub = publication(results, info, hands=hands, names=by_pair, players=players, two_fields=two)
+    for record in pub.boards:  # each result's players, seat by seat: N and S of its NS pair, E and W of its EW pair
         for i, row in enumerate(record.rows):
             r = row.result
             seated = {}
-            for direction, who, seats in (("NS", r.ns, "NS"), ("EW", r.ew, "EW")):
-                people = [p.strip() for p in (by_pair.get((direction, who) if two else who) or "").split(" & ")]
-                if len(people) == 2 and all(people):
-                    seated.update(zip(seats, people, strict=True))
+            for direction, who in (("NS", r.ns), ("EW", r.ew)):
+                pair = players.get((direction, who) if two else who)
+                if pair:
+                    seated.update(zip(direction, (p.name for p in pair), strict=True))
             if seated:
                 record.players[i] = seated
     return pub
 
 
 def _players(rows, two):
-    """Each pair's players with their national numbers where the club sent them ({contestant: [Player]}), so that
-    the USEBIO credits the players themselves: the names and the numbers in the same order ("A & B", "1 & 2")."""
+    """{contestant: [Player, Player]} of every pair its club named by two players ("A & B"), each with the national
+    number the club sent where it did ("1 & 2", in the same order), so that the USEBIO credits the players
+    themselves and each seat of the PBN names its player."""
     out = {}
     for r in rows:
         for direction, pair, names, ids in (("NS", r["ns"], r["ns_names"], r.get("ns_ids", "")),
                                             ("EW", r["ew"], r["ew_names"], r.get("ew_ids", ""))):
-            numbers = [x.strip() for x in (ids or "").split("&")]
             people = [x.strip() for x in (names or "").split(" & ")]
-            if not ids or len(numbers) != len(people):
+            if len(people) != 2 or not all(people):
                 continue
+            numbers = [x.strip() or None for x in (ids or "").split("&")]
+            if len(numbers) != 2:
+                numbers = [None, None]
             who = tally.pair_id(r["club_id"], r["section"], pair)
-            out[(direction, who) if two else who] = [Player(n, i or None) for n, i in zip(people, numbers,
-                                                                                        strict=True)]
+            out[(direction, who) if two else who] = [Player(n, i) for n, i in zip(people, numbers, strict=True)]
     return out
 
 

@@ -32,7 +32,8 @@ SectionInPath = Annotated[str, Path(pattern=SECTION)]
 PairInPath = Annotated[str, Path(pattern=PAIR_ID)]
 DirectionInPath = Annotated[Literal["NS", "EW"], Path()]
 BoardInPath = Annotated[int, Path(ge=1, le=999)]
-ClubInQuery = Annotated[str | None, Query(pattern=r"^([A-Za-z0-9][A-Za-z0-9_]{0,31})?$")]  # "": all clubs
+ClubInQuery = Annotated[str | None, Query(pattern=f"^({CLUB_ID[1:-1]})?$")]  # "": all clubs
+SECTION_IN_FORM = f"^\\s*({SECTION[1:-1]})?\\s*$"  # the page form's section: blank for the file's own
 Names = Annotated[str, Field(max_length=200, pattern=r"^[^\x00-\x1f\x7f]*$")]
 Ids = Annotated[str, Field(pattern=PLAYER_IDS)]
 Text = Annotated[str, Field(min_length=1, max_length=100, pattern=r"^[^\x00-\x1f\x7f]*$")]

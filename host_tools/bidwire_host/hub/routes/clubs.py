@@ -12,22 +12,17 @@ from starlette.concurrency import run_in_threadpool
 
 from bidwire_host import signing
 from bidwire_host.hub import storage, usebio_in
-from bidwire_host.hub.access import source
-from bidwire_host.hub.inputs import CLUB_ID, SECTION, SIM_ID, SimInPath, Upload
+from bidwire_host.hub.access import club_secret, source
+from bidwire_host.hub.inputs import SECTION, SECTION_IN_FORM, SimInPath, Upload
 from bidwire_host.hub.storage import Refused
 from bidwire_host.hub.views import TEMPLATES
 from bidwire_host.hub.worker import Worker, WorkerDep
+from bidwire_host.sim_ids import CLUB_ID, SIM_ID
 from bidwire_host.web import errors
 
 MAX_BODY = 2_000_000  # bytes of one upload: 2,000 results fit in well under a third of it
 
 router = APIRouter()
-
-
-def _secret(hub: Worker, sim_id, club_id):
-    with hub.pool.connection() as conn:
-        storage.sim(conn, sim_id)
-        return storage.club_secret(conn, sim_id, club_id) if re.fullmatch(CLUB_ID, club_id) else None
 
 
 @router.post("/api/v1/upload")
@@ -90,7 +85,7 @@ async def upload_usebio(sim_id: SimInPath, request: Request, hub: WorkerDep,
 
 
 def _signed_heat(hub: Worker, sim_id, club_id, signature, data, section, number):
-    secret = _secret(hub, sim_id, club_id)
+    secret = club_secret(hub, sim_id, club_id)
     if secret is None or not signing.valid(signing.heat_message(sim_id, section, number, data), secret, signature):
         raise Refused(401, f"{signing.HEADER_SIGNATURE}: not signed by a club of this sim for this sim, section and "
                       "upload number", "signature")
@@ -107,7 +102,7 @@ def upload_page(sim_id: SimInPath, request: Request, hub: WorkerDep):
 @router.post("/sims/{sim_id}/upload", response_class=HTMLResponse)
 async def upload_form(sim_id: SimInPath, request: Request, hub: WorkerDep, file: Annotated[UploadFile, File()],
                       club: str = Form(pattern=CLUB_ID), secret: str = Form(max_length=200),
-                      section: str = Form(default="", pattern=r"^\s*([A-Za-z0-9]{1,8})?\s*$")):
+                      section: str = Form(default="", pattern=SECTION_IN_FORM)):
     """The page form: the club's id and secret (as the organiser gave them) and the USEBIO file. Wrong
     secrets are counted per address, apart from the organiser's logins."""
     data = await file.read(usebio_in.MAX_BYTES + 1)

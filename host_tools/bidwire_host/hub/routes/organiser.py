@@ -19,6 +19,7 @@ from bidwire_host.hub.inputs import ClubRegistration, OrganiserCorrection, SimCh
 from bidwire_host.hub.storage import Refused
 from bidwire_host.hub.views import TEMPLATES, standing
 from bidwire_host.hub.worker import WorkerDep, released
+from bidwire_host.sim_ids import SIM_ID
 
 router = APIRouter()
 PROGRESS_TOP = 100  # entries of the provisional ranking in a progress reply, polled every second or two
@@ -103,7 +104,7 @@ def audit(sim_id: SimInPath, hub: WorkerDep):
 def _next(path):
     """Where a login goes on to: an organiser's page of this hub (a sim's progress), or the hub's first page;
     never another site."""
-    return path if path and re.fullmatch(r"/organiser/sims/[a-z0-9][a-z0-9-]{0,39}", path) else "/"
+    return path if path and re.fullmatch("/organiser/sims/" + SIM_ID[1:-1], path) else "/"
 
 
 @router.get("/organiser/login", response_class=HTMLResponse)
