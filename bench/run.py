@@ -173,7 +173,7 @@ def hostile_figures():
 
 def hub_figures(clubs, readers):
     """The hub's (hub_bench.py): C clubs uploading at once to 2 workers on a throwaway PostgreSQL, with readers on
-    the released pages; ingest and acks beside a 1-worker hub, rescoring beside the scoring core, and how ingest
+    the sim's pages; ingest and acks beside a 1-worker hub, rescoring beside the scoring core, and how ingest
     and rescoring grow with the clubs (one figure per size)."""
     import hub_bench
 

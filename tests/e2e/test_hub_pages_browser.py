@@ -25,7 +25,7 @@ def released_hub():
             with hub.organiser() as org:
                 org.post("/api/v1/sims", json={
                     "id": "pages", "name": "Winter charity sim", "boards": [1, 2], "hands_pbn": HANDS,
-                    "release_at": (datetime.now(UTC) - timedelta(minutes=1)).isoformat()}).raise_for_status()
+                    "release_at": (datetime.now(UTC) + timedelta(hours=1)).isoformat()}).raise_for_status()
                 for club, name in (("BRM", "Bromley Bridge Club"), ("HOV", "Hove and District Bridge Club")):
                     secret = org.post("/api/v1/sims/pages/clubs", json={"id": club, "name": name}).json()["secret"]
                     results = [played("A", b, str(t), str(t), c, d, k, s,
@@ -34,6 +34,8 @@ def released_hub():
                                for b, t, c, d, k, s in ((1, 1, "4S", "N", 10, 420), (1, 2, "3NT", "S", 9, 400),
                                                         (2, 1, "2H", "S", 8, 110), (2, 2, "2H", "S", 9, 140))]
                     post_upload(hub.url, club, secret, upload_body("pages", club, 1, results)).raise_for_status()
+                # released once every result is in (one first seen after the release is held for the organiser)
+                org.patch("/api/v1/sims/pages", json={"release_at": datetime.now(UTC).isoformat()}).raise_for_status()
                 org.post("/api/v1/sims", json={
                     "id": "later", "name": "Spring sim", "boards": [1, 2], "hands_pbn": HANDS,
                     "release_at": (datetime.now(UTC) + timedelta(hours=3)).isoformat()}).raise_for_status()

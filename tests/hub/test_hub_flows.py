@@ -44,7 +44,7 @@ def pct(ranking, club, pair, direction):
 
 def test_the_field_is_scored_across_clubs_with_neuberg_and_ties(hub):
     secrets = setup_sim(hub, "flows-score")
-    assert upload(hub, "flows-score", "A", secrets["A"], 1, CLUB_A).json() == {"upload": 1, "stored": 4,
+    assert upload(hub, "flows-score", "A", secrets["A"], 1, CLUB_A).json() == {"upload": 1, "stored": 4, "held": 0,
                                                                                 "again": False}
     assert upload(hub, "flows-score", "B", secrets["B"], 1, CLUB_B).status_code == 200
     with hub.organiser() as org:
@@ -160,7 +160,7 @@ def test_a_retry_of_the_last_upload_is_answered_again_and_stored_once(hub):
     secrets = setup_sim(hub, "flows-retry")
     first = upload(hub, "flows-retry", "A", secrets["A"], 1, CLUB_A)
     again = upload(hub, "flows-retry", "A", secrets["A"], 1, CLUB_A)
-    assert first.json()["again"] is False and again.json() == {"upload": 1, "stored": 0, "again": True}
+    assert first.json()["again"] is False and again.json() == {"upload": 1, "stored": 0, "held": 0, "again": True}
     with hub.organiser() as org:
         rows = org.get("/api/v1/sims/flows-retry/results").json()["boards"]
         log = org.get("/api/v1/sims/flows-retry/audit").json()

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 from hubkit import played, post_upload, upload_body
 
-PAST = (datetime.now(UTC) - timedelta(minutes=1)).isoformat()
+LATER = (datetime.now(UTC) + timedelta(hours=1)).isoformat()
 TRICKS = [13, 12, 11, 10, 9, 8, 7]  # 3NT by North, none vulnerable: 520, 490, 460, 430, 400, -50, -100
 SCORE = {13: 520, 12: 490, 11: 460, 10: 430, 9: 400, 8: -50, 7: -100}
 ROW = re.compile(r'<tr><td>([^<]*)</td><td><a href="/sims/[^/]+/pairs/([^/]+)/([^/]+)/(NS|EW)/([^"]+)">.*?'
@@ -23,7 +23,7 @@ def _tables(club, count, offset):
 def _setup(hub):
     tables = _tables("BIG", 120, 0) + _tables("SMALL", 5, 3)
     with hub.organiser() as org:
-        r = org.post("/api/v1/sims", json={"id": "paged", "name": "Paged sim", "release_at": PAST, "boards": [1]})
+        r = org.post("/api/v1/sims", json={"id": "paged", "name": "Paged sim", "release_at": LATER, "boards": [1]})
         assert r.status_code == 201, r.text
         secrets = {c: org.post("/api/v1/sims/paged/clubs", json={"id": c, "name": f"Club {c}"}).json()["secret"]
                    for c in ("BIG", "SMALL")}
@@ -31,6 +31,8 @@ def _setup(hub):
         results = [played("A", 1, t, t, "3NT", "N", tricks, SCORE[tricks]) for c, t, tricks in tables if c == club]
         r = post_upload(hub.url, club, secrets[club], upload_body("paged", club, 1, results))
         assert r.status_code == 200, r.text
+    with hub.organiser() as org:  # every result in before the release (one first seen after it is held)
+        assert org.patch("/api/v1/sims/paged", json={"release_at": datetime.now(UTC).isoformat()}).status_code == 200
     return tables
 
 

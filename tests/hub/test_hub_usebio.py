@@ -105,7 +105,7 @@ def test_a_usebio_heat_in_the_event_layout_is_scored_with_the_field(hub):
     assert post_upload(hub.url, "A", secrets["A"], upload_body("usebio-event", "A", 1, CLUB_A)).status_code == 200
     r = send(hub, "usebio-event", "B", secrets["B"], EVENT_LAYOUT.format(score="<SCORE>110</SCORE>"))
     assert r.status_code == 200, r.text
-    assert r.json() == {"stored": 3, "withdrawn": 0, "again": False}
+    assert r.json() == {"stored": 3, "withdrawn": 0, "held": 0, "again": False}
     results = field(hub, "usebio-event")
     # The same field as test_hub_flows.py's, so the same figures, worked there by hand: board 1 four times,
     # board 2 three times (Neuberg), ties on both.
@@ -133,7 +133,7 @@ def test_a_re_upload_replaces_the_heat_and_never_duplicates(hub):
     first = EVENT_LAYOUT.format(score="<SCORE>110</SCORE>")
     assert send(hub, "usebio-again", "B", secrets["B"], first).json()["stored"] == 3
     again = send(hub, "usebio-again", "B", secrets["B"], first, number=1)  # a retry: the same number, the same file
-    assert again.status_code == 200 and again.json() == {"stored": 0, "withdrawn": 0, "again": True}
+    assert again.status_code == 200 and again.json() == {"stored": 0, "withdrawn": 0, "held": 0, "again": True}
     # The club fixes board 2 (2H doubled making 8 by S, NS vulnerable on board 2: 120 + 500 + 50 = 670) and
     # drops board 1's second table.
     fixed = first.replace("<CONTRACT>2H</CONTRACT>", "<CONTRACT>2H*</CONTRACT>").replace(
@@ -141,7 +141,7 @@ def test_a_re_upload_replaces_the_heat_and_never_duplicates(hub):
     start = fixed.index("<TRAVELLER_LINE><NS_PAIR_NUMBER>2")
     fixed = fixed[:start] + fixed[fixed.index("</TRAVELLER_LINE>", start) + len("</TRAVELLER_LINE>"):]
     r = send(hub, "usebio-again", "B", secrets["B"], fixed)
-    assert r.json() == {"stored": 2, "withdrawn": 1, "again": False}, r.text
+    assert r.json() == {"stored": 2, "withdrawn": 1, "held": 0, "again": False}, r.text
     assert club_rows(field(hub, "usebio-again"), "B") == [("1", "1", "1", "4S", 420), ("2", "1", "1", "2HX", 670)]
     with hub.organiser() as org:
         audit = org.get("/api/v1/sims/usebio-again/audit").json()
@@ -176,7 +176,7 @@ def test_bidwires_own_usebio_export_section_by_section(hub):
         info = EventInfo("Heat", "Club A", "2026.12.02", "mp", club="Club A", section=section)
         xml = usebio.dumps(publication(results, info, two_fields=True))
         r = send(hub, "usebio-own", "A", secrets["A"], xml, section=section)
-        assert r.status_code == 200 and r.json() == {"stored": 4, "withdrawn": 0, "again": False}, r.text
+        assert r.status_code == 200 and r.json() == {"stored": 4, "withdrawn": 0, "held": 0, "again": False}, r.text
     rows = [(b, r["section"], r["ns"], r["contract"], r["score_ns"]) for b, rs in field(hub, "usebio-own")
             ["boards"].items() for r in rs]
     # Board 1 (none vul): 4S making 10 is 420, one down -50, two down -100. Board 2: 2H making 8 is 110, 9 140.

@@ -47,11 +47,11 @@ def test_overlapping_uploads_do_not_wait_and_a_worker_between_them_misses_none(d
         # The worker has read an empty field: its horizon is now.
         assert live.refresh(worker, storage.sim(worker, "reads")).results == 0
         worker.commit()
-        assert storage.store_upload(first, _upload("A", 1, [_result(1, 1, 420)]), b"a") == ("stored", 1)
+        assert storage.store_upload(first, _upload("A", 1, [_result(1, 1, 420)]), b"a") == ("stored", 1, 0)
         # A's transaction is open, holding what it set. B's goes on beside it: a wait on any row A holds would
         # end in lock_timeout's error, not in a result.
         second.execute("SET lock_timeout = '2s'")
-        assert storage.store_upload(second, _upload("B", 1, [_result(1, 1, 400)]), b"b") == ("stored", 1)
+        assert storage.store_upload(second, _upload("B", 1, [_result(1, 1, 400)]), b"b") == ("stored", 1, 0)
         second.commit()
         between = live.refresh(worker, storage.sim(worker, "reads"))
         worker.commit()
@@ -66,9 +66,9 @@ def test_overlapping_uploads_do_not_wait_and_a_worker_between_them_misses_none(d
         assert _ranked(after) == [("A", "1", "EW", 0), ("A", "1", "NS", 2), ("B", "1", "EW", 2),
                                   ("B", "1", "NS", 0)]
         # A third club's upload and A's correction of its result both reach the worker.
-        assert storage.store_upload(second, _upload("C", 1, [_result(1, 1, 420)]), b"c") == ("stored", 1)
+        assert storage.store_upload(second, _upload("C", 1, [_result(1, 1, 420)]), b"c") == ("stored", 1, 0)
         second.commit()
-        assert storage.store_upload(first, _upload("A", 2, [_result(1, 1, -50)]), b"a2") == ("stored", 1)
+        assert storage.store_upload(first, _upload("A", 2, [_result(1, 1, -50)]), b"a2") == ("stored", 1, 0)
         first.commit()
         last = live.refresh(worker, storage.sim(worker, "reads"))
         # Board 1: 420 (C) beats 400 (B) and -50 (A): NS C1 4, B1 2, A1 0 of a top of 4.

@@ -171,9 +171,31 @@ class Login(Strict):
     password: Annotated[str, Field(min_length=1, max_length=200)]
 
 
+class ResultKey(Strict):
+    """One result of a club by what keys it: its section, board and pairs."""
+
+    section: Section
+    board: Board
+    ns: PairId
+    ew: PairId
+
+
+Reason = Annotated[str, Field(min_length=1, max_length=500, pattern=r"^[^\x00-\x08\x0b-\x1f\x7f]*$")]
+
+
+class HeldDecision(Strict):
+    """The organiser's decision on a club's results held after the release: admit them into the field, or
+    reject them; all the club's held results, or those named; with why (it goes into the audit log)."""
+
+    club: ClubId
+    admit: bool
+    reason: Reason
+    results: Annotated[list[ResultKey], Field(max_length=MAX_RESULTS)] = []
+
+
 class OrganiserCorrection(Strict):
     """The organiser's change of one club's result (after the correction period only the organiser's), with why."""
 
     club: ClubId
     result: ResultIn
-    reason: Annotated[str, Field(min_length=1, max_length=500, pattern=r"^[^\x00-\x08\x0b-\x1f\x7f]*$")]
+    reason: Reason

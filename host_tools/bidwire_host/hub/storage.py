@@ -9,6 +9,7 @@ from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
 from bidwire_host import signing
+from bidwire_host.utc import now
 
 
 class Refused(Exception):
@@ -70,6 +71,11 @@ def sim(conn, sim_id):
     return row
 
 
+def released(sim):
+    """Whether the sim's release time has come, by the hub's clock (a club's clock is never read)."""
+    return now() >= sim["release_at"]
+
+
 def sims(conn):
     return conn.cursor(row_factory=dict_row).execute("SELECT id, name, release_at FROM sims ORDER BY id").fetchall()
 
@@ -129,14 +135,15 @@ def club_secret(conn, sim_id, club_id):
 
 def store_upload(conn, upload, body_digest):
     """Store a club's verified upload, exactly once: ("stored", n) for a new one, ("again", 0) for a retry of the
-    last one (same number, same bytes: nothing changes). Anything else is Refused and stores nothing."""
+    last one (same number, same bytes: nothing changes). Anything else is Refused and stores nothing. The third
+    figure: how many of the results are held for the organiser (first seen after the release: `_put_many`)."""
     _begin(conn, upload.sim)
     s = sim(conn, upload.sim)
     row = conn.execute("SELECT last_upload, last_digest FROM clubs WHERE sim_id = %s AND club_id = %s FOR UPDATE",
                        (upload.sim, upload.club)).fetchone()
     last, last_digest = row[0], (bytes(row[1]) if row[1] is not None else None)
     if upload.upload == last and body_digest == last_digest:
-        return "again", 0
+        return "again", 0, 0
     if upload.upload <= last:
         raise Refused(409, f"upload {upload.upload} replayed or out of order: the hub has taken up to {last}",
                       "upload")
@@ -146,17 +153,19 @@ def store_upload(conn, upload, body_digest):
     for i, r in enumerate(upload.results):
         if r.board not in boards:
             raise Refused(422, f"results[{i}].board: board {r.board} is not in sim {upload.sim}", f"results[{i}].board")
-    _put_many(conn, upload.sim, upload.club, upload.results, upload.upload, f"club {upload.club}")
+    held = _put_many(conn, upload.sim, upload.club, upload.results, upload.upload, f"club {upload.club}",
+                     released(s))
     conn.execute("UPDATE clubs SET last_upload = %s, last_digest = %s WHERE sim_id = %s AND club_id = %s",
                  (upload.upload, body_digest, upload.sim, upload.club))
     _end(conn, upload.sim, upload.club)
-    return "stored", len(upload.results)
+    return "stored", len(upload.results), held
 
 
 def replace_heat(conn, sim_id, club, results, file_digest, number=None):
     """A club's heat from one USEBIO file (its sections whole): each result set (a changed one audited as a
     correction), and the club's results in those sections that the file no longer holds withdrawn, audited.
-    ("again", 0, 0) for the file taken last; ("stored", set, withdrawn) otherwise. A re-upload replaces; it
+    ("again", 0, 0, 0) for the file taken last; ("stored", set, withdrawn, held) otherwise (held: first seen
+    after the release, `_put_many`). A re-upload replaces; it
     never adds a second copy of a result. A signed heat's `number` counts with the club's uploads: above the
     last one taken, or the last one again with the same file; an older one is a replay, refused (409)."""
     _begin(conn, sim_id)
@@ -170,7 +179,7 @@ def replace_heat(conn, sim_id, club, results, file_digest, number=None):
         raise Refused(409, f"upload: number {number} is not above the club's last upload, {row[1]}: a replay of "
                       "an older file is not taken (send the heat again with the next number)", "upload")
     if same:
-        return "again", 0, 0
+        return "again", 0, 0, 0
     if _period_over(conn, sim_id):
         raise Refused(409, "the correction period is over: only the organiser changes a result now", "file")
     boards = set(s["boards"])
@@ -183,21 +192,21 @@ def replace_heat(conn, sim_id, club, results, file_digest, number=None):
             raise Refused(422, f"BOARD {r.board}: {r.ns} v {r.ew} in section {r.section} twice", "TRAVELLER_LINE")
         keys.add(key)
     by = f"club {club} (USEBIO)"
-    _put_many(conn, sim_id, club, results, 0, by)
-    held = conn.execute("SELECT section, board, ns, ew FROM results WHERE sim_id = %s AND club_id = %s",
+    held = _put_many(conn, sim_id, club, results, 0, by, released(s))
+    kept = conn.execute("SELECT section, board, ns, ew FROM results WHERE sim_id = %s AND club_id = %s",
                         (sim_id, club)).fetchall()
     sections = {r.section for r in results}  # a file holds its sections whole; others stay as they were
-    gone = [k for k in held if k[0] in sections and tuple(k) not in keys]
+    gone = [k for k in kept if k[0] in sections and tuple(k) not in keys]
     for section, board, ns, ew in gone:
         conn.execute("DELETE FROM results WHERE sim_id = %s AND club_id = %s AND section = %s AND board = %s "
                      "AND ns = %s AND ew = %s", (sim_id, club, section, board, ns, ew))
         _audit(conn, sim_id, by, "result withdrawn", club=club, section=section, board=board, ns=ns, ew=ew)
     conn.execute("UPDATE clubs SET usebio_digest = %s, last_upload = greatest(last_upload, %s) "
                  "WHERE sim_id = %s AND club_id = %s", (file_digest, number or 0, sim_id, club))
-    _audit(conn, sim_id, by, "heat uploaded", club=club, results=len(results), withdrawn=len(gone),
+    _audit(conn, sim_id, by, "heat uploaded", club=club, results=len(results), withdrawn=len(gone), held=held,
            sha256=file_digest.hex())
     _end(conn, sim_id, club, rebuilt=[g[1] for g in gone])
-    return "stored", len(results), len(gone)
+    return "stored", len(results), len(gone), held
 
 
 def _period_over(conn, sim_id):
@@ -221,21 +230,22 @@ def organiser_correct(conn, sim_id, fix):
 
 
 def _put(conn, sim_id, club, r, upload_no, by, reason=None, always_audit=False):
-    """Insert or replace one result (keyed by club, section, board and pairs); a replacement is audited. Its
-    version, or None when it is the result already held."""
+    """Insert or replace one result (keyed by club, section, board and pairs) as the organiser sets it: never
+    held, and one the hub held (`_put_many`) is in the field from then on; a replacement is audited. Its
+    version, or None when it is the result already in the field."""
     adjusted = None if r.adjusted is None else Jsonb(r.adjusted.model_dump(exclude_none=True))
     cur = conn.execute(
         "INSERT INTO results AS old (sim_id, club_id, section, board, ns, ew, ns_names, ew_names, ns_ids, ew_ids, "
-        "contract, declarer, tricks, score_ns, adjusted, upload) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
-        "%s, %s, %s, %s, %s, %s) ON CONFLICT (sim_id, club_id, section, board, ns, ew) DO UPDATE SET ns_names = "
-        "EXCLUDED.ns_names, ew_names = EXCLUDED.ew_names, ns_ids = EXCLUDED.ns_ids, ew_ids = EXCLUDED.ew_ids, "
-        "contract = EXCLUDED.contract, declarer = "
+        "contract, declarer, tricks, score_ns, adjusted, upload, held) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, "
+        "%s, %s, %s, %s, %s, %s, %s, false) ON CONFLICT (sim_id, club_id, section, board, ns, ew) DO UPDATE SET "
+        "ns_names = EXCLUDED.ns_names, ew_names = EXCLUDED.ew_names, ns_ids = EXCLUDED.ns_ids, "
+        "ew_ids = EXCLUDED.ew_ids, contract = EXCLUDED.contract, declarer = "
         "EXCLUDED.declarer, tricks = EXCLUDED.tricks, score_ns = EXCLUDED.score_ns, adjusted = EXCLUDED.adjusted, "
-        "upload = EXCLUDED.upload, xact = pg_current_xact_id(), version = old.version + 1, updated_at = now() "
-        "WHERE (old.ns_names, old.ew_names, old.ns_ids, old.ew_ids, "
-        "old.contract, old.declarer, old.tricks, old.score_ns, old.adjusted) IS DISTINCT FROM (EXCLUDED.ns_names, "
-        "EXCLUDED.ew_names, EXCLUDED.ns_ids, EXCLUDED.ew_ids, EXCLUDED.contract, EXCLUDED.declarer, "
-        "EXCLUDED.tricks, EXCLUDED.score_ns, EXCLUDED.adjusted) RETURNING version",
+        "upload = EXCLUDED.upload, xact = pg_current_xact_id(), version = old.version + 1, updated_at = now(), "
+        "held = false WHERE (old.ns_names, old.ew_names, old.ns_ids, old.ew_ids, "
+        "old.contract, old.declarer, old.tricks, old.score_ns, old.adjusted, old.held) IS DISTINCT FROM "
+        "(EXCLUDED.ns_names, EXCLUDED.ew_names, EXCLUDED.ns_ids, EXCLUDED.ew_ids, EXCLUDED.contract, "
+        "EXCLUDED.declarer, EXCLUDED.tricks, EXCLUDED.score_ns, EXCLUDED.adjusted, false) RETURNING version",
         (sim_id, club, r.section, r.board, r.ns, r.ew, r.ns_names, r.ew_names, r.ns_ids, r.ew_ids, r.contract,
          r.declarer, r.tricks, r.score_ns, adjusted, upload_no))
     row = cur.fetchone()
@@ -254,9 +264,11 @@ _COLUMNS = ("section", "board", "ns", "ew", "ns_names", "ew_names", "ns_ids", "e
 _TYPES = ("text", "int", "text", "text", "text", "text", "text", "text", "text", "text", "int", "int")
 
 
-def _put_many(conn, sim_id, club, results, upload_no, by):
-    """_put for a whole upload in one statement (unnest of one array per column): a result given twice in one
-    upload counts once, its last form. The replacements are audited as _put audits them."""
+def _put_many(conn, sim_id, club, results, upload_no, by, after_release):
+    """_put for a club's whole upload in one statement (unnest of one array per column): a result given twice in
+    one upload counts once, its last form. The replacements are audited as _put audits them. `after_release`: a
+    result the hub did not hold is held for the organiser (not in the field until admitted: `decide_held`), and
+    audited; one it held stays as it was, held or in the field. How many of the results set are held."""
     last = {}
     for r in results:
         last[(r.section, r.board, r.ns, r.ew)] = r
@@ -267,9 +279,9 @@ def _put_many(conn, sim_id, club, results, upload_no, by):
     casts = ", ".join(f"%s::{t}[]" for t in _TYPES)
     cur = conn.execute(
         "INSERT INTO results AS old (sim_id, club_id, section, board, ns, ew, ns_names, ew_names, ns_ids, ew_ids, "
-        "contract, declarer, tricks, score_ns, adjusted, upload) SELECT %s, %s, u.section, u.board, u.ns, u.ew, "
-        "u.ns_names, u.ew_names, u.ns_ids, u.ew_ids, u.contract, u.declarer, u.tricks, u.score_ns, "
-        "u.adjusted::jsonb, %s FROM unnest("  # noqa: S608 - fixed casts
+        "contract, declarer, tricks, score_ns, adjusted, upload, held) SELECT %s, %s, u.section, u.board, u.ns, "
+        "u.ew, u.ns_names, u.ew_names, u.ns_ids, u.ew_ids, u.contract, u.declarer, u.tricks, u.score_ns, "
+        "u.adjusted::jsonb, %s, %s FROM unnest("  # noqa: S608 - fixed casts
         f"{casts}, %s::text[]) AS u(section, board, ns, ew, ns_names, ew_names, ns_ids, ew_ids, contract, declarer, "
         "tricks, score_ns, adjusted) ON CONFLICT (sim_id, club_id, section, board, ns, ew) DO UPDATE SET ns_names = "
         "EXCLUDED.ns_names, ew_names = EXCLUDED.ew_names, ns_ids = EXCLUDED.ns_ids, ew_ids = EXCLUDED.ew_ids, "
@@ -279,24 +291,64 @@ def _put_many(conn, sim_id, club, results, upload_no, by):
         "(old.ns_names, old.ew_names, old.ns_ids, old.ew_ids, old.contract, old.declarer, old.tricks, old.score_ns, "
         "old.adjusted) IS DISTINCT FROM (EXCLUDED.ns_names, EXCLUDED.ew_names, EXCLUDED.ns_ids, EXCLUDED.ew_ids, "
         "EXCLUDED.contract, EXCLUDED.declarer, EXCLUDED.tricks, "
-        "EXCLUDED.score_ns, EXCLUDED.adjusted) RETURNING section, board, ns, ew, version",
-        (sim_id, club, upload_no, *arrays))
-    for section, board, ns, ew, version in cur.fetchall():
-        if version > 1:
+        "EXCLUDED.score_ns, EXCLUDED.adjusted) RETURNING section, board, ns, ew, version, held",
+        (sim_id, club, upload_no, after_release, *arrays))
+    held = 0
+    for section, board, ns, ew, version, is_held in cur.fetchall():
+        held += is_held
+        if version > 1 or is_held:
             r = last[(section, board, ns, ew)]
-            _audit(conn, sim_id, by, "result corrected", club=club, section=section, board=board, ns=ns, ew=ew,
+            what = "result corrected" if version > 1 else "result held: first seen after the release"
+            _audit(conn, sim_id, by, what, club=club, section=section, board=board, ns=ns, ew=ew,
                    version=version, result=json.loads(r.model_dump_json()))
+    return held
 
 
 def results(conn, sim_id, boards=None):
-    """The sim's results (of `boards` only, when given), by board, club, section and pairs."""
+    """The sim's results in its field (of `boards` only, when given), by board, club, section and pairs: not
+    those held for the organiser (`held`)."""
     cur = conn.cursor(row_factory=dict_row)
     only = "" if boards is None else " AND board = ANY(%s)"
     return cur.execute("SELECT club_id, section, board, ns, ew, ns_names, ew_names, ns_ids, ew_ids, contract, "
                        "declarer, tricks, "
-                       f"score_ns, adjusted, version FROM results WHERE sim_id = %s{only} "  # noqa: S608 - fixed text
+                       f"score_ns, adjusted, version FROM results WHERE sim_id = %s AND NOT held{only} "  # noqa: S608 - fixed text
                        "ORDER BY board, club_id, section, ns, ew",
                        (sim_id,) if boards is None else (sim_id, list(boards))).fetchall()
+
+
+def held_results(conn, sim_id):
+    """The results held for the organiser (first seen after the release), by club, section, board and pairs."""
+    cur = conn.cursor(row_factory=dict_row)
+    return cur.execute("SELECT club_id, section, board, ns, ew, ns_names, ew_names, contract, declarer, tricks, "
+                       "score_ns, adjusted, version, updated_at FROM results WHERE sim_id = %s AND held "
+                       "ORDER BY club_id, section, board, ns, ew", (sim_id,)).fetchall()
+
+
+def decide_held(conn, sim_id, decision):
+    """The organiser admits held results into the field, or rejects them (deleted), with the reason: a club's
+    (all of them, or those named). Each one audited. How many were decided; none held is a 409."""
+    _begin(conn, sim_id)
+    if conn.execute("SELECT 1 FROM clubs WHERE sim_id = %s AND club_id = %s FOR UPDATE",
+                    (sim_id, decision.club)).fetchone() is None:  # the club's row first, as its uploads lock it
+        raise Refused(404, f"club: no club {decision.club} in sim {sim_id}", "club")
+    keys = [(k.section, k.board, k.ns, k.ew) for k in decision.results]
+    which = "" if not keys else " AND (section, board, ns, ew) IN (SELECT * FROM unnest(%s::text[], %s::int[], " \
+        "%s::text[], %s::text[]))"
+    args = (sim_id, decision.club, *([[k[i] for k in keys] for i in range(4)] if keys else []))
+    if decision.admit:
+        sql = "UPDATE results SET held = false, xact = pg_current_xact_id() WHERE sim_id = %s AND club_id = %s " \
+              f"AND held{which} RETURNING section, board, ns, ew"
+    else:
+        sql = f"DELETE FROM results WHERE sim_id = %s AND club_id = %s AND held{which} RETURNING section, board, ns, ew"
+    done = conn.execute(sql, args).fetchall()  # noqa: S608 - fixed text
+    if not done:
+        raise Refused(409, f"results: club {decision.club} has no such result held", "results")
+    what = "held result admitted" if decision.admit else "held result rejected"
+    for section, board, ns, ew in done:
+        _audit(conn, sim_id, "organiser", what, club=decision.club, section=section, board=board, ns=ns, ew=ew,
+               reason=decision.reason)
+    _end(conn, sim_id, decision.club)
+    return len(done)
 
 
 def rebuilt(conn, sim_id, since):
@@ -312,11 +364,12 @@ def horizon(conn):
 
 
 def results_since(conn, sim_id, since):
-    """The results set by transactions at or above `since` (an xid8, a `horizon`), as `results` gives them."""
+    """The results set (or admitted) by transactions at or above `since` (an xid8, a `horizon`), as `results`
+    gives them: not those held."""
     cur = conn.cursor(row_factory=dict_row)
     return cur.execute("SELECT club_id, section, board, ns, ew, ns_names, ew_names, ns_ids, ew_ids, contract, "
                        "declarer, tricks, "
-                       "score_ns, adjusted, version FROM results WHERE sim_id = %s AND xact >= %s",
+                       "score_ns, adjusted, version FROM results WHERE sim_id = %s AND xact >= %s AND NOT held",
                        (sim_id, since)).fetchall()
 
 

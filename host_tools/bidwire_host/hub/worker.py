@@ -13,16 +13,10 @@ from itsdangerous import URLSafeTimedSerializer
 
 from bidwire_host.hub import db, storage
 from bidwire_host.hub.live_field import LiveField
-from bidwire_host.utc import now
 
 RESCORE_EVERY = 0.5  # seconds: how stale a served ranking may be while uploads stream in (docs/hub.md)
 PAGES_KEPT = 512  # rendered public pages a worker keeps (pages of the ranking, clubs' pages, boards)
 SIM_TTL = 0.25  # seconds a worker answers public reads from the sim's row as it last read it (docs/hub.md)
-
-
-def released(sim):
-    """Whether the sim's release time has come, by the hub's clock (a club's clock is never read)."""
-    return now() >= sim["release_at"]
 
 
 class Worker:

@@ -53,8 +53,8 @@ def _take(hub: Worker, sim_id, club_id, signature, body):
             return errors.reply(422, f"the upload does not parse: {reason}", field, detail=detail)
         if up.club != club_id:
             raise Refused(403, f"club: club {club_id} cannot upload for club {up.club}", "club")
-        status, n = storage.store_upload(conn, up, signing.digest(body))
-    return {"upload": up.upload, "stored": n, "again": status == "again"}
+        status, n, held = storage.store_upload(conn, up, signing.digest(body))
+    return {"upload": up.upload, "stored": n, "held": held, "again": status == "again"}
 
 
 def _heat(hub: Worker, sim_id, club_id, data, section=None, number=None):
@@ -64,8 +64,8 @@ def _heat(hub: Worker, sim_id, club_id, data, section=None, number=None):
     results = usebio_in.parse(data, section)
     digest = signing.digest(f"{section or ''}\n".encode() + data)
     with hub.pool.connection() as conn:
-        status, n, withdrawn = storage.replace_heat(conn, sim_id, club_id, results, digest, number)
-    return {"stored": n, "withdrawn": withdrawn, "again": status == "again"}
+        status, n, withdrawn, held = storage.replace_heat(conn, sim_id, club_id, results, digest, number)
+    return {"stored": n, "withdrawn": withdrawn, "held": held, "again": status == "again"}
 
 
 @router.post("/api/v1/sims/{sim_id}/usebio")

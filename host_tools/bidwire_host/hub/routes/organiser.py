@@ -15,10 +15,10 @@ from bidwire_host.formats.pbn_import import load as load_pbn
 from bidwire_host.formats.publish import EventInfo
 from bidwire_host.hub import storage
 from bidwire_host.hub.access import COOKIE, Organiser, end_session, is_organiser, open_session, password_ok
-from bidwire_host.hub.inputs import ClubRegistration, OrganiserCorrection, SimChange, SimInPath, SimSetup
-from bidwire_host.hub.storage import Refused
+from bidwire_host.hub.inputs import ClubRegistration, HeldDecision, OrganiserCorrection, SimChange, SimInPath, SimSetup
+from bidwire_host.hub.storage import Refused, released
 from bidwire_host.hub.views import TEMPLATES, standing
-from bidwire_host.hub.worker import WorkerDep, released
+from bidwire_host.hub.worker import WorkerDep
 from bidwire_host.sim_ids import SIM_ID
 
 router = APIRouter()
@@ -74,9 +74,10 @@ def progress(sim_id: SimInPath, hub: WorkerDep):
     with hub.pool.connection() as conn:
         sim = storage.sim(conn, sim_id)
         clubs = storage.clubs(conn, sim_id)
+        waiting = storage.held_results(conn, sim_id)
         f = hub.field(conn, sim)
     held = f.clubs  # as of the ranking: what each club holds in it
-    return {"sim": sim_id, "changes": sim["changes"], "released": released(sim),
+    return {"sim": sim_id, "changes": sim["changes"], "released": released(sim), "held": len(waiting),
             "clubs": [{"id": c["club_id"], "name": c["name"], "results": held.get(c["club_id"], (0, 0))[0],
                        "boards": held.get(c["club_id"], (0, 0))[1], "started": c["club_id"] in held} for c in clubs],
             "clubs_started": sum(1 for c in clubs if c["club_id"] in held), "results": f.results,
@@ -90,6 +91,26 @@ def correct(sim_id: SimInPath, fix: OrganiserCorrection, hub: WorkerDep):
     with hub.pool.connection() as conn:
         version = storage.organiser_correct(conn, sim_id, fix)
     return {"version": version, "changed": version is not None}
+
+
+@router.get("/api/v1/sims/{sim_id}/held", dependencies=Organiser)
+def held(sim_id: SimInPath, hub: WorkerDep):
+    """The results held for the organiser: first seen after the release, not in the field until admitted."""
+    with hub.pool.connection() as conn:
+        storage.sim(conn, sim_id)
+        rows = storage.held_results(conn, sim_id)
+    return [{"club": r["club_id"], "section": r["section"], "board": r["board"], "ns": r["ns"], "ew": r["ew"],
+             "ns_names": r["ns_names"], "ew_names": r["ew_names"], "contract": r["contract"],
+             "declarer": r["declarer"], "tricks": r["tricks"], "score_ns": r["score_ns"], "adjusted": r["adjusted"],
+             "version": r["version"], "at": r["updated_at"].isoformat()} for r in rows]
+
+
+@router.post("/api/v1/sims/{sim_id}/held", dependencies=Organiser)
+def decide_held(sim_id: SimInPath, decision: HeldDecision, hub: WorkerDep):
+    """The organiser admits a club's held results into the field, or rejects them, with the reason (audited)."""
+    with hub.pool.connection() as conn:
+        n = storage.decide_held(conn, sim_id, decision)
+    return {"admitted" if decision.admit else "rejected": n}
 
 
 @router.get("/api/v1/sims/{sim_id}/audit", dependencies=Organiser)

@@ -21,9 +21,9 @@ from bidwire_host.hub.inputs import (
     SectionInPath,
     SimInPath,
 )
-from bidwire_host.hub.storage import Refused
+from bidwire_host.hub.storage import Refused, released
 from bidwire_host.hub.views import TEMPLATES, pct, plain, standing
-from bidwire_host.hub.worker import Worker, WorkerDep, released
+from bidwire_host.hub.worker import Worker, WorkerDep
 from bidwire_host.utc import now
 
 router = APIRouter()
