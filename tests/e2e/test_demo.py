@@ -11,6 +11,7 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 from abf_usebio import abf_read
+from anyascii import anyascii
 from endplay.parsers import pbn
 from endplay.types import Player
 
@@ -104,7 +105,7 @@ def _check_exports(workdir, out):
     assert [p["masterpoints"] for p in usebio["pairs"]] == [0.0] * 6 and sorted(usebio["hands"]) == sorted(dealt)
     event = json.loads((workdir / "event.json").read_text(encoding="utf-8"))
     with open(workdir / event["register"], encoding="utf-8", newline="") as f:
-        players = {f"{r['First name']} {r['Last name']}" for r in csv.DictReader(f)}
+        players = {anyascii(f"{r['First name']} {r['Last name']}") for r in csv.DictReader(f)}  # PBN: in ASCII
     seats = re.findall(r'^\[(?:North|East|South|West) "(.*)"\]$', (exports / "bidwire.pbn").read_text("utf-8"), re.M)
     assert len(seats) == 4 * 18 and set(seats) <= players  # every seat of every result named
     with zipfile.ZipFile(exports / "bidwire.zip") as z:

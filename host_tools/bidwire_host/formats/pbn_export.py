@@ -42,13 +42,14 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f\u0085\u2028\u2029]")
 
 
 def pbn_text(value):
-    """Text in PBN's character set, ISO 8859-1 (PBN 2.1 §2.2): a character outside it in its nearest Latin-1 form,
-    which anyascii gives in ASCII ("Łukasz Żółć" -> "Lukasz Zólc", "Дмитрий" -> "Dmitriy"); Latin-1's own letters
-    (é, ø, ß) stay. The exact text stays in the USEBIO and the CSV."""
+    """Text in PBN's character set, ISO 8859-1 (PBN 2.1 §2.2), written so that every reader decodes it alike: in
+    ASCII, the part of it that UTF-8 shares, each other character in its nearest ASCII form as anyascii gives it
+    ("Łukasz Żółć" -> "Lukasz Zolc", "Hélène" -> "Helene", "Дмитрий" -> "Dmitriy"). Latin-1's own é written as one
+    byte is garbled by the readers that decode UTF-8 (endplay, bridgebots), and written in UTF-8 is two
+    characters to the standard's verifier ("Bad character"): docs/scorer.md "What each reader reads". The exact
+    text stays in the USEBIO and the CSV."""
     text = str(value)
-    if all(ord(c) < 256 for c in text):
-        return text
-    return "".join(c if ord(c) < 256 else anyascii(c) for c in text)
+    return text if text.isascii() else anyascii(text)
 
 
 def quote(value):
