@@ -128,8 +128,9 @@ def test_lin_data_of_an_alerted_auction():
     line = read(mitchell()).find("EVENT/BOARD/TRAVELLER_LINE")
     assert line.findtext("LIN_DATA") == (
         f"pn|Bob Jones,Dan Roe,Ann Smith,Cat Lee|st||md|{MD}|rh||ah|Board 1|sv|o|"
-        "mb|1S|mb|p|mb|2N!|an|Jacoby: game-forcing raise|mb|p|mb|4S|mb|p|mb|p|mb|p|pg||")
+        "mb|1S|mb|p|mb|2N!|an|Jacoby: game-forcing raise|mb|p|mb|4S|mb|p|mb|p|mb|p|pg||mc|10|")
     board = endplay_lin.loads(line.findtext("LIN_DATA"))[0]
+    assert board.contract.level + 6 + board.contract.result == int(line.findtext("TRICKS")) == 10  # mc: the tricks
     assert board.board_num == 1 and board.dealer == Seat.north
     assert (board.info["North"], board.info["South"], board.info["East"], board.info["West"]) == \
         ("Ann Smith", "Bob Jones", "Cat Lee", "Dan Roe")
@@ -147,10 +148,11 @@ def test_lin_data_of_accepted_irregularities_replays_with_the_tables_seats():
     seat that made it, and endplay finds the table's declarer (PLAYED_BY)."""
     lines = read(mitchell()).find("EVENT/BOARD").findall("TRAVELLER_LINE")
     insufficient, out_of_rotation = (x.findtext("LIN_DATA") for x in lines[1:])
+    assert [x.findtext("TRICKS") for x in lines[1:]] == ["10", "9"]
     assert insufficient.endswith("ah|Board 1|sv|o|mb|1S|mb|1H!|an|insufficient bid, accepted (Law 27 A1)|mb|2S|mb|p|"
-                                 "mb|4S|mb|p|mb|p|mb|p|pg||")
+                                 "mb|4S|mb|p|mb|p|mb|p|pg||mc|10|")
     assert out_of_rotation.endswith("ah|Board 1|sv|o|mb|1S|mb|p!|an|East did not call: the next call, made out of "
-                                    "rotation, was accepted (Law 29 A)|mb|2S|mb|p|mb|4S|mb|p|mb|p|mb|p|pg||")
+                                    "rotation, was accepted (Law 29 A)|mb|2S|mb|p|mb|4S|mb|p|mb|p|mb|p|pg||mc|9|")
     read_back = endplay_lin.loads(insufficient)[0]
     assert calls(read_back) == ["1S", "1H", "2S", "P", "4S", "P", "P", "P"]
     assert endplay_lin.loads(out_of_rotation)[0].contract.declarer == Seat.north
@@ -162,6 +164,7 @@ def test_lin_data_without_a_hand_record_has_no_deal():
     pub.boards[0].deal = None
     data = read(pub).findtext("EVENT/BOARD/TRAVELLER_LINE/LIN_DATA")
     assert "md|" not in data and data.startswith("pn|Bob Jones,Dan Roe,Ann Smith,Cat Lee|st||ah|Board 1|")
+    assert data.endswith("|pg||")  # no claim without the deal that says the dealer: endplay refuses one
     assert calls(endplay_lin.loads(data)[0])[:3] == ["1S", "P", "2NT"]
 
 

@@ -64,22 +64,24 @@ def auction_pairs(dealer, calls):
     return pairs
 
 
-def game_line(pub, record, row_index, tricks=True):
-    """One table's play of the board as a LIN line (without its line end); `tricks`: with `mc`, the tricks
-    declarer took, after the auction's `pg||` as BBO orders them."""
+def game_line(pub, record, row_index):
+    """One table's play of the board as a LIN line (without its line end): with `mc`, the tricks declarer took,
+    after the auction's `pg||` as BBO orders them, when the deal is known (`md`, which says the dealer too: a
+    reader places the contract from it, and endplay refuses a claim in a line without one)."""
     r = record.rows[row_index].result
     names = seat_names(pub, record, row_index)
     # pn's names are separated by commas: a comma inside a name would move the names after it to other seats
     pairs = [("pn", ",".join(_text(names.get(s, "")).replace(",", " ") for s in LIN_SEATS)), ("st", "")]
     deal = record.deal
-    if deal is not None and all(deal.hands.get(s) for s in SEATS):
+    dealt = deal is not None and all(deal.hands.get(s) for s in SEATS)
+    if dealt:
         hands = ",".join("".join(suit + cards for suit, cards in zip("SHDC", deal.hands[s], strict=True))
                          for s in LIN_SEATS)
         pairs += [("md", f"{LIN_SEATS.index(record.dealer_seat) + 1}{hands}"), ("rh", "")]
     pairs += [("ah", f"Board {record.board}"), ("sv", LIN_VUL[record.vul])]
     pairs += auction_pairs(record.dealer_seat, record.auctions[row_index])
     pairs.append(("pg", ""))  # the auction's page ends; the play (none recorded) would follow it
-    if tricks and r.tricks is not None and (r.contract or "").upper() not in ("PASS", "P", ""):
+    if dealt and r.tricks is not None and (r.contract or "").upper() not in ("PASS", "P", ""):
         pairs.append(("mc", str(r.tricks)))  # the claim comes after the play, as BBO writes it (issue 40)
     return "".join(f"{k}|{v}|" for k, v in pairs)
 

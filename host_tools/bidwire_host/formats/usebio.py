@@ -142,11 +142,12 @@ def _lead(text):
 
 
 def lin(pub, record, row_index):
-    """LIN_DATA of the auction behind one traveller row ('' when the row has no auction): lin_export's, without
-    the tricks (TRAVELLER_LINE has them)."""
+    """LIN_DATA of the auction behind one traveller row ('' when the row has no auction): lin_export's, the
+    tricks (`mc`) with it when the deal is known, so that a LIN reader takes the result from the line itself (one
+    without it read every contract as made exactly: docs/scorer.md "The readers table")."""
     if not record.auctions.get(row_index):
         return ""
-    return lin_export.game_line(pub, record, row_index, tricks=False)
+    return lin_export.game_line(pub, record, row_index)
 
 
 def _traveller(parent, pub, record, imp):
