@@ -216,7 +216,8 @@ class Service:
             body, unit = ingest.unit_of(raw)
             check = ingest.admit(self.keyring, raw, signature, body, unit)
             received = utc.now_iso()
-            job = ingest.store_batch(*check, received, raw=raw, signature=signature)
+            *fields, event = check
+            job = ingest.store_batch(*fields, received, raw=raw, signature=signature, event=event)
             try:
                 out = await asyncio.wrap_future(self.store.submit(job))
             except StoreError as e:
@@ -327,16 +328,20 @@ class Service:
         return n
 
     def _hands_to_analyse(self):
-        conn = self.store.reader()
-        s = event_setup.load(conn)
-        if s is None:
-            return {}
+        # on a connection of its own: the analysis may still be starting when the app shuts down and the store closes
+        conn = self.store.own_reader()
         try:
-            hands = event_files.hand_records(s.event, s.session)
-        except event_mod.EventError as e:
-            log.warning("no double-dummy analysis: %s", e)
-            return {}
-        done = {(r[0], r[1]) for r in conn.execute("SELECT board, deal FROM analysis")}
+            s = event_setup.load(conn)
+            if s is None:
+                return {}
+            try:
+                hands = event_files.hand_records(s.event, s.session)
+            except event_mod.EventError as e:
+                log.warning("no double-dummy analysis: %s", e)
+                return {}
+            done = {(r[0], r[1]) for r in conn.execute("SELECT board, deal FROM analysis")}
+        finally:
+            conn.close()
         return {b: h for b, h in hands.items() if h.deal is not None and (b, h.deal.pbn("N")) not in done}
 
     async def start_round(self, round_no, section=None, key=None, table=None):

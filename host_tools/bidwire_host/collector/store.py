@@ -336,6 +336,12 @@ class Store:
                 self._readers.append(conn)
         return conn
 
+    def own_reader(self):
+        """A read-only connection of the caller's own, which it closes itself: for a thread that may still be
+        reading when the store closes (close() closes the readers it handed out, and a connection closed under a
+        running query crashed the process)."""
+        return connect(self.path, readonly=True)
+
     def health(self):
         """"" if the store's last transaction committed, else why it did not (disk full, I/O error)."""
         failure = self.failure
