@@ -140,6 +140,11 @@ class Collector:
     def rows(self, sql, *args):
         return rows(self.data, sql, *args)
 
+    def store_event(self):
+        """The store's event id (migration 0009): what its commands carry and a unit's board_start repeats."""
+        [row] = self.rows("SELECT id FROM store_event")
+        return row["id"]
+
     def events(self, unit):
         """The unit's stored raw events, in seq order, as the unit sent them."""
         return [json.loads(r["body"]) for r in self.rows("SELECT body FROM events WHERE unit = ? ORDER BY seq", unit)]

@@ -204,3 +204,32 @@ def test_a_collector_ahead_of_a_fresh_unit_gets_the_unacknowledged_events_again_
         s2.journal.close()
     finally:
         remove_tree(path)
+
+
+def test_a_new_events_collector_numbers_its_commands_afresh_and_binds_each_board():
+    """Issue 39, finding 7: a unit that played last week (cmd_ack 3 under event aaaa...) meets tonight's fresh
+    collector, whose commands start at 1 again. The first command naming another event resets the count and is
+    applied; each board_start names the event of its assign; a boot replays to the same state."""
+    path = scratch("store-event")
+    last_week, tonight = "a" * 16, "0123456789abcdef"
+    try:
+        s = opened(path)
+        for seq in (1, 2, 3):
+            assert s.command({"seq": seq, "event": last_week, "type": "message", "text": "m"})
+        assert s.command({"seq": 4, "event": last_week, "type": "assign", "section": "A", "round": 1, "table": 2,
+                          "boards": [9, 10], "ns": 1, "ew": 2})
+        assert [e["event"] for e in events(s) if e["type"] == "board_start"] == [last_week]
+        assert (s.app.cmd_ack, s.app.event) == (4, last_week)
+        assert not s.command({"seq": 1, "event": last_week, "type": "message", "text": "old"})  # a repeat
+        assert s.command({"seq": 1, "event": tonight, "type": "assign", "section": "A", "round": 1, "table": 3,
+                          "boards": [5, 6], "ns": 3, "ew": 3})
+        assert (s.app.cmd_ack, s.app.event, s.app.board) == (1, tonight, 5)
+        assert [e["event"] for e in events(s) if e["type"] == "board_start"] == [last_week, tonight]
+        s.ack(s.seq - 1)  # all sent: at board 5's START the journal is compacted to a snapshot, which holds the event
+        s.journal.close()
+        s2 = opened(path)
+        assert (s2.app.cmd_ack, s2.app.event, s2.app.board) == (1, tonight, 5)
+        assert not s2.command({"seq": 1, "event": tonight, "type": "message", "text": "again"})
+        s2.journal.close()
+    finally:
+        remove_tree(path)

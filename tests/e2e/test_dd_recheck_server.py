@@ -60,7 +60,7 @@ def test_a_result_is_flagged_when_its_deals_analysis_lands_after_it(tmp_path):
     try:
         wait_until(lambda: c.rows("SELECT deal FROM analysis WHERE deal = ?", deal))
         events = [{"seq": 1, "type": "board_start", "board": 1, "section": "A", "table": 1, "round": 1, "ns": 1,
-                   "ew": 1, "dealer": "N", "vul": "None", "mode": "record", "t": 1},
+                   "ew": 1, "dealer": "N", "vul": "None", "mode": "record", "t": 1, "event": c.store_event()},
                   {"seq": 2, "type": "auction_end", "board": 1, "t": 2, "inputs": ["N:3N", "E:P", "S:P", "W:P"],
                    "contract": "3NT", "declarer": "N"},
                   {"seq": 3, "type": "result", "board": 1, "contract": "3NT", "declarer": "N", "tricks": tricks,

@@ -28,7 +28,7 @@ def _nt(seq, board, a):
     seats = "NESW"[(board - 1) % 4:] + "NESW"[:(board - 1) % 4]
     inputs = [f"{seats[0]}:1N"] + [f"{x}:P" for x in seats[1:]]
     return played(seq, board, inputs, "1NT", d, 7, law77_score(board, "1NT", d, 7), section="A", table=a["table"],
-                  round=1, ns=a["ns"], ew=a["ew"])
+                  round=1, ns=a["ns"], ew=a["ew"], event=a["event"])
 
 
 @pytest.fixture

@@ -45,7 +45,7 @@ def test_the_collectors_exports_keep_typed_fields_as_data(collector, tmp_path):
                                                                    (tmp_path / "hands.pbn").read_text()}})
     assert r.status_code == 200, r.text
     start = {"seq": 1, "type": "board_start", "board": 1, "section": SECTION, "table": 1, "round": 1, "ns": 1,
-             "ew": 1, "dealer": "N", "vul": "None", "mode": "record", "t": 1}
+             "ew": 1, "dealer": "N", "vul": "None", "mode": "record", "t": 1, "event": collector.store_event()}
     end = {"seq": 2, "type": "auction_end", "board": 1, "inputs": ["N:1N", "E:P", "S:P", "W:P"], "contract": "1NT",
            "declarer": "N", "t": 2}
     res = {"seq": 3, "type": "result", "board": 1, "contract": "1NT", "declarer": "N", "tricks": 7, "score_ns": 90,

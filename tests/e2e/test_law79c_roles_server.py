@@ -39,7 +39,7 @@ def board_played(c):
                 if x["command"]["type"] == "assign"]
     with httpx.Client(base_url=c.url, timeout=10) as client:
         r = sync(client, played(1, board=assign["boards"][0], section=assign["section"], table=assign["table"],
-                                round=assign["round"], ns=assign["ns"], ew=assign["ew"]))
+                                round=assign["round"], ns=assign["ns"], ew=assign["ew"], event=assign["event"]))
         assert r.status_code == 200, r.text
     # every other table and board of the movement done with an adjusted score (the director's API), so that the
     # session is complete and the scorer may publish (an early publication is the director's alone)

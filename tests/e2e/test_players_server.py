@@ -42,7 +42,7 @@ def sync(c, unit, events, cmd_ack):
 def one_notrump(seq, board, a, tricks):
     seats = "NESW"[(board - 1) % 4:] + "NESW"[:(board - 1) % 4]
     vul = ("None", "NS", "EW", "Both", "NS", "EW")[board - 1]  # Law 2, boards 1-6
-    where = {k: a[k] for k in ("section", "table", "round", "ns", "ew")}
+    where = {k: a[k] for k in ("section", "table", "round", "ns", "ew", "event")}  # as the unit copies its assign
     inputs = [f"{seats[0]}:1N"] + [f"{s}:P" for s in seats[1:]]
     auction = Auction("NESW".index(seats[0]))
     for token in inputs:

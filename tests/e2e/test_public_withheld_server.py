@@ -101,7 +101,8 @@ class Tables:
                     seats = "NESW"[(board - 1) % 4:] + "NESW"[:(board - 1) % 4]
                     inputs = [f"{seats[0]}:1N"] + [f"{x}:P" for x in seats[1:]]
                     events = played(self.seq[unit], board, inputs, "1NT", d, 7, 90 if d in "NS" else -90,
-                                    section=a["section"], table=a["table"], round=round_no, ns=a["ns"], ew=a["ew"])
+                                    section=a["section"], table=a["table"], round=round_no, ns=a["ns"], ew=a["ew"],
+                                    event=a["event"])
                     r = sync(client, events, unit=unit)
                     assert r.status_code == 200, r.text
                     self.seq[unit] += len(events)

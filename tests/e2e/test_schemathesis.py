@@ -48,7 +48,8 @@ def sync(collector, unit, events, cmd_ack=0):
 def one_notrump(seq, board, a):
     """A board played in 1NT by its dealer, made with 7 tricks, as a unit reports it under its assignment a."""
     seats = "NESW"[(board - 1) % 4:] + "NESW"[:(board - 1) % 4]
-    where = {"section": a["section"], "table": a["table"], "round": a["round"], "ns": a["ns"], "ew": a["ew"]}
+    where = {"section": a["section"], "table": a["table"], "round": a["round"], "ns": a["ns"], "ew": a["ew"],
+             "event": a["event"]}
     vul = ("None", "NS", "EW", "Both", "NS", "EW", "Both", "None", "EW", "Both", "None", "NS", "Both", "None",
            "NS", "EW")[(board - 1) % 16]
     inputs = [f"{seats[0]}:1N"] + [f"{s}:P" for s in seats[1:]]

@@ -10,12 +10,13 @@ from bidwire.core import readback, record
 from bidwire.core.auction import Auction
 from bidwire.core.board import VUL_NAMES, dealer, vulnerability
 from bidwire.core.calls import seat_name
+from bidwire_host.collector import commands
 from bidwire_host.collector.store import DB_NAME
 
 SECRETS = {"T01": "5a" * 32, "T02": "a5" * 32, "T03": "3c" * 32}
 TABLES = ("events", "unit_sync", "commands", "units", "boards", "results", "irregularities", "rulings",
           "director_calls", "alerts", "setup", "director_actions", "idempotency", "batches", "seq_conflicts",
-          "analysis", "hub_outbox", "hub_sent")
+          "analysis", "hub_outbox", "hub_sent", "store_event")
 
 
 class ApiClient(TestClient):
@@ -48,7 +49,19 @@ def post(client, raw, unit="T01", signature=None, headers=None):
     return client.post("/api/v1/sync", content=raw, headers=h)
 
 
+def store_event(client):
+    """The event id of the client's collector store (commands.store_event): what its assigns carry."""
+    return commands.store_event(client.app.state.service.store.reader())
+
+
 def sync(client, events, unit="T01", boot=1, cmd_ack=0):
+    """The events as a unit that has this collector's assigns sends them: a board_start under an assignment (a
+    section) names this store's event unless the test gives one (the unit copies it from the assign)."""
+    bound = [e for e in events if e.get("type") == "board_start" and e.get("section") is not None
+             and "event" not in e]
+    if bound:
+        tonight = store_event(client)
+        events = [{**e, "event": tonight} if any(e is b for b in bound) else e for e in events]  # the caller's kept
     return post(client, body(events, unit, boot, cmd_ack), unit)
 
 

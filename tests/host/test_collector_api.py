@@ -1,6 +1,6 @@
 """The director's JSON API: units, boards, alerts, and queueing commands (issue 4, part 1)."""
 import pytest
-from collector_kit import ApiClient, assign, hello, played, sync, write_keyring
+from collector_kit import ApiClient, assign, hello, played, store_event, sync, write_keyring
 
 from bidwire_host.server import create_app
 
@@ -60,7 +60,7 @@ def test_an_assign_command_is_queued_with_its_seq(client):
                "move": "NS stay, EW to table 2"}
     r = client.post("/api/v1/units/T01/commands", json=command)
     assert r.status_code == 201
-    assert r.json()["command"] == {"seq": 1, **command}
+    assert r.json()["command"] == {"seq": 1, "event": store_event(client), **command}  # the store's event
     assert client.get("/api/v1/units/T01/commands").json()["commands"][0]["applied"] is False
 
 

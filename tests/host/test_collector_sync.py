@@ -2,7 +2,7 @@
 import json
 
 import pytest
-from collector_kit import ApiClient, body, counts, hello, played, post, query, sign, sync
+from collector_kit import ApiClient, body, counts, hello, played, post, query, sign, store_event, sync
 
 from bidwire_host.server import create_app
 
@@ -75,7 +75,7 @@ def test_commands_round_trip_by_cmd_ack(client, data):
     for text in ("one", "two", "three"):
         r = client.post("/api/v1/units/T01/commands", json={"type": "message", "text": text})
         assert r.status_code == 201, r.text
-    assert r.json()["command"] == {"seq": 3, "type": "message", "text": "three"}
+    assert r.json()["command"] == {"seq": 3, "event": store_event(client), "type": "message", "text": "three"}
     got = sync(client, [], cmd_ack=0).json()["commands"]
     assert [(c["seq"], c["text"]) for c in got] == [(1, "one"), (2, "two"), (3, "three")]
     assert [c["seq"] for c in sync(client, [], cmd_ack=2).json()["commands"]] == [3]
@@ -96,8 +96,11 @@ def test_commands_round_trip_by_cmd_ack(client, data):
 def test_commands_are_per_unit(client, data):
     client.post("/api/v1/units/T01/commands", json={"type": "config", "mode": "enforce"})
     client.post("/api/v1/units/T02/commands", json={"type": "time", "now": 1700000000})
-    assert sync(client, [], unit="T01").json()["commands"] == [{"seq": 1, "type": "config", "mode": "enforce"}]
-    assert sync(client, [], unit="T02").json()["commands"] == [{"seq": 1, "type": "time", "now": 1700000000}]
+    event = store_event(client)
+    assert sync(client, [], unit="T01").json()["commands"] == [{"seq": 1, "event": event, "type": "config",
+                                                                "mode": "enforce"}]
+    assert sync(client, [], unit="T02").json()["commands"] == [{"seq": 1, "event": event, "type": "time",
+                                                                "now": 1700000000}]
 
 
 def test_a_reply_carries_no_more_commands_than_the_unit_can_read(client, data):

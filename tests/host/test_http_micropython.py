@@ -208,7 +208,8 @@ def test_commands_come_back_in_the_sync_response(interpreter, request, collector
     assert collector.queue_command("T01", {"type": "message", "text": "Table 3: move N/S to table 4"}) == 1
     assert collector.queue_command("T01", {"type": "time", "now": 5}) == 2
     answer = sync(interpreter, request, collector.port, 1, 1, cmd_ack=1)
-    assert json.loads(answer["body"])["commands"] == [{"type": "time", "now": 5, "seq": 2}]
+    [(event,)] = [tuple(r.values()) for r in collector.rows("SELECT id FROM store_event")]
+    assert json.loads(answer["body"])["commands"] == [{"type": "time", "now": 5, "seq": 2, "event": event}]
     status = collector.unit_status("T01")
     assert status["cmd_ack"] == 1 and status["commands_pending"] == 1
 

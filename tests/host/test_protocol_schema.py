@@ -277,7 +277,7 @@ def test_every_command_the_collector_builds_is_what_the_schema_states(client):
     # assign: queued by the event's round 1; traveller: after a result on the event's boards
     [a] = sync(client, [], unit="T01").json()["commands"]
     r = sync(client, played(1, a["boards"][0], section=a["section"], table=a["table"], round=a["round"],
-                            ns=a["ns"], ew=a["ew"]), unit="T01")
+                            ns=a["ns"], ew=a["ew"], event=a["event"]), unit="T01")
     assert r.status_code == 200, r.text
     # ruling: the director's answer to an open irregularity (E's 1S out of rotation, input 0 of the board)
     irregular = [{"seq": 5, "type": "board_start", "board": 2, "dealer": "E", "vul": "NS", "t": 1},

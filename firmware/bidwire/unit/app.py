@@ -78,6 +78,7 @@ class App:
         # ruling or another press makes it old): ("W 1NT not taken", 2 x the inputs logged then), or None
         self.held = None
         self.cmd_ack = 0  # the last collector command applied
+        self.event = ""  # the event whose collector sent those commands (its `event`): a new one numbers from 1
         self.traveller = None
         self.clock_offset = 0
         self.boards_played = 0
@@ -97,7 +98,7 @@ class App:
     def snapshot(self):
         return {"screen": self.screen, "assignment": self.assignment, "next": self.next_assignment, "late": self.late,
                 "board_idx": self.board_idx, "board": self.board, "mode": self.mode, "cmd_ack": self.cmd_ack,
-                "clock_offset": self.clock_offset, "played": self.boards_played}
+                "event": self.event, "clock_offset": self.clock_offset, "played": self.boards_played}
 
     def restore(self, s):
         late = s.get("late")  # a list; one assign or none from firmware that kept a single one
@@ -105,6 +106,7 @@ class App:
         if late:  # else the class's None: no entry in the instance's table
             self.late = [late] if isinstance(late, dict) else late
         self.board_idx, self.mode, self.cmd_ack = s["board_idx"], s["mode"], s["cmd_ack"]
+        self.event = s.get("event", "")  # a snapshot from firmware before events: none heard yet
         self.clock_offset, self.boards_played = s["clock_offset"], s["played"]
         self.screen = s["screen"]
         if s["board"]:
@@ -130,7 +132,7 @@ class App:
                    "vul": boards.VUL_NAMES[boards.vulnerability(number)],
                    "mode": "enforce" if self.mode == codes.ENFORCE else "record",
                    "section": a.get("section"), "table": a.get("table"), "round": a.get("round"),
-                   "ns": a.get("ns"), "ew": a.get("ew")})
+                   "ns": a.get("ns"), "ew": a.get("ew"), "event": a.get("event")})
 
     def _next_board(self):
         a = self.assignment
@@ -482,6 +484,9 @@ class App:
         return out if changed else None
 
     def _command(self, cmd, now):
+        event = cmd.get("event")
+        if event and event != self.event:  # another event's collector (next week's store): its own numbering
+            self.event, self.cmd_ack = event, 0
         seq = cmd.get("seq")
         if not isinstance(seq, int) or seq <= self.cmd_ack:
             return False

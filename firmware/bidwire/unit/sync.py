@@ -64,7 +64,7 @@ class Sync:
         events = self.store.batch(self.batch_bytes)
         # beat: this boot's sync count, so that the collector tells a new sync from a replayed one (liveness)
         head = '{"unit": "' + self.unit + '", "boot": ' + str(self.store.boot) + ', "beat": ' + str(self.posts + 1) + \
-            ', "cmd_ack": ' + str(self.store.app.cmd_ack) + ', "events": ['
+            ', "cmd_ack": ' + str(self.store.app.cmd_ack) + ', "event": "' + self.store.app.event + '", "events": ['
         # Joined once: `head + b", ".join(events) + tail` would hold two more copies of the batch at its peak.
         parts = [head.encode()]
         for event in events:

@@ -7,9 +7,12 @@ A result that arrives after the results were published is held too when its tabl
 board (a board played again, a changed result), so that a published traveller never changes without a recorded
 decision (Law 79 C); the first result of a board a table still had to play (an early publication, withheld.py)
 is scored, so that the rounds go on. A result for a table and board the director has entered a result for
-(decisions.results.enter) is held too: it never silently replaces his. With no event loaded there is nothing to check a
+(decisions.results.enter) is held too: it never silently replaces his. So is a result of a board started under an
+assign of another event than the store's (its board_start's `event`, commands.store_event): a unit's batch from
+last week, replayed or late, never counts tonight. With no event loaded there is nothing to check a
 claim against: results are then scored as the units report them (until publication).
 """
+import json
 from datetime import datetime
 
 from bidwire_host.collector import commands
@@ -27,6 +30,12 @@ def _replaces(conn, unit, row):
                             (unit, row["board"])).fetchone() is not None
     return conn.execute("SELECT 1 FROM results WHERE section IS ? AND table_no = ? AND board = ? LIMIT 1",
                         (row["section"], row["table_no"], row["board"])).fetchone() is not None
+
+
+def _started_under(conn, unit, row):
+    """The event the board row's board_start names (the assign it was played under), or None."""
+    body = conn.execute("SELECT body FROM events WHERE unit = ? AND seq = ?", (unit, row["start_seq"])).fetchone()
+    return None if body is None else json.loads(body[0]).get("event")
 
 
 def check(conn, s, state, unit, row, received):
@@ -48,6 +57,11 @@ def check(conn, s, state, unit, row, received):
     if section is None:
         reasons.append(f"unit {unit} played board {board} without an assignment (no section, table or round)")
         return reasons, None
+    started = _started_under(conn, unit, row)
+    tonight = commands.store_event(conn)
+    if started != tonight:
+        reasons.append(f"board {board} was started under an assignment of another event "
+                       f"({started or 'none named'}), not this one ({tonight}): a batch from another session")
     sec = s.section(section)
     if sec is None:
         names = ", ".join(x.name for x in s.event.session(s.session).sections)

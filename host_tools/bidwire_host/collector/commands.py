@@ -135,11 +135,18 @@ def check(command):
     return out
 
 
+def store_event(conn):
+    """The store's event id (migration 0009): what binds a unit's boards to tonight's event."""
+    return conn.execute("SELECT id FROM store_event").fetchone()[0]
+
+
 def enqueue(conn, unit, command):
-    """Queue a checked command for the unit (in the writer's transaction); returns it with its seq."""
+    """Queue a checked command for the unit (in the writer's transaction); returns it with its seq and the
+    store's event (`store_event`), which the unit keeps: an assign's goes into each board_start under it, and a
+    new one tells the unit that this collector numbers its commands from 1."""
     command = check(command)
     seq = conn.execute("SELECT coalesce(max(seq), 0) + 1 FROM commands WHERE unit = ?", (unit,)).fetchone()[0]
-    body = {"seq": seq, **command}
+    body = {"seq": seq, "event": store_event(conn), **command}
     conn.execute("INSERT INTO commands VALUES (?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
                  (unit, seq, command["type"], json.dumps(body, separators=(",", ":"))))
     return body

@@ -18,7 +18,7 @@ import re
 from bidwire.core.auction import MAX_INPUTS
 from bidwire_host import signing
 from bidwire_host.collector import commands, derive, event_setup, unit_traveller
-from bidwire_host.collector.sync_body import Malformed, beat_of, check_body
+from bidwire_host.collector.sync_body import Malformed, beat_of, check_body, event_of
 
 log = logging.getLogger("bidwire.collector")
 
@@ -149,15 +149,23 @@ def _same(stored_body, event):
     return json.loads(stored_body) == event
 
 
-def store_batch(unit, boot, beat, cmd_ack, events, received, raw=None, signature=None):
+def store_batch(unit, boot, beat, cmd_ack, events, received, raw=None, signature=None, event=None):
     """The writer job for one sync: a Stored. Rejected rolls the whole batch back.
 
     Liveness (`unit_sync.last_seen`) moves only with a batch that brings something new: an event stored, or a sync
     count (`beat`) above the one recorded for this boot. A batch with nothing new that does not move the count (a
     replayed body, a late duplicate) is a stale copy: acknowledged and counted, but it refreshes nothing (its answer
     carries the commands, as any: a duplicated request's answer may be the one that reaches the unit). `raw` and
-    `signature`: the batch as signed, kept when it brings events (`bidwire verify`)."""
+    `signature`: the batch as signed, kept when it brings events (`bidwire verify`). `event`: the event whose
+    commands `cmd_ack` counts (the body's, signed with it): another one than the store's (last week's, or none yet)
+    has applied none of this store's commands, which it is sent from the first (a unit that hears the store's
+    event numbers its commands afresh); None (firmware that sends none) takes `cmd_ack` as it comes."""
+    heard = event
+
     def job(conn):
+        nonlocal cmd_ack
+        if heard is not None and heard != commands.store_event(conn):
+            cmd_ack = 0
         highest = conn.execute("SELECT coalesce(max(seq), 0) FROM events WHERE unit = ?", (unit,)).fetchone()[0]
         alerts_before = conn.execute("SELECT coalesce(max(id), 0) FROM alerts").fetchone()[0]
         first = highest
@@ -245,7 +253,8 @@ def conflict_job(unit, seq, stored, sent, received):
 
 
 def admit(keyring, raw, signature, body, unit):
-    """The unit known, the signature good, the body valid: (unit, boot, beat, cmd_ack, events); else Rejected."""
+    """The unit known, the signature good, the body valid: (unit, boot, beat, cmd_ack, events, event); else
+    Rejected."""
     key = keyring.key(unit)
     if key is None:
         raise Rejected(403, f"unknown unit {unit!r}: provision it first (`bidwire provision`), "
@@ -255,4 +264,4 @@ def admit(keyring, raw, signature, body, unit):
         unit, boot, cmd_ack, events = check_body(body)
     except Malformed as e:
         raise Rejected(400, str(e)) from None
-    return unit, boot, beat_of(body), cmd_ack, events
+    return unit, boot, beat_of(body), cmd_ack, events, event_of(body)

@@ -109,6 +109,8 @@ class BoardStart(_Event):
     round: Int | None = None
     ns: Int | Name | None = None
     ew: Int | Name | None = None
+    # the event of the assign in force (its `event`: commands.store_event), None without one
+    event: Annotated[StrictStr, StringConstraints(pattern=r"^[0-9a-f]{16}$")] | None = None
 
 
 class Call(_Event):
@@ -251,6 +253,8 @@ class SyncBody(BaseModel):
     boot: Count
     beat: Count | None = None  # this boot's sync count (firmware 0.4 on): a replayed body repeats an old one
     cmd_ack: Count
+    # the event whose collector sent the commands cmd_ack counts ("" none yet; left out by firmware before it)
+    event: Annotated[StrictStr, StringConstraints(pattern=r"^([0-9a-f]{16})?$")] | None = None
     events: list[Event]  # type: ignore[valid-type]
 
 
@@ -279,6 +283,11 @@ def beat_of(body):
     return body.get("beat") if isinstance(body, dict) else None
 
 
+def event_of(body):
+    """The event whose commands the body's cmd_ack counts ("" none yet; None from firmware that sends none)."""
+    return body.get("event") if isinstance(body, dict) else None
+
+
 def check_body(body):
     """(unit, boot, cmd_ack, events) from a parsed JSON body, events as the dicts received; Malformed if not."""
     if not isinstance(body, dict):
@@ -286,7 +295,7 @@ def check_body(body):
     for field in ("unit", "boot", "cmd_ack", "events"):
         if field not in body:
             raise Malformed(f"missing field '{field}'")
-    extra = sorted(set(body) - {"unit", "boot", "beat", "cmd_ack", "events"})
+    extra = sorted(set(body) - {"unit", "boot", "beat", "cmd_ack", "event", "events"})
     if extra:
         raise Malformed(f"unknown field '{extra[0]}'")
     unit, boot, cmd_ack, events = body["unit"], body["boot"], body["cmd_ack"], body["events"]
@@ -295,6 +304,8 @@ def check_body(body):
     for name, value in (("boot", boot), ("cmd_ack", cmd_ack), ("beat", body.get("beat", 0))):
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             raise Malformed(f"'{name}' must be an integer >= 0")
+    if not isinstance(body.get("event", ""), str) or not re.fullmatch(r"([0-9a-f]{16})?", body.get("event", "")):
+        raise Malformed("'event' must be the event id the unit's commands came with (16 hex digits), or empty")
     if not isinstance(events, list):
         raise Malformed("'events' must be a list")
     last = 0
