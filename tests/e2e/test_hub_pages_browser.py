@@ -111,5 +111,5 @@ def test_the_organiser_logs_in_to_the_sims_progress_which_says_whether_it_is_rel
     r = page.request.post(released_hub.url + "/organiser/login", form={"password": PASSWORD,
                                                                         "next": "https://elsewhere.example/"},
                           max_redirects=0)
-    assert r.status == 303 and r.headers["location"] == "/"  # never sent to another site
+    assert r.status == 303 and r.headers["location"] == "/organiser"  # the desk, never another site
     context.close()

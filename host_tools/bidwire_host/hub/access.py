@@ -92,8 +92,9 @@ def is_organiser(hub: Worker, request: Request):
 
 Organiser = [Depends(organiser)]
 
-# The organiser's writes: a sim set up or changed, a club registered, a result corrected
-ORGANISER_WRITES = re.compile(r"/api/v1/sims(/[a-z0-9-]+(/clubs|/corrections)?)?")
+# The organiser's writes: a sim set up or changed, a club registered, its secret changed or the club removed, a
+# result corrected, a held result decided
+ORGANISER_WRITES = re.compile(r"/api/v1/sims(/[a-z0-9-]+(/clubs(/[^/]+(/secret)?)?|/corrections|/held)?)?")
 HEAT = re.compile(r"/api/v1/sims/([a-z0-9-]+)/usebio")  # a club's signed USEBIO heat
 
 

@@ -194,8 +194,21 @@ class HeldDecision(Strict):
 
 
 class OrganiserCorrection(Strict):
-    """The organiser's change of one club's result (after the correction period only the organiser's), with why."""
+    """The organiser's change of one club's result (after the correction period only the organiser's), with why.
+    A played result may leave out `score_ns`: the hub works it out by Law 77 (the organiser's desk form)."""
 
     club: ClubId
     result: ResultIn
     reason: Reason
+
+    @model_validator(mode="before")
+    @classmethod
+    def _scored(cls, data):
+        r = data.get("result") if isinstance(data, dict) else None
+        if isinstance(r, dict) and r.get("score_ns") is None and r.get("adjusted") is None and r.get("contract"):
+            try:
+                data = {**data, "result": {**r, "score_ns": law77_score(r.get("board"), r["contract"],
+                                                                         r.get("declarer"), r.get("tricks"))}}
+            except (ScoringError, TypeError, ValueError, KeyError):
+                pass  # the result's own checks name what is wrong
+        return data

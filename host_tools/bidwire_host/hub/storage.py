@@ -128,6 +128,34 @@ def register_club(conn, sim_id, club):
     return secret.hex()
 
 
+def rotate_secret(conn, sim_id, club_id):
+    """A new secret for the club (the old one opens nothing from now on), shown once; audited."""
+    sim(conn, sim_id)
+    secret = signing.new_secret()
+    cur = conn.execute("UPDATE clubs SET secret = %s WHERE sim_id = %s AND club_id = %s", (secret, sim_id, club_id))
+    if cur.rowcount == 0:
+        raise Refused(404, f"club: no club {club_id} in sim {sim_id}", "club")
+    _audit(conn, sim_id, "organiser", "club secret changed", club=club_id)
+    return secret.hex()
+
+
+def remove_club(conn, sim_id, club_id):
+    """The club and its results out of the sim (registered by mistake, or withdrawn); audited with how many
+    results went. What the club's changes counted moves to the sim's own count, which only grows."""
+    _begin(conn, sim_id)
+    row = conn.execute("SELECT changes FROM clubs WHERE sim_id = %s AND club_id = %s FOR UPDATE",
+                       (sim_id, club_id)).fetchone()
+    if row is None:
+        raise Refused(404, f"club: no club {club_id} in sim {sim_id}", "club")
+    boards = [b for (b,) in conn.execute("DELETE FROM results WHERE sim_id = %s AND club_id = %s RETURNING board",
+                                         (sim_id, club_id)).fetchall()]
+    conn.execute("DELETE FROM clubs WHERE sim_id = %s AND club_id = %s", (sim_id, club_id))
+    conn.execute("UPDATE sims SET changes = changes + %s WHERE id = %s", (row[0], sim_id))
+    _audit(conn, sim_id, "organiser", "club removed", club=club_id, results=len(boards))
+    _end(conn, sim_id, rebuilt=boards)
+    return len(boards)
+
+
 def club_secret(conn, sim_id, club_id):
     row = conn.execute("SELECT secret FROM clubs WHERE sim_id = %s AND club_id = %s", (sim_id, club_id)).fetchone()
     return None if row is None else bytes(row[0])

@@ -15,7 +15,15 @@ from bidwire_host.formats.pbn_import import load as load_pbn
 from bidwire_host.formats.publish import EventInfo
 from bidwire_host.hub import storage
 from bidwire_host.hub.access import COOKIE, Organiser, end_session, is_organiser, open_session, password_ok
-from bidwire_host.hub.inputs import ClubRegistration, HeldDecision, OrganiserCorrection, SimChange, SimInPath, SimSetup
+from bidwire_host.hub.inputs import (
+    ClubInPath,
+    ClubRegistration,
+    HeldDecision,
+    OrganiserCorrection,
+    SimChange,
+    SimInPath,
+    SimSetup,
+)
 from bidwire_host.hub.storage import Refused, released
 from bidwire_host.hub.views import TEMPLATES, standing
 from bidwire_host.hub.worker import WorkerDep
@@ -39,6 +47,15 @@ def create_sim(setup: SimSetup, hub: WorkerDep):
     with hub.pool.connection() as conn:
         storage.create_sim(conn, setup, hands, worked)
     return {"id": setup.id}
+
+
+@router.get("/api/v1/sims", dependencies=Organiser)
+def list_sims(hub: WorkerDep):
+    """Every sim of the hub, for the organiser's desk: id, name, release time, whether released."""
+    with hub.pool.connection() as conn:
+        rows = storage.sims(conn)
+    return [{"id": r["id"], "name": r["name"], "release_at": r["release_at"].isoformat(), "released": released(r)}
+            for r in rows]
 
 
 @router.patch("/api/v1/sims/{sim_id}", dependencies=Organiser)
@@ -67,6 +84,21 @@ def register_club(sim_id: SimInPath, club: ClubRegistration, hub: WorkerDep):
     with hub.pool.connection() as conn:
         secret = storage.register_club(conn, sim_id, club)
     return {"id": club.id, "secret": secret}
+
+
+@router.post("/api/v1/sims/{sim_id}/clubs/{club_id}/secret", status_code=201, dependencies=Organiser)
+def new_secret(sim_id: SimInPath, club_id: ClubInPath, hub: WorkerDep):
+    """A new secret for the club, shown once: the old one opens nothing from now on (a secret given to the wrong
+    person, or lost)."""
+    with hub.pool.connection() as conn:
+        return {"id": club_id, "secret": storage.rotate_secret(conn, sim_id, club_id)}
+
+
+@router.delete("/api/v1/sims/{sim_id}/clubs/{club_id}", dependencies=Organiser)
+def remove_club(sim_id: SimInPath, club_id: ClubInPath, hub: WorkerDep):
+    """The club and its results out of the sim, audited with how many results went."""
+    with hub.pool.connection() as conn:
+        return {"id": club_id, "results_removed": storage.remove_club(conn, sim_id, club_id)}
 
 
 @router.get("/api/v1/sims/{sim_id}/progress", dependencies=Organiser)
@@ -123,9 +155,9 @@ def audit(sim_id: SimInPath, hub: WorkerDep):
 
 
 def _next(path):
-    """Where a login goes on to: an organiser's page of this hub (a sim's progress), or the hub's first page;
-    never another site."""
-    return path if path and re.fullmatch("/organiser/sims/" + SIM_ID[1:-1], path) else "/"
+    """Where a login goes on to: an organiser's page of this hub (the desk, a sim's desk), or the desk; never
+    another site."""
+    return path if path and re.fullmatch("/organiser(/sims/" + SIM_ID[1:-1] + ")?", path) else "/organiser"
 
 
 @router.get("/organiser/login", response_class=HTMLResponse)
@@ -152,6 +184,23 @@ def logout(request: Request, hub: WorkerDep):
     r = RedirectResponse("/", status_code=303)
     r.delete_cookie(COOKIE)
     return r
+
+
+@router.get("/organiser/desk.js")
+def desk_script():
+    """The desk pages' few shared functions (the time zones, the API calls)."""
+    return Response(TEMPLATES.get_template("desk.js").render(), media_type="text/javascript; charset=utf-8",
+                    headers={"Cache-Control": "no-cache"})
+
+
+@router.get("/organiser", response_class=HTMLResponse)
+def desk(request: Request, hub: WorkerDep):
+    """The organiser's desk: the hub's sims, and a new one set up."""
+    if not is_organiser(hub, request):
+        return RedirectResponse("/organiser/login?next=/organiser", status_code=303)
+    with hub.pool.connection() as conn:
+        rows = storage.sims(conn)
+    return TEMPLATES.TemplateResponse(request, "desk.html", {"sims": [dict(r, released=released(r)) for r in rows]})
 
 
 @router.get("/organiser/sims/{sim_id}", response_class=HTMLResponse)
