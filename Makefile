@@ -36,7 +36,7 @@ FROZEN_SRC  := $(shell find firmware boards -name '*.py' -not -path '*/__pycache
 # pyright-python otherwise asks PyPI for its latest version on every run, only to print a warning.
 export PYRIGHT_PYTHON_IGNORE_WARNINGS := 1
 
-.PHONY: setup runtime hub-runtime device-model chromium gcc-multilib postgresql faketime hub demo-sim mp32 mp32-mpy test test-py test-mp compile lint typecheck bench demo unit-build vunit firmware deploy provision serve rebuild clean chaos power-loss
+.PHONY: setup runtime hub-runtime device-model chromium gcc-multilib postgresql faketime npm-readers hub demo-sim mp32 mp32-mpy test test-py test-mp compile lint typecheck bench demo unit-build vunit firmware deploy provision serve rebuild clean chaos power-loss
 
 # Setup comes in steps (pyproject.toml): `runtime` is what make demo and make serve run (a club's collector, and
 # make demo's client), `hub-runtime` adds the hub's (PostgreSQL's driver), `setup` adds the development tools
@@ -68,7 +68,7 @@ $(HUB_RUNTIME): pyproject.toml | $(VENV)/bin/pip
 $(TYPESHED): | $(STAMP)
 	ln -sfn "$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))')" $@
 
-test: setup chromium gcc-multilib postgresql faketime
+test: setup chromium gcc-multilib postgresql faketime npm-readers
 	$(MAKE) --no-print-directory test-py test-mp compile lint typecheck
 
 # The dashboard's browser tests drive Debian's chromium through Playwright (which never downloads a browser).
@@ -76,6 +76,16 @@ chromium:
 	@test -x /usr/bin/chromium || { echo "installing Debian chromium for the browser tests"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } \
 		|| { echo "make test needs /usr/bin/chromium: apt-get install chromium (as root)"; exit 1; }
+
+# Readers from the npm registry that the tests run on bidwire's files (tests/readers: npm's `pbn`), installed as
+# their lock file says with the machine's Node.js and npm (Debian's when it has none).
+npm-readers: tests/readers/node_modules/.package-lock.json
+
+tests/readers/node_modules/.package-lock.json: tests/readers/package.json tests/readers/package-lock.json
+	@command -v npm >/dev/null || { echo "installing Debian's nodejs and npm for the readers' tests"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null; } \
+		|| { echo "make test needs node and npm: apt-get install nodejs npm (as root)"; exit 1; }
+	cd tests/readers && npm ci --no-audit --no-fund --silent
 
 # A test runs a club's collector with its clock an hour off (libfaketime's faketime; the hub reads only its own).
 faketime:

@@ -5,8 +5,11 @@ bridgebots. Each recorded call must come back at the seat that made it, and the 
 standard's §3.9 marks (`irregular=marks`) are measured too: what docs/scorer.md's table says each reader does.
 """
 import html
+import json
 import logging
 import re
+import subprocess
+from pathlib import Path
 
 import pytest
 from bridge_utils.pbn2html import pbn2html
@@ -253,3 +256,42 @@ def test_a_turn_skipped_after_two_passes_still_replays_in_endplay():
     (board,) = endplay_pbn.loads(game)
     assert Contract.from_auction(board.dealer, board.auction).declarer.abbr == "N"
     assert str(Contract.from_auction(board.dealer, board.auction)).startswith("2♥")
+
+
+READERS = Path(__file__).parents[1] / "readers"  # the npm packages the tests run (make npm-readers)
+
+
+def npm_pbn(path):
+    """The npm registry's `pbn` package (1.6.1) reading a file: its games' tags, auction tokens and notes."""
+    out = subprocess.run(["node", str(READERS / "read_pbn.js"), str(path)], capture_output=True, text=True,
+                         check=True, timeout=60)
+    return json.loads(out.stdout)
+
+
+def test_the_npm_pbn_reader_takes_every_game_with_each_call_and_note(demo):
+    """docs/scorer.md's readers table: npm's `pbn` reads the default form without an error, every game with its
+    tags, and each call as a token beside the notes; a skipped player's Pass is the one its note says did not call."""
+    read = npm_pbn(demo["dir"] / "bidwire.pbn")
+    assert read["error"] is None
+    played = [g for g in read["games"] if g["auction"]]
+    assert len(played) == len(demo["recorded"]) == 18
+    skipped_seen = 0
+    for g in played:
+        tags = g["tags"]
+        notes = dict(n.split(":", 1) for n in g["notes"])
+        calls, k = [], 0
+        dealer = tags["Auction"]
+        for i, token in enumerate(g["auction"]):
+            if re.fullmatch(r"=\d+=", token):
+                continue
+            after = g["auction"][i + 1] if i + 1 < len(g["auction"]) else ""
+            note = notes.get(after.strip("="), "") if re.fullmatch(r"=\d+=", after) else ""
+            if SKIPPED in note:
+                skipped_seen += 1
+            else:
+                calls.append((seat_after(dealer, k), token))
+            k += 1
+        assert calls == recorded_calls(demo, tags)
+        contract, declarer, _ = demo["contracts"][int(tags["Table"]), int(tags["Board"])]
+        assert (tags["Contract"], tags["Declarer"] or None) == (contract, declarer)
+    assert skipped_seen >= 2
