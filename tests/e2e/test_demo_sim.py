@@ -45,4 +45,17 @@ def test_the_sim_demo_scores_every_club_and_leaves_nothing_running(tmp_path):
     root = ElementTree.fromstring((exports / "sim.xml").read_text(encoding="utf-8").split("\n", 2)[2])
     clubs = {p.text.split("-")[0] for p in root.iter("PAIR_NUMBER")}
     assert clubs == {"C1", "C2"}
+    # issue 40: each pair of the combined USEBIO is its club's own pair, with the names and national numbers the
+    # club's own file gives it (each club's collector wrote its USEBIO from its own register)
+    combined = {p.findtext("PAIR_NUMBER"): _players(p) for p in root.iter("PAIR")}
+    own = {}
+    for c in ("C1", "C2"):
+        mine = ElementTree.parse(folder / "clubs" / c / "exports" / "bidwire.xml").getroot()
+        own.update({f"{c}-A-{p.findtext('PAIR_NUMBER')}": _players(p) for p in mine.iter("PAIR")})
+    assert len(combined) == 12 and combined == own
+    assert all(name and number.isdigit() for players in own.values() for name, number in players)
     assert _running(folder) == []
+
+
+def _players(pair):
+    return [(x.findtext("PLAYER_NAME"), x.findtext("NATIONAL_ID_NUMBER")) for x in pair.iter("PLAYER")]
