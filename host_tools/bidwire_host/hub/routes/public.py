@@ -11,7 +11,7 @@ from starlette.concurrency import run_in_threadpool
 from bidwire.core import board as core_board
 from bidwire_host.formats.pbn import parse_deal
 from bidwire_host.hub import exports, storage
-from bidwire_host.hub.access import is_organiser
+from bidwire_host.hub.access import COOKIE, is_organiser
 from bidwire_host.hub.inputs import (
     BoardInPath,
     ClubInPath,
@@ -112,6 +112,20 @@ def _at_once(hub: Worker, sim_id, key, again):
     return None if f is None else hub.served_page(key(sim, f), f, again)
 
 
+def _before_release(hub: Worker, request, sim_id, key, render):
+    """The page anyone reads before the release (when the results will be out), from the sim's row this worker
+    read within SIM_TTL, on the event loop: no database, no thread, for the players who reload it all evening
+    while the clubs upload. None when it must be made the slow way: the sim not read lately, released, or the
+    request carrying a credential (the organiser sees everything: the full path checks it)."""
+    if request.headers.get("authorization") or request.cookies.get(COOKIE):
+        return None
+    sim = hub.recent_sim(sim_id)
+    if sim is None or released(sim):
+        return None
+    k = key(sim)
+    return None if k is None else hub.page(("before release", *k), None, lambda: render(sim))
+
+
 def _pages(entries):
     """How many pages `entries` entries fill (one, when there are none)."""
     return max(1, -(-entries // PAGE))
@@ -126,7 +140,9 @@ async def sim_page(sim_id: SimInPath, request: Request, hub: WorkerDep,
                    page: Annotated[int, Query(ge=1, le=10_000)] = 1, club: ClubInQuery = None):
     club = club or None  # the form's "All clubs"
     html = _at_once(hub, sim_id, lambda sim, f: _sim_key(sim, f, page, club),
-                    lambda: _sim_page(sim_id, None, hub, page, club))
+                    lambda: _sim_page(sim_id, None, hub, page, club)) or _before_release(
+        hub, request, sim_id, lambda sim: ("sim", sim["id"], sim["name"], sim["release_at"]),
+        lambda sim: TEMPLATES.get_template("sim.html").render({"sim": sim, "field": None, "shown": False}))
     if html is not None:
         return HTMLResponse(html)
     return await run_in_threadpool(_sim_page, sim_id, request, hub, page, club)
@@ -160,7 +176,10 @@ async def board_page(sim_id: SimInPath, board: BoardInPath, request: Request, hu
                      club: ClubInQuery = None):
     club = club or None
     html = _at_once(hub, sim_id, lambda sim, f: _board_key(sim, board, club),
-                    lambda: _board_page(sim_id, board, None, hub, club))
+                    lambda: _board_page(sim_id, board, None, hub, club)) or _before_release(
+        hub, request, sim_id, lambda sim: _board_key(sim, board, None) + (sim["release_at"],)
+        if board in sim["boards"] else None,
+        lambda sim: TEMPLATES.get_template("board.html").render({"sim": sim, "board": board, "shown": False}))
     if html is not None:
         return HTMLResponse(html)
     return await run_in_threadpool(_board_page, sim_id, board, request, hub, club)
