@@ -8,6 +8,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx2 as httpx
@@ -116,6 +117,21 @@ def post_upload(url, club, secret_hex, body, *, as_club=None, signature=None):
 def played(section, board, ns, ew, contract, declarer, tricks, score_ns, **extra):
     return {"section": section, "board": board, "ns": ns, "ew": ew, "contract": contract, "declarer": declarer,
             "tricks": tricks, "score_ns": score_ns, **extra}
+
+
+# The two screens the hub's pages are tried on in chromium: a phone and a desktop
+SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1366, "height": 900}}
+
+
+@contextmanager
+def hub_of_its_own():
+    """A hub (two workers) on a throwaway cluster of its own, both stopped at the end."""
+    with Pg() as cluster, tempfile.TemporaryDirectory(prefix="bidwire-hub-") as folder:
+        hub = Hub(cluster.dsn, folder).start()
+        try:
+            yield hub
+        finally:
+            hub.stop()
 
 
 class Pg:

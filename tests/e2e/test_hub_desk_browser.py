@@ -5,7 +5,6 @@ secret (the old one then opens nothing), move the release, admit a result first 
 remove a club, and read the audit. No page scrolls sideways. Screenshots go to build/screenshots/hub-desk-*.png."""
 import re
 import sys
-import tempfile
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -13,21 +12,15 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parents[1]))  # tests/hubkit.py
 
-from hubkit import PASSWORD, Hub, Pg, played, post_upload, upload_body  # noqa: E402
+from hubkit import PASSWORD, SIZES, hub_of_its_own, played, post_upload, upload_body  # noqa: E402
 from test_dashboard import SHOTS, browser, chromium_installed  # noqa: E402, F401 (fixtures)
 from waiting import wait_until  # noqa: E402
-
-SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1366, "height": 900}}
 
 
 @pytest.fixture(scope="module")
 def hub():
-    with Pg() as cluster, tempfile.TemporaryDirectory(prefix="bidwire-hub-") as folder:
-        h = Hub(cluster.dsn, folder).start()
-        try:
-            yield h
-        finally:
-            h.stop()
+    with hub_of_its_own() as h:
+        yield h
 
 
 def _fits(page):

@@ -3,7 +3,6 @@ desktop (1366 px): the released ranking, a board's page with the hand diagram an
 the upload form and the organiser's login. None scrolls sideways, and each shows what a player looks for.
 Screenshots go to build/screenshots/hub-*.png."""
 import sys
-import tempfile
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -11,37 +10,31 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parents[1]))  # tests/hubkit.py
 
-from hubkit import HANDS, PASSWORD, Hub, Pg, played, post_upload, upload_body  # noqa: E402
+from hubkit import HANDS, PASSWORD, SIZES, hub_of_its_own, played, post_upload, upload_body  # noqa: E402
 from test_dashboard import SHOTS, browser, chromium_installed  # noqa: E402, F401 (fixtures)
-
-SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1366, "height": 900}}
 
 
 @pytest.fixture(scope="module")
 def released_hub():
-    with Pg() as cluster, tempfile.TemporaryDirectory(prefix="bidwire-hub-") as folder:
-        hub = Hub(cluster.dsn, folder).start()
-        try:
-            with hub.organiser() as org:
-                org.post("/api/v1/sims", json={
-                    "id": "pages", "name": "Winter charity sim", "boards": [1, 2], "hands_pbn": HANDS,
-                    "release_at": (datetime.now(UTC) + timedelta(hours=1)).isoformat()}).raise_for_status()
-                for club, name in (("BRM", "Bromley Bridge Club"), ("HOV", "Hove and District Bridge Club")):
-                    secret = org.post("/api/v1/sims/pages/clubs", json={"id": club, "name": name}).json()["secret"]
-                    results = [played("A", b, str(t), str(t), c, d, k, s,
-                                      ns_names="Margaret Featherstonehaugh & Bartholomew Oyelaran-Smith",
-                                      ew_names="Ann Lee & Bo Ng")
-                               for b, t, c, d, k, s in ((1, 1, "4S", "N", 10, 420), (1, 2, "3NT", "S", 9, 400),
-                                                        (2, 1, "2H", "S", 8, 110), (2, 2, "2H", "S", 9, 140))]
-                    post_upload(hub.url, club, secret, upload_body("pages", club, 1, results)).raise_for_status()
-                # released once every result is in (one first seen after the release is held for the organiser)
-                org.patch("/api/v1/sims/pages", json={"release_at": datetime.now(UTC).isoformat()}).raise_for_status()
-                org.post("/api/v1/sims", json={
-                    "id": "later", "name": "Spring sim", "boards": [1, 2], "hands_pbn": HANDS,
-                    "release_at": (datetime.now(UTC) + timedelta(hours=3)).isoformat()}).raise_for_status()
-            yield hub
-        finally:
-            hub.stop()
+    with hub_of_its_own() as hub:
+        with hub.organiser() as org:
+            org.post("/api/v1/sims", json={
+                "id": "pages", "name": "Winter charity sim", "boards": [1, 2], "hands_pbn": HANDS,
+                "release_at": (datetime.now(UTC) + timedelta(hours=1)).isoformat()}).raise_for_status()
+            for club, name in (("BRM", "Bromley Bridge Club"), ("HOV", "Hove and District Bridge Club")):
+                secret = org.post("/api/v1/sims/pages/clubs", json={"id": club, "name": name}).json()["secret"]
+                results = [played("A", b, str(t), str(t), c, d, k, s,
+                                  ns_names="Margaret Featherstonehaugh & Bartholomew Oyelaran-Smith",
+                                  ew_names="Ann Lee & Bo Ng")
+                           for b, t, c, d, k, s in ((1, 1, "4S", "N", 10, 420), (1, 2, "3NT", "S", 9, 400),
+                                                    (2, 1, "2H", "S", 8, 110), (2, 2, "2H", "S", 9, 140))]
+                post_upload(hub.url, club, secret, upload_body("pages", club, 1, results)).raise_for_status()
+            # released once every result is in (one first seen after the release is held for the organiser)
+            org.patch("/api/v1/sims/pages", json={"release_at": datetime.now(UTC).isoformat()}).raise_for_status()
+            org.post("/api/v1/sims", json={
+                "id": "later", "name": "Spring sim", "boards": [1, 2], "hands_pbn": HANDS,
+                "release_at": (datetime.now(UTC) + timedelta(hours=3)).isoformat()}).raise_for_status()
+        yield hub
 
 
 def _no_sideways_scroll(page):
