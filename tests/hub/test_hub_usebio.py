@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 import httpx2 as httpx
 import pytest
 from hubkit import PASSWORD, played, post_upload, upload_body
+from waiting import wait_until
 
 from bidwire_host import signing
 from bidwire_host.formats import usebio
@@ -255,3 +256,25 @@ def test_a_signed_heat_cannot_be_sent_again_later_nor_as_another_section(hub):
     with hub.organiser() as org:
         whats = [a["what"] for a in org.get("/api/v1/sims/usebio-replay/audit").json()]
     assert whats.count("heat uploaded") == 2
+
+
+def test_a_heat_first_sent_after_the_release_is_held_for_the_organiser(hub):
+    """Issue 39, finding 1, for a club that scores with another program: its whole heat sent only after the
+    release is held (the reply says so, the field is unchanged, each result audited), until the organiser
+    admits it."""
+    secrets = setup(hub, "usebio-late")
+    assert post_upload(hub.url, "A", secrets["A"], upload_body("usebio-late", "A", 1, CLUB_A)).status_code == 200
+    with hub.organiser() as org:
+        assert org.patch("/api/v1/sims/usebio-late", json={"release_at": datetime.now(UTC).isoformat()}).status_code \
+            == 200
+    r = send(hub, "usebio-late", "B", secrets["B"], EVENT_LAYOUT.format(score="<SCORE>110</SCORE>"))
+    assert r.json() == {"stored": 3, "withdrawn": 0, "held": 3, "again": False}, r.text
+    assert club_rows(field(hub, "usebio-late"), "B") == []
+    with hub.organiser() as org:
+        audit = org.get("/api/v1/sims/usebio-late/audit").json()
+        held = [a for a in audit if a["what"] == "result held: first seen after the release"]
+        assert sorted((a["by"], a["detail"]["board"]) for a in held) == [("club B (USEBIO)", b) for b in (1, 1, 2)]
+        assert org.post("/api/v1/sims/usebio-late/held", json={"club": "B", "admit": True, "reason": "checked"}
+                        ).json() == {"admitted": 3}
+    assert sorted(r[3] for r in wait_until(lambda: club_rows(field(hub, "usebio-late"), "B"), 10, 0.1,
+                                           "the admitted heat in the field")) == ["2H", "3NT", "4S"]
