@@ -149,23 +149,19 @@ def _same(stored_body, event):
     return json.loads(stored_body) == event
 
 
-def store_batch(unit, boot, beat, cmd_ack, events, received, raw=None, signature=None, event=None):
+def store_batch(unit, boot, beat, cmd_ack, events, heard, received, raw=None, signature=None):
     """The writer job for one sync: a Stored. Rejected rolls the whole batch back.
 
     Liveness (`unit_sync.last_seen`) moves only with a batch that brings something new: an event stored, or a sync
     count (`beat`) above the one recorded for this boot. A batch with nothing new that does not move the count (a
     replayed body, a late duplicate) is a stale copy: acknowledged and counted, but it refreshes nothing (its answer
     carries the commands, as any: a duplicated request's answer may be the one that reaches the unit). `raw` and
-    `signature`: the batch as signed, kept when it brings events (`bidwire verify`). `event`: the event whose
+    `signature`: the batch as signed, kept when it brings events (`bidwire verify`). `heard`: the event whose
     commands `cmd_ack` counts (the body's, signed with it): another one than the store's (last week's, or none yet)
     has applied none of this store's commands, which it is sent from the first (a unit that hears the store's
     event numbers its commands afresh); None (firmware that sends none) takes `cmd_ack` as it comes."""
-    heard = event
-
     def job(conn):
-        nonlocal cmd_ack
-        if heard is not None and heard != commands.store_event(conn):
-            cmd_ack = 0
+        applied = cmd_ack if heard is None or heard == commands.store_event(conn) else 0
         highest = conn.execute("SELECT coalesce(max(seq), 0) FROM events WHERE unit = ?", (unit,)).fetchone()[0]
         alerts_before = conn.execute("SELECT coalesce(max(id), 0) FROM alerts").fetchone()[0]
         first = highest
@@ -209,7 +205,7 @@ def store_batch(unit, boot, beat, cmd_ack, events, received, raw=None, signature
         elif beat is not None:
             fresh = (boot, beat) > (before["boot"], before["beat"])
         else:  # firmware without a sync count: only a moved (boot, cmd_ack) tells a new sync from a copy
-            fresh = (boot, cmd_ack) > (before["boot"], before["cmd_ack"])
+            fresh = (boot, applied) > (before["boot"], before["cmd_ack"])
         stale = before is not None and not stored and not fresh
         if stale:
             conn.execute("UPDATE unit_sync SET duplicates = duplicates + ? WHERE unit = ?", (duplicates, unit))
@@ -218,7 +214,7 @@ def store_batch(unit, boot, beat, cmd_ack, events, received, raw=None, signature
                          "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (unit) DO UPDATE SET "
                          "boot = excluded.boot, cmd_ack = excluded.cmd_ack, last_seen = excluded.last_seen, "
                          "duplicates = duplicates + excluded.duplicates, beat = excluded.beat",
-                         (unit, boot, cmd_ack, received, duplicates, count))
+                         (unit, boot, applied, received, duplicates, count))
         results = []
         if highest > first:
             results = [dict(r) for r in conn.execute("SELECT * FROM results WHERE unit = ? AND seq > ? ORDER BY seq",
@@ -235,10 +231,10 @@ def store_batch(unit, boot, beat, cmd_ack, events, received, raw=None, signature
         acked = not stale and conn.execute(
             "SELECT 1 FROM commands WHERE unit = ? AND type IN ('ruling', 'lead_choice') AND seq > ? AND seq <= ? "
             "LIMIT 1",
-            (unit, before["cmd_ack"] if before is not None else 0, cmd_ack)).fetchone() is not None
+            (unit, before["cmd_ack"] if before is not None else 0, applied)).fetchone() is not None
         # a copy still gets the unit's commands: the answer to the first may have been lost on the way while the
         # copy's arrives (a duplicated request), and only the unit itself can apply them
-        return Stored(highest, commands.pending(conn, unit, cmd_ack), bool(results),
+        return Stored(highest, commands.pending(conn, unit, applied), bool(results),
                       alerts or queue_moved or acked or bool(results), calls, stale)
     return job
 
@@ -253,7 +249,7 @@ def conflict_job(unit, seq, stored, sent, received):
 
 
 def admit(keyring, raw, signature, body, unit):
-    """The unit known, the signature good, the body valid: (unit, boot, beat, cmd_ack, events, event); else
+    """The unit known, the signature good, the body valid: (unit, boot, beat, cmd_ack, events, heard); else
     Rejected."""
     key = keyring.key(unit)
     if key is None:

@@ -216,8 +216,7 @@ class Service:
             body, unit = ingest.unit_of(raw)
             check = ingest.admit(self.keyring, raw, signature, body, unit)
             received = utc.now_iso()
-            *fields, event = check
-            job = ingest.store_batch(*fields, received, raw=raw, signature=signature, event=event)
+            job = ingest.store_batch(*check, received, raw=raw, signature=signature)
             try:
                 out = await asyncio.wrap_future(self.store.submit(job))
             except StoreError as e:
