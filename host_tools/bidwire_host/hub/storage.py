@@ -164,7 +164,7 @@ def club_secret(conn, sim_id, club_id):
 def store_upload(conn, upload, body_digest):
     """Store a club's verified upload, exactly once: ("stored", n) for a new one, ("again", 0) for a retry of the
     last one (same number, same bytes: nothing changes). Anything else is Refused and stores nothing. The third
-    figure: how many of the results are held for the organiser (first seen after the release: `_put_many`)."""
+    figure: how many of the results are held for the organiser (first seen after the release: `_put`)."""
     _begin(conn, upload.sim)
     s = sim(conn, upload.sim)
     row = conn.execute("SELECT last_upload, last_digest FROM clubs WHERE sim_id = %s AND club_id = %s FOR UPDATE",
@@ -181,8 +181,8 @@ def store_upload(conn, upload, body_digest):
     for i, r in enumerate(upload.results):
         if r.board not in boards:
             raise Refused(422, f"results[{i}].board: board {r.board} is not in sim {upload.sim}", f"results[{i}].board")
-    held = _put_many(conn, upload.sim, upload.club, upload.results, upload.upload, f"club {upload.club}",
-                     released(s))
+    held = _held(_put(conn, upload.sim, upload.club, upload.results, upload.upload, f"club {upload.club}",
+                      released(s)))
     conn.execute("UPDATE clubs SET last_upload = %s, last_digest = %s WHERE sim_id = %s AND club_id = %s",
                  (upload.upload, body_digest, upload.sim, upload.club))
     _end(conn, upload.sim, upload.club)
@@ -193,7 +193,7 @@ def replace_heat(conn, sim_id, club, results, file_digest, number=None):
     """A club's heat from one USEBIO file (its sections whole): each result set (a changed one audited as a
     correction), and the club's results in those sections that the file no longer holds withdrawn, audited.
     ("again", 0, 0, 0) for the file taken last; ("stored", set, withdrawn, held) otherwise (held: first seen
-    after the release, `_put_many`). A re-upload replaces; it
+    after the release, `_put`). A re-upload replaces; it
     never adds a second copy of a result. A signed heat's `number` counts with the club's uploads: above the
     last one taken, or the last one again with the same file; an older one is a replay, refused (409)."""
     _begin(conn, sim_id)
@@ -220,7 +220,7 @@ def replace_heat(conn, sim_id, club, results, file_digest, number=None):
             raise Refused(422, f"BOARD {r.board}: {r.ns} v {r.ew} in section {r.section} twice", "TRAVELLER_LINE")
         keys.add(key)
     by = f"club {club} (USEBIO)"
-    held = _put_many(conn, sim_id, club, results, 0, by, released(s))
+    held = _held(_put(conn, sim_id, club, results, 0, by, released(s)))
     kept = conn.execute("SELECT section, board, ns, ew FROM results WHERE sim_id = %s AND club_id = %s",
                         (sim_id, club)).fetchall()
     sections = {r.section for r in results}  # a file holds its sections whole; others stay as they were
@@ -252,39 +252,9 @@ def organiser_correct(conn, sim_id, fix):
     if conn.execute("SELECT 1 FROM clubs WHERE sim_id = %s AND club_id = %s FOR UPDATE",
                     (sim_id, fix.club)).fetchone() is None:  # the club's row first, as the club's uploads lock it
         raise Refused(404, f"club: no club {fix.club} in sim {sim_id}", "club")
-    version = _put(conn, sim_id, fix.club, fix.result, 0, "organiser", reason=fix.reason, always_audit=True)
+    changed = _put(conn, sim_id, fix.club, [fix.result], 0, "organiser", reason=fix.reason)
     _end(conn, sim_id, fix.club)
-    return version
-
-
-def _put(conn, sim_id, club, r, upload_no, by, reason=None, always_audit=False):
-    """Insert or replace one result (keyed by club, section, board and pairs) as the organiser sets it: never
-    held, and one the hub held (`_put_many`) is in the field from then on; a replacement is audited. Its
-    version, or None when it is the result already in the field."""
-    adjusted = None if r.adjusted is None else Jsonb(r.adjusted.model_dump(exclude_none=True))
-    cur = conn.execute(
-        "INSERT INTO results AS old (sim_id, club_id, section, board, ns, ew, ns_names, ew_names, ns_ids, ew_ids, "
-        "contract, declarer, tricks, score_ns, adjusted, upload, held) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, "
-        "%s, %s, %s, %s, %s, %s, %s, false) ON CONFLICT (sim_id, club_id, section, board, ns, ew) DO UPDATE SET "
-        "ns_names = EXCLUDED.ns_names, ew_names = EXCLUDED.ew_names, ns_ids = EXCLUDED.ns_ids, "
-        "ew_ids = EXCLUDED.ew_ids, contract = EXCLUDED.contract, declarer = "
-        "EXCLUDED.declarer, tricks = EXCLUDED.tricks, score_ns = EXCLUDED.score_ns, adjusted = EXCLUDED.adjusted, "
-        "upload = EXCLUDED.upload, xact = pg_current_xact_id(), version = old.version + 1, updated_at = now(), "
-        "held = false WHERE (old.ns_names, old.ew_names, old.ns_ids, old.ew_ids, "
-        "old.contract, old.declarer, old.tricks, old.score_ns, old.adjusted, old.held) IS DISTINCT FROM "
-        "(EXCLUDED.ns_names, EXCLUDED.ew_names, EXCLUDED.ns_ids, EXCLUDED.ew_ids, EXCLUDED.contract, "
-        "EXCLUDED.declarer, EXCLUDED.tricks, EXCLUDED.score_ns, EXCLUDED.adjusted, false) RETURNING version",
-        (sim_id, club, r.section, r.board, r.ns, r.ew, r.ns_names, r.ew_names, r.ns_ids, r.ew_ids, r.contract,
-         r.declarer, r.tricks, r.score_ns, adjusted, upload_no))
-    row = cur.fetchone()
-    if row is None:
-        return None  # the same result again: nothing changes, and no correction is recorded
-    version = row[0]
-    if version > 1 or always_audit:
-        _audit(conn, sim_id, by, "result corrected", club=club, section=r.section, board=r.board, ns=r.ns,
-               ew=r.ew, version=version, result=json.loads(r.model_dump_json()),
-               **({"reason": reason} if reason else {}))
-    return version
+    return changed[0][1] if changed else None
 
 
 _COLUMNS = ("section", "board", "ns", "ew", "ns_names", "ew_names", "ns_ids", "ew_ids", "contract", "declarer",
@@ -292,11 +262,15 @@ _COLUMNS = ("section", "board", "ns", "ew", "ns_names", "ew_names", "ns_ids", "e
 _TYPES = ("text", "int", "text", "text", "text", "text", "text", "text", "text", "text", "int", "int")
 
 
-def _put_many(conn, sim_id, club, results, upload_no, by, after_release):
-    """_put for a club's whole upload in one statement (unnest of one array per column): a result given twice in
-    one upload counts once, its last form. The replacements are audited as _put audits them. `after_release`: a
-    result the hub did not hold is held for the organiser (not in the field until admitted: `decide_held`), and
-    audited; one it held stays as it was, held or in the field. How many of the results set are held."""
+def _put(conn, sim_id, club, results, upload_no, by, after_release=False, reason=None):
+    """Insert or replace results (each keyed by club, section, board and pairs) in one statement (unnest of one
+    array per column): a result given twice counts once, its last form. The same result again changes nothing
+    and records nothing. A replacement is audited as a correction.
+
+    A club's (no `reason`): `after_release`, a result the hub did not hold is held for the organiser (not in the
+    field until admitted: `decide_held`), and audited; one it held stays as it was, held or in the field. The
+    organiser's (with his `reason`): never held, a held one is in the field from then on, and every change is
+    audited with the reason. [(key, version, held)] of the results changed."""
     last = {}
     for r in results:
         last[(r.section, r.board, r.ns, r.ew)] = r
@@ -305,6 +279,7 @@ def _put_many(conn, sim_id, club, results, upload_no, by, after_release):
     arrays.append([None if r.adjusted is None else json.dumps(r.adjusted.model_dump(exclude_none=True))
                    for r in rows])
     casts = ", ".join(f"%s::{t}[]" for t in _TYPES)
+    admit = reason is not None
     cur = conn.execute(
         "INSERT INTO results AS old (sim_id, club_id, section, board, ns, ew, ns_names, ew_names, ns_ids, ew_ids, "
         "contract, declarer, tricks, score_ns, adjusted, upload, held) SELECT %s, %s, u.section, u.board, u.ns, "
@@ -315,21 +290,26 @@ def _put_many(conn, sim_id, club, results, upload_no, by, after_release):
         "EXCLUDED.ns_names, ew_names = EXCLUDED.ew_names, ns_ids = EXCLUDED.ns_ids, ew_ids = EXCLUDED.ew_ids, "
         "contract = EXCLUDED.contract, declarer = "
         "EXCLUDED.declarer, tricks = EXCLUDED.tricks, score_ns = EXCLUDED.score_ns, adjusted = EXCLUDED.adjusted, "
-        "upload = EXCLUDED.upload, xact = pg_current_xact_id(), version = old.version + 1, updated_at = now() WHERE "
-        "(old.ns_names, old.ew_names, old.ns_ids, old.ew_ids, old.contract, old.declarer, old.tricks, old.score_ns, "
-        "old.adjusted) IS DISTINCT FROM (EXCLUDED.ns_names, EXCLUDED.ew_names, EXCLUDED.ns_ids, EXCLUDED.ew_ids, "
-        "EXCLUDED.contract, EXCLUDED.declarer, EXCLUDED.tricks, "
-        "EXCLUDED.score_ns, EXCLUDED.adjusted) RETURNING section, board, ns, ew, version, held",
-        (sim_id, club, upload_no, after_release, *arrays))
-    held = 0
-    for section, board, ns, ew, version, is_held in cur.fetchall():
-        held += is_held
-        if version > 1 or is_held:
-            r = last[(section, board, ns, ew)]
-            what = "result corrected" if version > 1 else "result held: first seen after the release"
-            _audit(conn, sim_id, by, what, club=club, section=section, board=board, ns=ns, ew=ew,
-                   version=version, result=json.loads(r.model_dump_json()))
-    return held
+        "upload = EXCLUDED.upload, xact = pg_current_xact_id(), version = old.version + 1, updated_at = now(), "
+        "held = old.held AND NOT %s WHERE (old.ns_names, old.ew_names, old.ns_ids, old.ew_ids, old.contract, "
+        "old.declarer, old.tricks, old.score_ns, old.adjusted, old.held) IS DISTINCT FROM (EXCLUDED.ns_names, "
+        "EXCLUDED.ew_names, EXCLUDED.ns_ids, EXCLUDED.ew_ids, EXCLUDED.contract, EXCLUDED.declarer, "
+        "EXCLUDED.tricks, EXCLUDED.score_ns, EXCLUDED.adjusted, old.held AND NOT %s) "
+        "RETURNING section, board, ns, ew, version, held",
+        (sim_id, club, upload_no, after_release and not admit, *arrays, admit, admit))
+    changed = [((section, board, ns, ew), version, held) for section, board, ns, ew, version, held in cur.fetchall()]
+    for key, version, held in changed:
+        if admit or version > 1 or held:
+            what = "result corrected" if admit or version > 1 else "result held: first seen after the release"
+            _audit(conn, sim_id, by, what, club=club, section=key[0], board=key[1], ns=key[2], ew=key[3],
+                   version=version, result=json.loads(last[key].model_dump_json()),
+                   **({"reason": reason} if admit else {}))
+    return changed
+
+
+def _held(changed):
+    """How many of the results `_put` changed are held for the organiser."""
+    return sum(held for _, _, held in changed)
 
 
 def results(conn, sim_id, boards=None):
