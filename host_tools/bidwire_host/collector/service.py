@@ -36,6 +36,7 @@ from bidwire_host.collector.store import StoreError
 from bidwire_host.event import analysis
 from bidwire_host.event import files as event_files
 from bidwire_host.event import model as event_mod
+from bidwire_host.sim_ids import players_text
 
 log = logging.getLogger("bidwire.collector")
 
@@ -153,10 +154,8 @@ class Service:
             """{(section, line, number): (the pair's names, their national numbers)}, each "A & B" in one order."""
             text = {}
             for k, (said, players) in roster.by_line(self.store.reader(), self.standings.setup).items():
-                named = [p for p in players if p.name] if players else []
-                text[k] = (" & ".join(p.name for p in named) if named else (said or ""),
-                           " & ".join(str(p.id) if p.id is not None else "" for p in named)
-                           if any(p.id is not None for p in named) else "")
+                names, numbers = players_text((p.name, None if p.id is None else str(p.id)) for p in players or ())
+                text[k] = (names or said or "", numbers)
             return text
         self.uplink = uplink.Uplink(self.store, self.standings, sim, secret, names).start()
 

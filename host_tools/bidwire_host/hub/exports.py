@@ -5,6 +5,7 @@ from bidwire_host.formats import pbn_export, usebio
 from bidwire_host.formats.pbn import parse_deal
 from bidwire_host.formats.publish import EventInfo, publication
 from bidwire_host.hub import field, tally
+from bidwire_host.sim_ids import players_of
 
 
 def _publication(sim, rows):
@@ -40,14 +41,11 @@ def _players(rows, two):
     for r in rows:
         for direction, pair, names, ids in (("NS", r["ns"], r["ns_names"], r.get("ns_ids", "")),
                                             ("EW", r["ew"], r["ew_names"], r.get("ew_ids", ""))):
-            people = [x.strip() for x in (names or "").split(" & ")]
-            if len(people) != 2 or not all(people):
+            players = players_of(names, ids)
+            if players is None:
                 continue
-            numbers = [x.strip() or None for x in (ids or "").split("&")]
-            if len(numbers) != 2:
-                numbers = [None, None]
             who = tally.pair_id(r["club_id"], r["section"], pair)
-            out[(direction, who) if two else who] = [Player(n, i) for n, i in zip(people, numbers, strict=True)]
+            out[(direction, who) if two else who] = [Player(n, i) for n, i in players]
     return out
 
 

@@ -22,6 +22,7 @@ from pydantic import ValidationError
 from bidwire_host.hub.inputs import MAX_RESULTS, ResultIn
 from bidwire_host.hub.storage import Refused
 from bidwire_host.scoring.model import ScoringError, law77_score
+from bidwire_host.sim_ids import players_text
 
 MAX_BYTES = 5_000_000  # a heat of 60 tables x 32 boards with LIN_DATA on every line is well under 2 MB
 DEFAULT_SECTION = "A"
@@ -107,10 +108,9 @@ def _names(participants):
             continue
         direction = _DIRECTIONS.get(re.sub(r"\s+", "", (_text(pair, "DIRECTION") or "").upper()))
         number = _bare(number, direction)
-        players = [(_text(pl, "PLAYER_NAME"), _text(pl, "NATIONAL_ID_NUMBER") or "") for pl in pair.findall("PLAYER")]
-        players = [(name, number_) for name, number_ in players if name]
-        ids = " & ".join(i for _, i in players) if any(i for _, i in players) else ""
-        named[(direction, number)] = (" & ".join(n for n, _ in players)[:200], ids)
+        names, ids = players_text((_text(pl, "PLAYER_NAME"), _text(pl, "NATIONAL_ID_NUMBER"))
+                                  for pl in pair.findall("PLAYER"))
+        named[(direction, number)] = (names[:200], ids)
     return named
 
 
