@@ -57,11 +57,11 @@ def store_event(client):
 def sync(client, events, unit="T01", boot=1, cmd_ack=0):
     """The events as a unit that has this collector's assigns sends them: a board_start under an assignment (a
     section) names this store's event unless the test gives one (the unit copies it from the assign)."""
-    bound = [e for e in events if e.get("type") == "board_start" and e.get("section") is not None
-             and "event" not in e]
-    if bound:
+    def unbound(e):
+        return e.get("type") == "board_start" and e.get("section") is not None and "event" not in e
+    if any(unbound(e) for e in events):
         tonight = store_event(client)
-        events = [{**e, "event": tonight} if any(e is b for b in bound) else e for e in events]  # the caller's kept
+        events = [{**e, "event": tonight} if unbound(e) else e for e in events]  # the caller's list kept as it was
     return post(client, body(events, unit, boot, cmd_ack), unit)
 
 
