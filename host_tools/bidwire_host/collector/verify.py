@@ -13,7 +13,7 @@ are not signed by anybody, so nothing here can tell a forged decision from a rea
 unit made (a journal that lost its tail, alerted `seq_gap` when it came) from events deleted from the store.
 """
 import json
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 from bidwire_host import signing
 from bidwire_host.collector.store import schema_problems
@@ -106,12 +106,21 @@ def _check_batch(history, b):
     return {e.get("seq"): e for e in events if isinstance(e, dict)}
 
 
+# A store made afresh runs its migrations one after another in well under this; one that took schema 6 later, as
+# an upgrade, took it when a newer bidwire first opened it, after its sessions had been played
+MADE_WITHIN = timedelta(minutes=1)
+
+
 def _batches_from(conn):
-    """When batches began to be kept (schema 6 applied), or None if the store always kept them."""
+    """When batches began to be kept (schema 6 applied), or None if the store always kept them: made at schema 6
+    or later, its migrations applied together (their times, to the second, may straddle a second or two)."""
     rows = dict(conn.execute("SELECT version, applied FROM schema_version").fetchall())
-    if rows.get(6) is None or rows.get(6) == rows.get(min(rows)):
-        return None  # made at schema 6 or later: every event came with its batch
-    return _when(rows[6])
+    if rows.get(6) is None:
+        return None
+    kept, made = _when(rows[6]), _when(rows[min(rows)])
+    if kept is None or made is None or kept - made < MADE_WITHIN:
+        return None  # every event came with its batch
+    return kept
 
 
 def verify(conn, ring):
