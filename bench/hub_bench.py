@@ -240,8 +240,8 @@ def rescoring(results_count, seed=1, runs=3):
     for k in range(1, clubs + 1):
         for results in club_results(f"C{k}", seed).values():
             for r in results:
-                by_board.setdefault(r["board"], []).append({"club_id": f"C{k}", "ns_names": "", "ew_names": "",
-                                                            "adjusted": None, "version": 1, **r})
+                by_board.setdefault(r["board"], []).append({"club_id": f"C{k}", "session": "", "ns_names": "",
+                                                            "ew_names": "", "adjusted": None, "version": 1, **r})
     take, hub = [], []
     for _ in range(runs):
         tally = Tally("neuberg")
@@ -272,8 +272,8 @@ def live_update(results_count, seed=1):
     for k in range(1, clubs + 1):
         for results in club_results(f"C{k}", seed).values():
             for r in results:
-                by_board.setdefault(r["board"], []).append({"club_id": f"C{k}", "ns_names": "", "ew_names": "",
-                                                            "adjusted": None, "version": 1, **r})
+                by_board.setdefault(r["board"], []).append({"club_id": f"C{k}", "session": "", "ns_names": "",
+                                                            "ew_names": "", "adjusted": None, "version": 1, **r})
     sim = {"id": "bench", "scoring": "neuberg", "winners": "two"}
     live = LiveField(sim)
     live.update(by_board)

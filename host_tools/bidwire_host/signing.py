@@ -28,10 +28,10 @@ def valid(body: bytes, secret: bytes, signature) -> bool:
     return hmac.compare_digest(sign(body, secret).encode(), given)
 
 
-def heat_message(sim: str, section: str | None, number: int, body: bytes) -> bytes:
-    """What a USEBIO heat's signature covers: the sim, the section the query names ("" for the file's own), the
-    upload's number, then the file's bytes."""
-    return f"bidwire usebio heat\n{sim}\n{section or ''}\n{number}\n".encode() + body
+def heat_message(sim: str, session: str | None, section: str | None, number: int, body: bytes) -> bytes:
+    """What a USEBIO heat's signature covers: the sim, the session and the section the query names ("" for none:
+    a sim of one session; the file's own section), the upload's number, then the file's bytes."""
+    return f"bidwire usebio heat\n{sim}\n{session or ''}\n{section or ''}\n{number}\n".encode() + body
 
 
 def digest(body: bytes) -> bytes:

@@ -8,6 +8,9 @@ club's id has no hyphen, nor has a section's, so that a pair of the combined fie
 """
 SIM_ID = r"^[a-z0-9][a-z0-9-]{0,39}$"
 CLUB_ID = r"^[A-Za-z0-9][A-Za-z0-9_]{0,31}$"
+# one of the sessions a sim is played in ("aft", "eve", "Mon"): no hyphen either, so that a pair of a sim of
+# several sessions, club-session-section-number ("C1-eve-A-12"), names one pair only
+SESSION = r"^[A-Za-z0-9]{1,8}$"
 # a pair's players' national numbers, in the order of its names: "1001 & EBU1002" ("" where one is not known)
 PLAYER_IDS = r"^[A-Za-z0-9 &/._-]{0,100}$"
 

@@ -26,7 +26,7 @@ def fields(draw):
                     adjusted = draw(st.sampled_from([{"ns": 60, "ew": 40}, {"ns": 50, "ew": 50},
                                                      {"ns_score": 420, "ew_score": -50}]))
                 score = None if adjusted else draw(st.sampled_from(SCORES))
-                rows.append({"club_id": f"C{c}", "section": "A", "board": b, "ns": str(t), "ew": str(t),
+                rows.append({"club_id": f"C{c}", "session": "", "section": "A", "board": b, "ns": str(t), "ew": str(t),
                              "ns_names": f"N{c}{t}", "ew_names": f"E{c}{t}", "contract": None if adjusted else "1NT",
                              "declarer": None if adjusted else "N", "tricks": None if adjusted else 7,
                              "score_ns": score, "adjusted": adjusted, "version": 1})

@@ -11,7 +11,7 @@ from bidwire_host.scoring.model import law77_score
 
 
 def _row(club, board, ns, ew, score):
-    return {"club_id": club, "section": "A", "board": board, "ns": ns, "ew": ew,
+    return {"club_id": club, "session": "", "section": "A", "board": board, "ns": ns, "ew": ew,
             "ns_names": f"North{club}{ns} & South{club}{ns}", "ew_names": f"East{club}{ew} & West{club}{ew}",
             "contract": "1NT", "declarer": "N", "tricks": 7, "score_ns": score, "adjusted": None, "version": 1}
 

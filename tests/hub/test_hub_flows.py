@@ -80,8 +80,8 @@ def test_progress_counts_each_clubs_results_and_boards(hub):
     assert upload(hub, "flows-progress", "A", secrets["A"], 1, CLUB_A).status_code == 200
     p = _progress_with(hub, "flows-progress", 4)
     # A: 4 results on boards 1 and 2; B registered, nothing in yet.
-    assert p["clubs"] == [{"id": "A", "name": "Club A", "results": 4, "boards": 2, "started": True},
-                          {"id": "B", "name": "Club B", "results": 0, "boards": 0, "started": False}]
+    assert p["clubs"] == [{"id": "A", "name": "Club A", "sessions": [], "results": 4, "boards": 2, "started": True},
+                          {"id": "B", "name": "Club B", "sessions": [], "results": 0, "boards": 0, "started": False}]
     assert p["clubs_started"] == 1
     assert upload(hub, "flows-progress", "B", secrets["B"], 1, CLUB_B[:1]).status_code == 200
     p = _progress_with(hub, "flows-progress", 5)

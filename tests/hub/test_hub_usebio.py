@@ -71,16 +71,19 @@ def setup(hub, sim):
 NUMBERS = {}  # (sim, club) -> the last upload number sent
 
 
-def send(hub, sim, club, secret, xml, section=None, number=None, signed_for=None):
-    """A signed heat, numbered after the club's last one unless `number` says; `signed_for`: the section the
-    signature was made for, if not the one sent (a captured file sent again under another section)."""
+def send(hub, sim, club, secret, xml, section=None, number=None, signed_for=None, session=None,
+         session_signed=None):
+    """A signed heat, numbered after the club's last one of the session unless `number` says; `signed_for`,
+    `session_signed`: the section and the session the signature was made for, if not those sent (a captured file
+    sent again under another section or session)."""
     data = xml.encode() if isinstance(xml, str) else xml
     if number is None:
-        number = NUMBERS.get((sim, club), 0) + 1
-    NUMBERS[(sim, club)] = max(number, NUMBERS.get((sim, club), 0))
-    message = signing.heat_message(sim, signed_for if signed_for is not None else section, number, data)
-    return httpx.post(f"{hub.url}/api/v1/sims/{sim}/usebio", content=data, timeout=30,
-                      params={} if section is None else {"section": section},
+        number = NUMBERS.get((sim, club, session), 0) + 1
+    NUMBERS[(sim, club, session)] = max(number, NUMBERS.get((sim, club, session), 0))
+    message = signing.heat_message(sim, session_signed if session_signed is not None else session,
+                                   signed_for if signed_for is not None else section, number, data)
+    params = {k: v for k, v in (("section", section), ("session", session)) if v is not None}
+    return httpx.post(f"{hub.url}/api/v1/sims/{sim}/usebio", content=data, timeout=30, params=params,
                       headers={signing.HEADER_CLUB: club, "Content-Type": "application/xml",
                                signing.HEADER_UPLOAD: str(number),
                                signing.HEADER_SIGNATURE: signing.sign(message, bytes.fromhex(secret))})

@@ -11,7 +11,7 @@ from bidwire_host.hub.live_field import LiveField
 
 
 def _row(club, board, table, score, adjusted):
-    return {"club_id": f"C{club}", "section": "A", "board": board, "ns": str(table), "ew": str(table),
+    return {"club_id": f"C{club}", "session": "", "section": "A", "board": board, "ns": str(table), "ew": str(table),
             "ns_names": f"N{club}{table}", "ew_names": f"E{club}{table}", "contract": None if adjusted else "1NT",
             "declarer": None if adjusted else "N", "tricks": None if adjusted else 7,
             "score_ns": None if adjusted else score, "adjusted": adjusted, "version": 1}

@@ -44,7 +44,7 @@ def _players(rows, two):
             players = players_of(names, ids)
             if players is None:
                 continue
-            who = tally.pair_id(r["club_id"], r["section"], pair)
+            who = tally.pair_id(r["club_id"], r["section"], pair, r["session"])
             out[(direction, who) if two else who] = [Player(n, i) for n, i in players]
     return out
 

@@ -2,8 +2,9 @@
 played fewer times than the most-played one), the overall ranking, and each club's ranking within the field.
 
 Scoring is the club collector's own (bidwire_host.scoring); the hub only names the contestants across clubs: a
-pair is its club, section and pair number. With one winner (as ECats scores) every pair is ranked in one list;
-with two, North-South and East-West apart. Adjusted scores are scored as the club gave them.
+pair is its club, section and pair number, and its session in a sim played in several (one hand set, one
+field). With one winner (as ECats scores) every pair is ranked in one list; with two, North-South and East-West
+apart. Adjusted scores are scored as the club gave them.
 """
 from collections import Counter
 from collections.abc import Sequence
@@ -25,7 +26,8 @@ __all__ = ["Boards", "Field", "Pair", "as_result", "board_rows", "frequencies", 
 
 @dataclass
 class Field:
-    boards: Boards  # board -> [{"club", "section", "ns", "ew", "contract", ..., "score_ns", "pct_ns", "pct_ew"}]
+    # board -> [{"club", "session", "section", "ns", "ew", "contract", ..., "score_ns", "pct_ns", "pct_ew"}]
+    boards: Boards
     ranking: Sequence  # [{"rank", "pair", "names", "pct", "mp", "top", "boards", "club_rank"}], best first
     results: int
     frequencies: Boards = field(default_factory=lambda: Boards({}))  # board -> its frequency table (frequencies)
@@ -67,7 +69,8 @@ def _pct(mp, top):
 
 
 def _row_dict(src, mp_ns, mp_ew, top, pct_ns, pct_ew):
-    return {"club": src["club_id"], "section": src["section"], "ns": src["ns"], "ew": src["ew"],
+    return {"club": src["club_id"], "session": src["session"], "section": src["section"], "ns": src["ns"],
+            "ew": src["ew"],
             "contract": src["contract"], "declarer": src["declarer"], "tricks": src["tricks"],
             "score_ns": src["score_ns"], "adjusted": src["adjusted"], "version": src["version"],
             "mp_ns": mp_ns, "mp_ew": mp_ew, "top": top, "pct_ns": pct_ns, "pct_ew": pct_ew}

@@ -12,7 +12,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validat
 
 from bidwire_host.scoring.masterpoints import EBU_CLUB
 from bidwire_host.scoring.model import ScoringError, law77_score
-from bidwire_host.sim_ids import CLUB_ID, PLAYER_IDS, SIM_ID
+from bidwire_host.sim_ids import CLUB_ID, PLAYER_IDS, SESSION, SIM_ID
 
 # ASCII only, no NUL or other control character: an id is checked here before any SQL sees it (a NUL reached
 # PostgreSQL as a 500, issue 39 item 9); the sim's and the club's are the ones a club's event file is checked with
@@ -23,6 +23,7 @@ PAIR_ID = r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,23})$"
 SimId = Annotated[str, Field(pattern=SIM_ID)]
 ClubId = Annotated[str, Field(pattern=CLUB_ID)]
 Section = Annotated[str, Field(pattern=SECTION)]
+Session = Annotated[str, Field(pattern=SESSION)]
 PairId = Annotated[str, Field(pattern=PAIR_ID)]
 Board = Annotated[int, Field(ge=1, le=999)]
 # the same, as a path's or a query's parts: a bad one is a 422 naming it, before the route runs
@@ -32,8 +33,10 @@ SectionInPath = Annotated[str, Path(pattern=SECTION)]
 PairInPath = Annotated[str, Path(pattern=PAIR_ID)]
 DirectionInPath = Annotated[Literal["NS", "EW"], Path()]
 BoardInPath = Annotated[int, Path(ge=1, le=999)]
+SessionInQuery = Annotated[str | None, Query(pattern=SESSION)]
 ClubInQuery = Annotated[str | None, Query(pattern=f"^({CLUB_ID[1:-1]})?$")]  # "": all clubs
 SECTION_IN_FORM = f"^\\s*({SECTION[1:-1]})?\\s*$"  # the page form's section: blank for the file's own
+SESSION_IN_FORM = f"^\\s*({SESSION[1:-1]})?\\s*$"  # and session: blank in a sim of one
 Names = Annotated[str, Field(max_length=200, pattern=r"^[^\x00-\x1f\x7f]*$")]
 Ids = Annotated[str, Field(pattern=PLAYER_IDS)]
 Text = Annotated[str, Field(min_length=1, max_length=100, pattern=r"^[^\x00-\x1f\x7f]*$")]
@@ -78,11 +81,15 @@ class SimSetup(Strict):
     deal_seed: Annotated[int, Field(ge=0, lt=2**32)] | None = None  # the same seed deals the same boards
     correction_minutes: Annotated[int, Field(ge=0, le=10080)] = 60  # after the release; then the organiser's
     masterpoints: MasterpointScale | None = None  # awarded on the combined ranking, carried in the USEBIO
+    # the sessions the hand set is played in, each upload naming its own ([]: one session, named by none)
+    sessions: Annotated[list[Session], Field(max_length=20)] = []
 
     @model_validator(mode="after")
     def _distinct(self):
         if len(set(self.boards)) != len(self.boards):
             raise ValueError("boards: each board once")
+        if len(set(self.sessions)) != len(self.sessions):
+            raise ValueError("sessions: each session once")
         if self.deal and self.hands_pbn is not None:
             raise ValueError("deal: give a hand set (hands_pbn) or ask the hub to deal, not both")
         if self.deal_seed is not None and not self.deal:
@@ -159,10 +166,12 @@ class ResultIn(Strict):
 
 
 class Upload(Strict):
-    """One upload from a club: its number (1, 2, ... in the club's order) and the results it sets or corrects."""
+    """One upload from a club: its number (1, 2, ... in the club's order, in each session apart), the session
+    its heat is (in a sim of several sessions; none in a sim of one) and the results it sets or corrects."""
 
     sim: SimId
     club: ClubId
+    session: Session | None = None
     upload: Annotated[int, Field(ge=1, le=2**53)]
     results: Annotated[list[ResultIn], Field(min_length=1, max_length=MAX_RESULTS)]
 
@@ -172,8 +181,9 @@ class Login(Strict):
 
 
 class ResultKey(Strict):
-    """One result of a club by what keys it: its section, board and pairs."""
+    """One result of a club by what keys it: its session (in a sim of several), section, board and pairs."""
 
+    session: Session | None = None
     section: Section
     board: Board
     ns: PairId
@@ -198,6 +208,7 @@ class OrganiserCorrection(Strict):
     A played result may leave out `score_ns`: the hub works it out by Law 77 (the organiser's desk form)."""
 
     club: ClubId
+    session: Session | None = None  # in a sim of several sessions, the session of the club's heat
     result: ResultIn
     reason: Reason
 

@@ -88,16 +88,17 @@ def create_sim(conn, setup, hands, worked=None):
         raise Refused(422, f"hands_pbn: no deal for board {missing[0]}", "hands_pbn")
     points = setup.masterpoints.model_dump(exclude_none=True) if setup.masterpoints else None
     cur = conn.execute("INSERT INTO sims (id, name, release_at, scoring, winners, boards, hands, analysis, "
-                       "correction_minutes, masterpoints) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
-                       "ON CONFLICT (id) DO NOTHING",
+                       "correction_minutes, masterpoints, sessions) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
+                       "%s) ON CONFLICT (id) DO NOTHING",
                        (setup.id, setup.name, setup.release_at, setup.scoring, setup.winners, setup.boards,
                         Jsonb({str(b): hands[b] for b in setup.boards if b in hands}),
                         Jsonb({str(b): v for b, v in (worked or {}).items()}), setup.correction_minutes,
-                        None if points is None else Jsonb(points)))
+                        None if points is None else Jsonb(points), setup.sessions))
     if cur.rowcount == 0:
         raise Refused(409, f"a sim {setup.id} exists already", "id")
     _audit(conn, setup.id, "organiser", "sim created", name=setup.name, release_at=setup.release_at.isoformat(),
-           scoring=setup.scoring, winners=setup.winners, boards=setup.boards, masterpoints=points)
+           scoring=setup.scoring, winners=setup.winners, boards=setup.boards, masterpoints=points,
+           sessions=setup.sessions)
 
 
 def change_sim(conn, sim_id, change):
@@ -161,19 +162,59 @@ def club_secret(conn, sim_id, club_id):
     return None if row is None else bytes(row[0])
 
 
+def session_of(s, given, field="session"):
+    """The session a club's upload (or the organiser's decision) names, checked against the sim's: '' in a sim
+    of one session, which names none; in a sim of several, one of them, named."""
+    sessions = s["sessions"]
+    if not sessions:
+        if given:
+            raise Refused(422, f"{field}: sim {s['id']} is played in one session: name none", field)
+        return ""
+    if given is None:
+        raise Refused(422, f"{field}: sim {s['id']} is played in sessions {', '.join(sessions)}: name the one "
+                      "these results are from", field)
+    if given not in sessions:
+        raise Refused(422, f"{field}: {given} is not a session of sim {s['id']} ({', '.join(sessions)})", field)
+    return given
+
+
+def _taken(conn, sim_id, club, session):
+    """What the hub has taken of the club's uploads in the session: (last number, its body's digest, the last
+    USEBIO file's digest), after locking the club's row (an upload's first lock: `_end`). None: no such club."""
+    if conn.execute("SELECT 1 FROM clubs WHERE sim_id = %s AND club_id = %s FOR UPDATE",
+                    (sim_id, club)).fetchone() is None:
+        return None
+    row = conn.execute("SELECT last_upload, last_digest, usebio_digest FROM club_sessions WHERE sim_id = %s AND "
+                       "club_id = %s AND session = %s", (sim_id, club, session)).fetchone()
+    return (0, None, None) if row is None else (row[0], *(None if d is None else bytes(d) for d in row[1:]))
+
+
+def _took(conn, sim_id, club, session, **columns):
+    """Record what was taken of the club's uploads in the session (`_taken`'s columns, by name)."""
+    names = ", ".join(columns)
+    sets = ", ".join(f"{k} = EXCLUDED.{k}" for k in columns)
+    conn.execute(f"INSERT INTO club_sessions (sim_id, club_id, session, {names}) VALUES (%s, %s, %s, "  # noqa: S608 - fixed names
+                 f"{', '.join(['%s'] * len(columns))}) ON CONFLICT (sim_id, club_id, session) DO UPDATE SET {sets}",
+                 (sim_id, club, session, *columns.values()))
+
+
 def store_upload(conn, upload, body_digest):
     """Store a club's verified upload, exactly once: ("stored", n) for a new one, ("again", 0) for a retry of the
-    last one (same number, same bytes: nothing changes). Anything else is Refused and stores nothing. The third
-    figure: how many of the results are held for the organiser (first seen after the release: `_put`)."""
+    last one of its session (same number, same bytes: nothing changes). Anything else is Refused and stores
+    nothing. The third figure: how many of the results are held for the organiser (first seen after the release:
+    `_put`)."""
     _begin(conn, upload.sim)
     s = sim(conn, upload.sim)
-    row = conn.execute("SELECT last_upload, last_digest FROM clubs WHERE sim_id = %s AND club_id = %s FOR UPDATE",
-                       (upload.sim, upload.club)).fetchone()
-    last, last_digest = row[0], (bytes(row[1]) if row[1] is not None else None)
+    session = session_of(s, upload.session)
+    taken = _taken(conn, upload.sim, upload.club, session)
+    if taken is None:
+        raise Refused(404, f"club: no club {upload.club} in sim {upload.sim}", "club")
+    last, last_digest, _ = taken
+    where = f" in session {session}" if session else ""
     if upload.upload == last and body_digest == last_digest:
         return "again", 0, 0
     if upload.upload <= last:
-        raise Refused(409, f"upload {upload.upload} replayed or out of order: the hub has taken up to {last}",
+        raise Refused(409, f"upload {upload.upload} replayed or out of order: the hub has taken up to {last}{where}",
                       "upload")
     if _period_over(conn, upload.sim):
         raise Refused(409, "the correction period is over: only the organiser changes a result now", "upload")
@@ -181,30 +222,32 @@ def store_upload(conn, upload, body_digest):
     for i, r in enumerate(upload.results):
         if r.board not in boards:
             raise Refused(422, f"results[{i}].board: board {r.board} is not in sim {upload.sim}", f"results[{i}].board")
-    held = _held(_put(conn, upload.sim, upload.club, upload.results, upload.upload, f"club {upload.club}",
-                      released(s)))
-    conn.execute("UPDATE clubs SET last_upload = %s, last_digest = %s WHERE sim_id = %s AND club_id = %s",
-                 (upload.upload, body_digest, upload.sim, upload.club))
+    held = _held(_put(conn, upload.sim, upload.club, session, upload.results, upload.upload,
+                      f"club {upload.club}", released(s)))
+    _took(conn, upload.sim, upload.club, session, last_upload=upload.upload, last_digest=body_digest)
     _end(conn, upload.sim, upload.club)
     return "stored", len(upload.results), held
 
 
-def replace_heat(conn, sim_id, club, results, file_digest, number=None):
-    """A club's heat from one USEBIO file (its sections whole): each result set (a changed one audited as a
-    correction), and the club's results in those sections that the file no longer holds withdrawn, audited.
+def replace_heat(conn, sim_id, club, results, file_digest, number=None, session=None):
+    """A club's heat from one USEBIO file (its sections of the session whole): each result set (a changed one
+    audited as a correction), and the club's results in those sections that the file no longer holds withdrawn,
+    audited.
     ("again", 0, 0, 0) for the file taken last; ("stored", set, withdrawn, held) otherwise (held: first seen
     after the release, `_put`). A re-upload replaces; it
-    never adds a second copy of a result. A signed heat's `number` counts with the club's uploads: above the
-    last one taken, or the last one again with the same file; an older one is a replay, refused (409)."""
+    never adds a second copy of a result. A signed heat's `number` counts with the club's uploads of the
+    session: above the last one taken, or the last one again with the same file; an older one is a replay,
+    refused (409)."""
     _begin(conn, sim_id)
     s = sim(conn, sim_id)
-    row = conn.execute("SELECT usebio_digest, last_upload FROM clubs WHERE sim_id = %s AND club_id = %s FOR UPDATE",
-                       (sim_id, club)).fetchone()
-    if row is None:
+    session = session_of(s, session)
+    taken = _taken(conn, sim_id, club, session)
+    if taken is None:
         raise Refused(404, f"club: no club {club} in sim {sim_id}", "club")
-    same = row[0] is not None and bytes(row[0]) == file_digest
-    if number is not None and not (number > row[1] or number == row[1] and same):
-        raise Refused(409, f"upload: number {number} is not above the club's last upload, {row[1]}: a replay of "
+    last, _, usebio_digest = taken
+    same = usebio_digest == file_digest
+    if number is not None and not (number > last or number == last and same):
+        raise Refused(409, f"upload: number {number} is not above the club's last upload, {last}: a replay of "
                       "an older file is not taken (send the heat again with the next number)", "upload")
     if same:
         return "again", 0, 0, 0
@@ -220,19 +263,19 @@ def replace_heat(conn, sim_id, club, results, file_digest, number=None):
             raise Refused(422, f"BOARD {r.board}: {r.ns} v {r.ew} in section {r.section} twice", "TRAVELLER_LINE")
         keys.add(key)
     by = f"club {club} (USEBIO)"
-    held = _held(_put(conn, sim_id, club, results, 0, by, released(s)))
-    kept = conn.execute("SELECT section, board, ns, ew FROM results WHERE sim_id = %s AND club_id = %s",
-                        (sim_id, club)).fetchall()
+    held = _held(_put(conn, sim_id, club, session, results, 0, by, released(s)))
+    kept = conn.execute("SELECT section, board, ns, ew FROM results WHERE sim_id = %s AND club_id = %s AND "
+                        "session = %s", (sim_id, club, session)).fetchall()
     sections = {r.section for r in results}  # a file holds its sections whole; others stay as they were
     gone = [k for k in kept if k[0] in sections and tuple(k) not in keys]
     for section, board, ns, ew in gone:
-        conn.execute("DELETE FROM results WHERE sim_id = %s AND club_id = %s AND section = %s AND board = %s "
-                     "AND ns = %s AND ew = %s", (sim_id, club, section, board, ns, ew))
-        _audit(conn, sim_id, by, "result withdrawn", club=club, section=section, board=board, ns=ns, ew=ew)
-    conn.execute("UPDATE clubs SET usebio_digest = %s, last_upload = greatest(last_upload, %s) "
-                 "WHERE sim_id = %s AND club_id = %s", (file_digest, number or 0, sim_id, club))
-    _audit(conn, sim_id, by, "heat uploaded", club=club, results=len(results), withdrawn=len(gone), held=held,
-           sha256=file_digest.hex())
+        conn.execute("DELETE FROM results WHERE sim_id = %s AND club_id = %s AND session = %s AND section = %s "
+                     "AND board = %s AND ns = %s AND ew = %s", (sim_id, club, session, section, board, ns, ew))
+        _audit(conn, sim_id, by, "result withdrawn", club=club, **_in(session), section=section, board=board, ns=ns,
+               ew=ew)
+    _took(conn, sim_id, club, session, usebio_digest=file_digest, last_upload=max(last, number or 0))
+    _audit(conn, sim_id, by, "heat uploaded", club=club, **_in(session), results=len(results), withdrawn=len(gone),
+           held=held, sha256=file_digest.hex())
     _end(conn, sim_id, club, rebuilt=[g[1] for g in gone])
     return "stored", len(results), len(gone), held
 
@@ -249,10 +292,11 @@ def organiser_correct(conn, sim_id, fix):
     s = sim(conn, sim_id)
     if fix.result.board not in s["boards"]:
         raise Refused(422, f"result.board: board {fix.result.board} is not in sim {sim_id}", "result.board")
+    session = session_of(s, fix.session)
     if conn.execute("SELECT 1 FROM clubs WHERE sim_id = %s AND club_id = %s FOR UPDATE",
                     (sim_id, fix.club)).fetchone() is None:  # the club's row first, as the club's uploads lock it
         raise Refused(404, f"club: no club {fix.club} in sim {sim_id}", "club")
-    changed = _put(conn, sim_id, fix.club, [fix.result], 0, "organiser", reason=fix.reason)
+    changed = _put(conn, sim_id, fix.club, session, [fix.result], 0, "organiser", reason=fix.reason)
     _end(conn, sim_id, fix.club)
     return changed[0][1] if changed else None
 
@@ -262,8 +306,14 @@ _COLUMNS = ("section", "board", "ns", "ew", "ns_names", "ew_names", "ns_ids", "e
 _TYPES = ("text", "int", "text", "text", "text", "text", "text", "text", "text", "text", "int", "int")
 
 
-def _put(conn, sim_id, club, results, upload_no, by, after_release=False, reason=None):
-    """Insert or replace results (each keyed by club, section, board and pairs) in one statement (unnest of one
+def _in(session):
+    """An audit row's session: named in a sim of several, left out in a sim of one."""
+    return {"session": session} if session else {}
+
+
+def _put(conn, sim_id, club, session, results, upload_no, by, after_release=False, reason=None):
+    """Insert or replace results (each keyed by club, session, section, board and pairs) in one statement (unnest
+    of one
     array per column): a result given twice counts once, its last form. The same result again changes nothing
     and records nothing. A replacement is audited as a correction.
 
@@ -281,12 +331,14 @@ def _put(conn, sim_id, club, results, upload_no, by, after_release=False, reason
     casts = ", ".join(f"%s::{t}[]" for t in _TYPES)
     admit = reason is not None
     cur = conn.execute(
-        "INSERT INTO results AS old (sim_id, club_id, section, board, ns, ew, ns_names, ew_names, ns_ids, ew_ids, "
-        "contract, declarer, tricks, score_ns, adjusted, upload, held) SELECT %s, %s, u.section, u.board, u.ns, "
+        "INSERT INTO results AS old (sim_id, club_id, session, section, board, ns, ew, ns_names, ew_names, ns_ids, "
+        "ew_ids, contract, declarer, tricks, score_ns, adjusted, upload, held) SELECT %s, %s, %s, u.section, "
+        "u.board, u.ns, "
         "u.ew, u.ns_names, u.ew_names, u.ns_ids, u.ew_ids, u.contract, u.declarer, u.tricks, u.score_ns, "
         "u.adjusted::jsonb, %s, %s FROM unnest("  # noqa: S608 - fixed casts
         f"{casts}, %s::text[]) AS u(section, board, ns, ew, ns_names, ew_names, ns_ids, ew_ids, contract, declarer, "
-        "tricks, score_ns, adjusted) ON CONFLICT (sim_id, club_id, section, board, ns, ew) DO UPDATE SET ns_names = "
+        "tricks, score_ns, adjusted) ON CONFLICT (sim_id, club_id, session, section, board, ns, ew) DO UPDATE SET "
+        "ns_names = "
         "EXCLUDED.ns_names, ew_names = EXCLUDED.ew_names, ns_ids = EXCLUDED.ns_ids, ew_ids = EXCLUDED.ew_ids, "
         "contract = EXCLUDED.contract, declarer = "
         "EXCLUDED.declarer, tricks = EXCLUDED.tricks, score_ns = EXCLUDED.score_ns, adjusted = EXCLUDED.adjusted, "
@@ -296,12 +348,13 @@ def _put(conn, sim_id, club, results, upload_no, by, after_release=False, reason
         "EXCLUDED.ew_names, EXCLUDED.ns_ids, EXCLUDED.ew_ids, EXCLUDED.contract, EXCLUDED.declarer, "
         "EXCLUDED.tricks, EXCLUDED.score_ns, EXCLUDED.adjusted, old.held AND NOT %s) "
         "RETURNING section, board, ns, ew, version, held",
-        (sim_id, club, upload_no, after_release and not admit, *arrays, admit, admit))
+        (sim_id, club, session, upload_no, after_release and not admit, *arrays, admit, admit))
     changed = [((section, board, ns, ew), version, held) for section, board, ns, ew, version, held in cur.fetchall()]
     for key, version, held in changed:
         if admit or version > 1 or held:
             what = "result corrected" if admit or version > 1 else "result held: first seen after the release"
-            _audit(conn, sim_id, by, what, club=club, section=key[0], board=key[1], ns=key[2], ew=key[3],
+            _audit(conn, sim_id, by, what, club=club, **_in(session), section=key[0], board=key[1], ns=key[2],
+                   ew=key[3],
                    version=version, result=json.loads(last[key].model_dump_json()),
                    **({"reason": reason} if admit else {}))
     return changed
@@ -317,19 +370,19 @@ def results(conn, sim_id, boards=None):
     those held for the organiser (`held`)."""
     cur = conn.cursor(row_factory=dict_row)
     only = "" if boards is None else " AND board = ANY(%s)"
-    return cur.execute("SELECT club_id, section, board, ns, ew, ns_names, ew_names, ns_ids, ew_ids, contract, "
-                       "declarer, tricks, "
+    return cur.execute("SELECT club_id, session, section, board, ns, ew, ns_names, ew_names, ns_ids, ew_ids, "
+                       "contract, declarer, tricks, "
                        f"score_ns, adjusted, version FROM results WHERE sim_id = %s AND NOT held{only} "  # noqa: S608 - fixed text
-                       "ORDER BY board, club_id, section, ns, ew",
+                       "ORDER BY board, club_id, session, section, ns, ew",
                        (sim_id,) if boards is None else (sim_id, list(boards))).fetchall()
 
 
 def held_results(conn, sim_id):
     """The results held for the organiser (first seen after the release), by club, section, board and pairs."""
     cur = conn.cursor(row_factory=dict_row)
-    return cur.execute("SELECT club_id, section, board, ns, ew, ns_names, ew_names, contract, declarer, tricks, "
-                       "score_ns, adjusted, version, updated_at FROM results WHERE sim_id = %s AND held "
-                       "ORDER BY club_id, section, board, ns, ew", (sim_id,)).fetchall()
+    return cur.execute("SELECT club_id, session, section, board, ns, ew, ns_names, ew_names, contract, declarer, "
+                       "tricks, score_ns, adjusted, version, updated_at FROM results WHERE sim_id = %s AND held "
+                       "ORDER BY club_id, session, section, board, ns, ew", (sim_id,)).fetchall()
 
 
 def decide_held(conn, sim_id, decision):
@@ -339,22 +392,23 @@ def decide_held(conn, sim_id, decision):
     if conn.execute("SELECT 1 FROM clubs WHERE sim_id = %s AND club_id = %s FOR UPDATE",
                     (sim_id, decision.club)).fetchone() is None:  # the club's row first, as its uploads lock it
         raise Refused(404, f"club: no club {decision.club} in sim {sim_id}", "club")
-    keys = [(k.section, k.board, k.ns, k.ew) for k in decision.results]
-    which = "" if not keys else " AND (section, board, ns, ew) IN (SELECT * FROM unnest(%s::text[], %s::int[], " \
-        "%s::text[], %s::text[]))"
-    args = (sim_id, decision.club, *([[k[i] for k in keys] for i in range(4)] if keys else []))
+    keys = [(k.session or "", k.section, k.board, k.ns, k.ew) for k in decision.results]
+    which = "" if not keys else " AND (session, section, board, ns, ew) IN (SELECT * FROM unnest(%s::text[], " \
+        "%s::text[], %s::int[], %s::text[], %s::text[]))"
+    args = (sim_id, decision.club, *([[k[i] for k in keys] for i in range(5)] if keys else []))
     if decision.admit:
         sql = "UPDATE results SET held = false, xact = pg_current_xact_id() WHERE sim_id = %s AND club_id = %s " \
-              f"AND held{which} RETURNING section, board, ns, ew"
+              f"AND held{which} RETURNING session, section, board, ns, ew"
     else:
-        sql = f"DELETE FROM results WHERE sim_id = %s AND club_id = %s AND held{which} RETURNING section, board, ns, ew"
+        sql = f"DELETE FROM results WHERE sim_id = %s AND club_id = %s AND held{which} RETURNING session, section, " \
+              "board, ns, ew"
     done = conn.execute(sql, args).fetchall()  # noqa: S608 - fixed text
     if not done:
         raise Refused(409, f"results: club {decision.club} has no such result held", "results")
     what = "held result admitted" if decision.admit else "held result rejected"
-    for section, board, ns, ew in done:
-        _audit(conn, sim_id, "organiser", what, club=decision.club, section=section, board=board, ns=ns, ew=ew,
-               reason=decision.reason)
+    for session, section, board, ns, ew in done:
+        _audit(conn, sim_id, "organiser", what, club=decision.club, **_in(session), section=section, board=board,
+               ns=ns, ew=ew, reason=decision.reason)
     _end(conn, sim_id, decision.club)
     return len(done)
 
@@ -375,17 +429,20 @@ def results_since(conn, sim_id, since):
     """The results set (or admitted) by transactions at or above `since` (an xid8, a `horizon`), as `results`
     gives them: not those held."""
     cur = conn.cursor(row_factory=dict_row)
-    return cur.execute("SELECT club_id, section, board, ns, ew, ns_names, ew_names, ns_ids, ew_ids, contract, "
-                       "declarer, tricks, "
+    return cur.execute("SELECT club_id, session, section, board, ns, ew, ns_names, ew_names, ns_ids, ew_ids, "
+                       "contract, declarer, tricks, "
                        "score_ns, adjusted, version FROM results WHERE sim_id = %s AND xact >= %s AND NOT held",
                        (sim_id, since)).fetchall()
 
 
 def clubs(conn, sim_id):
-    """The sim's clubs (id, name, last upload), by id. What each holds is the scored field's (Field.clubs)."""
+    """The sim's clubs (id, name, the highest upload number taken in any session, and the sessions they have sent
+    from), by id. What each holds is the scored field's (Field.clubs)."""
     cur = conn.cursor(row_factory=dict_row)
-    return cur.execute("SELECT club_id, name, last_upload FROM clubs WHERE sim_id = %s ORDER BY club_id",
-                       (sim_id,)).fetchall()
+    return cur.execute("SELECT c.club_id, c.name, coalesce(max(s.last_upload), 0) AS last_upload, "
+                       "coalesce(array_agg(s.session ORDER BY s.session) FILTER (WHERE s.session <> ''), '{}') "
+                       "AS sessions FROM clubs c LEFT JOIN club_sessions s USING (sim_id, club_id) "
+                       "WHERE c.sim_id = %s GROUP BY c.club_id, c.name ORDER BY c.club_id", (sim_id,)).fetchall()
 
 
 def club_names(conn, sim_id):

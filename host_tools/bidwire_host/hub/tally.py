@@ -33,10 +33,11 @@ from bidwire_host.scoring.ranking import near_runs, tie_key
 from bidwire_host.scoring.session import score_board
 
 _EXACT_FLOAT = 2 ** 52  # integer sums below this are exact in float64 (numpy's bincount adds in float64)
-_KEYS = (itemgetter("club_id", "section", "ns"), itemgetter("club_id", "section", "ew"))  # a pair, each side
+# a pair, each side: its club, session ("" in a sim of one), section and number
+_KEYS = (itemgetter("club_id", "session", "section", "ns"), itemgetter("club_id", "session", "section", "ew"))
 _NAMES = (itemgetter("ns_names"), itemgetter("ew_names"))
 _SCORE = itemgetter("score_ns")
-ROW_KEY = itemgetter("club_id", "section", "ns", "ew")  # a result on its board
+ROW_KEY = itemgetter("club_id", "session", "section", "ns", "ew")  # a result on its board
 
 
 class Pair(NamedTuple):
@@ -44,17 +45,19 @@ class Pair(NamedTuple):
     section: str
     number: str
     direction: str  # "NS" or "EW": where it sat
+    session: str = ""  # in a sim of several sessions, the one its club's heat was
 
     @property
     def label(self):
-        return f"{self.club} {self.section}{self.number} {self.direction}"
+        return f"{self.club} {self.session + ' ' if self.session else ''}{self.section}{self.number} {self.direction}"
 
 
-def pair_id(club, section, number):
-    """A pair's id across the field, as the exports print it: club, section and number ("C1-A-3"). A club's id
-    and a section hold no "-" (sim_ids.py, hub/inputs.py), so the club is what comes before the first "-", the
-    section what comes before the second, and the number the rest (which may hold "-")."""
-    return f"{club}-{section}-{number}"
+def pair_id(club, section, number, session=""):
+    """A pair's id across the field, as the exports print it: club, section and number ("C1-A-3"), and in a sim
+    of several sessions club, session, section and number ("C1-eve-A-3"). A club's id, a session and a section
+    hold no "-" (sim_ids.py, hub/inputs.py), and a sim's results all name a session or none, so the parts before
+    the number are what comes before the first "-"s, and the number the rest (which may hold "-")."""
+    return f"{club}-{session}-{section}-{number}" if session else f"{club}-{section}-{number}"
 
 
 def as_result(row):
@@ -66,13 +69,13 @@ def as_result(row):
             adjusted = Artificial(Fraction(str(a["ns"])), Fraction(str(a["ew"])))
         else:
             adjusted = Assigned(a["ns_score"], a["ew_score"])
-    return Result(row["board"], pair_id(row["club_id"], row["section"], row["ns"]),
-                  pair_id(row["club_id"], row["section"], row["ew"]), row["score_ns"], row["contract"],
+    return Result(row["board"], pair_id(row["club_id"], row["section"], row["ns"], row["session"]),
+                  pair_id(row["club_id"], row["section"], row["ew"], row["session"]), row["score_ns"], row["contract"],
                   row["declarer"], row["tricks"], adjusted, table=row["club_id"])
 
 
 class _Side:
-    """One side's pairs (NS or EW): (club, section, number) -> index in the sums, and each pair's club as a
+    """One side's pairs (NS or EW): (club, session, section, number) -> index in the sums, and each pair's club as a
     number (the tally's `club` codes)."""
 
     def __init__(self, clubs):
@@ -128,7 +131,7 @@ class _Board:
     indices, names, score and whether it is adjusted, so that a change costs its own rows, not the board's."""
 
     def __init__(self):
-        self.at = {}  # (club, section, ns, ew) -> position
+        self.at = {}  # (club, session, section, ns, ew) -> position
         self.rows, self.scores, self.adjusted = [], [], 0
         self.pairs = ([], [])  # side -> each row's pair index
         self.names = ([], [])
@@ -314,7 +317,7 @@ class Tally:
         return [(run[x], tied_on[x]) for x in order]
 
     def _contestant(self, side, index):
-        """The pair as the club's scoring ranks contestants that tie: direction, club, section, number."""
+        """The pair as the club's scoring ranks contestants that tie: direction, club, session, section, number."""
         return (("NS", "EW")[side], *self.sides[side].keys[index])
 
 
@@ -403,8 +406,9 @@ class Ranking(Sequence):
         k = i - self._starts[p]
         side, index = who[k]
         t = self._totals[side]
-        club, section, number = self._tally.sides[side].keys[index]
-        e = Entry(rank=f"{rank[k]}=" if tied[k] else str(rank[k]), pair=Pair(club, section, number, ("NS", "EW")[side]),
+        club, session, section, number = self._tally.sides[side].keys[index]
+        e = Entry(rank=f"{rank[k]}=" if tied[k] else str(rank[k]),
+                  pair=Pair(club, section, number, ("NS", "EW")[side], session),
                   names=t.names[index], top=int(t.top[index]), boards=int(t.played[index]), field=name,
                   club_rank=f"{club_rank[k]}=" if club_tied[k] else str(club_rank[k]))
         e.exact = (t, index)

@@ -21,7 +21,8 @@ def plain(r):
 
 def standing(e):
     p = e["pair"]
-    return {"rank": e["rank"], "club": p.club, "section": p.section, "pair": p.number, "direction": p.direction,
+    return {"rank": e["rank"], "club": p.club, "session": p.session, "section": p.section, "pair": p.number,
+            "direction": p.direction,
             "names": e["names"], "pct": pct(e["pct"]), "mp": format_number(e["mp"]), "top": e["top"],
             "boards": e["boards"], "field": e["field"], "club_rank": e.get("club_rank")}
 

@@ -13,7 +13,7 @@ from starlette.concurrency import run_in_threadpool
 from bidwire_host import signing
 from bidwire_host.hub import storage, usebio_in
 from bidwire_host.hub.access import club_secret, source
-from bidwire_host.hub.inputs import SECTION, SECTION_IN_FORM, SimInPath, Upload
+from bidwire_host.hub.inputs import SECTION, SECTION_IN_FORM, SESSION_IN_FORM, SessionInQuery, SimInPath, Upload
 from bidwire_host.hub.storage import Refused
 from bidwire_host.hub.views import TEMPLATES
 from bidwire_host.hub.worker import Worker, WorkerDep
@@ -57,22 +57,24 @@ def _take(hub: Worker, sim_id, club_id, signature, body):
     return {"upload": up.upload, "stored": n, "held": held, "again": status == "again"}
 
 
-def _heat(hub: Worker, sim_id, club_id, data, section=None, number=None):
+def _heat(hub: Worker, sim_id, club_id, data, section=None, number=None, session=None):
     """A USEBIO heat from a club whose secret was checked: parsed, then replacing the club's results in the
-    sections it holds. `number`: the signed upload's number (the page form, where a person types the secret, has
-    none)."""
+    sections it holds, of the session it names (in a sim of several). `number`: the signed upload's number (the
+    page form, where a person types the secret, has none)."""
     results = usebio_in.parse(data, section)
     digest = signing.digest(f"{section or ''}\n".encode() + data)
     with hub.pool.connection() as conn:
-        status, n, withdrawn, held = storage.replace_heat(conn, sim_id, club_id, results, digest, number)
+        status, n, withdrawn, held = storage.replace_heat(conn, sim_id, club_id, results, digest, number, session)
     return {"stored": n, "withdrawn": withdrawn, "held": held, "again": status == "again"}
 
 
 @router.post("/api/v1/sims/{sim_id}/usebio")
 async def upload_usebio(sim_id: SimInPath, request: Request, hub: WorkerDep,
-                        section: Annotated[str | None, Query(pattern=SECTION)] = None):
-    """A club that does not use bidwire: its heat as a USEBIO file (one section, `?section=B` when not A), the
-    body signed as an upload is."""
+                        section: Annotated[str | None, Query(pattern=SECTION)] = None,
+                        session: SessionInQuery = None):
+    """A club that does not use bidwire: its heat as a USEBIO file (one section, `?section=B` when not A; in a
+    sim of several sessions, `?session=` its own), the body signed with the sim, the session, the section and the
+    upload's number (signing.heat_message)."""
     club_id = request.headers.get(signing.HEADER_CLUB, "")
     signature = request.headers.get(signing.HEADER_SIGNATURE, "")
     number = request.headers.get(signing.HEADER_UPLOAD, "")
@@ -81,15 +83,17 @@ async def upload_usebio(sim_id: SimInPath, request: Request, hub: WorkerDep,
                       "upload")
     data = await request.body()  # read whole, within its limit and deadline, by the app's body limit; the club was
     # known before (access.CredentialFirst)
-    return await run_in_threadpool(_signed_heat, hub, sim_id, club_id, signature, data, section, int(number))
+    return await run_in_threadpool(_signed_heat, hub, sim_id, club_id, signature, data, section, int(number),
+                                   session)
 
 
-def _signed_heat(hub: Worker, sim_id, club_id, signature, data, section, number):
+def _signed_heat(hub: Worker, sim_id, club_id, signature, data, section, number, session):
     secret = club_secret(hub, sim_id, club_id)
-    if secret is None or not signing.valid(signing.heat_message(sim_id, section, number, data), secret, signature):
-        raise Refused(401, f"{signing.HEADER_SIGNATURE}: not signed by a club of this sim for this sim, section and "
-                      "upload number", "signature")
-    return _heat(hub, sim_id, club_id, data, section, number)
+    if secret is None or not signing.valid(signing.heat_message(sim_id, session, section, number, data), secret,
+                                           signature):
+        raise Refused(401, f"{signing.HEADER_SIGNATURE}: not signed by a club of this sim for this sim, session, "
+                      "section and upload number", "signature")
+    return _heat(hub, sim_id, club_id, data, section, number, session)
 
 
 @router.get("/sims/{sim_id}/upload", response_class=HTMLResponse)
@@ -102,14 +106,16 @@ def upload_page(sim_id: SimInPath, request: Request, hub: WorkerDep):
 @router.post("/sims/{sim_id}/upload", response_class=HTMLResponse)
 async def upload_form(sim_id: SimInPath, request: Request, hub: WorkerDep, file: Annotated[UploadFile, File()],
                       club: str = Form(pattern=CLUB_ID), secret: str = Form(max_length=200),
-                      section: str = Form(default="", pattern=SECTION_IN_FORM)):
+                      section: str = Form(default="", pattern=SECTION_IN_FORM),
+                      session: str = Form(default="", pattern=SESSION_IN_FORM)):
     """The page form: the club's id and secret (as the organiser gave them) and the USEBIO file. Wrong
     secrets are counted per address, apart from the organiser's logins."""
     data = await file.read(usebio_in.MAX_BYTES + 1)
-    return await run_in_threadpool(_form_heat, hub, sim_id, request, club, secret, data, section.strip() or None)
+    return await run_in_threadpool(_form_heat, hub, sim_id, request, club, secret, data, section.strip() or None,
+                                   session.strip() or None)
 
 
-def _form_heat(hub: Worker, sim_id, request, club, secret, data, section):
+def _form_heat(hub: Worker, sim_id, request, club, secret, data, section, session):
     where = source(request, "usebio")
     with hub.pool.connection() as conn:
         sim = storage.sim(conn, sim_id)
@@ -132,7 +138,7 @@ def _form_heat(hub: Worker, sim_id, request, club, secret, data, section):
     if len(data) > usebio_in.MAX_BYTES:
         return page(413, error=f"a USEBIO file is at most {usebio_in.MAX_BYTES} bytes")
     try:
-        done = _heat(hub, sim_id, club, data, section)
+        done = _heat(hub, sim_id, club, data, section, session=session)
     except Refused as e:
         return page(e.status, error=e.reason)
     return page(200, done=done, club=club)

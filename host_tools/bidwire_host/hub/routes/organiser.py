@@ -110,7 +110,9 @@ def progress(sim_id: SimInPath, hub: WorkerDep):
         f = hub.field(conn, sim)
     held = f.clubs  # as of the ranking: what each club holds in it
     return {"sim": sim_id, "changes": sim["changes"], "released": released(sim), "held": len(waiting),
-            "clubs": [{"id": c["club_id"], "name": c["name"], "results": held.get(c["club_id"], (0, 0))[0],
+            "sessions": sim["sessions"],
+            "clubs": [{"id": c["club_id"], "name": c["name"], "sessions": c["sessions"],
+                       "results": held.get(c["club_id"], (0, 0))[0],
                        "boards": held.get(c["club_id"], (0, 0))[1], "started": c["club_id"] in held} for c in clubs],
             "clubs_started": sum(1 for c in clubs if c["club_id"] in held), "results": f.results,
             "ranking_changes": f.version,  # the ranking is as of this many changes (state.RESCORE_EVERY)
@@ -131,7 +133,8 @@ def held(sim_id: SimInPath, hub: WorkerDep):
     with hub.pool.connection() as conn:
         storage.sim(conn, sim_id)
         rows = storage.held_results(conn, sim_id)
-    return [{"club": r["club_id"], "section": r["section"], "board": r["board"], "ns": r["ns"], "ew": r["ew"],
+    return [{"club": r["club_id"], "session": r["session"] or None, "section": r["section"], "board": r["board"],
+             "ns": r["ns"], "ew": r["ew"],
              "ns_names": r["ns_names"], "ew_names": r["ew_names"], "contract": r["contract"],
              "declarer": r["declarer"], "tricks": r["tricks"], "score_ns": r["score_ns"], "adjusted": r["adjusted"],
              "version": r["version"], "at": r["updated_at"].isoformat()} for r in rows]

@@ -19,6 +19,7 @@ from bidwire_host.hub.inputs import (
     DirectionInPath,
     PairInPath,
     SectionInPath,
+    SessionInQuery,
     SimInPath,
 )
 from bidwire_host.hub.storage import Refused, released
@@ -43,7 +44,7 @@ def release(sim_id: SimInPath, hub: WorkerDep):
     with hub.pool.connection() as conn:
         sim = storage.sim(conn, sim_id)
     return {"sim": sim_id, "released": released(sim), "release_at": sim["release_at"].isoformat(),
-            "boards": sim["boards"]}
+            "boards": sim["boards"], "sessions": sim["sessions"]}
 
 
 @router.get("/api/v1/sims/{sim_id}/results")
@@ -222,21 +223,23 @@ def _board_page(sim_id, board, request, hub: Worker, club):
 @router.get("/sims/{sim_id}/pairs/{club}/{section}/{direction}/{number}", response_class=HTMLResponse)
 def pair_page(sim_id: SimInPath, club: ClubInPath, section: SectionInPath, direction: DirectionInPath,
               number: PairInPath, request: Request,
-              hub: WorkerDep):
-    """A pair's card: every board it played, its opponents, the contract, the score and its percentage."""
+              hub: WorkerDep, session: SessionInQuery = None):
+    """A pair's card: every board it played, its opponents, the contract, the score and its percentage. In a sim
+    of several sessions, `?session=` names its club's heat."""
+    session = session or ""
     with hub.pool.connection() as conn:
         sim = storage.sim(conn, sim_id)
         if not _shown(hub, request, sim):
             raise _embargoed(sim)
         f = hub.field(conn, sim)
         club_name = storage.club_names(conn, sim_id).get(club, club)
-    entry = next((e for e in f.ranking if (e["pair"].club, e["pair"].section, e["pair"].direction,
-                                           e["pair"].number) == (club, section, direction, number)), None)
+    entry = next((e for e in f.ranking if (e["pair"].club, e["pair"].session, e["pair"].section, e["pair"].direction,
+                                           e["pair"].number) == (club, session, section, direction, number)), None)
     if entry is None:
         raise Refused(404, "no such pair in the field", "pair")
     key = "ns" if direction == "NS" else "ew"
     card = [(b, r) for b, rows in sorted(f.boards.items()) for r in rows
-            if r["club"] == club and r["section"] == section and r[key] == number]
+            if r["club"] == club and r["session"] == session and r["section"] == section and r[key] == number]
     return TEMPLATES.TemplateResponse(request, "pair.html", {"sim": sim, "entry": entry, "card": card,
                                                              "direction": direction, "pct": pct,
                                                              "club_name": club_name})
