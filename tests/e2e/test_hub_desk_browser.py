@@ -133,3 +133,53 @@ def test_the_organisers_whole_flow_on_a_phone_and_a_desktop(hub, browser, size):
     page.goto(hub.url + "/organiser")
     assert sim in page.inner_text("#sims") and _fits(page)
     context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_sim_of_two_sessions_set_up_and_corrected_at_the_desk(hub, browser, size):  # noqa: F811
+    """A sim whose hand set is played in an afternoon and an evening session: named at the setup, shown on the
+    sim's page, each club's sessions listed, and a correction made to the evening's result, chosen in the form."""
+    sim = f"desk-sessions-{size}"
+    context = browser.new_context(viewport=SIZES[size])
+    page = context.new_page()
+    page.goto(hub.url + "/organiser")
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button")
+    page.wait_for_url("**/organiser")
+    form = page.locator("#create")
+    form.locator("input[name=id]").fill(sim)
+    form.locator("input[name=name]").fill(f"Sim week ({size})")
+    form.locator("input[name=boards]").fill("1-2")
+    form.locator("input[name=release]").fill(f"{(datetime.now(UTC) + timedelta(days=1)).date().isoformat()}T21:00")
+    form.locator("input[name=sessions]").fill(" aft  eve ")
+    form.locator("button").click()
+    page.wait_for_url(f"**/organiser/sims/{sim}")
+    assert "Played in 2 sessions, one field: aft, eve." in page.inner_text("body")
+    page.fill("#register input[name=id]", "A")
+    page.fill("#register input[name=name]", "Club A")
+    page.click("#register button")
+    secret = _secret(page)
+    for session, tricks, score in (("aft", 10, 420), ("eve", 9, -50)):
+        body = upload_body(sim, "A", 1, [played("A", 1, "1", "1", "4S", "N", tricks, score)])
+        body = body.replace(b'"upload"', f'"session": "{session}", "upload"'.encode(), 1)
+        assert post_upload(hub.url, "A", secret, body).status_code == 200
+    page.wait_for_function("document.querySelector('#clubs').textContent.includes('Club A (aft, eve)')")
+    # the evening's 4S went one off on the club's sheet; it made, says the club
+    page.select_option("#correct select[name=session]", "eve")
+    page.fill("#correct input[name=club]", "A")
+    page.fill("#correct input[name=board]", "1")
+    page.fill("#correct input[name=ns]", "1")
+    page.fill("#correct input[name=ew]", "1")
+    page.fill("#correct input[name=contract]", "4S")
+    page.select_option("#correct select[name=declarer]", "N")
+    page.fill("#correct input[name=tricks]", "10")
+    page.fill("#correct input[name=reason]", "the evening's scorer, by phone")
+    page.click("#correct button")
+    page.wait_for_function("document.querySelector('#correct [role=alert]').textContent === 'Corrected.'")
+    with hub.organiser() as org:
+        wait_until(lambda: sorted((x["session"], x["score_ns"]) for x in
+                                  org.get(f"/api/v1/sims/{sim}/results").json()["boards"]["1"])
+                   == [("aft", 420), ("eve", 420)], 10, 0.1, "the evening's corrected result in the field")
+    page.wait_for_function("document.querySelector('#ranking').textContent.includes('eve A1 NS')")
+    assert _fits(page)
+    context.close()
