@@ -21,26 +21,28 @@ from waiting import wait_until
 SIM = "e2e-sim"
 
 
-def club(tmp_path, name, hub_url, club_secret, sim=SIM, env=None):
-    data = tmp_path / name
+def club(tmp_path, name, hub_url, club_secret, sim=SIM, env=None, session=None):
+    """Club `name`'s collector for its heat (in `session`, in a sim of several: a store of its own)."""
+    data = tmp_path / (name + (f"-{session}" if session else ""))
     data.mkdir()
     event_file = data / "event.json"
     subprocess.run([str(BIDWIRE), "event", "create", str(event_file), "--name", f"Club {name} heat", "--movement",
                     "mitchell", "--tables", "3", "--boards-per-round", "2"], check=True, capture_output=True)
     event = json.loads(event_file.read_text())
-    event["sim"] = {"hub": hub_url, "id": sim, "club": name, "secret_file": "hub-secret"}
+    event["sim"] = {"hub": hub_url, "id": sim, "club": name, "secret_file": "hub-secret",
+                    **({"session": session} if session else {})}
     event_file.write_text(json.dumps(event))
     (data / "hub-secret").write_text(club_secret + "\n")
     ring = keyring(data / "keyring.json", {UNITS[t]: secret(t) for t in UNITS})
     return Collector(data, ring, extra=("--event", str(event_file), "--tables", "T01=1,T02=2,T03=3"), env=env)
 
 
-def new_sim(hub, sim, name, released_in):
+def new_sim(hub, sim, name, released_in, **extra):
     """The organiser makes the sim of boards 1-6, released `released_in` from now, with clubs A and B: their
     secrets."""
     with hub.organiser() as org:
         r = org.post("/api/v1/sims", json={"id": sim, "name": name, "boards": [1, 2, 3, 4, 5, 6],
-                                           "release_at": (datetime.now(UTC) + released_in).isoformat()})
+                                           "release_at": (datetime.now(UTC) + released_in).isoformat(), **extra})
         assert r.status_code == 201, r.text
         return {c: org.post(f"/api/v1/sims/{sim}/clubs", json={"id": c, "name": f"Club {c}"}).json()["secret"]
                 for c in "AB"}
@@ -132,4 +134,40 @@ def test_a_club_whose_clock_is_an_hour_off_changes_nothing(tmp_path, hub):
         assert release["released"] is False, release
     finally:
         a.stop()
+        b.stop()
+
+
+def test_a_club_plays_the_sim_in_two_sessions_each_heat_a_store_of_its_own(tmp_path, hub):
+    """Issue 39, a sim's sessions: club A plays the hand set in the afternoon and again in the evening, each heat a
+    collector store of its own whose uploads are numbered from 1 and name its session under the signature. Club
+    B's collector, whose event names no session, is told so by its link and sends nothing. Both heats play the
+    same tricks, so the field is the one worked at the top of this file, A's afternoon in B's place."""
+    sim = "e2e-sessions"
+    secrets = new_sim(hub, sim, "Two-session sim", timedelta(days=1), sessions=["aft", "eve"])
+    aft = club(tmp_path, "A", hub.url, secrets["A"], sim=sim, session="aft")
+    b = club(tmp_path, "B", hub.url, secrets["B"], sim=sim)
+    try:
+        play_mitchell(aft.data, aft)
+        hub_rows(hub, 18, sim=sim)
+        aft.stop()
+        eve = club(tmp_path, "A", hub.url, secrets["A"], sim=sim, session="eve")
+        try:
+            play_mitchell(eve.data, eve)
+            field = hub_rows(hub, 36, sim=sim)
+            assert rows(eve.data, "SELECT min(number) AS first FROM hub_outbox")[0]["first"] == 1
+        finally:
+            eve.stop()
+        pct = {(e["session"], e["direction"], e["pair"]): (e["rank"], e["pct"]) for e in field["ranking"]}
+        for session in ("aft", "eve"):
+            assert pct[(session, "NS", "3")] == ("1=", "63.33")  # club total 16: 38 / 60
+            assert pct[(session, "NS", "1")] == ("3=", "43.33")
+            assert pct[(session, "EW", "1")] == ("1=", "53.33")
+            assert pct[(session, "EW", "2")] == ("5=", "43.33")
+        assert len(field["ranking"]) == 12 and {e["club"] for e in field["ranking"]} == {"A"}
+        link = wait_until(lambda: (lambda x: x if x["error"] else None)(b.api.get("/api/v1/hub").json()), 30, 0.5,
+                          "club B's link says what is wrong")
+        assert "sim.session" in link["error"] and "aft, eve" in link["error"], link
+        assert rows(b.data, "SELECT count(*) AS n FROM hub_outbox")[0]["n"] == 0
+    finally:
+        aft.stop()
         b.stop()

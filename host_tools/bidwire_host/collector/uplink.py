@@ -186,8 +186,10 @@ class Uplink:
             if not changed:
                 return False
             last = conn.execute("SELECT max(number) FROM hub_outbox").fetchone()[0] or 0
-            body = json.dumps({"sim": self.sim.id, "club": self.sim.club, "upload": last + 1,
-                               "results": changed}, sort_keys=True).encode()
+            head = {"sim": self.sim.id, "club": self.sim.club, "upload": last + 1}
+            if self.sim.session is not None:  # the session of a sim played in several, signed with the results
+                head["session"] = self.sim.session
+            body = json.dumps({**head, "results": changed}, sort_keys=True).encode()
             number = last + 1
             self.store.write(lambda c: c.execute("INSERT INTO hub_outbox (number, body, made) VALUES "
                                                  "(?, ?, datetime('now'))", (number, body)))
@@ -217,6 +219,11 @@ class Uplink:
             raise UplinkError(f"the hub does not know sim {self.sim.id} ({r.status_code}): {_reason(r)}")
         info = r.json()
         boards = info.get("boards")
+        sessions = info.get("sessions") or []
+        if (self.sim.session or None) not in (sessions or [None]):  # said before any upload is made
+            raise UplinkError(f"sim.session: the hub plays sim {self.sim.id} in "
+                              + (f"sessions {', '.join(map(str, sessions))[:200]}: name this heat's"
+                                 if sessions else f"one session: name none (not {self.sim.session})"))
         if isinstance(boards, list) and all(isinstance(b, int) for b in boards):
             self.boards = frozenset(boards)
         self.released = info.get("released") is True

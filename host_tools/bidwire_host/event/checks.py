@@ -8,7 +8,7 @@ from dataclasses import asdict
 from bidwire_host.event import movements
 from bidwire_host.event.movements import MovementError, PairId
 from bidwire_host.scoring.masterpoints import EBU_CLUB
-from bidwire_host.sim_ids import CLUB_ID, SIM_ID
+from bidwire_host.sim_ids import CLUB_ID, SESSION, SIM_ID
 
 FORMAT = 1  # the "bidwire_event" value of the files bidwire writes
 MAX_TEXT = 100  # the longest club name, club id, charge code or masterpoint scale an event file may give
@@ -111,6 +111,8 @@ def _check_sim(problems, sim):
         problems.append("sim.id: the sim's id at the hub, 1-40 lower-case letters, digits and -")
     if not re.fullmatch(CLUB_ID, sim.club):
         problems.append("sim.club: this club's id at the hub, 1-32 letters, digits and _")
+    if sim.session is not None and not re.fullmatch(SESSION, sim.session):
+        problems.append("sim.session: the sim's session this heat is, as the hub names it: 1-8 letters and digits")
     if not sim.secret_file.strip():
         problems.append("sim.secret_file: the file holding the club's secret from the hub")
 

@@ -154,13 +154,15 @@ class Evening:
 @dataclass
 class Sim:
     """The simultaneous event this club's heat is part of (docs/hub.md): the hub's URL, the sim's id there, this
-    club's id and the file holding its secret (hex; relative: beside the event file). The collector uploads each
-    result to the hub and hides the sim's hands and frequencies until the hub says they are released."""
+    club's id and the file holding its secret (hex; relative: beside the event file), and in a sim played in
+    several sessions the one this heat is. The collector uploads each result to the hub and hides the sim's hands
+    and frequencies until the hub says they are released."""
     __pydantic_config__ = _FORBID
     hub: StrictStr
     id: StrictStr
     club: StrictStr
     secret_file: StrictStr
+    session: StrictStr | None = None
 
 
 @dataclass
