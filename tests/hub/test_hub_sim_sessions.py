@@ -8,9 +8,14 @@ The figures are worked by hand (Law 78 A: 2 a result beaten, 1 a result tied, to
 from datetime import UTC, datetime, timedelta
 
 import httpx2 as httpx
+import psycopg
+import pytest
 from hubkit import played, post_upload, upload_body
+from psycopg.conninfo import make_conninfo
 
 from bidwire_host import signing
+from bidwire_host.hub import db, storage
+from bidwire_host.hub.inputs import Upload
 
 SOON = (datetime.now(UTC) + timedelta(days=1)).isoformat()
 SIM = "two-sessions"
@@ -151,3 +156,37 @@ def test_the_organiser_corrects_and_decides_a_result_of_one_session(hub):
         ("held result admitted", "eve"), ("result corrected", "eve")}
     (row,) = results(hub, "sessions-desk")["boards"]["1"]
     assert (row["session"], row["score_ns"]) == ("eve", -50)
+
+
+def test_a_hub_of_before_sessions_keeps_each_clubs_upload_numbers(pg):
+    """Migration 0013 on a hub that was running: the clubs' last upload numbers move to their session '' (so an
+    old upload replayed after the upgrade is still refused), and the results keep their keys, of session ''."""
+    with psycopg.connect(pg.dsn, autocommit=True) as admin:
+        admin.execute("DROP DATABASE IF EXISTS before_sessions")
+        admin.execute("CREATE DATABASE before_sessions")
+    dsn = make_conninfo(pg.dsn, dbname="before_sessions")
+    with psycopg.connect(dsn) as conn:  # the schema as it was: migrations 1-12, a club that took uploads 1-5
+        conn.execute("CREATE TABLE hub_schema (version integer PRIMARY KEY, name text NOT NULL, "
+                     "applied_at timestamptz NOT NULL DEFAULT now())")
+        for m in db.migrations():
+            if m.version <= 12:
+                conn.execute(m.sql)
+                conn.execute("INSERT INTO hub_schema (version, name) VALUES (%s, %s)", (m.version, m.name))
+        conn.execute("INSERT INTO sims (id, name, release_at, scoring, winners, boards) VALUES "
+                     "('old', 'Old', now() + interval '1 day', 'mp', 'two', '{1}')")
+        conn.execute("INSERT INTO clubs (sim_id, club_id, name, secret, last_upload, last_digest) VALUES "
+                     "('old', 'C1', 'Club', '\\x00', 5, '\\x01')")
+        conn.execute("INSERT INTO results (sim_id, club_id, section, board, ns, ew, contract, declarer, tricks, "
+                     "score_ns, upload) VALUES ('old', 'C1', 'A', 1, '1', '1', '4S', 'N', 10, 420, 5)")
+    assert db.migrate(dsn) == [13]
+    with psycopg.connect(dsn) as conn:
+        assert conn.execute("SELECT session, last_upload, last_digest FROM club_sessions").fetchall() == [
+            ("", 5, b"\x01")]
+        old = Upload.model_validate({"sim": "old", "club": "C1", "upload": 5, "results": AFT})
+        with pytest.raises(storage.Refused) as refused:
+            storage.store_upload(conn, old, b"\x02")
+        assert (refused.value.status, refused.value.field) == (409, "upload")
+        conn.rollback()
+        assert storage.store_upload(conn, Upload.model_validate({**old.model_dump(), "upload": 6}), b"\x03")[:2] == (
+            "stored", 1)
+        assert [(r["session"], r["score_ns"]) for r in storage.results(conn, "old")] == [("", 420)]
