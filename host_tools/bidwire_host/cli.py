@@ -395,15 +395,22 @@ def event():
 @event.command("create")
 @click.argument("out", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--name", required=True, help='The event, e.g. "Tuesday pairs".')
-@click.option("--movement", "kind", required=True, type=click.Choice(["mitchell", "howell", "teams"]),
+@click.option("--movement", "kind", required=True,
+              type=click.Choice(["mitchell", "howell", "teams", "round-robin", "swiss-teams"]),
               help="mitchell: NS stay, EW and boards move; howell: every pair meets every other (2-8 tables); "
-                   "teams: a two-table match, home and away.")
+                   "teams: a two-table match, home and away; round-robin: N teams, each meeting every other; "
+                   "swiss-teams: N teams, each match round drawn from the standings (docs/teams.md).")
+@click.option("--teams", type=click.IntRange(2, 100), help="Teams in a round-robin or a swiss-teams event.")
+@click.option("--vp-scale", type=click.Choice(["wbf", "acbl20"]),
+              help="A round robin's or Swiss's IMPs to VPs: the WBF's 20-point continuous scale (default), or the "
+                   "ACBL's 20-point whole-VP scale.")
 @click.option("--tables", type=click.IntRange(1), help="Tables in the section (mitchell, howell).")
 @click.option("--even", type=click.Choice(["skip", "relay"]),
               help="A Mitchell with an even number of tables: EW skip a table half way (default), or tables 1 "
                    "and N share boards with a relay (bye stand).")
 @click.option("--rounds", type=click.IntRange(1),
-              help="Fewer rounds than the complete movement; for teams, the rounds (even; default 2).")
+              help="Fewer rounds than the complete movement; for teams, the rounds (even; default 2); for a "
+                   "round-robin or swiss-teams, its matches (a Swiss: required).")
 @click.option("--boards-per-round", type=click.IntRange(1, 36), help="Boards each table plays a round.")
 @click.option("--boards", type=click.IntRange(1), help="Or the boards in play, divided among the board sets.")
 @click.option("--pairs", type=click.IntRange(2),
@@ -420,8 +427,8 @@ def event():
 @click.option("--time-zone", help="The club's time zone, e.g. Europe/London: the pages show every time in it. "
                                   "Default: this host's, when it has a tz database name.")
 @click.option("--force", is_flag=True, help="Replace OUT if it exists.")
-def event_create(out, name, kind, tables, even, rounds, boards_per_round, boards, pairs, section, session, date,
-                 hand_records, deal, seed, time_zone, force):
+def event_create(out, name, kind, teams, vp_scale, tables, even, rounds, boards_per_round, boards, pairs, section,
+                 session, date, hand_records, deal, seed, time_zone, force):
     """Write a new event file OUT (JSON) with numbered pairs and print its movement round by round."""
     import os
 
@@ -432,8 +439,13 @@ def event_create(out, name, kind, tables, even, rounds, boards_per_round, boards
 
     if out.exists() and not force:
         raise click.ClickException(f"{out} exists: use --force to replace it")
-    if kind != "teams" and tables is None:
+    team_event = kind in ("round-robin", "swiss-teams")
+    if kind in ("mitchell", "howell") and tables is None:
         raise click.ClickException(f"a {kind} needs --tables")
+    if team_event and teams is None:
+        raise click.ClickException(f"a {kind} event needs --teams")
+    if not team_event and (teams is not None or vp_scale is not None):
+        raise click.ClickException("--teams and --vp-scale are for a round-robin or swiss-teams event")
     if (boards_per_round is None) == (boards is None):
         raise click.ClickException("give --boards-per-round or --boards (the boards in play), one of them")
     movement = {k: v for k, v in {"type": kind, "tables": tables, "rounds": rounds, "even": even}.items()
@@ -441,7 +453,7 @@ def event_create(out, name, kind, tables, even, rounds, boards_per_round, boards
     if deal and hand_records is not None:
         raise click.ClickException("--deal or --hand-records, not both")
     if deal:
-        hand_records = _deal(out, name, movement, boards_per_round, boards, pairs, section, seed)
+        hand_records = _deal(out, name, movement, boards_per_round, boards, pairs, section, seed, teams)
     hands = None
     if hand_records is not None:
         try:
@@ -450,7 +462,8 @@ def event_create(out, name, kind, tables, even, rounds, boards_per_round, boards
             hands = str(hand_records.resolve())
     try:
         new = event_mod.new_event(name, movement, boards_per_round=boards_per_round, boards=boards, pairs=pairs,
-                                  section=section, session=session, date=date, hand_records=hands)
+                                  section=section, session=session, date=date, hand_records=hands, teams=teams,
+                                  vp_scale=vp_scale)
         new.directory = out.resolve().parent
         new.time_zone = time_zone or getattr(clock.host_zone(), "key", None)
         if time_zone is not None:
@@ -466,17 +479,17 @@ def event_create(out, name, kind, tables, even, rounds, boards_per_round, boards
     click.echo(f"wrote {out}: add the players' names and ids there (docs/movements.md)")
 
 
-def _deal(out, name, movement, boards_per_round, boards, pairs, section, seed):
+def _deal(out, name, movement, boards_per_round, boards, pairs, section, seed, teams=None):
     """Deal the boards the event plays into OUT-hands.pbn (bidwire_host/event/analysis.py); its path."""
     from bidwire_host.event import analysis
     from bidwire_host.event import model as event_mod
 
     try:
         plan = event_mod.new_event(name, movement, boards_per_round=boards_per_round, boards=boards, pairs=pairs,
-                                   section=section).sessions[0].sections[0].movement_plan()
+                                   section=section, teams=teams).sessions[0].sections[0].movement_plan()
     except event_mod.EventError as e:
         raise click.ClickException(str(e)) from None
-    numbers = sorted({b for r in range(1, plan.rounds + 1) for t in plan.in_round(r) for b in t.boards})
+    numbers = list(plan.boards())  # every board of every set (a Swiss's undrawn matches' too)
     path = out.with_name(out.stem + "-hands.pbn")
     try:
         path.write_text(analysis.deal_session(numbers, seed), encoding="utf-8")

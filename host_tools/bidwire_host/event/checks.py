@@ -3,11 +3,11 @@
 Used by bidwire_host.event.model.from_dict after the structure (types, required and unknown fields) is checked.
 """
 import re
-from dataclasses import asdict
 
-from bidwire_host.event import movements
+from bidwire_host.event import movements, plans, team_schedule
 from bidwire_host.event.movements import MovementError, PairId
 from bidwire_host.scoring.masterpoints import EBU_CLUB
+from bidwire_host.scoring.victory_points import SCALES as VP_SCALES
 from bidwire_host.sim_ids import CLUB_ID, SESSION, SIM_ID
 
 FORMAT = 1  # the "bidwire_event" value of the files bidwire writes
@@ -77,7 +77,7 @@ def check(event):
     _check_masterpoints(problems, event.masterpoints)
     _check_evening(problems, event.evening)
     if event.masterpoints is not None and event.masterpoints.scale == EBU_CLUB and any(
-            sec.movement.type == "teams" for s in event.sessions for sec in s.sections):
+            sec.is_teams for s in event.sessions for sec in s.sections):
         problems.append(f"masterpoints.scale: the {EBU_CLUB} scale here is the pairs scale; a team match needs the "
                         'club\'s own awards ("awards": [...] under another name)')
     if event.long_call_s is not None and not 1 <= event.long_call_s <= 600:
@@ -122,38 +122,45 @@ def _check_section(problems, where, sec, ids):
         problems.append(f"{where}.name: a section name is 1-{SECTION_NAME_CHARS} characters (such as A), "
                         f"not {sec.name!r}")
     try:
-        plan = movements.build(asdict(sec.movement), 1)
+        plan = plans.build(sec.movement, 1, teams=len(sec.teams), draws=sec.draws)
     except MovementError as e:
-        problems.append(f"{where}.movement: {e}")
+        problems.append(f"{where}.{'draws' if str(e).startswith(('draws', 'match round')) else 'movement'}: {e}")
         return
+    sets = plan.sets
     if (sec.boards_per_round is None) == (sec.boards is None):
         problems.append(f"{where}: give boards_per_round, or boards (the boards in play), not "
                         f"{'both' if sec.boards is not None else 'neither'}")
     elif sec.boards is not None:
-        if sec.boards < plan.sets or sec.boards % plan.sets:
-            fits = [plan.sets * k for k in range(max(1, sec.boards // plan.sets), sec.boards // plan.sets + 2)]
-            problems.append(f"{where}.boards: {sec.boards} boards do not divide into the {plan.sets} board sets of "
+        if sec.boards < sets or sec.boards % sets:
+            fits = [sets * k for k in range(max(1, sec.boards // sets), sec.boards // sets + 2)]
+            problems.append(f"{where}.boards: {sec.boards} boards do not divide into the {sets} board sets of "
                             f"a {plan.title}; use {' or '.join(str(b) for b in fits)}, or give boards_per_round")
-        elif sec.boards // plan.sets > movements.MAX_BOARDS_PER_ROUND:
-            problems.append(f"{where}.boards: {sec.boards // plan.sets} boards a round is more than "
+        elif sec.boards // sets > movements.MAX_BOARDS_PER_ROUND:
+            problems.append(f"{where}.boards: {sec.boards // sets} boards a round is more than "
                             f"{movements.MAX_BOARDS_PER_ROUND}")
     else:
         try:
-            movements.build(asdict(sec.movement), sec.boards_per_round)
+            plans.build(sec.movement, sec.boards_per_round, teams=len(sec.teams), draws=sec.draws)
         except MovementError as e:
             problems.append(f"{where}.boards_per_round: {e}")
     if sec.first_board < 1:
         problems.append(f"{where}.first_board: board numbers start from 1, not {sec.first_board}")
     else:
-        per_round = sec.boards_per_round if sec.boards is None else sec.boards // plan.sets
-        last = sec.first_board + plan.sets * (per_round if isinstance(per_round, int) else 1) - 1
+        per_round = sec.boards_per_round if sec.boards is None else sec.boards // sets
+        last = sec.first_board + sets * (per_round if isinstance(per_round, int) else 1) - 1
         if last > movements.MAX_BOARD:
             problems.append(f"{where}.first_board: the last board would be {last}, more than "
                             f"{movements.MAX_BOARD}")
-    if sec.movement.type == "teams":
+    if sec.is_teams:
         _check_teams(problems, where, sec, ids)
     else:
         _check_pairs(problems, where, sec, plan, ids)
+    if (sec.vp_scale is not None or sec.bye_vps is not None) and sec.movement.type not in team_schedule.KINDS:
+        problems.append(f"{where}: vp_scale and bye_vps are a round robin's or a Swiss's")
+    if sec.vp_scale is not None and sec.vp_scale not in VP_SCALES:
+        problems.append(f"{where}.vp_scale: one of {', '.join(VP_SCALES)}, not {sec.vp_scale!r}")
+    if sec.bye_vps is not None and not 0 <= sec.bye_vps <= 20:
+        problems.append(f"{where}.bye_vps: a bye's victory points, 0 to 20, not {sec.bye_vps}")
 
 
 def _check_pairs(problems, where, sec, plan, ids):
@@ -188,9 +195,11 @@ def _check_pairs(problems, where, sec, plan, ids):
 
 def _check_teams(problems, where, sec, ids):
     if sec.pairs:
-        problems.append(f"{where}.pairs: a team match is played by teams; list the two teams in teams")
-    if len(sec.teams) != 2:
+        problems.append(f"{where}.pairs: a team match is played by teams; list the teams in teams")
+    if sec.movement.type == "teams" and len(sec.teams) != 2:
         problems.append(f"{where}.teams: a two-table team match has two teams (home first), not {len(sec.teams)}")
+    if sec.movement.type != "teams" and [t.number for t in sec.teams] != list(range(1, len(sec.teams) + 1)):
+        problems.append(f"{where}.teams: a {sec.movement.type} event's teams are numbered 1, 2, 3, ... in order")
     _unique(problems, f"{where}.teams", [t.number for t in sec.teams], "team number")
     for k, t in enumerate(sec.teams):
         if t.number < 1:

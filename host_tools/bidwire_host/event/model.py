@@ -14,7 +14,7 @@ from pathlib import Path
 
 from pydantic import ConfigDict, StrictBool, StrictInt, StrictStr, TypeAdapter, ValidationError
 
-from bidwire_host.event import movements
+from bidwire_host.event import plans, team_schedule
 from bidwire_host.event import players as players_mod
 from bidwire_host.event.checks import FORMAT, check
 from bidwire_host.event.movements import MovementError, PairId
@@ -51,7 +51,8 @@ class Pair:
 
 @dataclass
 class Team:
-    """A team of a two-table match: its NS pair plays at table 1 if it is the home team, else at table 2."""
+    """A team of a two-table match (its NS pair plays at table 1 if it is the home team, else at table 2), or of a
+    teams event of N teams (numbered 1 to N, in that order)."""
     __pydantic_config__ = _FORBID
     number: StrictInt
     name: StrictStr
@@ -63,9 +64,10 @@ class Team:
 @dataclass
 class MovementChoice:
     __pydantic_config__ = _FORBID
-    type: StrictStr  # mitchell, howell or teams
+    type: StrictStr  # mitchell, howell, teams (a two-table match), round-robin or swiss-teams (N teams)
     tables: StrictInt | None = None
-    rounds: StrictInt | None = None  # fewer than the complete movement: a curtailed movement
+    # fewer than the complete movement: a curtailed movement; a teams event's: its match rounds (a Swiss's all)
+    rounds: StrictInt | None = None
     even: StrictStr | None = None  # skip or relay, for a Mitchell with an even number of tables
 
 
@@ -78,23 +80,32 @@ class Section:
     boards: StrictInt | None = None  # the boards in play instead: divided among the movement's board sets
     first_board: StrictInt = 1
     pairs: list[Pair] = field(default_factory=list)
-    teams: list[Team] = field(default_factory=list)  # a team match: home team first
+    teams: list[Team] = field(default_factory=list)  # a team match: home team first; a teams event: 1 to N
+    # a Swiss's match rounds drawn so far, each [[home, away], ...] (the collector adds each as it is pushed)
+    draws: list[list[list[StrictInt]]] = field(default_factory=list)
+    vp_scale: StrictStr | None = None  # a teams event's IMPs to VPs: "wbf" (the default) or "acbl20"
+    bye_vps: StrictInt | None = None  # a teams event's VPs for a bye (whole VPs; 12 unless given)
+
+    @property
+    def is_teams(self):
+        """Played by teams: a two-table match, or a teams event of N teams."""
+        return self.movement.type == "teams" or self.movement.type in team_schedule.KINDS
 
     def movement_plan(self):
         """The section's movement, with the missing pair (if any) as the phantom."""
         m = self.movement
         missing = _missing(self)
         return _plan(m.type, m.tables, m.rounds, m.even, self.round_boards(), self.first_board,
-                     missing[0] if missing else None)
+                     missing[0] if missing else None, len(self.teams), _frozen(self.draws))
 
     def round_boards(self):
         if self.boards_per_round is not None:
             return self.boards_per_round
-        return self.boards // _sets(self.movement)
+        return self.boards // _sets(self)
 
     def entrant(self, pair_id):
         """The Pair or Team sitting as `pair_id` of the movement, or None (the phantom)."""
-        if self.movement.type == "teams":
+        if self.is_teams:
             return self.teams[pair_id.number - 1] if pair_id.number <= len(self.teams) else None
         return next((p for p in self.pairs if p.number == pair_id.number and (p.line or "") == pair_id.line), None)
 
@@ -235,22 +246,25 @@ def to_dict(event):
 
 
 def new_event(name, movement, *, boards_per_round=None, boards=None, pairs=None, section="A",
-              session="Session 1", date=None, hand_records=None, first_board=1):
-    """An event of one section with numbered pairs (or two teams) and no names yet.
+              session="Session 1", date=None, hand_records=None, first_board=1, teams=None, vp_scale=None):
+    """An event of one section with numbered pairs (or teams) and no names yet.
 
     `movement` is a movement object such as {"type": "mitchell", "tables": 7}; `pairs` the number of pairs
     playing, one fewer than the movement holds for a phantom (NS at the last table of a Mitchell, the
-    stationary pair 2n of a Howell).
+    stationary pair 2n of a Howell); `teams` the number of teams of a round robin or a Swiss.
     """
     if not isinstance(movement, dict):
         raise EventError('movement: a movement object such as {"type": "mitchell", "tables": 7}')
     try:
-        plan = movements.build(movement, 1)
+        plan = plans.build(movement, 1, teams=teams or 0)
     except MovementError as e:
         raise EventError(f"movement: {e}") from None
     sec = {"name": section, "movement": dict(movement), "boards_per_round": boards_per_round, "boards": boards,
            "first_board": first_board}
-    if plan.kind == "teams":
+    if plan.kind in team_schedule.KINDS:
+        sec["teams"] = [{"number": t, "name": f"Team {t}"} for t in range(1, teams + 1)]
+        sec["vp_scale"] = vp_scale
+    elif plan.kind == "teams":
         sec["teams"] = [{"number": 1, "name": "Home"}, {"number": 2, "name": "Away"}]
     else:
         slots = plan.pairs()
@@ -339,7 +353,8 @@ def _where(loc):
     return out or "the event"
 
 
-_DEFAULTS = {"first_board": 1, "pairs": [], "teams": [], "reserves": [], "players": [], "ns": [], "ew": []}
+_DEFAULTS = {"first_board": 1, "pairs": [], "teams": [], "reserves": [], "players": [], "ns": [], "ew": [],
+             "draws": []}
 _FIRST = ("bidwire_event", "name", "register", "date", "hand_records")  # then the fields in their dataclass order
 
 
@@ -354,20 +369,26 @@ def _prune(value):
     return value
 
 
-def _sets(choice):
-    return _plan(choice.type, choice.tables, choice.rounds, choice.even, 1, 1, None).sets
+def _sets(section):
+    """The board sets of the section's whole movement (a Swiss's undrawn match rounds counted too)."""
+    c = section.movement
+    return _plan(c.type, c.tables, c.rounds, c.even, 1, 1, None, len(section.teams), _frozen(section.draws)).sets
+
+
+def _frozen(draws):
+    return tuple(tuple(tuple(match) for match in row) for row in draws)
 
 
 @lru_cache(maxsize=64)
-def _plan(kind, tables, rounds, even, boards_per_round, first_board, phantom):
+def _plan(kind, tables, rounds, even, boards_per_round, first_board, phantom, teams=0, draws=()):
     spec = {"type": kind, "tables": tables, "rounds": rounds, "even": even}
-    plan = movements.build(spec, boards_per_round, first_board)
+    plan = plans.build(spec, boards_per_round, first_board, teams, draws)
     return plan.with_phantom(phantom) if phantom is not None else plan
 
 
 def _missing(section):
     """The movement's pairs that the section does not list (the phantom, if one)."""
-    if section.movement.type == "teams":
+    if section.is_teams:
         return []
     got = {PairId(p.number, p.line or "") for p in section.pairs}
     m = section.movement

@@ -7,6 +7,9 @@ A unit shows an assign command's `move` on four 16-character lines, cut every 16
 """
 from __future__ import annotations
 
+from bidwire_host.event.team_schedule import KINDS as TEAM_EVENTS
+from bidwire_host.event.team_schedule import match_of
+
 COLS = 16
 MOVE_LINES = 4
 
@@ -16,10 +19,26 @@ def move_text(plan, table, round_no):
     here = plan.at(table, round_no)
     if here is None:
         raise ValueError(f"table {table} does not play round {round_no} of the {plan.title}")
+    if plan.kind in TEAM_EVENTS:
+        return wrap(_match_move(plan, here, round_no))
     if round_no >= plan.rounds:
         return wrap(["End of session", "Thank you"])
     phrases = [_pair_move(plan, here, pair, round_no) for pair in here.pairs()]
     return wrap([*phrases, _board_move(plan, here, round_no)])
+
+
+def _match_move(plan, here, round_no):
+    """A teams event's table after a half: the boards go to the match's other table at half time; after the
+    match, where the pairs go (a round robin's next match), or the wait for a Swiss's draw, or the end."""
+    match, _, half = match_of(here.table, round_no)
+    if half == 1:
+        other = here.table + 1 if here.table % 2 else here.table - 1
+        return ["Half time", f"Swap boards with table {other}", "Pairs stay"]
+    if round_no >= plan.full_rounds:
+        return [f"Match {match} over", "End of session", "Thank you"]
+    if round_no >= plan.rounds:
+        return [f"Match {match} over", "Next match: see the draw"]
+    return [f"Match {match} over", *(_pair_move(plan, here, pair, round_no) for pair in here.pairs())]
 
 
 def _seat(play, pair):
@@ -94,17 +113,23 @@ def guide(plan, name=lambda pair: str(pair)):
     `name(pair)` labels a pair (default "NS 3", "pair 5")."""
     board_list = list(plan.boards())
     per = f"{plan.boards_per_round} board{'s' if plan.boards_per_round > 1 else ''}"
-    out = [f"{plan.title}: {plan.rounds} rounds of {per} "
-           f"(boards {_span(board_list)}, {plan.sets} sets)"
-           + ("" if plan.rounds == plan.full_rounds else f", curtailed from {plan.full_rounds} rounds")]
+    if plan.kind in TEAM_EVENTS:
+        out = [f"{plan.title}: {plan.full_rounds // 2} matches of {2 * plan.boards_per_round} boards, in halves of "
+               f"{per} (boards {_span(board_list)})"
+               + (f"; {plan.rounds // 2} drawn so far" if plan.rounds < plan.full_rounds else "")]
+    else:
+        out = [f"{plan.title}: {plan.rounds} rounds of {per} "
+               f"(boards {_span(board_list)}, {plan.sets} sets)"
+               + ("" if plan.rounds == plan.full_rounds else f", curtailed from {plan.full_rounds} rounds")]
     for r in range(1, plan.rounds + 1):
-        out.append(f"Round {r}")
+        out.append(f"Round {r}" if plan.kind not in TEAM_EVENTS else
+                   f"Round {r}: match {(r + 1) // 2}, {'first' if r % 2 else 'second'} half")
         for p in plan.in_round(r):
             ns = "phantom" if p.ns is None else name(p.ns)
             ew = "phantom" if p.ew is None else name(p.ew)
             share = f" (shared with table {', '.join(str(t) for t in p.shared_with)})" if p.shared_with else ""
             out.append(f"  table {p.table}: {ns} v {ew}, boards {_span(p.boards)}{share}")
-        relay = plan.relay(r)
+        relay = plan.relay(r) if plan.kind not in TEAM_EVENTS else ()  # a match round plays its own two sets
         if relay:
             out.append("  relay: boards " + ", ".join(_span(plan.board_numbers(s)) for s in relay))
     return out

@@ -137,6 +137,8 @@ class Movement:
 def _title(kind, tables):
     if kind == "teams":
         return "two-table team match"
+    if kind in ("round-robin", "swiss-teams"):  # event.team_schedule.KINDS
+        return f"{tables}-table teams " + ("round robin" if kind == "round-robin" else "Swiss")
     return f"{tables}-table " + kind.replace("mitchell", "Mitchell").replace("howell", "Howell")
 
 

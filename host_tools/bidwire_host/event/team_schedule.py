@@ -36,15 +36,17 @@ def berger(n):
     return rounds
 
 
-def match_movement(kind, matches, teams, boards_per_round, first_board=1):
+def match_movement(kind, matches, teams, boards_per_round, first_board=1, match_rounds_in_all=None):
     """The movement of a teams event whose match rounds so far are `matches` ([[(home, away), ...], ...], a team
     at most once a round), for `teams` teams: match round m is movement rounds 2m - 1 and 2m, match k of it at
     tables 2k - 1 (home NS v away EW) and 2k (away NS v home EW), playing sets 2m - 1 and 2m, swapped between the
-    halves. Tables: twice the matches of the fullest round; a team not drawn in a round (the bye) has none."""
+    halves. Tables: twice the matches of the fullest round; a team not drawn in a round (the bye) has none.
+    `match_rounds_in_all`: the match rounds the event will play (a Swiss draws them one by one: the movement's
+    `full_rounds` counts them all, its `rounds` those drawn)."""
     if not matches or not any(matches):
         raise MovementError("no match drawn yet")
     tables = 2 * max(len(row) for row in matches)
-    sets = 2 * len(matches)
+    sets = 2 * max(len(matches), match_rounds_in_all or 0)  # a Swiss's undrawn rounds' boards counted too
     if first_board + sets * boards_per_round - 1 > MAX_BOARD:
         raise MovementError(f"boards: the last board would be {first_board + sets * boards_per_round - 1}, "
                             f"more than {MAX_BOARD}")
@@ -61,8 +63,7 @@ def match_movement(kind, matches, teams, boards_per_round, first_board=1):
                                    first_board))
                 plays.append(_play(r, 2 * k, PairId(away, "NS"), PairId(home, "EW"), second, boards_per_round,
                                    first_board))
-    return Movement(kind, tables, 2 * len(matches), 2 * len(matches), sets, boards_per_round, first_board,
-                    tuple(plays))
+    return Movement(kind, tables, 2 * len(matches), sets, sets, boards_per_round, first_board, tuple(plays))
 
 
 def _play(round_no, table, ns, ew, board_set, boards_per_round, first_board):
@@ -73,3 +74,58 @@ def _play(round_no, table, ns, ew, board_set, boards_per_round, first_board):
 def match_of(table, round_no):
     """(match round, match number, half) of `table` in movement round `round_no` of a teams event."""
     return (round_no + 1) // 2, (table + 1) // 2, 2 - round_no % 2
+
+
+KINDS = ("round-robin", "swiss-teams")  # the teams events of N teams (a two-table match is movements.team_match)
+
+
+def match_rounds(kind, teams, rounds):
+    """The match rounds a teams event plays: a round robin's every team meeting every other (curtailed to `rounds`),
+    a Swiss's `rounds`."""
+    full = teams - 1 + teams % 2
+    if kind == "round-robin":
+        if rounds is None:
+            return full
+        if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= full:
+            raise MovementError(f"rounds of a round robin of {teams} teams: 1-{full} matches, not {rounds!r}")
+        return rounds
+    if rounds is None:
+        raise MovementError(f"rounds: say how many matches the Swiss plays (1-{full} for {teams} teams)")
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= full:
+        raise MovementError(f"rounds of a Swiss of {teams} teams: 1-{full} matches (no two teams meet twice), "
+                            f"not {rounds!r}")
+    return rounds
+
+
+def build(kind, teams, rounds, draws, boards_per_round, first_board=1):
+    """The movement of a teams event of `teams` teams: a round robin's from the Berger tables; a Swiss's from its
+    `draws` so far (the first, when none is made yet, pairs the teams in number order: 1 v 2, 3 v 4, ...)."""
+    if isinstance(teams, bool) or not isinstance(teams, int) or not 2 <= teams <= MAX_TEAMS:
+        raise MovementError(f"teams: a teams event has 2-{MAX_TEAMS} teams, not {teams!r}")
+    total = match_rounds(kind, teams, rounds)
+    if kind == "round-robin":
+        if draws:
+            raise MovementError("draws: a round robin's matches are the Berger tables'; only a Swiss is drawn")
+        matches = berger(teams)[:total]
+    else:
+        if len(draws) > total:
+            raise MovementError(f"draws: {len(draws)} match rounds drawn, and the Swiss plays {total}")
+        matches = [list(map(tuple, row)) for row in draws] or [list(first_draw(teams))]
+    return match_movement(kind, matches, teams, boards_per_round, first_board, total)
+
+
+def first_draw(teams):
+    """A Swiss's first match round, before any standings: the teams in number order, 1 v 2, 3 v 4, ... (the
+    highest number the bye if odd)."""
+    return tuple((t, t + 1) for t in range(1, teams - teams % 2, 2))
+
+
+def schedule(plan):
+    """[(match round, home, away, boards)] of a teams event's movement: each match, its boards over both halves."""
+    out = []
+    for m in range(1, plan.rounds // 2 + 1):
+        for p in plan.in_round(2 * m - 1):
+            if p.table % 2 and p.ns is not None and p.ew is not None:
+                other = plan.at(p.table, 2 * m)
+                out.append((m, p.ns.number, p.ew.number, tuple(sorted(set(p.boards) | set(other.boards)))))
+    return out
