@@ -303,6 +303,8 @@ class Store:
                     forget(conn)
                     conn.execute("ROLLBACK TO job")
                     conn.execute("RELEASE job")
+                    if isinstance(e, StopIteration):  # a future cannot carry one: its caller would wait for ever
+                        e = RuntimeError(f"a store job raised StopIteration: {e!r}")
                     outcomes.append((job, None, e))
             conn.execute("COMMIT")
             self.commits += 1
