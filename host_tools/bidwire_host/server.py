@@ -19,7 +19,7 @@ from fastapi.openapi.utils import get_openapi
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from bidwire_host import auth, dashboard
-from bidwire_host.collector import api, apiauth, derive, event_setup, sync
+from bidwire_host.collector import api, apiauth, derive, event_setup, sync, team_api
 from bidwire_host.collector import store as store_mod
 from bidwire_host.collector.keyring import Keyring
 from bidwire_host.collector.loopprobe import LoopProbe
@@ -80,6 +80,7 @@ def create_app(data_dir, keyring_path=None, event=None, tables=None, method="neu
     app.include_router(sync.router)
     app.include_router(api.service)
     app.include_router(api.router)
+    app.include_router(team_api.router)
     dashboard.mount(app, data_dir, director_password, scorer_password, session_lifetime_s, session_idle_s)
 
     app.add_middleware(body_limit.BodyGuard, limits={sync.PATH: (sync.MAX_BODY, ": send fewer events per sync")},

@@ -11,7 +11,7 @@ import json
 from bidwire_host.collector import commands, in_force, roster
 from bidwire_host.collector.decisions.journal import fold
 from bidwire_host.event import model as event_mod
-from bidwire_host.event import seating
+from bidwire_host.event import seating, team_schedule
 
 METHODS = ("mp", "neuberg", "cross-imps", "butler", "teams")  # scoring.session.METHODS
 TEAM_METHODS = ("teams",)  # a two-table team match (movement "teams"); the others are for pairs
@@ -161,7 +161,7 @@ def prepare(data, tables, method="neuberg", session=None, register=None):
     if event.register is not None or register is not None:  # kept with the register's names and numbers filled in
         data = {k: v for k, v in event_mod.to_dict(event).items() if k != "register"}
     for sec in event.session(session).sections:
-        teams = sec.movement_plan().kind == "teams"
+        teams = sec.is_teams
         if teams != (method in TEAM_METHODS):
             raise SetupError(f"method: section {sec.name} is a {sec.movement_plan().title}: score it with "
                              + ("teams" if teams else "mp, neuberg, cross-imps or butler") + f", not {method}")
@@ -183,6 +183,21 @@ def save(conn, data, tables, method="neuberg", session=None, start=True, registe
     if start and not rounds:
         return start_round(conn, 1)
     return {"round": max(rounds.values(), default=None), "queued": [], "no_unit": []}
+
+
+def add_draw(conn, section, matches):
+    """Add a Swiss's next match round ([[home, away], ...]) to the stored event's section (its first round, made
+    by the movement before any draw was pushed, written down with it); the rounds sent stay as they are. In the
+    writer's transaction (decisions/draws.py, the one path)."""
+    s = load(conn)
+    data = json.loads(json.dumps(s.data))
+    names = [x["name"] for x in data["sessions"]]
+    session = data["sessions"][names.index(s.session) if s.session is not None else 0]
+    sec = next(x for x in session["sections"] if x["name"] == section)
+    drawn = sec.get("draws") or [[list(m) for m in team_schedule.first_draw(len(sec["teams"]))]]
+    sec["draws"] = [*drawn, [list(m) for m in matches]]
+    event_mod.from_dict(data)  # checked as any event is
+    conn.execute("UPDATE setup SET body = ? WHERE id = 1", (json.dumps(data),))
 
 
 def start_round(conn, round_no, section=None, table=None):

@@ -1,0 +1,108 @@
+"""A teams event of N teams as the collector scores it (issue 38, docs/teams.md): its matches (each board IMPed
+between the match's two tables as the second result comes in), each match's running score and, once over, its
+VPs; the standings; and a Swiss's next draw, made from the standings once every match of the round is over.
+
+Worked from the section's results on the travellers (Standings.results: decisions applied) whenever asked: a
+club's event is a few dozen matches, so nothing is kept.
+"""
+from __future__ import annotations
+
+from bidwire_host.event import swiss_draw, team_schedule
+from bidwire_host.scoring import team_matches, team_standings, victory_points
+from bidwire_host.scoring.model import format_number
+
+DEFAULT_BYE_VPS = 12
+
+
+def is_event(sec):
+    """Whether the section is a teams event of N teams (a round robin or a Swiss)."""
+    return sec is not None and sec.movement.type in team_schedule.KINDS
+
+
+def matches(sec, results):
+    """[team_matches.Match] of the section's drawn match rounds, from its results (scoring Results)."""
+    plan = sec.movement_plan()
+    return team_matches.matches(results, team_schedule.schedule(plan), sec.vp_scale or victory_points.WBF)
+
+
+def byes(sec, done_rounds):
+    """The teams that had a bye in the match rounds `done_rounds` (a team not drawn in a round)."""
+    plan = sec.movement_plan()
+    teams = [t.number for t in sec.teams]
+    out = []
+    for m in done_rounds:
+        seated = {p.ns.number for p in plan.in_round(2 * m - 1) if p.ns is not None}
+        out += [t for t in teams if t not in seated]
+    return out
+
+
+def standings(sec, found):
+    """team_standings.standings of the section: the matches over, the byes of the match rounds over."""
+    over = {m.round for m in found if m.over} - {m.round for m in found if not m.over}
+    bye_vps = 100 * (sec.bye_vps if sec.bye_vps is not None else DEFAULT_BYE_VPS)
+    return team_standings.standings([t.number for t in sec.teams], found, byes=byes(sec, sorted(over)),
+                                    bye_vps=bye_vps, swiss=sec.movement.type == "swiss-teams")
+
+
+def next_draw(sec, found):
+    """A Swiss's next draw: {"round", "ready", "waiting", "proposed", "bye", "repeats"}: `waiting` lists what
+    holds it (each unfinished match's tables and the boards still missing there), `proposed` the draw the rule
+    makes from the standings (swiss_draw.draw), once nothing is waiting. None: not a Swiss, or every round drawn."""
+    if sec.movement.type != "swiss-teams":
+        return None
+    plan = sec.movement_plan()
+    drawn = plan.rounds // 2
+    if drawn >= plan.full_rounds // 2:
+        return None
+    last = [m for m in found if m.round == drawn]
+    waiting = []
+    for m in last:
+        if not m.over:
+            table = _table_of(plan, drawn, int(m.home))
+            waiting.append({"match": f"{m.home} v {m.away}", "tables": [table, table + 1],
+                            "boards": [b for b in m.boards if b not in m.imps]})
+    out = {"round": drawn + 1, "ready": not waiting, "waiting": waiting, "proposed": None, "bye": None,
+           "repeats": []}
+    if not waiting:
+        d = proposal(sec, found)
+        out.update(proposed=[list(x) for x in d.matches], bye=d.bye, repeats=[list(x) for x in d.repeats])
+    return out
+
+
+def proposal(sec, found):
+    """The draw the rule makes from the standings now (swiss_draw.draw), by team number."""
+    order = [int(s.team) for s in standings(sec, found)]
+    met = [(int(m.home), int(m.away)) for m in found]
+    return swiss_draw.draw(order, met=met, byes=byes(sec, range(1, sec.movement_plan().rounds // 2 + 1)))
+
+
+def _table_of(plan, match_round, home):
+    return next(p.table for p in plan.in_round(2 * match_round - 1) if p.ns is not None and p.ns.number == home)
+
+
+def view(sec, results):
+    """The section as its pages show it: each match (board by board), the standings and a Swiss's next draw."""
+    found = matches(sec, results)
+    names = {str(t.number): t.name for t in sec.teams}
+    plan = sec.movement_plan()
+    return {
+        "section": sec.name, "kind": sec.movement.type, "scale": sec.vp_scale or victory_points.WBF,
+        "rounds": plan.full_rounds // 2, "drawn": plan.rounds // 2,
+        "matches": [_match(m, names, plan) for m in found],
+        "standings": [{"rank": s.rank, "team": s.team, "name": names.get(s.team, s.team),
+                       "vps": victory_points.text(s.vps), "played": s.played, "byes": s.byes,
+                       "imps_for": format_number(s.imps_for), "imps_against": format_number(s.imps_against)}
+                      for s in standings(sec, found)],
+        "draw": next_draw(sec, found)}
+
+
+def _match(m, names, plan):
+    home, away = m.score
+    vps = m.vps
+    table = _table_of(plan, m.round, int(m.home))
+    return {"round": m.round, "home": m.home, "away": m.away, "home_name": names.get(m.home, m.home),
+            "away_name": names.get(m.away, m.away), "tables": [table, table + 1],
+            "boards": [{"board": b, "home": format_number(m.imps[b][0]) if b in m.imps else None,
+                        "away": format_number(m.imps[b][1]) if b in m.imps else None} for b in m.boards],
+            "imps": [format_number(home), format_number(away)], "over": m.over,
+            "vps": None if vps is None else [victory_points.text(v) for v in vps]}

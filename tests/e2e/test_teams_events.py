@@ -1,0 +1,163 @@
+"""Teams events end to end (issue 38): a 6-team Swiss of 4 matches and a 4-team round robin, each run by a real
+`bidwire serve` from `bidwire event create`'s file and played by real virtual units (the firmware on MicroPython),
+one a table. The collector pushes each match round to the units; the Swiss's next draw is made by the collector
+from the standings and pushed by the director (the test) once the round is over.
+
+Every board is 1NT by the dealer, and a team's pairs always take the same tricks when they declare (K below), so
+on every board of a match the home team gains s(K[home]) - s(K[away]) at the two tables together, s(t) being
+1NT's score making t tricks (90, 120, 150, 180 for 7-10: partscores, whatever the vulnerability). A difference of
+30 is 1 IMP, 60 is 2, 90 is 3 (Law 78 B); a match is 4 boards (two halves of 2). VPs on the ACBL's 20-point scale
+for 1-8 boards (bridgehands.com "Victory Points"): a margin of 0 is 10-10, 3-4 IMPs 12-8, 8-10 14-6, 11-13 15-5.
+"""
+import subprocess
+import threading
+import time
+
+from collector_proc import BIDWIRE, Collector, keyring, rows
+from test_collector_units import board_lines, play, secret, unit_config
+from vunit import VUnit
+from waiting import wait_until
+
+SEATS = "NESW"
+
+# The Swiss (6 teams, K: 1 takes 10 tricks, 2 and 3 take 9, 4 takes 8, 5 and 6 take 7), worked by hand:
+# Match 1, the first draw (number order): 1 v 2 (+1 IMP a board: 4, 12-8), 3 v 4 (12-8), 5 v 6 (0: 10-10).
+#   Standings 1 12, 3 12, 5 10, 6 10, 2 8, 4 8; ties not split (1 and 3, 2 and 4 alike in every tie-break; 5 and
+#   6 drew): by team number. Draw: 1 meets 3; 5 has met 6: 5 meets 2; 6 meets 4.
+# Match 2: 1 v 3 (+4: 12-8), 5 v 2 (-8: 6-14), 6 v 4 (-4: 8-12). 1 24, 2 22, 3 20, 4 20, 6 18, 5 16 (3 above 4:
+#   their match). Draw: 1 has met 2 and 3: 1 v 4; 2 v 3 would leave 6 v 5, who have met: 2 v 6, 3 v 5.
+# Match 3: 1 v 4 (+8: 14-6), 2 v 6 (+8: 14-6), 3 v 5 (+8: 14-6). 1 38, 2 36, 3 34, 4 26, 6 24, 5 22.
+#   Draw: 1 has met 2, 3 and 4: 1 v 6; 2 v 3; 4 v 5.
+# Match 4: 1 v 6 (+12: 15-5), 2 v 3 (0: 10-10), 4 v 5 (+4: 12-8). Final: 1 53, 2 46, 3 44, 4 38, 5 30, 6 29.
+SWISS_K = {1: 10, 2: 9, 3: 9, 4: 8, 5: 7, 6: 7}
+SWISS_DRAWS = {2: [[1, 3], [5, 2], [6, 4]], 3: [[1, 4], [2, 6], [3, 5]], 4: [[1, 6], [2, 3], [4, 5]]}
+SWISS_FINAL = [("1", "1", "53.00"), ("2", "2", "46.00"), ("3", "3", "44.00"), ("4", "4", "38.00"),
+               ("5", "5", "30.00"), ("6", "6", "29.00")]
+
+# The round robin (4 teams, K: 10, 9, 8, 7), the Berger table's matches: 1 v 4 (+12: 15-5), 2 v 3 (+4: 12-8);
+# 4 v 3 (-4: 8-12), 1 v 2 (+4: 12-8); 2 v 4 (+8: 14-6), 3 v 1 (-8: 6-14). 1 41, 2 34, 3 26, 4 19.
+RR_K = {1: 10, 2: 9, 3: 8, 4: 7}
+RR_FINAL = [("1", "1", "41.00"), ("2", "2", "34.00"), ("3", "3", "26.00"), ("4", "4", "19.00")]
+
+
+def tricks(assign, board, k):
+    """The tricks 1NT by the dealer takes: those of the team whose pair sits in the dealer's seat."""
+    dealer = SEATS[(board - 1) % 4]
+    return k[assign["ns"] if dealer in "NS" else assign["ew"]]
+
+
+def play_event(tmp_path, collector, units, rounds, k, after_match=None):
+    """The units play every round as the collector assigns it; after each match (its second half, all tables
+    done) `after_match(match)` runs once, before any unit goes on."""
+    done = {"round": 0}
+
+    def between():
+        done["round"] += 1
+        if done["round"] % 2 == 0 and after_match is not None:
+            after_match(done["round"] // 2)
+
+    finished = threading.Barrier(len(units), action=between, timeout=120)
+
+    def assign_of(unit, round_no):
+        listing = collector.api.get(f"/api/v1/units/{unit}/commands").json()["commands"]
+        return [c["command"] for c in listing if c["command"]["type"] == "assign" and
+                c["command"]["round"] == round_no and c["applied"]]
+
+    def run(table, errors):
+        unit = units[table]
+        try:
+            u = VUnit(unit_config(tmp_path, collector, unit, table))
+            for round_no in range(1, rounds + 1):
+                deadline = time.monotonic() + 60
+                while not assign_of(unit, round_no):
+                    assert time.monotonic() < deadline, f"{unit}: no assign for round {round_no}"
+                    u.write("sync 1000")
+                    time.sleep(0.2)
+                [a] = assign_of(unit, round_no)
+                for board in a["boards"]:
+                    play(u, board_lines(board, tricks(a, board, k)))
+                u.write("sync 10000")
+                finished.wait()
+            u.write("sync 10000")
+            assert u.finish() == 0
+        except Exception as e:  # reported by the main thread
+            finished.abort()
+            errors.append((unit, e))
+
+    errors = []
+    threads = [threading.Thread(target=run, args=(table, errors)) for table in units]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(600)
+    assert not errors, errors
+
+
+def new_event(tmp_path, kind, teams, extra=()):
+    event_file = tmp_path / "event.json"
+    subprocess.run([str(BIDWIRE), "event", "create", str(event_file), "--name", f"{kind} night", "--movement", kind,
+                    "--teams", str(teams), "--boards-per-round", "2", "--vp-scale", "acbl20", *extra],
+                   check=True, capture_output=True)
+    return event_file
+
+
+def test_a_six_team_swiss_of_four_matches_is_drawn_round_by_round(tmp_path):
+    event_file = new_event(tmp_path, "swiss-teams", 6, ("--rounds", "4"))
+    units = {t: f"T{t:02d}" for t in range(1, 7)}
+    ring = keyring(tmp_path / "keyring.json", {units[t]: secret(t) for t in units})
+    tables = ",".join(f"{units[t]}={t}" for t in units)
+    collector = Collector(tmp_path, ring, extra=("--event", str(event_file), "--tables", tables, "--method", "teams"))
+    pushed = {}
+
+    def draw(match):
+        if match == 4:
+            return
+        def over():  # the units' last syncs may still be on their way
+            view = collector.api.get("/api/v1/teams").json()["sections"][0]
+            return view if [m["over"] for m in view["matches"] if m["round"] == match] == [True] * 3 else None
+        nxt = wait_until(over, 30, 0.2, f"match {match} over")["draw"]
+        assert (nxt["round"], nxt["ready"], nxt["proposed"], nxt["bye"]) == (match + 1, True,
+                                                                          SWISS_DRAWS[match + 1], None)
+        r = collector.api.post("/api/v1/teams/draw", json={"round": match + 1, "by": "director"})
+        assert r.status_code == 201, r.text
+        pushed[match + 1] = r.json()["action"]
+
+    try:
+        early = collector.api.post("/api/v1/teams/draw", json={"round": 2})
+        assert early.status_code == 409 and "waits for" in early.json()["error"]  # match 1 not played yet
+        play_event(tmp_path, collector, units, 8, SWISS_K, draw)
+        assert [pushed[m]["matches"] for m in (2, 3, 4)] == [SWISS_DRAWS[m] for m in (2, 3, 4)]
+        view = collector.api.get("/api/v1/teams").json()["sections"][0]
+        assert [(s["team"], s["rank"], s["vps"]) for s in view["standings"]] == SWISS_FINAL
+        met = [frozenset((m["home"], m["away"])) for m in view["matches"]]
+        assert len(met) == 12 and len(set(met)) == 12  # no two teams met twice
+        assert view["draw"] is None  # every round drawn
+        # match 4's 1 v 6, board by board: +3 IMPs to team 1 on each of boards 13-16
+        [last] = [m for m in view["matches"] if m["round"] == 4 and m["home"] == "1"]
+        assert [(b["board"], b["home"]) for b in last["boards"]] == [(13, 3), (14, 3), (15, 3), (16, 3)]
+        assert (last["imps"], last["vps"]) == ([12, 0], ["15.00", "5.00"])
+        assigns = rows(tmp_path, "SELECT count(*) AS n FROM commands WHERE type = 'assign'")[0]["n"]
+        assert assigns == 6 * 8
+        decided = rows(tmp_path, "SELECT by_whom FROM director_actions WHERE kind = 'draw' ORDER BY id")
+        assert [d["by_whom"] for d in decided] == ["director"] * 3  # each draw recorded as the director's
+    finally:
+        collector.stop()
+
+
+def test_a_four_team_round_robin_is_played_and_ranked_in_vps(tmp_path):
+    event_file = new_event(tmp_path, "round-robin", 4)
+    units = {t: f"T{t:02d}" for t in range(1, 5)}
+    ring = keyring(tmp_path / "keyring.json", {units[t]: secret(t) for t in units})
+    tables = ",".join(f"{units[t]}={t}" for t in units)
+    collector = Collector(tmp_path, ring, extra=("--event", str(event_file), "--tables", tables, "--method", "teams"))
+    try:
+        play_event(tmp_path, collector, units, 6, RR_K)
+        view = wait_until(lambda: (lambda v: v if all(m["over"] for m in v["matches"]) else None)(
+            collector.api.get("/api/v1/teams").json()["sections"][0]), 30, 0.2, "every match over")
+        assert [(m["round"], m["home"], m["away"], m["vps"]) for m in view["matches"]] == [
+            (1, "1", "4", ["15.00", "5.00"]), (1, "2", "3", ["12.00", "8.00"]),
+            (2, "4", "3", ["8.00", "12.00"]), (2, "1", "2", ["12.00", "8.00"]),
+            (3, "2", "4", ["14.00", "6.00"]), (3, "3", "1", ["6.00", "14.00"])]
+        assert [(s["team"], s["rank"], s["vps"]) for s in view["standings"]] == RR_FINAL
+    finally:
+        collector.stop()
