@@ -9,6 +9,7 @@ on every board of a match the home team gains s(K[home]) - s(K[away]) at the two
 30 is 1 IMP, 60 is 2, 90 is 3 (Law 78 B); a match is 4 boards (two halves of 2). VPs on the ACBL's 20-point scale
 for 1-8 boards (bridgehands.com "Victory Points"): a margin of 0 is 10-10, 3-4 IMPs 12-8, 8-10 14-6, 11-13 15-5.
 """
+import json
 import subprocess
 import threading
 import time
@@ -138,6 +139,11 @@ def test_a_six_team_swiss_of_four_matches_is_drawn_round_by_round(tmp_path):
         assert (last["imps"], last["vps"]) == ([12, 0], ["15.00", "5.00"])
         assigns = rows(tmp_path, "SELECT count(*) AS n FROM commands WHERE type = 'assign'")[0]["n"]
         assert assigns == 6 * 8
+        # each match's tables are told the match as it begins: match 2's 5 v 2 at tables 3 (5's NS) and 4
+        told = [json.loads(r["body"])["text"] for r in rows(tmp_path, "SELECT body FROM commands WHERE unit = 'T04' "
+                                                                       "AND type = 'message' ORDER BY seq")]
+        assert told == ["Match 1: Team 3 (home) v Team 4", "Match 2: Team 5 (home) v Team 2",
+                        "Match 3: Team 2 (home) v Team 6", "Match 4: Team 2 (home) v Team 3"]
         decided = rows(tmp_path, "SELECT by_whom FROM director_actions WHERE kind = 'draw' ORDER BY id")
         assert [d["by_whom"] for d in decided] == ["director"] * 3  # each draw recorded as the director's
     finally:

@@ -8,7 +8,7 @@ has reported a result for its last board.
 """
 import json
 
-from bidwire_host.collector import commands, in_force, roster
+from bidwire_host.collector import commands, in_force, roster, team_events
 from bidwire_host.collector.decisions.journal import fold
 from bidwire_host.event import model as event_mod
 from bidwire_host.event import seating, team_schedule
@@ -230,6 +230,10 @@ def start_round(conn, round_no, section=None, table=None):
             missing.append({"section": a["section"], "table": a["table"]})
         elif commands.assignment(conn, unit, a["section"], a["table"], round_no) is None:
             queued.append({"unit": unit, "command": commands.enqueue(conn, unit, a)})
+            said = team_events.match_message(s.section(a["section"]), a)
+            if said is not None:  # a teams event's match begins: the unit says which, and who is home
+                queued.append({"unit": unit, "command": commands.enqueue(conn, unit, {"type": "message",
+                                                                                        "text": said})})
     for so in sits:
         if section is not None and so["section"] != section or table is not None and so["table"] != table:
             continue

@@ -76,6 +76,16 @@ def proposal(sec, found):
     return swiss_draw.draw(order, met=met, byes=byes(sec, range(1, sec.movement_plan().rounds // 2 + 1)))
 
 
+def match_message(sec, assign):
+    """What a unit shows as a teams event's match begins (its first half's assign): the match, and which team is
+    home (48 characters at most, a unit's message); None for any other assign."""
+    if not is_event(sec) or assign["round"] % 2 == 0:
+        return None
+    names = {t.number: t.name for t in sec.teams}
+    home, away = (assign["ns"], assign["ew"]) if assign["table"] % 2 else (assign["ew"], assign["ns"])
+    return f"Match {(assign['round'] + 1) // 2}: {names[home][:15]} (home) v {names[away][:15]}"[:48]
+
+
 def _table_of(plan, match_round, home):
     return next(p.table for p in plan.in_round(2 * match_round - 1) if p.ns is not None and p.ns.number == home)
 
