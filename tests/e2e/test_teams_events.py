@@ -10,10 +10,12 @@ on every board of a match the home team gains s(K[home]) - s(K[away]) at the two
 for 1-8 boards (bridgehands.com "Victory Points"): a margin of 0 is 10-10, 3-4 IMPs 12-8, 8-10 14-6, 11-13 15-5.
 """
 import json
+import re
 import subprocess
 import threading
 import time
 
+import httpx2 as httpx
 from collector_proc import BIDWIRE, Collector, keyring, rows
 from test_collector_units import board_lines, play, secret, unit_config
 from vunit import VUnit
@@ -107,7 +109,9 @@ def test_a_six_team_swiss_of_four_matches_is_drawn_round_by_round(tmp_path):
     units = {t: f"T{t:02d}" for t in range(1, 7)}
     ring = keyring(tmp_path / "keyring.json", {units[t]: secret(t) for t in units})
     tables = ",".join(f"{units[t]}={t}" for t in units)
-    collector = Collector(tmp_path, ring, extra=("--event", str(event_file), "--tables", tables, "--method", "teams"))
+    (tmp_path / "director-pw").write_text("swiss-director\n")
+    collector = Collector(tmp_path, ring, extra=("--event", str(event_file), "--tables", tables, "--method", "teams",
+                                                 "--director-password-file", str(tmp_path / "director-pw")))
     pushed = {}
 
     def draw(match):
@@ -119,6 +123,21 @@ def test_a_six_team_swiss_of_four_matches_is_drawn_round_by_round(tmp_path):
         nxt = wait_until(over, 30, 0.2, f"match {match} over")["draw"]
         assert (nxt["round"], nxt["ready"], nxt["proposed"], nxt["bye"]) == (match + 1, True,
                                                                           SWISS_DRAWS[match + 1], None)
+        if match == 2:  # the director's page: its Teams panel offers the rule's draw, pushed as it stands
+            with httpx.Client(base_url=collector.url, timeout=30) as browser:
+                browser.get("/login")
+                assert browser.post("/login", data={"password": "swiss-director",
+                                                    "csrf": browser.cookies.get("bidwire_login")}).status_code == 303
+                page = browser.get("/director").text
+                offered = re.search(r'name="matches"[^>]*value="([^"]*)"', page).group(1)
+                assert offered == "1-4, 2-6, 3-5" and "Push match 3" in page
+                csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+                r = browser.post("/director/draw", data={"csrf": csrf, "section": "A", "round": "3",
+                                                         "matches": offered, "reason": ""}, follow_redirects=False)
+                assert r.status_code == 303, r.text
+            [row] = rows(tmp_path, "SELECT body FROM director_actions WHERE kind = 'draw' ORDER BY id DESC LIMIT 1")
+            pushed[3] = json.loads(row["body"])
+            return
         r = collector.api.post("/api/v1/teams/draw", json={"round": match + 1, "by": "director"})
         assert r.status_code == 201, r.text
         pushed[match + 1] = r.json()["action"]
@@ -144,6 +163,10 @@ def test_a_six_team_swiss_of_four_matches_is_drawn_round_by_round(tmp_path):
                                                                        "AND type = 'message' ORDER BY seq")]
         assert told == ["Match 1: Team 3 (home) v Team 4", "Match 2: Team 5 (home) v Team 2",
                         "Match 3: Team 2 (home) v Team 6", "Match 4: Team 2 (home) v Team 3"]
+        # the public page, once published: the standings in VPs and each match round's matches
+        assert collector.api.post("/api/v1/publish", json={}).status_code == 201
+        page = httpx.get(collector.url + "/results", timeout=30).text
+        assert "Swiss teams" in page and "Match 4" in page and "53.00" in page and "Team 6" in page
         decided = rows(tmp_path, "SELECT by_whom FROM director_actions WHERE kind = 'draw' ORDER BY id")
         assert [d["by_whom"] for d in decided] == ["director"] * 3  # each draw recorded as the director's
     finally:

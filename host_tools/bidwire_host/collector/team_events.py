@@ -90,11 +90,21 @@ def _table_of(plan, match_round, home):
     return next(p.table for p in plan.in_round(2 * match_round - 1) if p.ns is not None and p.ns.number == home)
 
 
-def view(sec, results):
-    """The section as its pages show it: each match (board by board), the standings and a Swiss's next draw."""
+def view(sec, results, public=False):
+    """The section as its pages show it: each match (board by board), the standings and a Swiss's next draw.
+    `public`: while a match round is still played its boards are in play at other tables (every match of a round
+    plays the same boards), so its matches show no figure and the standings count the rounds over; the draw the
+    rule would make is the director's, not shown."""
     found = matches(sec, results)
+    if public:
+        playing = {m.round for m in found if not m.over}
+        found = [m if m.round not in playing else
+                 team_matches.Match(m.round, m.home, m.away, m.boards, {}, m.scale) for m in found]
     names = {str(t.number): t.name for t in sec.teams}
     plan = sec.movement_plan()
+    draw = next_draw(sec, found)
+    if public and draw is not None:
+        draw = {k: v for k, v in draw.items() if k in ("round", "ready")}
     return {
         "section": sec.name, "kind": sec.movement.type, "scale": sec.vp_scale or victory_points.WBF,
         "rounds": plan.full_rounds // 2, "drawn": plan.rounds // 2,
@@ -103,7 +113,7 @@ def view(sec, results):
                        "vps": victory_points.text(s.vps), "played": s.played, "byes": s.byes,
                        "imps_for": format_number(s.imps_for), "imps_against": format_number(s.imps_against)}
                       for s in standings(sec, found)],
-        "draw": next_draw(sec, found)}
+        "draw": draw}
 
 
 def _match(m, names, plan):

@@ -26,7 +26,7 @@ from starlette.concurrency import run_in_threadpool
 from bidwire.core.board import VUL_NAMES, dealer, vulnerability
 from bidwire.core.calls import seat_name
 from bidwire_host.auth import form_refused, same_token
-from bidwire_host.collector import export, hands, roster, withheld
+from bidwire_host.collector import export, hands, roster, team_events, withheld
 from bidwire_host.collector.decisions.journal import MP_METHODS, ActionError, fold
 from bidwire_host.collector.deps import Service
 from bidwire_host.collector.service import Refused
@@ -195,7 +195,17 @@ def _context(request, public=False):
             "exports": EXPORTS, "hands": {b: h for b, h in hands.boards(collector.store.reader()).items()
                                           if b not in held_back},
             "withheld": sorted(held_back.items()), "names": pair_names(collector), "event": event_head(st.setup),
-            "tz": clock.zone(st.setup)}
+            "tz": clock.zone(st.setup), "teams": teams_views(collector, public)}
+
+
+def teams_views(collector, public=False):
+    """Each teams event section's matches, standings and draw (collector/team_events.view)."""
+    s = collector.standings.setup
+    if s is None:
+        return []
+    results = collector.standings.results()
+    return [team_events.view(sec, [r for name, r in results if name == sec.name], public=public)
+            for sec in s.event.session(s.session).sections if team_events.is_event(sec)]
 
 
 def _staff_context(request, session):

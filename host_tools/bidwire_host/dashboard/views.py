@@ -23,7 +23,7 @@ from bidwire_host.collector.service import Refused
 from bidwire_host.dashboard import clock, queries
 from bidwire_host.dashboard import fragments as frag
 from bidwire_host.dashboard.fragments import templates
-from bidwire_host.dashboard.scorer import event_head
+from bidwire_host.dashboard.scorer import event_head, teams_views
 
 log = logging.getLogger("bidwire.dashboard")
 router = APIRouter(include_in_schema=False)
@@ -127,7 +127,7 @@ def _director(request, session, error="", form=None, status=200):
                                       dict(parts, csrf=session["csrf"], fragments=parts, flash=flash, error=error,
                                            form=form or {}, idem=secrets.token_urlsafe(16), state=state, page=page,
                                            hub=service.hub_status(), provisioned=service.keyring.units(),
-                                           **_head(service)),
+                                           teams=teams_views(service), **_head(service)),
                                       status_code=status)
 
 
@@ -299,6 +299,31 @@ async def late_play(request: Request):
     """A board a table has not played, to be played late at the same table (late_play.py), from the Rounds panel."""
     return await _form_decision(request, "late", lambda form: dict(
         _board_at_table(form), at_table=_int(form, "at_table", required=False)), "/director?done=late#rounds-h")
+
+
+@router.post("/director/draw")
+async def push_draw(request: Request):
+    """A Swiss's next draw pushed to the tables, from the Teams panel: the rule's draw as the page gives it, or
+    the director's own ("1-3, 5-2, 6-4": home team first): decisions.draws.draw."""
+    return await _form_decision(request, "draw", lambda form: {
+        "section": str(form.get("section") or "").strip()[:8] or None, "round": _int(form, "round"),
+        "matches": draw_matches(str(form.get("matches") or "")), "repeats_ok": form.get("repeats_ok") == "on",
+        "reason": str(form.get("reason") or "").strip()[:500], "by": "director"}, "/director?done=draw#teams-h")
+
+
+def draw_matches(text):
+    """ "1-3, 5-2, 6-4" as [[1, 3], [5, 2], [6, 4]] (home team first)."""
+    out = []
+    for part in (p.strip() for p in text.replace(";", ",").split(",")):
+        if not part:
+            continue
+        home, sep, away = part.partition("-")
+        if not sep or not home.strip().isdecimal() or not away.strip().isdecimal() or len(part) > 20:
+            raise ActionError(f"matches: {part[:20]!r} is not a match: home team, -, away team (e.g. 1-3)")
+        out.append([int(home), int(away)])
+    if not out or len(out) > 50:
+        raise ActionError("matches: the round's matches, home team first: 1-3, 5-2, 6-4")
+    return out
 
 
 @router.post("/director/seated")

@@ -38,7 +38,8 @@ def draw(conn, s, body, at):
                           + (", one of them out with the bye" if len(teams) % 2 else ""))
     met = {frozenset((int(m.home), int(m.away))) for m in found}
     repeats = [list(m) for m in matches if frozenset(m) in met]
-    if repeats and not body.get("repeats_ok") and given is not None:
+    unavoidable = {frozenset(m) for m in nxt["repeats"]}  # the rule's own, when no draw avoids them
+    if any(frozenset(m) not in unavoidable for m in repeats) and not body.get("repeats_ok"):
         raise ActionError(f"matches: {', '.join(f'{a} v {b}' for a, b in repeats)} met before; say repeats_ok to "
                           "draw them again", 409)
     out = {"section": sec.name, "round": nxt["round"], "matches": [list(m) for m in matches],
