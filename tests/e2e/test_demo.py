@@ -153,3 +153,28 @@ def running(marker):
         if marker in cmd and state != "Z":
             found.append(cmd)
     return found
+
+
+def test_the_demo_plays_a_swiss_teams_night_with_its_draws(tmp_path):
+    """`make demo MOVEMENT=swiss-teams`: six teams, four matches, the demo's director pushing the draw the collector
+    makes after each match; every match shares 20 VPs, and no two teams meet twice."""
+    proc = subprocess.run([sys.executable, "-m", "bidwire_host.demo.club", "--movement", "swiss-teams", "--teams", "6",
+                           "--port", "0", "--dir", str(tmp_path / "demo"), "--exit-when-done"],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    out = proc.stdout
+    assert "6-team Swiss: 4 matches of 4 boards, 6 tables" in out
+    assert len(re.findall(r"table \d round \d board +\d+: ", out)) == 6 * 8 * 2  # 6 tables, 8 halves of 2 boards
+    draws = re.findall(r"^  draw for match (\d): (.*)$", out, re.M)
+    assert [d[0] for d in draws] == ["2", "3", "4"]
+    met = [frozenset((1, 2)), frozenset((3, 4)), frozenset((5, 6))]  # the first match: in number order
+    for _, said in draws:
+        met += [frozenset(int(t) for t in m.split(" v ")) for m in said.split(", ")]
+    assert len(met) == 12 and len(set(met)) == 12
+    vps = re.findall(r"^ +\d+=? +team +\d +(\d+\.\d\d) VPs", out, re.M)
+    assert len(vps) == 6 and round(sum(float(v) for v in vps), 2) == 4 * 3 * 20
+    db = sqlite3.connect(tmp_path / "demo" / "data" / "bidwire.sqlite3")
+    try:
+        assert db.execute("SELECT count(*) FROM director_actions WHERE kind = 'draw'").fetchone()[0] == 3
+    finally:
+        db.close()

@@ -42,6 +42,7 @@ from bidwire_host.demo.play import HANDS, TD_CALL, Deals, _table_play, demo_even
 from bidwire_host.event import model as event_mod
 from bidwire_host.event import seating
 from bidwire_host.event.analysis import tricks_for
+from bidwire_host.event.team_schedule import KINDS as TEAM_EVENTS
 from bidwire_host.unit_tools import provision as provision_mod
 from bidwire_host.unit_tools.simulator import UnitError, VirtualUnit, unit_runtime
 
@@ -55,11 +56,13 @@ class Collector:
     """`bidwire serve` in a subprocess; `keep_fds` are passed on to it (the demo's lock on its folder)."""
 
     def __init__(self, data, keyring, port, event_file, tables, echo, password_file=None, scorer_file=None,
-                 keep_fds=()):
+                 keep_fds=(), method=None):
         self.log_path = data / "serve.log"
         self.log = open(self.log_path, "w")
         args = [str(BIN / "bidwire"), "serve", "--data", str(data), "--keyring", str(keyring), "--port", str(port),
                 "--log-level", "warning", "--event", str(event_file), "--tables", tables]
+        if method is not None:
+            args += ["--method", method]
         if password_file is not None:
             args += ["--director-password-file", str(password_file)]
         if scorer_file is not None:
@@ -106,6 +109,12 @@ class Collector:
         r.raise_for_status()
         return r.json()
 
+    def post(self, path, body):
+        """POST a JSON body to the director's API with the collector's API token; the reply's JSON."""
+        r = httpx.post(self.url + path, json=body, headers={"Authorization": f"Bearer {self.token}"}, timeout=30)
+        r.raise_for_status()
+        return r.json()
+
     def download(self, path):
         """The body of a GET from the director's API (an export), as bytes."""
         r = httpx.get(self.url + path, headers={"Authorization": f"Bearer {self.token}"}, timeout=30)
@@ -135,7 +144,10 @@ def _director_password(path):
 
 
 def _rounds(ev):
-    """How many rounds the event's movement has (its assignments stop there)."""
+    """How many rounds the event's movement has (its assignments stop there; a Swiss's, once all are drawn)."""
+    plan = ev.sessions[0].sections[0].movement_plan()
+    if plan.kind in TEAM_EVENTS:
+        return plan.full_rounds
     n = 0
     while True:
         try:
@@ -251,6 +263,42 @@ def _table_talk(data):
     return kinds, calls
 
 
+def _director(collector, echo, done, errors):
+    """The director's part in a Swiss: once a match round is over, push the next draw, the rule's, to the tables
+    (POST /api/v1/teams/draw), saying what it is; until the session ends (`done`) or a table stops."""
+    pushed = set()
+    try:
+        while not done.is_set() and not errors:
+            for sec in collector.get("/api/v1/teams")["sections"]:
+                nxt = sec["draw"]
+                if nxt and nxt["ready"] and nxt["round"] not in pushed:
+                    collector.post("/api/v1/teams/draw", {"section": sec["section"], "round": nxt["round"],
+                                                          "by": "director"})
+                    pushed.add(nxt["round"])
+                    said = ", ".join(f"{h} v {a}" for h, a in nxt["proposed"])
+                    echo(f"  draw for match {nxt['round']}: {said}" + (f"; team {nxt['bye']} has the bye"
+                                                                        if nxt["bye"] else ""))
+            done.wait(0.5)
+    except Exception as e:  # noqa: BLE001 - reported by the main thread
+        errors.append(e)
+
+
+def _print_teams(collector, echo):
+    """A teams event's standings in VPs and its last match round's matches."""
+    for sec in collector.get("/api/v1/teams")["sections"]:
+        echo(f"\nstandings ({'Swiss' if sec['kind'] == 'swiss-teams' else 'round robin'}, {sec['drawn']} matches, "
+             f"VPs on the {sec['scale'].upper()} scale):")
+        for s in sec["standings"]:
+            echo(f"  {s['rank']:>3}  team {s['team']:>2}  {s['vps']:>6} VPs  IMPs {s['imps_for']:>4} - "
+                 f"{s['imps_against']:<4}  {s['name']}")
+        last = max(m["round"] for m in sec["matches"])
+        echo(f"\nmatch {last}:")
+        for m in sec["matches"]:
+            if m["round"] == last:
+                echo(f"  tables {m['tables'][0]}-{m['tables'][1]}  {m['home_name']} v {m['away_name']}  "
+                     f"{m['imps'][0]}-{m['imps'][1]} IMPs  {'-'.join(m['vps'] or ['?', '?'])} VPs")
+
+
 def _print_results(collector, deals, echo):
     """The ranking and board 1's traveller with the pairs' names as the collector gives them (the event's players,
     with any fix of the director's), then the director's queue."""
@@ -347,14 +395,23 @@ def _claim(workdir):
 @click.option("--deal-seed", type=int, help="Deal the boards with this seed (default --seed): a sim's clubs share it.")
 @click.option("--sim", nargs=4, metavar="HUB SIM CLUB SECRET_FILE",
               help="Play a heat of a sim: the hub's URL, the sim's id, this club's id and its secret's file.")
-def main(tables, boards, boards_per_round, port, heap, seed, exit_when_done, workdir, deal_seed, sim):
-    """Play a whole Mitchell session on virtual units against a real collector, then print the ranking."""
+@click.option("--movement", default="mitchell", show_default=True,
+              type=click.Choice(["mitchell", "swiss-teams", "round-robin"]),
+              help="A pairs Mitchell, or a teams night: a Swiss (its draws pushed by the demo's director) or a round "
+                   "robin.")
+@click.option("--teams", default=6, show_default=True, type=click.IntRange(3, 16),
+              help="Teams of a swiss-teams or round-robin night.")
+@click.option("--matches", type=click.IntRange(1), help="A Swiss's matches (default 4, fewer with few teams).")
+def main(tables, boards, boards_per_round, port, heap, seed, exit_when_done, workdir, deal_seed, sim, movement,
+         teams, matches):
+    """Play a whole session on virtual units against a real collector (a Mitchell; or a Swiss or round robin of
+    teams), then print the ranking."""
     started = []  # what this run started and must stop: the collector, the virtual units
     for signum in STOP_SIGNALS:  # Ctrl-C reaches the terminal's whole group; kill -TERM/-HUP only this process
         signal.signal(signum, _stop)
     try:
         _session(started, tables, boards, boards_per_round, port, heap, seed, exit_when_done, workdir,
-                 deal_seed, sim)
+                 deal_seed, sim, movement, teams, matches)
     except Stopped as e:
         click.echo(f"\n{signal.Signals(e.args[0]).name}: the collector and the virtual units are stopped", err=True)
     finally:
@@ -365,19 +422,28 @@ def main(tables, boards, boards_per_round, port, heap, seed, exit_when_done, wor
 
 
 def _session(started, tables, boards, boards_per_round, port, heap, seed, exit_when_done, workdir, deal_seed=None,
-             sim=None):
+             sim=None, kind="mitchell", teams=6, matches=None):
     echo = click.echo
+    team_night = kind in TEAM_EVENTS
     movement = {"type": "mitchell", "tables": tables}
-    if boards is not None:
+    if team_night:
+        movement = {"type": kind}
+        if kind == "swiss-teams":
+            movement["rounds"] = matches or min(4, teams - 1 + teams % 2)
+        elif matches is not None:
+            movement["rounds"] = matches
+    elif boards is not None:
         if boards % boards_per_round:
             raise click.BadParameter(f"give a multiple of {boards_per_round} (the boards a round)",
                                      param_hint="--boards")
         movement["rounds"] = boards // boards_per_round
     try:
-        ev = demo_event(movement, boards_per_round, seed)
+        ev = demo_event(movement, boards_per_round, seed, teams if team_night else None)
     except event_mod.EventError as e:
         raise click.ClickException(str(e)) from None
     rounds = _rounds(ev)
+    plan = ev.sessions[0].sections[0].movement_plan()
+    tables = plan.tables
     lock = _claim(workdir)
     started.append(lock)
     (workdir / "data").mkdir(parents=True)
@@ -398,15 +464,17 @@ def _session(started, tables, boards, boards_per_round, port, heap, seed, exit_w
     if deals.staged:
         echo(f"staged: table {deals.staged[0]} enters board {deals.staged[1]}'s tricks five away from double dummy "
              "(a wrong entry, for the director's queue)")
-    echo(f"{tables}-table Mitchell, {boards_per_round} boards a round, {rounds} rounds; "
-         f"units {', '.join(units.values())}")
+    what = (f"{teams}-team {'Swiss' if kind == 'swiss-teams' else 'round robin'}: {rounds // 2} matches of "
+            f"{2 * boards_per_round} boards, {tables} tables" if team_night else
+            f"{tables}-table Mitchell, {boards_per_round} boards a round, {rounds} rounds")
+    echo(f"{what}; units {', '.join(units.values())}")
     password_file = workdir / "director-password"
     password = _director_password(password_file)
     scorer_file = workdir / "scorer-password"
     scorer_password = _director_password(scorer_file)
     collector = Collector(workdir / "data", keyring, port, event_file,
                           ",".join(f"{u}={t}" for t, u in units.items()), echo, password_file, scorer_file,
-                          keep_fds=(lock.fileno(),))
+                          keep_fds=(lock.fileno(),), method="teams" if team_night else None)
     started.append(collector)
     lock.held_by(f"the collector of demo pid {os.getpid()} (pid {collector.proc.pid}, {collector.url})",
                  collector.proc.pid)
@@ -432,15 +500,24 @@ def _session(started, tables, boards, boards_per_round, port, heap, seed, exit_w
     errors = []
     threads = [threading.Thread(target=_play_table, args=(collector, vus[t], units[t], t, rounds, deals, echo,
                                                           errors), daemon=True) for t in units]
+    done = threading.Event()
+    if kind == "swiss-teams":  # the director pushes each draw as its round ends
+        threads.append(threading.Thread(target=_director, args=(collector, echo, done, errors), daemon=True))
     for th in threads:
         th.start()
-    for th in threads:
+    for th in threads[:len(units)]:
+        th.join()
+    done.set()
+    for th in threads[len(units):]:
         th.join()
     if errors:
         raise click.ClickException(f"the session stopped: {errors[0]}")
     for vu in vus.values():
         vu.finish()
-    _print_results(collector, deals, echo)
+    if team_night:
+        _print_teams(collector, echo)
+    else:
+        _print_results(collector, deals, echo)
     if sim:
         _hub_done(collector, echo)
     _exports(collector, workdir, echo)

@@ -65,19 +65,55 @@ def _members(seed, playing):
     return [(n, f, la) for n, (f, la) in zip(numbers, names, strict=True)]
 
 
-def demo_event(movement, boards_per_round, seed):
-    """The demo's event: the club's Tuesday pairs, dated today, two members named in every pair, hand records in
+def demo_event(movement, boards_per_round, seed, teams=None):
+    """The demo's event: the club's Tuesday pairs (or, with `teams`, its teams night: a round robin or a Swiss of
+    that many teams, each named for its captain), dated today, two members named in every pair, hand records in
     HANDS."""
-    ev = event_mod.new_event(f"{CLUB}: Tuesday pairs", movement, boards_per_round=boards_per_round,
-                             session="Evening", date=time.strftime("%Y-%m-%d"), hand_records=HANDS)
+    night = "teams night" if teams else "Tuesday pairs"
+    ev = event_mod.new_event(f"{CLUB}: {night}", movement, boards_per_round=boards_per_round, session="Evening",
+                             date=time.strftime("%Y-%m-%d"), hand_records=HANDS, teams=teams)
     data = event_mod.to_dict(ev)
     data["club"] = {"name": CLUB, "id": CLUB_ID}
-    data["masterpoints"] = {"scale": EBU_CLUB}  # a club session on the EBU's local points (scoring/masterpoints.py)
-    pairs = [p for sec in data["sessions"][0]["sections"] for p in sec["pairs"]]
-    members = _members(seed, 2 * len(pairs))
-    for k, p in enumerate(pairs):
-        p["players"] = [{"name": f"{f} {la}", "id": n} for n, f, la in members[2 * k:2 * k + 2]]
+    if not teams:
+        data["masterpoints"] = {"scale": EBU_CLUB}  # a club session on the EBU's local points (scoring/masterpoints)
+    for part, players in _partnerships(data, _members(seed, 4 * (teams or 0) + 2 * _pairs(data))):
+        _name(part, players)
+    named = [t for sec in data["sessions"][0]["sections"] for t in sec.get("teams", [])]
+    twice = {t["name"] for t in named if sum(u["name"] == t["name"] for u in named) > 1}
+    for t in named:  # two captains of one surname: their first names' initials tell the teams apart
+        if t["name"] in twice:
+            first, last = t["ns"][0]["name"].split(" ", 1)
+            t["name"] = f"{last} {first[0]}. team"
     return event_mod.from_dict(data)
+
+
+def _pairs(data):
+    return sum(len(sec.get("pairs", [])) for sec in data["sessions"][0]["sections"])
+
+
+def _partnerships(data, members):
+    """(where, [(number, first, last), (...)]): each pair's two members, and each team's NS and EW two each."""
+    out, k = [], 0
+    for sec in data["sessions"][0]["sections"]:
+        for p in sec.get("pairs", []):
+            out.append((p, members[k:k + 2]))
+            k += 2
+        for t in sec.get("teams", []):
+            for line in ("ns", "ew"):
+                out.append(((t, line), members[k:k + 2]))
+                k += 2
+    return out
+
+
+def _name(part, players):
+    named = [{"name": f"{f} {la}", "id": n} for n, f, la in players]
+    if isinstance(part, tuple):  # a team's line; the team is named for its NS pair's first player, its captain
+        team, line = part
+        team[line] = named
+        if line == "ns":
+            team["name"] = f"{players[0][2]} team"
+    else:
+        part["players"] = named
 
 
 def write_event(ev, path, seed, deal_seed=None):
@@ -87,17 +123,21 @@ def write_event(ev, path, seed, deal_seed=None):
     `deal_seed` (default `seed`) deals the boards: the clubs of a sim share it, and differ in `seed`."""
     path = Path(path)
     plan = ev.sessions[0].sections[0].movement_plan()
-    played = sorted({b for r in range(1, plan.rounds + 1) for t in plan.in_round(r) for b in t.boards})
+    played = list(plan.boards())  # every set's (a Swiss's matches not drawn yet too)
     dealt = analysis.deal_session(played, seed if deal_seed is None else deal_seed)
     path.with_name(HANDS).write_text(dealt, encoding="utf-8")
     data = event_mod.to_dict(ev)
-    pairs = [p for sec in data["sessions"][0]["sections"] for p in sec["pairs"]]
+    teams = sum(len(sec.get("teams", [])) for sec in data["sessions"][0]["sections"])
     with open(path.with_name(REGISTER), "w", encoding="utf-8", newline="") as f:
         w = csv.writer(f)
         w.writerow(["Number", "First name", "Last name"])
-        w.writerows(_members(seed, 2 * len(pairs)))
-    for p in pairs:
-        p["players"] = [{"id": pl["id"]} for pl in p["players"]]
+        w.writerows(_members(seed, 4 * teams + 2 * _pairs(data)))
+    for sec in data["sessions"][0]["sections"]:
+        for p in sec.get("pairs", []):
+            p["players"] = [{"id": pl["id"]} for pl in p["players"]]
+        for t in sec.get("teams", []):
+            for line in ("ns", "ew"):
+                t[line] = [{"id": pl["id"]} for pl in t.get(line, [])]
     data["register"] = REGISTER
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
