@@ -171,8 +171,16 @@ def test_the_demo_plays_a_swiss_teams_night_with_its_draws(tmp_path):
     for _, said in draws:
         met += [frozenset(int(t) for t in m.split(" v ")) for m in said.split(", ")]
     assert len(met) == 12 and len(set(met)) == 12
-    vps = re.findall(r"^ +\d+=? +team +\d +(\d+\.\d\d) VPs", out, re.M)
-    assert len(vps) == 6 and round(sum(float(v) for v in vps), 2) == 4 * 3 * 20
+    standings = dict(re.findall(r"^ +\d+=? +team +(\d) +(\d+\.\d\d) VPs", out, re.M))
+    assert len(standings) == 6 and round(sum(float(v) for v in standings.values()), 2) == 4 * 3 * 20
+    # the files carry the standings in VPs: endplay's PBN reader (its rows split at the space inside a quoted team
+    # name, so the VPs are read from the right), and the USEBIO's TEAM elements read with ElementTree
+    with open(tmp_path / "demo" / "exports" / "bidwire.pbn", encoding="utf-8") as f:
+        total = pbn.load(f)[0].info["TotalScoreTable"]
+    assert [h["name"] for h in total["headers"]] == ["Rank", "TeamId", "TeamName", "TotalVP", "TotalIMP", "NrBoards"]
+    assert {row[1]: row[-3] for row in total["rows"]} == standings
+    teams = ElementTree.parse(tmp_path / "demo" / "exports" / "bidwire.xml").getroot().iter("TEAM")
+    assert {t.get("TEAM_ID"): t.findtext("TOTAL_SCORE") for t in teams} == standings
     db = sqlite3.connect(tmp_path / "demo" / "data" / "bidwire.sqlite3")
     try:
         assert db.execute("SELECT count(*) FROM director_actions WHERE kind = 'draw'").fetchone()[0] == 3

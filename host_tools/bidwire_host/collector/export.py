@@ -18,11 +18,11 @@ import json
 import zipfile
 from dataclasses import asdict
 
-from bidwire_host.collector import event_setup, roster, validator
+from bidwire_host.collector import event_setup, roster, team_events, validator
 from bidwire_host.event import files as event_files
 from bidwire_host.event import model as event_mod
 from bidwire_host.formats import lin_export, pbn_export, results_csv, usebio
-from bidwire_host.formats.publish import AuctionCall, BoardRecord, EventInfo, Publication
+from bidwire_host.formats.publish import AuctionCall, BoardRecord, EventInfo, Publication, TeamStanding
 
 FORMATS = {"pbn": "application/x-pbn; charset=utf-8", "usebio": "application/xml; charset=utf-8",
            "csv": "text/csv; charset=utf-8", "lin": "text/plain; charset=utf-8"}
@@ -173,7 +173,22 @@ def publication(conn, standings, section=None, withhold=()):
                     record.leads[i] = lead
         boards.append(record)
     return Publication(info, boards, sess.totals, ranks, sess.two_fields, roster.names(conn, s, section, found),
-                       found)
+                       found, _team_standings(s.section(section), standings, section))
+
+
+def _team_standings(sec, standings, section):
+    """A teams event's standings as the files write them (publish.TeamStanding), or None for any other section."""
+    if not team_events.is_event(sec):
+        return None
+    found = team_events.matches(sec, [r for name, r in standings.results() if name == section])
+    names = {str(t.number): t.name for t in sec.teams}
+    boards = {}
+    for m in found:
+        if m.over:
+            for team in (m.home, m.away):
+                boards[team] = boards.get(team, 0) + len(m.boards)
+    return [TeamStanding(s.rank, s.team, names.get(s.team, s.team), s.vps, s.imps_for, s.imps_against, s.played,
+                         boards.get(s.team, 0)) for s in team_events.standings(sec, found)]
 
 
 def _rounds(session, section):

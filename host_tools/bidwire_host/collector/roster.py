@@ -35,7 +35,7 @@ def players(conn, setup, section, fixed=None):
     if sec is None:
         return {}
     out = {}
-    if sec.movement.type == "teams":
+    if sec.is_teams:
         for t in sec.teams:
             out[str(t.number)] = list(t.ns) + list(t.ew) + list(t.reserves)
         return out
@@ -58,13 +58,13 @@ def names(conn, setup, section, found=None):
     found = players(conn, setup, section) if found is None else found
     sec = setup.section(section) if setup is not None else None
     own = {}
-    if sec is not None and sec.movement.type == "teams":
+    if sec is not None and sec.is_teams:
         own = {str(t.number): t.name for t in sec.teams}
     elif sec is not None:
         own = {key(setup, section, p.line or "NS", p.number): p.name for p in sec.pairs if p.name}
     out = {}
     for who, pl in found.items():
-        name = own.get(who) if sec is not None and sec.movement.type == "teams" else text(pl) or own.get(who)
+        name = own.get(who) if sec is not None and sec.is_teams else text(pl) or own.get(who)
         if name:
             out[who] = name
     return out
@@ -77,7 +77,7 @@ def seats(setup, section, found, ns, ew):
     out = {}
     if sec is None:
         return out
-    teams = sec.movement.type == "teams"
+    teams = sec.is_teams
     for line, pair, first, second in (("NS", ns, "N", "S"), ("EW", ew, "E", "W")):
         if pair is None:
             continue

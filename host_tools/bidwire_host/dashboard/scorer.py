@@ -90,6 +90,9 @@ def name_of(names, section, line, number):
 
 def _movement_text(sec):
     plan = sec.movement_plan()
+    if sec.movement.type in ("round-robin", "swiss-teams"):
+        kind = "Teams round robin" if sec.movement.type == "round-robin" else "Swiss teams"
+        return f"{kind}, {len(sec.teams)} teams, {plan.full_rounds // 2} matches, {len(plan.boards())} boards"
     kind = "Team match" if plan.kind == "teams" else plan.kind.capitalize().replace("mitchell", "Mitchell")
     return f"{kind}, {plan.tables} tables, {len(plan.boards())} boards"
 

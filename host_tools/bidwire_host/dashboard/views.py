@@ -450,7 +450,7 @@ def _pairs(request, session, error="", status=200, done=""):
             direction, pair = who if isinstance(who, tuple) else (None, who)
             rows.append({"label": f"{direction} {pair}" if direction else f"pair {pair}", "direction": direction,
                          "pair": pair, "players": pl, "fixed": fixed.get((sec.name, who)),
-                         "fixable": sec.movement.type != "teams", "idem": secrets.token_urlsafe(16)})
+                         "fixable": not sec.is_teams, "idem": secrets.token_urlsafe(16)})
         sections.append((sec.name, rows))
     return templates.TemplateResponse(request, "pairs.html", {"csrf": session["csrf"], "sections": sections,
                                                               "error": error, "done": done, **_head(service)},

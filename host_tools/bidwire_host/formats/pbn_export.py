@@ -135,6 +135,8 @@ def score_table(record, method, names=None, two_fields=False):
 
 
 def total_score_table(pub):
+    if pub.team_standings is not None:
+        return _team_score_table(pub)
     imp = pub.method not in ("mp", "neuberg")
     columns = [("Rank", "R")] + ([("Direction", "L")] if pub.two_fields else []) + [("PairId", "R")]
     if pub.names:
@@ -151,6 +153,16 @@ def total_score_table(pub):
             cells.append(pub.names.get(who))
         cells += [t.imps] if imp else [t.mp, t.pct]
         rows.append(cells + [t.boards])
+    return table_lines("TotalScoreTable", columns, rows)
+
+
+def _team_score_table(pub):
+    """A teams event's TotalScoreTable (PBN 2.1 §5.10): each team's place, its VPs and its IMPs (net), best
+    first."""
+    columns = [("Rank", "R"), ("TeamId", "R"), ("TeamName", "L"), ("TotalVP", "R"), ("TotalIMP", "R"),
+               ("NrBoards", "R")]
+    rows = [[s.rank, s.team, s.name, f"{s.vps // 100}.{s.vps % 100:02d}", s.imps_for - s.imps_against, s.boards]
+            for s in pub.team_standings]
     return table_lines("TotalScoreTable", columns, rows)
 
 

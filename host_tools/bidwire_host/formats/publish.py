@@ -92,10 +92,26 @@ class Publication:
     two_fields: bool = False
     names: dict = field(default_factory=dict)  # contestant id -> "Name - Name"
     players: dict = field(default_factory=dict)  # contestant id -> [event.Player] (name and number)
+    # a teams event of N teams (a round robin, a Swiss): its standings in VPs, best first, in place of the totals'
+    # IMPs: [TeamStanding]
+    team_standings: list | None = None
 
     @property
     def method(self):
         return self.event.method
+
+
+@dataclass
+class TeamStanding:
+    """A team's place in a teams event: its VPs (hundredths), the IMPs won and lost, the matches and boards."""
+    rank: str
+    team: str
+    name: str
+    vps: int
+    imps_for: object
+    imps_against: object
+    matches: int
+    boards: int
 
 
 def players_of(pub, contestant):

@@ -100,7 +100,22 @@ def pair_number(pub, number, direction):
     return f"{number}{direction}" if pub.two_fields and direction else number
 
 
+def _team_participants(parent, pub):
+    """A teams event's teams in the order of its standings: each TEAM with its name, players, PLACE and, as its
+    TOTAL_SCORE, its victory points."""
+    out = _el(parent, "PARTICIPANTS")
+    for s in pub.team_standings:
+        entry = _el(out, "TEAM", TEAM_ID=s.team, TEAM_NAME=s.name or s.team)
+        _el(entry, "BOARDS_PLAYED", s.boards)
+        for player in players_of(pub, s.team):
+            _player(entry, player)
+        _el(entry, "PLACE", s.rank)
+        _el(entry, "TOTAL_SCORE", f"{s.vps // 100}.{s.vps % 100:02d}")
+
+
 def _participants(parent, pub):
+    if pub.team_standings is not None:
+        return _team_participants(parent, pub)
     teams = pub.method == "teams"
     imp = pub.method not in ("mp", "neuberg")
     awarded = masterpoints.awards(pub.event.masterpoints, pub.standings, boards=len(pub.boards),

@@ -33,7 +33,7 @@ def players(conn, s, body, at):
     if s is None:
         raise ActionError("no event loaded: a pair's players are fixed in the event's pairs", 409)
     sec = pick_section(s, body.get("section"))
-    if sec.movement.type == "teams":
+    if sec.is_teams:
         raise ActionError("a team's players are in the event file (ns, ew, reserves); the director fixes a "
                           "pair's players")
     pairs, two = contestants(s, sec)
