@@ -175,6 +175,9 @@ def test_a_six_team_swiss_of_four_matches_is_drawn_round_by_round(tmp_path):
 
 def test_a_four_team_round_robin_is_played_and_ranked_in_vps(tmp_path):
     event_file = new_event(tmp_path, "round-robin", 4)
+    event = json.loads(event_file.read_text())
+    event["evening"] = {"match_scores": True}  # each match's tables are shown its score once both have finished
+    event_file.write_text(json.dumps(event))
     units = {t: f"T{t:02d}" for t in range(1, 5)}
     ring = keyring(tmp_path / "keyring.json", {units[t]: secret(t) for t in units})
     tables = ",".join(f"{units[t]}={t}" for t in units)
@@ -188,5 +191,13 @@ def test_a_four_team_round_robin_is_played_and_ranked_in_vps(tmp_path):
             (2, "4", "3", ["8.00", "12.00"]), (2, "1", "2", ["12.00", "8.00"]),
             (3, "2", "4", ["14.00", "6.00"]), (3, "3", "1", ["6.00", "14.00"])]
         assert [(s["team"], s["rank"], s["vps"]) for s in view["standings"]] == RR_FINAL
+        told = {u: [json.loads(r["body"])["text"] for r in rows(tmp_path, "SELECT body FROM commands WHERE unit = ? "
+                                                                        "AND type = 'message' ORDER BY seq", u)]
+                for u in ("T01", "T02")}
+        # tables 1 and 2: 1 v 4, 4 v 3 (4 home), 2 v 4; each told as the match begins and once it is over
+        assert told["T01"] == told["T02"] == [
+            "Match 1: Team 1 (home) v Team 4", "Match 1 over: home 12-0 IMPs, VPs 15.00-5.00",
+            "Match 2: Team 4 (home) v Team 3", "Match 2 over: home 0-4 IMPs, VPs 8.00-12.00",
+            "Match 3: Team 2 (home) v Team 4", "Match 3 over: home 8-0 IMPs, VPs 14.00-6.00"]
     finally:
         collector.stop()

@@ -58,7 +58,7 @@ def next_draw(sec, found):
     waiting = []
     for m in last:
         if not m.over:
-            table = _table_of(plan, drawn, int(m.home))
+            table = table_of(plan, drawn, int(m.home))
             waiting.append({"match": f"{m.home} v {m.away}", "tables": [table, table + 1],
                             "boards": [b for b in m.boards if b not in m.imps]})
     out = {"round": drawn + 1, "ready": not waiting, "waiting": waiting, "proposed": None, "bye": None,
@@ -86,7 +86,8 @@ def match_message(sec, assign):
     return f"Match {(assign['round'] + 1) // 2}: {names[home][:15]} (home) v {names[away][:15]}"[:48]
 
 
-def _table_of(plan, match_round, home):
+def table_of(plan, match_round, home):
+    """The first table of the match whose home team is `home`, in match round `match_round`."""
     return next(p.table for p in plan.in_round(2 * match_round - 1) if p.ns is not None and p.ns.number == home)
 
 
@@ -119,7 +120,7 @@ def view(sec, results, public=False):
 def _match(m, names, plan):
     home, away = m.score
     vps = m.vps
-    table = _table_of(plan, m.round, int(m.home))
+    table = table_of(plan, m.round, int(m.home))
     return {"round": m.round, "home": m.home, "away": m.away, "home_name": names.get(m.home, m.home),
             "away_name": names.get(m.away, m.away), "tables": [table, table + 1],
             "boards": [{"board": b, "home": format_number(m.imps[b][0]) if b in m.imps else None,

@@ -153,13 +153,15 @@ class Evening:
     round, marked provisional; `confirm_pairs`, whether a unit asks each side at a round's start to confirm it is
     the pair the movement seats there (names shown), a wrong pair calling the director; `member_numbers`, with it,
     whether a player of each side answers with his membership number (the register's), the unit showing his name
-    back for a yes."""
+    back for a yes; `match_scores`, in a round robin or a Swiss, whether a match's two tables are shown its score
+    (IMPs and VPs) once both have finished it."""
     __pydantic_config__ = _FORBID
     not_played: list[StrictStr] = field(default_factory=lambda: ["A", "A"])
     unit_results: StrictStr = "scores"
     provisional: StrictBool = False
     confirm_pairs: StrictBool = False
     member_numbers: StrictBool = False
+    match_scores: StrictBool = False
 
 
 @dataclass
