@@ -49,9 +49,10 @@ def tricks(assign, board, k):
     return k[assign["ns"] if dealer in "NS" else assign["ew"]]
 
 
-def play_event(tmp_path, collector, units, rounds, k, after_match=None):
-    """The units play every round as the collector assigns it; after each match (its second half, all tables
-    done) `after_match(match)` runs once, before any unit goes on."""
+def play_event(tmp_path, collector, units, rounds, k, after_match=None, seated=lambda table, round_no: True):
+    """The units play every round as the collector assigns it (a table not `seated` in a round has no assign and
+    waits); after each match (its second half, all tables done) `after_match(match)` runs once, before any unit
+    goes on."""
     done = {"round": 0}
 
     def between():
@@ -71,6 +72,9 @@ def play_event(tmp_path, collector, units, rounds, k, after_match=None):
         try:
             u = VUnit(unit_config(tmp_path, collector, unit, table))
             for round_no in range(1, rounds + 1):
+                if not seated(table, round_no):
+                    finished.wait()
+                    continue
                 deadline = time.monotonic() + 60
                 while not assign_of(unit, round_no):
                     assert time.monotonic() < deadline, f"{unit}: no assign for round {round_no}"
@@ -98,9 +102,9 @@ def play_event(tmp_path, collector, units, rounds, k, after_match=None):
 
 def new_event(tmp_path, kind, teams, extra=()):
     event_file = tmp_path / "event.json"
+    scale = () if kind == "knockout" else ("--vp-scale", "acbl20")  # a knock-out is won on IMPs
     subprocess.run([str(BIDWIRE), "event", "create", str(event_file), "--name", f"{kind} night", "--movement", kind,
-                    "--teams", str(teams), "--boards-per-round", "2", "--vp-scale", "acbl20", *extra],
-                   check=True, capture_output=True)
+                    "--teams", str(teams), "--boards-per-round", "2", *scale, *extra], check=True, capture_output=True)
     return event_file
 
 
@@ -199,5 +203,44 @@ def test_a_four_team_round_robin_is_played_and_ranked_in_vps(tmp_path):
             "Match 1: Team 1 (home) v Team 4", "Match 1 over: home 12-0 IMPs, VPs 15.00-5.00",
             "Match 2: Team 4 (home) v Team 3", "Match 2 over: home 0-4 IMPs, VPs 8.00-12.00",
             "Match 3: Team 2 (home) v Team 4", "Match 3 over: home 8-0 IMPs, VPs 14.00-6.00"]
+    finally:
+        collector.stop()
+
+
+def test_a_knockout_with_a_carry_over_goes_to_its_final(tmp_path):
+    """A 4-team knock-out: the seeded bracket's first stage (1 v 4, 2 v 3), team 4 carrying 13 IMPs into its match
+    (the event's carry_over). K as the round robin's: 1 beats 4 by 12 IMPs at the table (+3 a board), so 4 goes
+    through 13-12 on the carry-over; 2 beats 3 by 4. The final the collector draws: 2 (the better seed, home) v
+    4, won by 2 by 8. Places: 2 the winner, 4 lost the final, 1 and 3 share third."""
+    event_file = new_event(tmp_path, "knockout", 4)
+    event = json.loads(event_file.read_text())
+    event["sessions"][0]["sections"][0]["carry_over"] = [{"stage": 1, "team": 4, "imps": 13}]
+    event_file.write_text(json.dumps(event))
+    units = {t: f"T{t:02d}" for t in range(1, 5)}
+    ring = keyring(tmp_path / "keyring.json", {units[t]: secret(t) for t in units})
+    tables = ",".join(f"{units[t]}={t}" for t in units)
+    collector = Collector(tmp_path, ring, extra=("--event", str(event_file), "--tables", tables, "--method", "teams"))
+
+    def final(stage):
+        if stage == 2:
+            return
+
+        def over():
+            view = collector.api.get("/api/v1/teams").json()["sections"][0]
+            return view if view["draw"] and view["draw"]["ready"] else None
+        nxt = wait_until(over, 30, 0.2, "stage 1 over")["draw"]
+        assert nxt["proposed"] == [[2, 4]]
+        assert collector.api.post("/api/v1/teams/draw", json={"by": "director"}).status_code == 201
+
+    try:
+        play_event(tmp_path, collector, units, 4, RR_K, final, seated=lambda table, r: r <= 2 or table <= 2)
+        view = wait_until(lambda: (lambda v: v if all(m["over"] for m in v["matches"]) and len(v["matches"]) == 3
+                                   else None)(collector.api.get("/api/v1/teams").json()["sections"][0]),
+                          30, 0.2, "the final over")
+        assert [(m["round"], m["home"], m["away"], m["imps"], m["carry"], m["winner"]) for m in view["matches"]] == [
+            (1, "1", "4", [12, 13], [0, 13], "4"), (1, "2", "3", [4, 0], None, "2"), (2, "2", "4", [8, 0], None, "2")]
+        assert [(s["rank"], s["team"], s["how"]) for s in view["standings"]] == [
+            ("1", "2", "winner"), ("2", "4", "lost the final"), ("3=", "1", "lost in stage 1"),
+            ("3=", "3", "lost in stage 1")]
     finally:
         collector.stop()

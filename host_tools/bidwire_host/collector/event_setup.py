@@ -194,7 +194,8 @@ def add_draw(conn, section, matches):
     names = [x["name"] for x in data["sessions"]]
     session = data["sessions"][names.index(s.session) if s.session is not None else 0]
     sec = next(x for x in session["sections"] if x["name"] == section)
-    drawn = sec.get("draws") or [[list(m) for m in team_schedule.first_draw(len(sec["teams"]))]]
+    kind = sec["movement"]["type"]
+    drawn = sec.get("draws") or [[list(m) for m in team_schedule.first_round(kind, len(sec["teams"]))]]
     sec["draws"] = [*drawn, [list(m) for m in matches]]
     event_mod.from_dict(data)  # checked as any event is
     conn.execute("UPDATE setup SET body = ? WHERE id = 1", (json.dumps(data),))

@@ -7,7 +7,8 @@ club's event is a few dozen matches, so nothing is kept.
 """
 from __future__ import annotations
 
-from bidwire_host.event import swiss_draw, team_schedule
+from bidwire_host.event import knockout, swiss_draw, team_schedule
+from bidwire_host.event.movements import MovementError
 from bidwire_host.scoring import team_matches, team_standings, victory_points
 from bidwire_host.scoring.model import format_number
 
@@ -15,13 +16,16 @@ DEFAULT_BYE_VPS = 12
 
 
 def is_event(sec):
-    """Whether the section is a teams event of N teams (a round robin or a Swiss)."""
+    """Whether the section is a teams event of N teams (a round robin, a Swiss or a knock-out)."""
     return sec is not None and sec.movement.type in team_schedule.KINDS
 
 
 def matches(sec, results):
     """[team_matches.Match] of the section's drawn match rounds, from its results (scoring Results)."""
     plan = sec.movement_plan()
+    if sec.movement.type == "knockout":  # won on IMPs, with the carry-over
+        carry = {(c.stage, str(c.team)): c.imps for c in sec.carry_over}
+        return team_matches.matches(results, team_schedule.schedule(plan), None, carry)
     return team_matches.matches(results, team_schedule.schedule(plan), sec.vp_scale or victory_points.WBF)
 
 
@@ -36,6 +40,29 @@ def byes(sec, done_rounds):
     return out
 
 
+def places(sec, found):
+    """A knock-out's places so far: [(rank, team, how far it went)], the teams still in first (the winner, once
+    the final is over), then those out, the later out the higher; teams out at one stage share the place."""
+    total = knockout.stages(len(sec.teams))
+    out_at = {}
+    for m in found:
+        if m.winner is not None:
+            out_at[m.away if m.winner == m.home else m.home] = m.round
+    groups = {}
+    for t in sec.teams:
+        groups.setdefault(out_at.get(str(t.number), total + 1), []).append(str(t.number))
+    rows, place = [], 1
+    for stage in sorted(groups, reverse=True):
+        team_list = groups[stage]
+        for team in team_list:
+            won_final = total in {m.round for m in found if m.winner == team}
+            how = ("winner" if won_final else "in play" if stage > total else "lost the final" if stage == total
+                   else f"lost in stage {stage}")
+            rows.append((f"{place}=" if len(team_list) > 1 else str(place), team, how))
+        place += len(team_list)
+    return rows
+
+
 def standings(sec, found):
     """team_standings.standings of the section: the matches over, the byes of the match rounds over."""
     over = {m.round for m in found if m.over} - {m.round for m in found if not m.over}
@@ -48,7 +75,7 @@ def next_draw(sec, found):
     """A Swiss's next draw: {"round", "ready", "waiting", "proposed", "bye", "repeats"}: `waiting` lists what
     holds it (each unfinished match's tables and the boards still missing there), `proposed` the draw the rule
     makes from the standings (swiss_draw.draw), once nothing is waiting. None: not a Swiss, or every round drawn."""
-    if sec.movement.type != "swiss-teams":
+    if sec.movement.type not in ("swiss-teams", "knockout"):
         return None
     plan = sec.movement_plan()
     drawn = plan.rounds // 2
@@ -57,10 +84,13 @@ def next_draw(sec, found):
     last = [m for m in found if m.round == drawn]
     waiting = []
     for m in last:
+        table = table_of(plan, drawn, int(m.home))
         if not m.over:
-            table = table_of(plan, drawn, int(m.home))
             waiting.append({"match": f"{m.home} v {m.away}", "tables": [table, table + 1],
                             "boards": [b for b in m.boards if b not in m.imps]})
+        elif sec.movement.type == "knockout" and m.winner is None:  # level: the director has extra boards played
+            waiting.append({"match": f"{m.home} v {m.away}", "tables": [table, table + 1], "boards": [],
+                            "tied": True})
     out = {"round": drawn + 1, "ready": not waiting, "waiting": waiting, "proposed": None, "bye": None,
            "repeats": []}
     if not waiting:
@@ -70,7 +100,18 @@ def next_draw(sec, found):
 
 
 def proposal(sec, found):
-    """The draw the rule makes from the standings now (swiss_draw.draw), by team number."""
+    """The draw the rule makes now: a Swiss's from the standings (swiss_draw.draw), a knock-out's the winners'
+    of its bracket (knockout.next_stage); by team number."""
+    if sec.movement.type == "knockout":
+        won = {frozenset((int(m.home), int(m.away))): m.winner for m in found}
+        drawn = [[tuple(x) for x in row] for row in sec.draws] or [list(knockout.first_stage(len(sec.teams)))]
+        try:
+            nxt = knockout.next_stage(len(sec.teams), drawn,
+                                      lambda a, b: None if won.get(frozenset((a, b))) is None
+                                      else int(won[frozenset((a, b))]))
+        except MovementError:
+            return swiss_draw.Draw(())  # the director drew a stage his own way: he draws the next
+        return swiss_draw.Draw(tuple(nxt))
     order = [int(s.team) for s in standings(sec, found)]
     met = [(int(m.home), int(m.away)) for m in found]
     return swiss_draw.draw(order, met=met, byes=byes(sec, range(1, sec.movement_plan().rounds // 2 + 1)))
@@ -100,21 +141,25 @@ def view(sec, results, public=False):
     if public:
         playing = {m.round for m in found if not m.over}
         found = [m if m.round not in playing else
-                 team_matches.Match(m.round, m.home, m.away, m.boards, {}, m.scale) for m in found]
+                 team_matches.Match(m.round, m.home, m.away, m.boards, {}, m.scale, m.carry) for m in found]
     names = {str(t.number): t.name for t in sec.teams}
     plan = sec.movement_plan()
     draw = next_draw(sec, found)
     if public and draw is not None:
         draw = {k: v for k, v in draw.items() if k in ("round", "ready")}
+    if sec.movement.type == "knockout":
+        table = [{"rank": rank, "team": team, "name": names.get(team, team), "vps": None, "how": how,
+                  "played": sum(1 for m in found if m.over and team in (m.home, m.away)), "byes": 0,
+                  "imps_for": None, "imps_against": None} for rank, team, how in places(sec, found)]
+    else:
+        table = [{"rank": s.rank, "team": s.team, "name": names.get(s.team, s.team), "vps": victory_points.text(s.vps),
+                  "played": s.played, "byes": s.byes, "imps_for": format_number(s.imps_for),
+                  "imps_against": format_number(s.imps_against)} for s in standings(sec, found)]
     return {
-        "section": sec.name, "kind": sec.movement.type, "scale": sec.vp_scale or victory_points.WBF,
+        "section": sec.name, "kind": sec.movement.type,
+        "scale": None if sec.movement.type == "knockout" else sec.vp_scale or victory_points.WBF,
         "rounds": plan.full_rounds // 2, "drawn": plan.rounds // 2,
-        "matches": [_match(m, names, plan) for m in found],
-        "standings": [{"rank": s.rank, "team": s.team, "name": names.get(s.team, s.team),
-                       "vps": victory_points.text(s.vps), "played": s.played, "byes": s.byes,
-                       "imps_for": format_number(s.imps_for), "imps_against": format_number(s.imps_against)}
-                      for s in standings(sec, found)],
-        "draw": draw}
+        "matches": [_match(m, names, plan) for m in found], "standings": table, "draw": draw}
 
 
 def _match(m, names, plan):
@@ -126,4 +171,5 @@ def _match(m, names, plan):
             "boards": [{"board": b, "home": format_number(m.imps[b][0]) if b in m.imps else None,
                         "away": format_number(m.imps[b][1]) if b in m.imps else None} for b in m.boards],
             "imps": [format_number(home), format_number(away)], "over": m.over,
+            "carry": [format_number(c) for c in m.carry] if any(m.carry) else None, "winner": m.winner,
             "vps": None if vps is None else [victory_points.text(v) for v in vps]}

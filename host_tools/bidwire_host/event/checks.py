@@ -4,7 +4,7 @@ Used by bidwire_host.event.model.from_dict after the structure (types, required 
 """
 import re
 
-from bidwire_host.event import movements, plans, team_schedule
+from bidwire_host.event import movements, plans
 from bidwire_host.event.movements import MovementError, PairId
 from bidwire_host.scoring.masterpoints import EBU_CLUB
 from bidwire_host.scoring.victory_points import SCALES as VP_SCALES
@@ -155,8 +155,15 @@ def _check_section(problems, where, sec, ids):
         _check_teams(problems, where, sec, ids)
     else:
         _check_pairs(problems, where, sec, plan, ids)
-    if (sec.vp_scale is not None or sec.bye_vps is not None) and sec.movement.type not in team_schedule.KINDS:
+    if (sec.vp_scale is not None or sec.bye_vps is not None) and sec.movement.type not in ("round-robin",
+                                                                                             "swiss-teams"):
         problems.append(f"{where}: vp_scale and bye_vps are a round robin's or a Swiss's")
+    if sec.carry_over and sec.movement.type != "knockout":
+        problems.append(f"{where}.carry_over: a knock-out's")
+    for k, c in enumerate(sec.carry_over):
+        if not 1 <= c.stage <= plan.full_rounds // 2 or not 1 <= c.team <= len(sec.teams) or not 0 <= c.imps <= 500:
+            problems.append(f"{where}.carry_over[{k}]: a stage 1-{plan.full_rounds // 2}, a team 1-{len(sec.teams)} "
+                            f"and 0-500 IMPs, not {c.stage}, {c.team}, {c.imps}")
     if sec.vp_scale is not None and sec.vp_scale not in VP_SCALES:
         problems.append(f"{where}.vp_scale: one of {', '.join(VP_SCALES)}, not {sec.vp_scale!r}")
     if sec.bye_vps is not None and not 0 <= sec.bye_vps <= 20:

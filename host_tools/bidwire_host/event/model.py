@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import ConfigDict, StrictBool, StrictInt, StrictStr, TypeAdapter, ValidationError
+from pydantic import ConfigDict, StrictBool, StrictFloat, StrictInt, StrictStr, TypeAdapter, ValidationError
 
 from bidwire_host.event import plans, team_schedule
 from bidwire_host.event import players as players_mod
@@ -62,6 +62,15 @@ class Team:
 
 
 @dataclass
+class CarryOver:
+    """IMPs a team starts a knock-out's match with (from a qualifying stage, or as the event's rules give them)."""
+    __pydantic_config__ = _FORBID
+    stage: StrictInt
+    team: StrictInt
+    imps: StrictInt | StrictFloat
+
+
+@dataclass
 class MovementChoice:
     __pydantic_config__ = _FORBID
     type: StrictStr  # mitchell, howell, teams (a two-table match), round-robin or swiss-teams (N teams)
@@ -85,6 +94,7 @@ class Section:
     draws: list[list[list[StrictInt]]] = field(default_factory=list)
     vp_scale: StrictStr | None = None  # a teams event's IMPs to VPs: "wbf" (the default) or "acbl20"
     bye_vps: StrictInt | None = None  # a teams event's VPs for a bye (whole VPs; 12 unless given)
+    carry_over: list[CarryOver] = field(default_factory=list)  # a knock-out's
 
     @property
     def is_teams(self):
@@ -356,7 +366,7 @@ def _where(loc):
 
 
 _DEFAULTS = {"first_board": 1, "pairs": [], "teams": [], "reserves": [], "players": [], "ns": [], "ew": [],
-             "draws": []}
+             "draws": [], "carry_over": []}
 _FIRST = ("bidwire_event", "name", "register", "date", "hand_records")  # then the fields in their dataclass order
 
 

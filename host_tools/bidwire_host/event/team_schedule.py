@@ -14,6 +14,7 @@ scores is the event's (docs/teams.md).
 """
 from __future__ import annotations
 
+from bidwire_host.event import knockout
 from bidwire_host.event.movements import MAX_BOARD, Movement, MovementError, PairId, TableRound
 
 MAX_TEAMS = 100
@@ -76,13 +77,18 @@ def match_of(table, round_no):
     return (round_no + 1) // 2, (table + 1) // 2, 2 - round_no % 2
 
 
-KINDS = ("round-robin", "swiss-teams")  # the teams events of N teams (a two-table match is movements.team_match)
+KINDS = ("round-robin", "swiss-teams", "knockout")  # the teams events of N teams (two teams: movements.team_match)
 
 
 def match_rounds(kind, teams, rounds):
     """The match rounds a teams event plays: a round robin's every team meeting every other (curtailed to `rounds`),
     a Swiss's `rounds`."""
     full = teams - 1 + teams % 2
+    if kind == "knockout":
+        depth = knockout.stages(teams)
+        if rounds not in (None, depth):
+            raise MovementError(f"rounds: a knock-out of {teams} teams has {depth} stages, not {rounds!r}")
+        return depth
     if kind == "round-robin":
         if rounds is None:
             return full
@@ -109,9 +115,15 @@ def build(kind, teams, rounds, draws, boards_per_round, first_board=1):
         matches = berger(teams)[:total]
     else:
         if len(draws) > total:
-            raise MovementError(f"draws: {len(draws)} match rounds drawn, and the Swiss plays {total}")
-        matches = [list(map(tuple, row)) for row in draws] or [list(first_draw(teams))]
+            raise MovementError(f"draws: {len(draws)} match rounds drawn, and the event plays {total}")
+        matches = [list(map(tuple, row)) for row in draws] or [list(first_round(kind, teams))]
     return match_movement(kind, matches, teams, boards_per_round, first_board, total)
+
+
+def first_round(kind, teams):
+    """The first match round of a drawn event, before any result: a knock-out's seeded bracket, a Swiss's
+    `first_draw`."""
+    return knockout.first_stage(teams) if kind == "knockout" else first_draw(teams)
 
 
 def first_draw(teams):

@@ -23,7 +23,8 @@ class Match:
     away: str
     boards: tuple[int, ...]  # every board the match is drawn to play
     imps: dict  # board -> (home's IMPs, away's IMPs) on it, one the other's negative, of boards both tables played
-    scale: str = victory_points.WBF
+    scale: str | None = victory_points.WBF  # None: a knock-out's match, won on IMPs
+    carry: tuple = (0, 0)  # the IMPs each team starts with (a knock-out's carry-over)
 
     @property
     def over(self):
@@ -33,8 +34,8 @@ class Match:
     def score(self):
         """(home's IMPs, away's IMPs) so far, as a match's score is written: each board's IMPs to the team that
         gained them (24 - 17)."""
-        return (sum((max(a, 0) for a, _ in self.imps.values()), Fraction(0)),
-                sum((max(b, 0) for _, b in self.imps.values()), Fraction(0)))
+        return (sum((max(a, 0) for a, _ in self.imps.values()), Fraction(self.carry[0])),
+                sum((max(b, 0) for _, b in self.imps.values()), Fraction(self.carry[1])))
 
     @property
     def margin(self):
@@ -46,10 +47,17 @@ class Match:
     def vps(self):
         """(home's VPs, away's VPs) in hundredths once the match is over, else None. The scales are of whole IMPs:
         a margin with a half IMP in it (Law 86 B's average) counts its whole IMPs."""
-        if not self.over:
+        if not self.over or self.scale is None:
             return None
         margin = int(self.margin)  # towards nothing
         return victory_points.victory_points(max(margin, 0), max(-margin, 0), len(self.boards), self.scale)
+
+    @property
+    def winner(self):
+        """The team that won the match once it is over (IMPs and any carry-over); None: not over, or level."""
+        if not self.over or self.margin == 0:
+            return None
+        return self.home if self.margin > 0 else self.away
 
     def won_drawn(self, team):
         """(boards won, boards drawn) by `team` in the match: the point-a-board count."""
@@ -58,9 +66,11 @@ class Match:
         return won, sum(1 for x in self.imps.values() if x[0] == x[1])
 
 
-def matches(results, schedule, scale=victory_points.WBF):
+def matches(results, schedule, scale=victory_points.WBF, carry=None):
     """[Match] of `schedule` ([(match round, home, away, boards)]) from the event's `results` (scoring Results whose
-    ns and ew are team numbers), each board IMPed between its two tables."""
+    ns and ew are team numbers), each board IMPed between its two tables. `carry`: {(match round, team): IMPs} a
+    team starts that match with."""
+    carry = carry or {}
     by_board = {}
     for r in results:
         by_board.setdefault(r.board, []).append(r)
@@ -76,5 +86,6 @@ def matches(results, schedule, scale=victory_points.WBF):
         key = frozenset((home, away))
         got = {b: (imps[key, b][home], imps[key, b][away]) for b in boards
                if len(imps.get((key, b), {})) == 2}
-        out.append(Match(round_no, home, away, tuple(boards), got, scale))
+        out.append(Match(round_no, home, away, tuple(boards), got, scale,
+                         (carry.get((round_no, home), 0), carry.get((round_no, away), 0))))
     return out

@@ -13,8 +13,9 @@ def draw(conn, s, body, at):
     if s is None:
         raise ActionError("no event loaded", 409)
     sec = pick_section(s, body.get("section"))
-    if sec.movement.type != "swiss-teams":
-        raise ActionError(f"section {sec.name} is not a Swiss: its matches are its movement's", 409)
+    if sec.movement.type not in ("swiss-teams", "knockout"):
+        raise ActionError(f"section {sec.name} is neither a Swiss nor a knock-out: its matches are its movement's",
+                          409)
     scored = Standings()
     scored.load(conn, sec.name)  # in the writer's transaction: every result and decision so far
     found = team_events.matches(sec, [r for _, r in scored.results()])
@@ -23,17 +24,21 @@ def draw(conn, s, body, at):
         raise ActionError(f"section {sec.name}: every match round of the Swiss is drawn", 409)
     if body.get("round") not in (None, nxt["round"]):
         raise ActionError(f"round: the next match round to draw is {nxt['round']}, not {body['round']}", 409)
-    if not nxt["ready"]:
-        held = "; ".join(f"{w['match']} at tables {w['tables'][0]}-{w['tables'][1]}: boards "
-                         f"{', '.join(map(str, w['boards']))}" for w in nxt["waiting"])
-        raise ActionError(f"the draw for match round {nxt['round']} waits for {held}", 409)
-    proposed = [tuple(x) for x in nxt["proposed"]]
+    knockout = sec.movement.type == "knockout"
     given = body.get("matches")
+    tied = [w for w in nxt["waiting"] if w.get("tied")]
+    if not nxt["ready"] and not (knockout and given is not None and len(tied) == len(nxt["waiting"])):
+        held = "; ".join(f"{w['match']} at tables {w['tables'][0]}-{w['tables'][1]}: "
+                         + ("level: extra boards decide it, then draw the next stage by hand" if w.get("tied")
+                            else f"boards {', '.join(map(str, w['boards']))}") for w in nxt["waiting"])
+        raise ActionError(f"the draw for match round {nxt['round']} waits for {held}", 409)
+    proposed = [tuple(x) for x in nxt["proposed"] or []]
     matches = proposed if given is None else _matches(given)
     teams = [t.number for t in sec.teams]
     seated = [t for m in matches for t in m]
     left = [t for t in teams if t not in seated]
-    if sorted(seated) != sorted(set(seated)) or not set(seated) <= set(teams) or len(left) != len(teams) % 2:
+    if not matches or sorted(seated) != sorted(set(seated)) or not set(seated) <= set(teams) or \
+            not knockout and len(left) != len(teams) % 2:
         raise ActionError(f"matches: each of teams {teams[0]}-{teams[-1]} once"
                           + (", one of them out with the bye" if len(teams) % 2 else ""))
     met = {frozenset((int(m.home), int(m.away))) for m in found}
