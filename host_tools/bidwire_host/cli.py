@@ -396,11 +396,13 @@ def event():
 @click.argument("out", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--name", required=True, help='The event, e.g. "Tuesday pairs".')
 @click.option("--movement", "kind", required=True,
-              type=click.Choice(["mitchell", "howell", "teams", "round-robin", "swiss-teams", "knockout"]),
+              type=click.Choice(["mitchell", "howell", "teams", "round-robin", "swiss-teams", "knockout",
+                                 "swiss-pairs"]),
               help="mitchell: NS stay, EW and boards move; howell: every pair meets every other (2-8 tables); "
                    "teams: a two-table match, home and away; round-robin: N teams, each meeting every other; "
                    "swiss-teams: N teams, each match round drawn from the standings; knockout: N teams, the "
-                   "seeds in a bracket, winners going through (docs/teams.md).")
+                   "seeds in a bracket, winners going through; swiss-pairs: --pairs N, drawn as a Swiss "
+                   "(docs/teams.md).")
 @click.option("--teams", type=click.IntRange(2, 100), help="Teams in a round-robin, swiss-teams or knockout event.")
 @click.option("--vp-scale", type=click.Choice(["wbf", "acbl20"]),
               help="A round robin's or Swiss's IMPs to VPs: the WBF's 20-point continuous scale (default), or the "
@@ -443,10 +445,14 @@ def event_create(out, name, kind, teams, vp_scale, tables, even, rounds, boards_
     team_event = kind in ("round-robin", "swiss-teams", "knockout")
     if kind in ("mitchell", "howell") and tables is None:
         raise click.ClickException(f"a {kind} needs --tables")
+    if kind == "swiss-pairs" and pairs is None:
+        raise click.ClickException("a swiss-pairs event needs --pairs")
     if team_event and teams is None:
         raise click.ClickException(f"a {kind} event needs --teams")
-    if not team_event and (teams is not None or vp_scale is not None):
-        raise click.ClickException("--teams and --vp-scale are for a round-robin, swiss-teams or knockout event")
+    if not team_event and teams is not None:
+        raise click.ClickException("--teams is for a round-robin, swiss-teams or knockout event")
+    if not team_event and kind != "swiss-pairs" and vp_scale is not None:
+        raise click.ClickException("--vp-scale is for a round-robin, swiss-teams or swiss-pairs event")
     if (boards_per_round is None) == (boards is None):
         raise click.ClickException("give --boards-per-round or --boards (the boards in play), one of them")
     movement = {k: v for k, v in {"type": kind, "tables": tables, "rounds": rounds, "even": even}.items()

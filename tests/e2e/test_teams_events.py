@@ -49,7 +49,8 @@ def tricks(assign, board, k):
     return k[assign["ns"] if dealer in "NS" else assign["ew"]]
 
 
-def play_event(tmp_path, collector, units, rounds, k, after_match=None, seated=lambda table, round_no: True):
+def play_event(tmp_path, collector, units, rounds, k, after_match=None, seated=lambda table, round_no: True,
+               halves=2):
     """The units play every round as the collector assigns it (a table not `seated` in a round has no assign and
     waits); after each match (its second half, all tables done) `after_match(match)` runs once, before any unit
     goes on."""
@@ -57,8 +58,8 @@ def play_event(tmp_path, collector, units, rounds, k, after_match=None, seated=l
 
     def between():
         done["round"] += 1
-        if done["round"] % 2 == 0 and after_match is not None:
-            after_match(done["round"] // 2)
+        if done["round"] % halves == 0 and after_match is not None:
+            after_match(done["round"] // halves)
 
     finished = threading.Barrier(len(units), action=between, timeout=120)
 
@@ -242,5 +243,55 @@ def test_a_knockout_with_a_carry_over_goes_to_its_final(tmp_path):
         assert [(s["rank"], s["team"], s["how"]) for s in view["standings"]] == [
             ("1", "2", "winner"), ("2", "4", "lost the final"), ("3=", "1", "lost in stage 1"),
             ("3=", "3", "lost in stage 1")]
+    finally:
+        collector.stop()
+
+
+# The Swiss pairs (4 pairs, 3 matches of 2 boards, each board scored across the field in Butler IMPs: the datum the
+# mean of its two NS scores rounded to 10, halves away from nothing; a match's margin the NS pair's IMPs less the EW
+# pair's). The declarer's pair takes K tricks: 1 10, 2 8, 3 8, 4 9. Match 1 (1 v 2, 3 v 4; boards 1 N, 2 E):
+#   board 1 180 and 120, datum 150: +1 and -1; board 2 -120 and -150, datum -140: +1 and 0. 1 v 2: 2 + 2 = 4 IMPs:
+#   12-8; 3 v 4: -2 + 0 = -2: 9-11. Standings 1 12, 4 11, 3 9, 2 8: 1 meets 4, 3 meets 2.
+# Match 2 (boards 3 S, 4 W): 180 and 120, datum 150: +1, -1; -150 and -120, datum -140: 0, +1. 1 v 4 +2: 11-9;
+#   3 v 2 0: 10-10. Standings 1 23, 4 20, 3 19, 2 18: 1 meets 3 (it has met 4), 4 meets 2.
+# Match 3 (boards 5 N, 6 E): 180 and 150, datum 170: 0, -1; -120 and -120: 0, 0. 1 v 3 0: 10-10; 4 v 2 -2: 9-11.
+# Final: 1 33; 2, 3 and 4 29 each, and every one of them has met the others: their matches among themselves, 2 21
+#   (10 + 11), 4 20 (11 + 9), 3 19 (9 + 10).
+PAIRS_K = {1: 10, 2: 8, 3: 8, 4: 9}
+PAIRS_DRAWS = {2: [[1, 4], [3, 2]], 3: [[1, 3], [4, 2]]}
+PAIRS_FINAL = [("1", "1", "33.00"), ("2", "2", "29.00"), ("4", "3", "29.00"), ("3", "4", "29.00")]
+
+
+def test_a_swiss_pairs_is_scored_across_the_field_and_drawn(tmp_path):
+    event_file = tmp_path / "event.json"
+    subprocess.run([str(BIDWIRE), "event", "create", str(event_file), "--name", "Swiss pairs", "--movement",
+                    "swiss-pairs", "--pairs", "4", "--rounds", "3", "--boards-per-round", "2", "--vp-scale", "acbl20"],
+                   check=True, capture_output=True)
+    units = {t: f"T{t:02d}" for t in range(1, 3)}
+    ring = keyring(tmp_path / "keyring.json", {units[t]: secret(t) for t in units})
+    tables = ",".join(f"{units[t]}={t}" for t in units)
+    collector = Collector(tmp_path, ring, extra=("--event", str(event_file), "--tables", tables, "--method", "butler"))
+
+    def draw(match):
+        if match == 3:
+            return
+
+        def over():
+            view = collector.api.get("/api/v1/teams").json()["sections"][0]
+            return view if view["draw"] and view["draw"]["ready"] else None
+        nxt = wait_until(over, 30, 0.2, f"match {match} over")["draw"]
+        assert nxt["proposed"] == PAIRS_DRAWS[match + 1]
+        assert collector.api.post("/api/v1/teams/draw", json={"by": "director"}).status_code == 201
+
+    try:
+        play_event(tmp_path, collector, units, 3, PAIRS_K, draw, halves=1)
+        view = wait_until(lambda: (lambda v: v if len(v["matches"]) == 6 and all(m["over"] for m in v["matches"])
+                                   else None)(collector.api.get("/api/v1/teams").json()["sections"][0]),
+                          30, 0.2, "every match over")
+        assert [(m["round"], m["home"], m["away"], m["vps"]) for m in view["matches"]] == [
+            (1, "1", "2", ["12.00", "8.00"]), (1, "3", "4", ["9.00", "11.00"]),
+            (2, "1", "4", ["11.00", "9.00"]), (2, "3", "2", ["10.00", "10.00"]),
+            (3, "1", "3", ["10.00", "10.00"]), (3, "4", "2", ["9.00", "11.00"])]
+        assert [(s["team"], s["rank"], s["vps"]) for s in view["standings"]] == PAIRS_FINAL
     finally:
         collector.stop()

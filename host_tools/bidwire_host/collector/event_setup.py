@@ -126,7 +126,7 @@ class Setup:
         sec = self.section(section)
         # the movement's type, not its plan: building a plan walks every round of it, and the exports ask this for
         # every pair (collector/roster.key), which made one section's publication 5 times slower
-        return sec is not None and sec.movement.type != "howell"
+        return sec is not None and sec.movement.type not in ("howell", "swiss-pairs")
 
 
 _cache = {}
@@ -165,6 +165,9 @@ def prepare(data, tables, method="neuberg", session=None, register=None):
         if teams != (method in TEAM_METHODS):
             raise SetupError(f"method: section {sec.name} is a {sec.movement_plan().title}: score it with "
                              + ("teams" if teams else "mp, neuberg, cross-imps or butler") + f", not {method}")
+        if sec.movement.type == "swiss-pairs" and method != "butler":
+            raise SetupError(f"method: section {sec.name} is a Swiss pairs: each board is scored across the field in "
+                             f"Butler IMPs, then each match in VPs: score it with butler, not {method}")
     return data, check_tables(event, tables, session)
 
 
@@ -195,7 +198,8 @@ def add_draw(conn, section, matches):
     session = data["sessions"][names.index(s.session) if s.session is not None else 0]
     sec = next(x for x in session["sections"] if x["name"] == section)
     kind = sec["movement"]["type"]
-    drawn = sec.get("draws") or [[list(m) for m in team_schedule.first_round(kind, len(sec["teams"]))]]
+    entrants = len(sec.get("pairs" if kind == "swiss-pairs" else "teams", []))
+    drawn = sec.get("draws") or [[list(m) for m in team_schedule.first_round(kind, entrants)]]
     sec["draws"] = [*drawn, [list(m) for m in matches]]
     event_mod.from_dict(data)  # checked as any event is
     conn.execute("UPDATE setup SET body = ? WHERE id = 1", (json.dumps(data),))

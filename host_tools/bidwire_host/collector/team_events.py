@@ -1,13 +1,14 @@
 """A teams event of N teams as the collector scores it (issue 38, docs/teams.md): its matches (each board IMPed
 between the match's two tables as the second result comes in), each match's running score and, once over, its
-VPs; the standings; and a Swiss's next draw, made from the standings once every match of the round is over.
+VPs; the standings; and a Swiss's next draw, made from the standings once every match of the round is over. A
+Swiss pairs is scored the same way, its matches a pair against a pair at one table (event/swiss_pairs.py).
 
 Worked from the section's results on the travellers (Standings.results: decisions applied) whenever asked: a
 club's event is a few dozen matches, so nothing is kept.
 """
 from __future__ import annotations
 
-from bidwire_host.event import knockout, swiss_draw, team_schedule
+from bidwire_host.event import knockout, swiss_draw, swiss_pairs, team_schedule
 from bidwire_host.event.movements import MovementError
 from bidwire_host.scoring import team_matches, team_standings, victory_points
 from bidwire_host.scoring.model import format_number
@@ -16,13 +17,32 @@ DEFAULT_BYE_VPS = 12
 
 
 def is_event(sec):
-    """Whether the section is a teams event of N teams (a round robin, a Swiss or a knock-out)."""
-    return sec is not None and sec.movement.type in team_schedule.KINDS
+    """Whether the section is a teams event of N teams (a round robin, a Swiss or a knock-out), or a Swiss pairs."""
+    return sec is not None and (sec.movement.type in team_schedule.KINDS or sec.movement.type == swiss_pairs.KIND)
+
+
+def _pairs(sec):
+    return sec.movement.type == swiss_pairs.KIND
+
+
+def halves(sec):
+    """The movement's rounds a match round takes: a teams match's two halves, a Swiss pairs's one."""
+    return 1 if _pairs(sec) else 2
+
+
+def entrants(sec):
+    """{number (text): name} of the section's teams, or a Swiss pairs's pairs (their players' names)."""
+    if _pairs(sec):
+        return {str(p.number): p.name or " & ".join(pl.name for pl in p.players if pl.name) or f"pair {p.number}"
+                for p in sec.pairs}
+    return {str(t.number): t.name for t in sec.teams}
 
 
 def matches(sec, results):
     """[team_matches.Match] of the section's drawn match rounds, from its results (scoring Results)."""
     plan = sec.movement_plan()
+    if _pairs(sec):  # each board scored across the field, the two pairs' scores on it compared
+        return team_matches.pair_matches(results, swiss_pairs.schedule(plan), sec.vp_scale or victory_points.WBF)
     if sec.movement.type == "knockout":  # won on IMPs, with the carry-over
         carry = {(c.stage, str(c.team)): c.imps for c in sec.carry_over}
         return team_matches.matches(results, team_schedule.schedule(plan), None, carry)
@@ -32,11 +52,10 @@ def matches(sec, results):
 def byes(sec, done_rounds):
     """The teams that had a bye in the match rounds `done_rounds` (a team not drawn in a round)."""
     plan = sec.movement_plan()
-    teams = [t.number for t in sec.teams]
     out = []
     for m in done_rounds:
-        seated = {p.ns.number for p in plan.in_round(2 * m - 1) if p.ns is not None}
-        out += [t for t in teams if t not in seated]
+        seated = {q.number for p in plan.in_round(halves(sec) * (m - 1) + 1) for q in p.pairs()}
+        out += [int(t) for t in entrants(sec) if int(t) not in seated]
     return out
 
 
@@ -67,30 +86,29 @@ def standings(sec, found):
     """team_standings.standings of the section: the matches over, the byes of the match rounds over."""
     over = {m.round for m in found if m.over} - {m.round for m in found if not m.over}
     bye_vps = 100 * (sec.bye_vps if sec.bye_vps is not None else DEFAULT_BYE_VPS)
-    return team_standings.standings([t.number for t in sec.teams], found, byes=byes(sec, sorted(over)),
-                                    bye_vps=bye_vps, swiss=sec.movement.type == "swiss-teams")
+    return team_standings.standings([int(t) for t in entrants(sec)], found, byes=byes(sec, sorted(over)),
+                                    bye_vps=bye_vps, swiss=sec.movement.type != "round-robin")
 
 
 def next_draw(sec, found):
     """A Swiss's next draw: {"round", "ready", "waiting", "proposed", "bye", "repeats"}: `waiting` lists what
     holds it (each unfinished match's tables and the boards still missing there), `proposed` the draw the rule
     makes from the standings (swiss_draw.draw), once nothing is waiting. None: not a Swiss, or every round drawn."""
-    if sec.movement.type not in ("swiss-teams", "knockout"):
+    if sec.movement.type not in ("swiss-teams", "knockout", swiss_pairs.KIND):
         return None
     plan = sec.movement_plan()
-    drawn = plan.rounds // 2
-    if drawn >= plan.full_rounds // 2:
+    drawn = plan.rounds // halves(sec)
+    if drawn >= plan.full_rounds // halves(sec):
         return None
     last = [m for m in found if m.round == drawn]
     waiting = []
     for m in last:
-        table = table_of(plan, drawn, int(m.home))
+        tables = tables_of(sec, plan, drawn, int(m.home))
         if not m.over:
-            waiting.append({"match": f"{m.home} v {m.away}", "tables": [table, table + 1],
+            waiting.append({"match": f"{m.home} v {m.away}", "tables": tables,
                             "boards": [b for b in m.boards if b not in m.imps]})
         elif sec.movement.type == "knockout" and m.winner is None:  # level: the director has extra boards played
-            waiting.append({"match": f"{m.home} v {m.away}", "tables": [table, table + 1], "boards": [],
-                            "tied": True})
+            waiting.append({"match": f"{m.home} v {m.away}", "tables": tables, "boards": [], "tied": True})
     out = {"round": drawn + 1, "ready": not waiting, "waiting": waiting, "proposed": None, "bye": None,
            "repeats": []}
     if not waiting:
@@ -114,21 +132,29 @@ def proposal(sec, found):
         return swiss_draw.Draw(tuple(nxt))
     order = [int(s.team) for s in standings(sec, found)]
     met = [(int(m.home), int(m.away)) for m in found]
-    return swiss_draw.draw(order, met=met, byes=byes(sec, range(1, sec.movement_plan().rounds // 2 + 1)))
+    return swiss_draw.draw(order, met=met, byes=byes(sec, range(1, sec.movement_plan().rounds // halves(sec) + 1)))
 
 
 def match_message(sec, assign):
     """What a unit shows as a teams event's match begins (its first half's assign): the match, and which team is
-    home (48 characters at most, a unit's message); None for any other assign."""
-    if not is_event(sec) or assign["round"] % 2 == 0:
+    home (48 characters at most, a unit's message); None for any other assign (a Swiss pairs's shows its pairs)."""
+    if not is_event(sec) or _pairs(sec) or assign["round"] % 2 == 0:
         return None
     names = {t.number: t.name for t in sec.teams}
     home, away = (assign["ns"], assign["ew"]) if assign["table"] % 2 else (assign["ew"], assign["ns"])
     return f"Match {(assign['round'] + 1) // 2}: {names[home][:15]} (home) v {names[away][:15]}"[:48]
 
 
+def tables_of(sec, plan, match_round, home):
+    """The tables of the match whose home team (or NS pair) is `home`, in match round `match_round`."""
+    if _pairs(sec):
+        return [next(p.table for p in plan.in_round(match_round) if p.ns is not None and p.ns.number == home)]
+    table = table_of(plan, match_round, home)
+    return [table, table + 1]
+
+
 def table_of(plan, match_round, home):
-    """The first table of the match whose home team is `home`, in match round `match_round`."""
+    """The first table of the teams match whose home team is `home`, in match round `match_round`."""
     return next(p.table for p in plan.in_round(2 * match_round - 1) if p.ns is not None and p.ns.number == home)
 
 
@@ -142,7 +168,7 @@ def view(sec, results, public=False):
         playing = {m.round for m in found if not m.over}
         found = [m if m.round not in playing else
                  team_matches.Match(m.round, m.home, m.away, m.boards, {}, m.scale, m.carry) for m in found]
-    names = {str(t.number): t.name for t in sec.teams}
+    names = entrants(sec)
     plan = sec.movement_plan()
     draw = next_draw(sec, found)
     if public and draw is not None:
@@ -158,16 +184,15 @@ def view(sec, results, public=False):
     return {
         "section": sec.name, "kind": sec.movement.type,
         "scale": None if sec.movement.type == "knockout" else sec.vp_scale or victory_points.WBF,
-        "rounds": plan.full_rounds // 2, "drawn": plan.rounds // 2,
-        "matches": [_match(m, names, plan) for m in found], "standings": table, "draw": draw}
+        "rounds": plan.full_rounds // halves(sec), "drawn": plan.rounds // halves(sec),
+        "matches": [_match(sec, m, names, plan) for m in found], "standings": table, "draw": draw}
 
 
-def _match(m, names, plan):
+def _match(sec, m, names, plan):
     home, away = m.score
     vps = m.vps
-    table = table_of(plan, m.round, int(m.home))
     return {"round": m.round, "home": m.home, "away": m.away, "home_name": names.get(m.home, m.home),
-            "away_name": names.get(m.away, m.away), "tables": [table, table + 1],
+            "away_name": names.get(m.away, m.away), "tables": tables_of(sec, plan, m.round, int(m.home)),
             "boards": [{"board": b, "home": format_number(m.imps[b][0]) if b in m.imps else None,
                         "away": format_number(m.imps[b][1]) if b in m.imps else None} for b in m.boards],
             "imps": [format_number(home), format_number(away)], "over": m.over,

@@ -122,7 +122,7 @@ def _check_section(problems, where, sec, ids):
         problems.append(f"{where}.name: a section name is 1-{SECTION_NAME_CHARS} characters (such as A), "
                         f"not {sec.name!r}")
     try:
-        plan = plans.build(sec.movement, 1, teams=len(sec.teams), draws=sec.draws)
+        plan = plans.build(sec.movement, 1, teams=sec.entrants(), draws=sec.draws)
     except MovementError as e:
         problems.append(f"{where}.{'draws' if str(e).startswith(('draws', 'match round')) else 'movement'}: {e}")
         return
@@ -140,7 +140,7 @@ def _check_section(problems, where, sec, ids):
                             f"{movements.MAX_BOARDS_PER_ROUND}")
     else:
         try:
-            plans.build(sec.movement, sec.boards_per_round, teams=len(sec.teams), draws=sec.draws)
+            plans.build(sec.movement, sec.boards_per_round, teams=sec.entrants(), draws=sec.draws)
         except MovementError as e:
             problems.append(f"{where}.boards_per_round: {e}")
     if sec.first_board < 1:
@@ -156,7 +156,8 @@ def _check_section(problems, where, sec, ids):
     else:
         _check_pairs(problems, where, sec, plan, ids)
     if (sec.vp_scale is not None or sec.bye_vps is not None) and sec.movement.type not in ("round-robin",
-                                                                                             "swiss-teams"):
+                                                                                             "swiss-teams",
+                                                                                             "swiss-pairs"):
         problems.append(f"{where}: vp_scale and bye_vps are a round robin's or a Swiss's")
     if sec.carry_over and sec.movement.type != "knockout":
         problems.append(f"{where}.carry_over: a knock-out's")
@@ -174,6 +175,7 @@ def _check_pairs(problems, where, sec, plan, ids):
     if sec.teams:
         problems.append(f"{where}.teams: a {plan.title} is played by pairs; list them in pairs")
     mitchell = sec.movement.type == "mitchell"
+    swiss = sec.movement.type == "swiss-pairs"  # its pairs 1 to N, every one drawn or given the bye in turn
     seen = {}
     for k, p in enumerate(sec.pairs):
         at = f"{where}.pairs[{k}]"
@@ -184,7 +186,7 @@ def _check_pairs(problems, where, sec, plan, ids):
             problems.append(f"{at}.line: pairs change direction in a {plan.title}; leave line out")
             continue
         pid = PairId(p.number, p.line or "")
-        top = plan.tables if mitchell else 2 * plan.tables
+        top = plan.tables if mitchell else len(sec.pairs) if swiss else 2 * plan.tables
         if not 1 <= p.number <= top:
             problems.append(f"{at}.number: a {plan.title} has pairs {'NS 1-' if mitchell else '1-'}{top}"
                             f"{f' and EW 1-{top}' if mitchell else ''}; not {p.number}")
@@ -192,7 +194,7 @@ def _check_pairs(problems, where, sec, plan, ids):
             problems.append(f"{at}: {pid} is listed twice (also {where}.pairs[{seen[pid]}])")
         seen.setdefault(pid, k)
         _players(problems, f"{at}.players", p.players, ids)
-    missing = [p for p in plan.pairs() if p not in seen]
+    missing = [] if swiss else [p for p in plan.pairs() if p not in seen]
     if len(sec.pairs) and len(missing) > 1 and len(seen) == len(sec.pairs):
         problems.append(f"{where}.pairs: {', '.join(str(p) for p in missing)} are missing; a {plan.title} plays "
                         f"with at most one pair missing (the phantom: its opponents sit out)")

@@ -106,7 +106,11 @@ class Section:
         m = self.movement
         missing = _missing(self)
         return _plan(m.type, m.tables, m.rounds, m.even, self.round_boards(), self.first_board,
-                     missing[0] if missing else None, len(self.teams), _frozen(self.draws))
+                     missing[0] if missing else None, self.entrants(), _frozen(self.draws))
+
+    def entrants(self):
+        """How many teams (or, a Swiss pairs's, pairs) the movement seats, where it needs to be told."""
+        return len(self.pairs) if self.movement.type == "swiss-pairs" else len(self.teams)
 
     def round_boards(self):
         if self.boards_per_round is not None:
@@ -268,7 +272,8 @@ def new_event(name, movement, *, boards_per_round=None, boards=None, pairs=None,
     if not isinstance(movement, dict):
         raise EventError('movement: a movement object such as {"type": "mitchell", "tables": 7}')
     try:
-        plan = plans.build(movement, 1, teams=teams or 0)
+        plan = plans.build(movement, 1, teams=(teams or pairs or 0) if movement.get("type") in plans.DRAWN or
+                           movement.get("type") in team_schedule.KINDS else 0)
     except MovementError as e:
         raise EventError(f"movement: {e}") from None
     sec = {"name": section, "movement": dict(movement), "boards_per_round": boards_per_round, "boards": boards,
@@ -278,6 +283,9 @@ def new_event(name, movement, *, boards_per_round=None, boards=None, pairs=None,
         sec["vp_scale"] = vp_scale
     elif plan.kind == "teams":
         sec["teams"] = [{"number": 1, "name": "Home"}, {"number": 2, "name": "Away"}]
+    elif plan.kind == "swiss-pairs":  # every pair, the bye's too (the first round seats all but one of an odd number)
+        sec["pairs"] = [{"number": p} for p in range(1, pairs + 1)]
+        sec["vp_scale"] = vp_scale
     else:
         slots = plan.pairs()
         count = len(slots) if pairs is None else pairs
@@ -384,7 +392,7 @@ def _prune(value):
 def _sets(section):
     """The board sets of the section's whole movement (a Swiss's undrawn match rounds counted too)."""
     c = section.movement
-    return _plan(c.type, c.tables, c.rounds, c.even, 1, 1, None, len(section.teams), _frozen(section.draws)).sets
+    return _plan(c.type, c.tables, c.rounds, c.even, 1, 1, None, section.entrants(), _frozen(section.draws)).sets
 
 
 def _frozen(draws):
@@ -400,7 +408,7 @@ def _plan(kind, tables, rounds, even, boards_per_round, first_board, phantom, te
 
 def _missing(section):
     """The movement's pairs that the section does not list (the phantom, if one)."""
-    if section.is_teams:
+    if section.is_teams or section.movement.type == "swiss-pairs":  # a Swiss pairs's bye is drawn, not a phantom
         return []
     got = {PairId(p.number, p.line or "") for p in section.pairs}
     m = section.movement

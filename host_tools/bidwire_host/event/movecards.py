@@ -21,6 +21,8 @@ def move_text(plan, table, round_no):
         raise ValueError(f"table {table} does not play round {round_no} of the {plan.title}")
     if plan.kind in TEAM_EVENTS:
         return wrap(_match_move(plan, here, round_no))
+    if plan.kind == "swiss-pairs" and plan.rounds <= round_no < plan.full_rounds:
+        return wrap([f"Match {round_no} over", "Next match: see the draw"])
     if round_no >= plan.rounds:
         return wrap(["End of session", "Thank you"])
     phrases = [_pair_move(plan, here, pair, round_no) for pair in here.pairs()]
@@ -113,7 +115,10 @@ def guide(plan, name=lambda pair: str(pair)):
     `name(pair)` labels a pair (default "NS 3", "pair 5")."""
     board_list = list(plan.boards())
     per = f"{plan.boards_per_round} board{'s' if plan.boards_per_round > 1 else ''}"
-    if plan.kind in TEAM_EVENTS:
+    if plan.kind == "swiss-pairs":
+        out = [f"{plan.title}: {plan.full_rounds} matches of {per}, every table on the same boards (boards "
+               f"{_span(board_list)})" + (f"; {plan.rounds} drawn so far" if plan.rounds < plan.full_rounds else "")]
+    elif plan.kind in TEAM_EVENTS:
         out = [f"{plan.title}: {plan.full_rounds // 2} matches of {2 * plan.boards_per_round} boards, in halves of "
                f"{per} (boards {_span(board_list)})"
                + (f"; {plan.rounds // 2} drawn so far" if plan.rounds < plan.full_rounds else "")]
@@ -129,7 +134,8 @@ def guide(plan, name=lambda pair: str(pair)):
             ew = "phantom" if p.ew is None else name(p.ew)
             share = f" (shared with table {', '.join(str(t) for t in p.shared_with)})" if p.shared_with else ""
             out.append(f"  table {p.table}: {ns} v {ew}, boards {_span(p.boards)}{share}")
-        relay = plan.relay(r) if plan.kind not in TEAM_EVENTS else ()  # a match round plays its own two sets
+        # a match round plays its own sets, duplicated at every table
+        relay = plan.relay(r) if plan.kind not in (*TEAM_EVENTS, "swiss-pairs") else ()
         if relay:
             out.append("  relay: boards " + ", ".join(_span(plan.board_numbers(s)) for s in relay))
     return out

@@ -137,8 +137,11 @@ class Movement:
 def _title(kind, tables):
     if kind == "teams":
         return "two-table team match"
-    if kind in ("round-robin", "swiss-teams"):  # event.team_schedule.KINDS
-        return f"{tables}-table teams " + ("round robin" if kind == "round-robin" else "Swiss")
+    if kind in ("round-robin", "swiss-teams", "knockout"):  # event.team_schedule.KINDS
+        return f"{tables}-table teams " + {"round-robin": "round robin", "swiss-teams": "Swiss",
+                                           "knockout": "knock-out"}[kind]
+    if kind == "swiss-pairs":
+        return f"{tables}-table Swiss pairs"
     return f"{tables}-table " + kind.replace("mitchell", "Mitchell").replace("howell", "Howell")
 
 

@@ -4,16 +4,23 @@ from __future__ import annotations
 
 from dataclasses import asdict, is_dataclass
 
-from bidwire_host.event import movements, team_schedule
+from bidwire_host.event import movements, swiss_pairs, team_schedule
 
-KINDS = (*movements.KINDS, *team_schedule.KINDS)
+KINDS = (*movements.KINDS, *team_schedule.KINDS, swiss_pairs.KIND)
+DRAWN = ("swiss-teams", "knockout", swiss_pairs.KIND)  # events whose rounds are drawn as they go
 
 
 def build(choice, boards_per_round, first_board=1, teams=0, draws=()):
     """The Movement of a movement choice (event.model.MovementChoice, or its dict); a teams event's needs its
-    number of `teams` and, a Swiss's, its `draws` so far."""
+    number of `teams` (a Swiss pairs's, of pairs) and, a drawn event's, its `draws` so far."""
     spec = asdict(choice) if is_dataclass(choice) else dict(choice)
     kind = spec.get("type")
+    if kind == swiss_pairs.KIND:
+        for key in ("tables", "even"):
+            if spec.get(key) is not None:
+                raise movements.MovementError(f"{key}: a Swiss pairs has no {key} to give (its tables follow its "
+                                              "pairs)")
+        return swiss_pairs.build(teams, spec.get("rounds"), draws, boards_per_round, first_board)
     if kind in team_schedule.KINDS:
         for key in ("tables", "even"):
             if spec.get(key) is not None:

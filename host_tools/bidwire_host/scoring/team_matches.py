@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from bidwire_host.scoring import victory_points
-from bidwire_host.scoring.imps import team_board
+from bidwire_host.scoring.imps import butler_board, team_board
 
 
 @dataclass
@@ -88,4 +88,25 @@ def matches(results, schedule, scale=victory_points.WBF, carry=None):
                if len(imps.get((key, b), {})) == 2}
         out.append(Match(round_no, home, away, tuple(boards), got, scale,
                          (carry.get((round_no, home), 0), carry.get((round_no, away), 0))))
+    return out
+
+
+def pair_matches(results, schedule, scale=victory_points.WBF):
+    """[Match] of a Swiss pairs's `schedule` ([(match round, NS pair, EW pair, boards)]): every board scored across
+    the whole field in Butler IMPs (against the datum, scoring.imps.butler_board), and on each board of a match
+    the NS pair's gain over the EW pair, its IMPs less theirs (the `home` side of the Match is the NS pair)."""
+    by_board = {}
+    for r in results:
+        by_board.setdefault(r.board, []).append(r)
+    gain = {}  # (NS pair, EW pair, board) -> the NS pair's IMPs less the EW pair's
+    for board, rs in by_board.items():
+        for row in butler_board(rs):
+            r = row.result
+            if row.problem is None and row.imp_ns is not None and row.imp_ew is not None and r.ns is not None:
+                gain[str(r.ns), str(r.ew), board] = row.imp_ns - row.imp_ew
+    out = []
+    for round_no, ns, ew, boards in schedule:
+        ns, ew = str(ns), str(ew)
+        got = {b: (gain[ns, ew, b], -gain[ns, ew, b]) for b in boards if (ns, ew, b) in gain}
+        out.append(Match(round_no, ns, ew, tuple(boards), got, scale))
     return out

@@ -13,7 +13,7 @@ def draw(conn, s, body, at):
     if s is None:
         raise ActionError("no event loaded", 409)
     sec = pick_section(s, body.get("section"))
-    if sec.movement.type not in ("swiss-teams", "knockout"):
+    if sec.movement.type not in ("swiss-teams", "knockout", "swiss-pairs"):
         raise ActionError(f"section {sec.name} is neither a Swiss nor a knock-out: its matches are its movement's",
                           409)
     scored = Standings()
@@ -34,7 +34,7 @@ def draw(conn, s, body, at):
         raise ActionError(f"the draw for match round {nxt['round']} waits for {held}", 409)
     proposed = [tuple(x) for x in nxt["proposed"] or []]
     matches = proposed if given is None else _matches(given)
-    teams = [t.number for t in sec.teams]
+    teams = [int(t) for t in team_events.entrants(sec)]
     seated = [t for m in matches for t in m]
     left = [t for t in teams if t not in seated]
     if not matches or sorted(seated) != sorted(set(seated)) or not set(seated) <= set(teams) or \
@@ -53,7 +53,7 @@ def draw(conn, s, body, at):
            "reason": str(body.get("reason") or "").strip()[:500]}
     item = insert(conn, "draw", out, body.get("by"), at, False)
     event_setup.add_draw(conn, sec.name, out["matches"])
-    started = event_setup.start_round(conn, 2 * nxt["round"] - 1, sec.name)
+    started = event_setup.start_round(conn, team_events.halves(sec) * (nxt["round"] - 1) + 1, sec.name)
     return dict(item, started=len(started["queued"]))
 
 
