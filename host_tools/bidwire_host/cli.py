@@ -404,9 +404,9 @@ def event():
                    "seeds in a bracket, winners going through; swiss-pairs: --pairs N, drawn as a Swiss "
                    "(docs/teams.md).")
 @click.option("--teams", type=click.IntRange(2, 100), help="Teams in a round-robin, swiss-teams or knockout event.")
-@click.option("--vp-scale", type=click.Choice(["wbf", "acbl20"]),
-              help="A round robin's or Swiss's IMPs to VPs: the WBF's 20-point continuous scale (default), or the "
-                   "ACBL's 20-point whole-VP scale.")
+@click.option("--vp-scale", type=click.Choice(["wbf", "acbl20", "acbl30"]),
+              help="A round robin's or Swiss's IMPs to VPs: the WBF's 20-point continuous scale (default), the "
+                   "ACBL's 20-point whole-VP scale, or its 30-point scale (6-11 board matches).")
 @click.option("--tables", type=click.IntRange(1), help="Tables in the section (mitchell, howell).")
 @click.option("--even", type=click.Choice(["skip", "relay"]),
               help="A Mitchell with an even number of tables: EW skip a table half way (default), or tables 1 "

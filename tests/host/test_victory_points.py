@@ -10,7 +10,7 @@ from math import ceil, sqrt
 
 import pytest
 
-from bidwire_host.scoring.victory_points import ACBL20, WBF, VpError, text, victory_points, wbf_scale
+from bidwire_host.scoring.victory_points import ACBL20, ACBL30, WBF, VpError, text, victory_points, wbf_scale
 
 # WBF continuous scale, winner's VPs for margins 0, 1, 2, 3, 5, 10, 20 IMPs (the printed tables)
 PRINTED = {8: ("10.00", "10.44", "10.86", "11.27", "12.05", "13.78", "16.46"),
@@ -74,3 +74,28 @@ def test_a_match_the_scale_has_no_figure_for_is_refused_saying_why():
         victory_points(10, 0, 0, WBF)
     with pytest.raises(VpError, match="scale"):
         victory_points(10, 0, 8, "30-0")
+
+
+# The ACBL's 30-point scale as bridgehands.com's "Victory Points" page prints it (the two columns, 6-8 and 9-11
+# boards): the IMP ranges for each winner's VPs, 15-15 for a draw
+ACBL30_PRINTED = {
+    (6, 8): {15: "0", 18: "1", 19: "2", 20: "3", 21: "4", 22: "5-6", 23: "7-8", 24: "9-10", 25: "11-13",
+             26: "14-16", 27: "17-19", 28: "20-23", 29: "24-27", 30: "28+"},
+    (9, 11): {15: "0", 18: "1", 19: "2", 20: "3-4", 21: "5-6", 22: "7-8", 23: "9-11", 24: "12-14", 25: "15-17",
+              26: "18-21", 27: "22-25", 28: "26-30", 29: "31-35", 30: "36+"},
+}
+
+
+@pytest.mark.parametrize("boards", [6, 7, 8, 9, 10, 11])
+def test_the_acbl_30_point_scale_gives_the_printed_ranges(boards):
+    table = ACBL30_PRINTED[(6, 8) if boards <= 8 else (9, 11)]
+    for vps, imps in table.items():
+        low, _, high = imps.rstrip("+").partition("-")
+        for margin in range(int(low), int(high or low) + (1 if not imps.endswith("+") else 12)):
+            assert victory_points(margin, 0, boards, ACBL30) == (100 * vps, 100 * (30 - vps)), (boards, margin)
+            assert victory_points(0, margin, boards, ACBL30) == (100 * (30 - vps), 100 * vps)
+
+
+def test_the_acbl_30_point_scale_refuses_a_board_count_it_has_no_table_for():
+    with pytest.raises(VpError, match="6 to 11 boards"):
+        victory_points(10, 0, 12, ACBL30)

@@ -13,7 +13,7 @@ from bidwire_host.event.movements import MovementError
 from bidwire_host.scoring import team_matches, team_standings, victory_points
 from bidwire_host.scoring.model import format_number
 
-DEFAULT_BYE_VPS = 12
+BYE_SHARE = 3 / 5  # a bye's VPs unless the event gives them: 12 of 20, 18 of 30
 
 
 def is_event(sec):
@@ -85,7 +85,8 @@ def places(sec, found):
 def standings(sec, found):
     """team_standings.standings of the section: the matches over, the byes of the match rounds over."""
     over = {m.round for m in found if m.over} - {m.round for m in found if not m.over}
-    bye_vps = 100 * (sec.bye_vps if sec.bye_vps is not None else DEFAULT_BYE_VPS)
+    scale = sec.vp_scale or victory_points.WBF
+    bye_vps = 100 * sec.bye_vps if sec.bye_vps is not None else round(victory_points.full(scale) * BYE_SHARE)
     return team_standings.standings([int(t) for t in entrants(sec)], found, byes=byes(sec, sorted(over)),
                                     bye_vps=bye_vps, swiss=sec.movement.type != "round-robin")
 

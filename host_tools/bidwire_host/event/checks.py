@@ -167,8 +167,9 @@ def _check_section(problems, where, sec, ids):
                             f"and 0-500 IMPs, not {c.stage}, {c.team}, {c.imps}")
     if sec.vp_scale is not None and sec.vp_scale not in VP_SCALES:
         problems.append(f"{where}.vp_scale: one of {', '.join(VP_SCALES)}, not {sec.vp_scale!r}")
-    if sec.bye_vps is not None and not 0 <= sec.bye_vps <= 20:
-        problems.append(f"{where}.bye_vps: a bye's victory points, 0 to 20, not {sec.bye_vps}")
+    top = 30 if sec.vp_scale == "acbl30" else 20
+    if sec.bye_vps is not None and not 0 <= sec.bye_vps <= top:
+        problems.append(f"{where}.bye_vps: a bye's victory points, 0 to {top}, not {sec.bye_vps}")
 
 
 def _check_pairs(problems, where, sec, plan, ids):

@@ -92,8 +92,8 @@ class Section:
     teams: list[Team] = field(default_factory=list)  # a team match: home team first; a teams event: 1 to N
     # a Swiss's match rounds drawn so far, each [[home, away], ...] (the collector adds each as it is pushed)
     draws: list[list[list[StrictInt]]] = field(default_factory=list)
-    vp_scale: StrictStr | None = None  # a teams event's IMPs to VPs: "wbf" (the default) or "acbl20"
-    bye_vps: StrictInt | None = None  # a teams event's VPs for a bye (whole VPs; 12 unless given)
+    vp_scale: StrictStr | None = None  # a teams event's IMPs to VPs: "wbf" (the default), "acbl20" or "acbl30"
+    bye_vps: StrictInt | None = None  # a teams event's VPs for a bye (whole VPs; 12 of 20, 18 of 30, unless given)
     carry_over: list[CarryOver] = field(default_factory=list)  # a knock-out's
 
     @property
