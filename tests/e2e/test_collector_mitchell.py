@@ -8,10 +8,10 @@ matchpoints worked by hand, and the Law 15 checks (movement, board played twice 
 in a Mitchell NS 2 and EW 2 are different pairs.
 """
 import subprocess
-import threading
 import time
 
 from collector_proc import BIDWIRE, Collector, keyring, rows
+from table_threads import assigns_applied, run_tables
 from test_collector_units import board_lines, play, secret, unit_config
 from vunit import VUnit
 
@@ -48,44 +48,26 @@ UNITS = {1: "T01", 2: "T02", 3: "T03"}
 def play_mitchell(tmp_path, collector, tricks=TRICKS, units=UNITS):
     """Three virtual units play the 3-table Mitchell round by round, as the collector assigns it (`tricks`:
     {board: {table: tricks}}, units {table: unit id} with the secrets of `secret(table)`)."""
-    finished = threading.Barrier(len(units), timeout=60)
-
-    def assign_applied(unit, round_no):
-        """The collector has the unit's report that it applied the round's assign (cmd_ack past it)."""
-        listing = collector.api.get(f"/api/v1/units/{unit}/commands").json()["commands"]
-        return [c for c in listing if c["command"]["type"] == "assign" and c["command"]["round"] == round_no
-                and c["applied"]]
-
-    def run(table, errors):
+    def play_table(table, finished):
         unit = units[table]
-        try:
-            u = VUnit(unit_config(tmp_path, collector, unit, table))
-            for round_no, boards in enumerate(PLAN[table], 1):
-                deadline = time.monotonic() + 20
-                while not assign_applied(unit, round_no):  # sync until the round's assign is on the unit
-                    assert time.monotonic() < deadline, f"{unit}: no assign for round {round_no}"
-                    u.write("sync 1000")
-                    time.sleep(0.2)
-                [a] = assign_applied(unit, round_no)
-                assert a["command"]["boards"] == boards
-                for board in boards:
-                    play(u, board_lines(board, tricks[board][table]))
-                u.write("sync 10000")  # the round's results out; the unit shows the move screen
-                finished.wait()
-            u.write("sync 10000")
-            assert u.finish() == 0
-            assert any("over" in line for line in u.out if line.startswith("|")), "no move screen shown"
-        except Exception as e:  # reported by the main thread
-            finished.abort()
-            errors.append((unit, e))
+        u = VUnit(unit_config(tmp_path, collector, unit, table))
+        for round_no, boards in enumerate(PLAN[table], 1):
+            deadline = time.monotonic() + 20
+            while not assigns_applied(collector, unit, round_no):  # sync until the round's assign is on the unit
+                assert time.monotonic() < deadline, f"{unit}: no assign for round {round_no}"
+                u.write("sync 1000")
+                time.sleep(0.2)
+            [a] = assigns_applied(collector, unit, round_no)
+            assert a["boards"] == boards
+            for board in boards:
+                play(u, board_lines(board, tricks[board][table]))
+            u.write("sync 10000")  # the round's results out; the unit shows the move screen
+            finished.wait()
+        u.write("sync 10000")
+        assert u.finish() == 0
+        assert any("over" in line for line in u.out if line.startswith("|")), "no move screen shown"
 
-    errors = []
-    threads = [threading.Thread(target=run, args=(table, errors)) for table in units]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(90)
-    assert not errors, errors
+    run_tables(list(units), play_table, timeout=60, join_s=90)
 
 
 def test_a_three_table_mitchell_is_run_and_ranked(tmp_path):

@@ -14,9 +14,9 @@ import time
 
 import pytest
 from collector_proc import BIDWIRE, Collector, keyring
+from test_collector_mitchell import UNITS, play_mitchell
 from test_collector_units import secret
 from test_dashboard import PASSWORD, SHOTS, browser, chromium_installed  # noqa: F401 (fixtures)
-from test_dashboard_scorer import UNITS, play_the_mitchell
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1366, "height": 768}
@@ -42,7 +42,7 @@ def published(tmp_path, monkeypatch):
     ring = keyring(data / "keyring.json", {UNITS[t]: secret(t) for t in UNITS})
     c = Collector(data, ring, extra=("--event", str(event_file), "--tables", "T01=1,T02=2,T03=3"))
     try:
-        play_the_mitchell(tmp_path, c)
+        play_mitchell(tmp_path, c)
         deadline = time.monotonic() + 120
         while len(c.rows("SELECT DISTINCT board FROM analysis")) < 6:  # analysed in the background
             assert time.monotonic() < deadline, "the hand records were not analysed"

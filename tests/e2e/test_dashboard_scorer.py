@@ -11,56 +11,16 @@ Screenshots go to build/screenshots/ (scorer-*.png, results-*.png), also at a ta
 """
 import json
 import subprocess
-import threading
 
 import httpx2 as httpx
 import pytest
 from collector_proc import BIDWIRE, Collector, keyring
-from test_collector_mitchell import EXPECTED, PLAN, TRICKS, UNITS
-from test_collector_units import board_lines, play, secret, unit_config
+from test_collector_mitchell import EXPECTED, UNITS, play_mitchell
+from test_collector_units import secret
 from test_dashboard import PASSWORD, SHOTS, browser, chromium_installed, log_in  # noqa: F401 (fixtures)
-from vunit import VUnit
-from waiting import wait_until
 
 TABLET = {"width": 820, "height": 1180}
 SCORER_PASSWORD = "scorer only, not the director"
-
-
-def play_the_mitchell(tmp_path, collector):
-    """Each unit syncs until its round's assign is applied, plays the round's boards, and waits for the others."""
-    finished = threading.Barrier(len(UNITS), timeout=60)
-
-    def assign_applied(unit, round_no):
-        listing = collector.api.get(f"/api/v1/units/{unit}/commands").json()["commands"]
-        return [c for c in listing if c["command"]["type"] == "assign" and c["command"]["round"] == round_no
-                and c["applied"]]
-
-    def run(table, errors):
-        unit = UNITS[table]
-        try:
-            u = VUnit(unit_config(tmp_path, collector, unit, table))
-            for round_no, boards in enumerate(PLAN[table], 1):
-                def applied(unit=unit, round_no=round_no, u=u):
-                    return assign_applied(unit, round_no) or u.write("sync 1000")
-
-                wait_until(applied, 20, 0.2, f"{unit}: the assign for round {round_no}")
-                for board in boards:
-                    play(u, board_lines(board, TRICKS[board][table]))
-                u.write("sync 10000")
-                finished.wait()
-            u.write("sync 10000")
-            assert u.finish() == 0
-        except Exception as e:  # reported by the main thread
-            finished.abort()
-            errors.append((unit, e))
-
-    errors = []
-    threads = [threading.Thread(target=run, args=(table, errors)) for table in UNITS]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(90)
-    assert not errors, errors
 
 
 @pytest.fixture
@@ -94,7 +54,7 @@ def test_the_scorer_publishes_and_the_pbn_scores_back_to_the_pages_ranking(tmp_p
     public.locator("#not-published").wait_for()
     assert public.locator("table.ranking").count() == 0
 
-    play_the_mitchell(tmp_path, mitchell)
+    play_mitchell(tmp_path, mitchell)
 
     public.reload()
     assert "not published yet" in public.locator("#not-published").inner_text()  # played, still not published
@@ -205,7 +165,7 @@ def test_the_scorers_own_login_corrects_within_the_period_and_overrides_after_it
     "scorer" in the audit log; after the correction period the scorer is refused (403, no override offered) and
     the director's login records it with the override, marked post-period (Law 79 C)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
-    play_the_mitchell(tmp_path, mitchell)
+    play_mitchell(tmp_path, mitchell)
     page = browser.new_page(viewport=TABLET)
     log_in(page, mitchell.url, SCORER_PASSWORD, role="scorer")
     page.wait_for_url("**/scorer")

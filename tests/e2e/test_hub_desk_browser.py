@@ -33,6 +33,17 @@ def _secret(page, before=""):
     return page.inner_text("#secret code")
 
 
+def _correct(page, pair, result, reason):
+    """Correct club A's board 1 at pairs `pair` v `pair` to `result` ("4S by N making 10") through the form."""
+    contract, _, declarer, _, tricks = result.split()
+    for name, value in (("club", "A"), ("board", "1"), ("ns", pair), ("ew", pair), ("contract", contract),
+                        ("tricks", tricks), ("reason", reason)):
+        page.fill(f"#correct input[name={name}]", value)
+    page.select_option("#correct select[name=declarer]", declarer)
+    page.click("#correct button")
+    page.wait_for_function("document.querySelector('#correct [role=alert]').textContent === 'Corrected.'")
+
+
 def _audit(page, what):
     page.wait_for_function("(w) => [...document.querySelectorAll('#audit tr td:nth-child(3)')]"
                            ".some(td => td.textContent === w)", arg=what)
@@ -103,16 +114,7 @@ def test_the_organisers_whole_flow_on_a_phone_and_a_desktop(hub, browser, size):
     _audit(page, "held result admitted")
 
     # a correction: board 1, pair 2's 4S went one off; it made, said the club afterwards
-    page.fill("#correct input[name=club]", "A")
-    page.fill("#correct input[name=board]", "1")
-    page.fill("#correct input[name=ns]", "2")
-    page.fill("#correct input[name=ew]", "2")
-    page.fill("#correct input[name=contract]", "4S")
-    page.select_option("#correct select[name=declarer]", "N")
-    page.fill("#correct input[name=tricks]", "10")
-    page.fill("#correct input[name=reason]", "the club's scorer, by phone")
-    page.click("#correct button")
-    page.wait_for_function("document.querySelector('#correct [role=alert]').textContent === 'Corrected.'")
+    _correct(page, "2", "4S by N making 10", "the club's scorer, by phone")
     with hub.organiser() as org:  # the hub worked out 4S= by N: +420 (Law 77); the ranking within RESCORE_EVERY
         wait_until(lambda: sorted(x["score_ns"] for x in org.get(f"/api/v1/sims/{sim}/results").json()["boards"]["1"])
                    == [420, 420], 10, 0.1, "the corrected result in the field")
@@ -166,16 +168,7 @@ def test_a_sim_of_two_sessions_set_up_and_corrected_at_the_desk(hub, browser, si
     page.wait_for_function("document.querySelector('#clubs').textContent.includes('Club A (aft, eve)')")
     # the evening's 4S went one off on the club's sheet; it made, says the club
     page.select_option("#correct select[name=session]", "eve")
-    page.fill("#correct input[name=club]", "A")
-    page.fill("#correct input[name=board]", "1")
-    page.fill("#correct input[name=ns]", "1")
-    page.fill("#correct input[name=ew]", "1")
-    page.fill("#correct input[name=contract]", "4S")
-    page.select_option("#correct select[name=declarer]", "N")
-    page.fill("#correct input[name=tricks]", "10")
-    page.fill("#correct input[name=reason]", "the evening's scorer, by phone")
-    page.click("#correct button")
-    page.wait_for_function("document.querySelector('#correct [role=alert]').textContent === 'Corrected.'")
+    _correct(page, "1", "4S by N making 10", "the evening's scorer, by phone")
     with hub.organiser() as org:
         wait_until(lambda: sorted((x["session"], x["score_ns"]) for x in
                                   org.get(f"/api/v1/sims/{sim}/results").json()["boards"]["1"])

@@ -12,11 +12,11 @@ for 1-8 boards (bridgehands.com "Victory Points"): a margin of 0 is 10-10, 3-4 I
 import json
 import re
 import subprocess
-import threading
 import time
 
 import httpx2 as httpx
 from collector_proc import BIDWIRE, Collector, keyring, rows
+from table_threads import assigns_applied, run_tables
 from test_collector_units import board_lines, play, secret, unit_config
 from vunit import VUnit
 from waiting import wait_until
@@ -61,44 +61,27 @@ def play_event(tmp_path, collector, units, rounds, k, after_match=None, seated=l
         if done["round"] % halves == 0 and after_match is not None:
             after_match(done["round"] // halves)
 
-    finished = threading.Barrier(len(units), action=between, timeout=120)
-
-    def assign_of(unit, round_no):
-        listing = collector.api.get(f"/api/v1/units/{unit}/commands").json()["commands"]
-        return [c["command"] for c in listing if c["command"]["type"] == "assign" and
-                c["command"]["round"] == round_no and c["applied"]]
-
-    def run(table, errors):
+    def play_table(table, finished):
         unit = units[table]
-        try:
-            u = VUnit(unit_config(tmp_path, collector, unit, table))
-            for round_no in range(1, rounds + 1):
-                if not seated(table, round_no):
-                    finished.wait()
-                    continue
-                deadline = time.monotonic() + 60
-                while not assign_of(unit, round_no):
-                    assert time.monotonic() < deadline, f"{unit}: no assign for round {round_no}"
-                    u.write("sync 1000")
-                    time.sleep(0.2)
-                [a] = assign_of(unit, round_no)
-                for board in a["boards"]:
-                    play(u, board_lines(board, tricks(a, board, k)))
-                u.write("sync 10000")
+        u = VUnit(unit_config(tmp_path, collector, unit, table))
+        for round_no in range(1, rounds + 1):
+            if not seated(table, round_no):
                 finished.wait()
+                continue
+            deadline = time.monotonic() + 60
+            while not assigns_applied(collector, unit, round_no):
+                assert time.monotonic() < deadline, f"{unit}: no assign for round {round_no}"
+                u.write("sync 1000")
+                time.sleep(0.2)
+            [a] = assigns_applied(collector, unit, round_no)
+            for board in a["boards"]:
+                play(u, board_lines(board, tricks(a, board, k)))
             u.write("sync 10000")
-            assert u.finish() == 0
-        except Exception as e:  # reported by the main thread
-            finished.abort()
-            errors.append((unit, e))
+            finished.wait()
+        u.write("sync 10000")
+        assert u.finish() == 0
 
-    errors = []
-    threads = [threading.Thread(target=run, args=(table, errors)) for table in units]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(600)
-    assert not errors, errors
+    run_tables(list(units), play_table, after_round=between)
 
 
 def new_event(tmp_path, kind, teams, extra=()):

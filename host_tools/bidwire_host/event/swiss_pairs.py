@@ -8,8 +8,8 @@ scores on its boards compared. The higher placed pair sits NS. A pair not drawn 
 """
 from __future__ import annotations
 
-from bidwire_host.event.movements import MAX_BOARD, Movement, MovementError, PairId, TableRound
-from bidwire_host.event.team_schedule import first_draw
+from bidwire_host.event.movements import Movement, MovementError, PairId, TableRound
+from bidwire_host.event.team_schedule import check_boards, check_round, first_draw
 
 KIND = "swiss-pairs"
 MAX_PAIRS = 200
@@ -34,14 +34,10 @@ def build(pairs, rounds, draws, boards_per_round, first_board=1):
     if len(draws) > total:
         raise MovementError(f"draws: {len(draws)} match rounds drawn, and the Swiss pairs plays {total}")
     matches = [list(map(tuple, row)) for row in draws] or [list(first_draw(pairs))]
-    if first_board + total * boards_per_round - 1 > MAX_BOARD:
-        raise MovementError(f"boards: the last board would be {first_board + total * boards_per_round - 1}, "
-                            f"more than {MAX_BOARD}")
+    check_boards(first_board, total, boards_per_round)
     plays = []
     for r, row in enumerate(matches, 1):
-        seated = [p for m in row for p in m]
-        if len(set(seated)) != len(seated) or not all(1 <= p <= pairs for p in seated):
-            raise MovementError(f"match round {r}: each of pairs 1-{pairs} at most once, not {row}")
+        check_round(r, row, pairs, "pairs")
         start = first_board + (r - 1) * boards_per_round
         boards = tuple(range(start, start + boards_per_round))
         for k, (ns, ew) in enumerate(row, 1):

@@ -48,14 +48,10 @@ def match_movement(kind, matches, teams, boards_per_round, first_board=1, match_
         raise MovementError("no match drawn yet")
     tables = 2 * max(len(row) for row in matches)
     sets = 2 * max(len(matches), match_rounds_in_all or 0)  # a Swiss's undrawn rounds' boards counted too
-    if first_board + sets * boards_per_round - 1 > MAX_BOARD:
-        raise MovementError(f"boards: the last board would be {first_board + sets * boards_per_round - 1}, "
-                            f"more than {MAX_BOARD}")
+    check_boards(first_board, sets, boards_per_round)
     plays = []
     for m, row in enumerate(matches, 1):
-        seated = [t for match in row for t in match]
-        if len(set(seated)) != len(seated) or not all(1 <= t <= teams for t in seated):
-            raise MovementError(f"match round {m}: each of teams 1-{teams} at most once, not {row}")
+        check_round(m, row, teams, "teams")
         for half in (1, 2):
             r = 2 * (m - 1) + half
             first, second = (2 * m - 1, 2 * m) if half == 1 else (2 * m, 2 * m - 1)
@@ -65,6 +61,21 @@ def match_movement(kind, matches, teams, boards_per_round, first_board=1, match_
                 plays.append(_play(r, 2 * k, PairId(away, "NS"), PairId(home, "EW"), second, boards_per_round,
                                    first_board))
     return Movement(kind, tables, 2 * len(matches), sets, sets, boards_per_round, first_board, tuple(plays))
+
+
+def check_boards(first_board, sets, boards_per_round):
+    """MovementError unless the event's last board is a board number bidwire takes."""
+    if first_board + sets * boards_per_round - 1 > MAX_BOARD:
+        raise MovementError(f"boards: the last board would be {first_board + sets * boards_per_round - 1}, "
+                            f"more than {MAX_BOARD}")
+
+
+def check_round(number, row, entrants, what):
+    """MovementError unless match round `number`'s matches seat each of the `entrants` teams (or pairs) at most
+    once."""
+    seated = [t for match in row for t in match]
+    if len(set(seated)) != len(seated) or not all(1 <= t <= entrants for t in seated):
+        raise MovementError(f"match round {number}: each of {what} 1-{entrants} at most once, not {row}")
 
 
 def _play(round_no, table, ns, ew, board_set, boards_per_round, first_board):
