@@ -396,13 +396,16 @@ def event():
 @click.argument("out", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--name", required=True, help='The event, e.g. "Tuesday pairs".')
 @click.option("--movement", "kind", required=True,
-              type=click.Choice(["mitchell", "howell", "teams", "round-robin", "swiss-teams", "knockout",
-                                 "swiss-pairs"]),
+              type=click.Choice(["mitchell", "howell", "barometer", "teams", "round-robin", "swiss-teams",
+                                 "knockout", "swiss-pairs"]),
               help="mitchell: NS stay, EW and boards move; howell: every pair meets every other (2-8 tables); "
+                   "barometer: every table on the same boards each round (--seating howell or mitchell); "
                    "teams: a two-table match, home and away; round-robin: N teams, each meeting every other; "
                    "swiss-teams: N teams, each match round drawn from the standings; knockout: N teams, the "
                    "seeds in a bracket, winners going through; swiss-pairs: --pairs N, drawn as a Swiss "
                    "(docs/teams.md).")
+@click.option("--seating", "seat_as", type=click.Choice(["howell", "mitchell"]),
+              help="A barometer's pairs move as a Howell's (the default) or a Mitchell's.")
 @click.option("--teams", type=click.IntRange(2, 100), help="Teams in a round-robin, swiss-teams or knockout event.")
 @click.option("--vp-scale", type=click.Choice(["wbf", "acbl20", "acbl30"]),
               help="A round robin's or Swiss's IMPs to VPs: the WBF's 20-point continuous scale (default), the "
@@ -430,8 +433,8 @@ def event():
 @click.option("--time-zone", help="The club's time zone, e.g. Europe/London: the pages show every time in it. "
                                   "Default: this host's, when it has a tz database name.")
 @click.option("--force", is_flag=True, help="Replace OUT if it exists.")
-def event_create(out, name, kind, teams, vp_scale, tables, even, rounds, boards_per_round, boards, pairs, section,
-                 session, date, hand_records, deal, seed, time_zone, force):
+def event_create(out, name, kind, seat_as, teams, vp_scale, tables, even, rounds, boards_per_round, boards, pairs,
+                 section, session, date, hand_records, deal, seed, time_zone, force):
     """Write a new event file OUT (JSON) with numbered pairs and print its movement round by round."""
     import os
 
@@ -443,7 +446,7 @@ def event_create(out, name, kind, teams, vp_scale, tables, even, rounds, boards_
     if out.exists() and not force:
         raise click.ClickException(f"{out} exists: use --force to replace it")
     team_event = kind in ("round-robin", "swiss-teams", "knockout")
-    if kind in ("mitchell", "howell") and tables is None:
+    if kind in ("mitchell", "howell", "barometer") and tables is None:
         raise click.ClickException(f"a {kind} needs --tables")
     if kind == "swiss-pairs" and pairs is None:
         raise click.ClickException("a swiss-pairs event needs --pairs")
@@ -455,8 +458,8 @@ def event_create(out, name, kind, teams, vp_scale, tables, even, rounds, boards_
         raise click.ClickException("--vp-scale is for a round-robin, swiss-teams or swiss-pairs event")
     if (boards_per_round is None) == (boards is None):
         raise click.ClickException("give --boards-per-round or --boards (the boards in play), one of them")
-    movement = {k: v for k, v in {"type": kind, "tables": tables, "rounds": rounds, "even": even}.items()
-                if v is not None}
+    movement = {k: v for k, v in {"type": kind, "tables": tables, "rounds": rounds, "even": even,
+                                  "seating": seat_as}.items() if v is not None}
     if deal and hand_records is not None:
         raise click.ClickException("--deal or --hand-records, not both")
     if deal:

@@ -317,3 +317,26 @@ def test_the_move_text_leads_every_pair_and_board_to_the_next_round(plan):
         else:
             expected = f"Boards: table {nxt[0]}" if len(nxt) == 1 else "Boards: " + "+".join(f"T{t}" for t in nxt)
         assert boards == expected
+
+
+@pytest.mark.parametrize("tables,seating", [(4, "howell"), (8, "howell"), (5, "mitchell"), (6, "mitchell")])
+def test_a_barometer_puts_every_table_on_the_rounds_boards(tables, seating):
+    """Issue 37: in round r every table plays set r, in order; the pairs meet as the Howell (or Mitchell) they are
+    seated as, each pair meeting another at most once, and no pair plays a board twice (Law 15)."""
+    plan = build({"type": "barometer", "tables": tables, "seating": seating}, 2)
+    base = build({"type": seating, "tables": tables}, 2)
+    assert (plan.rounds, plan.tables) == (base.rounds, base.tables)
+    for r in range(1, plan.rounds + 1):
+        assert {p.boards for p in plan.in_round(r)} == {(2 * r - 1, 2 * r)}
+        assert [(p.table, p.ns, p.ew) for p in plan.in_round(r)] == [(p.table, p.ns, p.ew) for p in base.in_round(r)]
+    played = Counter((q, b) for p in plan.plays for q in p.pairs() for b in p.boards)
+    assert set(played.values()) == {1}
+    met = Counter(frozenset(p.pairs()) for p in plan.plays)
+    assert set(met.values()) == {1}
+
+
+def test_a_barometer_seated_neither_way_is_refused():
+    with pytest.raises(MovementError, match="seating"):
+        build({"type": "barometer", "tables": 4, "seating": "swiss"}, 2)
+    with pytest.raises(MovementError, match="only a barometer"):
+        build({"type": "howell", "tables": 4, "seating": "mitchell"}, 2)

@@ -126,7 +126,7 @@ class Setup:
         sec = self.section(section)
         # the movement's type, not its plan: building a plan walks every round of it, and the exports ask this for
         # every pair (collector/roster.key), which made one section's publication 5 times slower
-        return sec is not None and sec.movement.type not in ("howell", "swiss-pairs")
+        return sec is not None and (sec.is_teams or sec.keeps_lines)
 
 
 _cache = {}
@@ -303,8 +303,9 @@ def advance(conn, candidates=None):
         if wanted is not None and (section, r) not in wanted:
             continue
         sec = s.section(section)
-        if sec is None or r >= sec.movement_plan().rounds or not round_complete(conn, s, section, r):
+        if sec is None or not round_complete(conn, s, section, r):
             continue
-        out.append(start_round(conn, r + 1, section))
-        s = load(conn)
+        if r < sec.movement_plan().rounds:
+            out.append(start_round(conn, r + 1, section))
+            s = load(conn)
     return out

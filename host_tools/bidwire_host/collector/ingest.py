@@ -17,7 +17,7 @@ import re
 
 from bidwire.core.auction import MAX_INPUTS
 from bidwire_host import signing
-from bidwire_host.collector import commands, derive, event_setup, match_scores, unit_traveller
+from bidwire_host.collector import barometer, commands, derive, event_setup, match_scores, unit_traveller
 from bidwire_host.collector.sync_body import Malformed, beat_of, check_body, event_of
 
 log = logging.getLogger("bidwire.collector")
@@ -225,6 +225,7 @@ def store_batch(unit, boot, beat, cmd_ack, events, heard, received, raw=None, si
                     unit_traveller.send_traveller(conn, r["section"], r["board"], [unit])
             match_scores.send(conn, event_setup.load(conn), results)
             event_setup.advance(conn, [(r["section"], r["round"]) for r in results if r["held"] is None])
+            barometer.after(conn, [(r["section"], r["round"]) for r in results if r["held"] is None])
         alerts = conn.execute("SELECT coalesce(max(id), 0) FROM alerts").fetchone()[0] != alerts_before
         # The queue shows a ruling as on its way until the unit reports its command applied: a cmd_ack that passes
         # a ruling moves it (one that passes only assigns or travellers does not); so does a Law 26 lead choice, whose

@@ -18,6 +18,7 @@ import threading
 
 from bidwire_host import logs, utc
 from bidwire_host.collector import (
+    barometer,
     bounds,
     change_feed,
     commands,
@@ -372,6 +373,7 @@ class Service:
                 derive.check_stored_results(conn, [item["board"]], only=(item["unit"], item["seq"]))
             if kind in kinds.ADVANCING:
                 event_setup.advance(conn)  # an accepted result may complete its table's round
+                barometer.after(conn)
             if kind in kinds.RESULTS and item.get("section") is not None:  # the units' travellers follow it
                 unit_traveller.send_traveller(conn, item["section"], item["board"])
             return item

@@ -377,9 +377,12 @@ def _publication(request):
 
 
 def _provisional(request):
-    """Whether the public pages show the standings so far before publication (the event's evening.provisional)."""
+    """Whether the public pages show the standings so far before publication: the event's evening.provisional,
+    or a barometer (its point: each round's boards and the standings shown as soon as every table has played
+    them; the boards still in play are withheld as always)."""
     s = _collector(request).standings.setup
-    return s is not None and s.event.night().provisional
+    return s is not None and (s.event.night().provisional or any(
+        sec.movement.type == "barometer" for sec in s.event.session(s.session).sections))
 
 
 def _hidden(request):

@@ -175,7 +175,7 @@ def _check_section(problems, where, sec, ids):
 def _check_pairs(problems, where, sec, plan, ids):
     if sec.teams:
         problems.append(f"{where}.teams: a {plan.title} is played by pairs; list them in pairs")
-    mitchell = sec.movement.type == "mitchell"
+    mitchell = sec.keeps_lines
     swiss = sec.movement.type == "swiss-pairs"  # its pairs 1 to N, every one drawn or given the bye in turn
     seen = {}
     for k, p in enumerate(sec.pairs):

@@ -78,6 +78,7 @@ class MovementChoice:
     # fewer than the complete movement: a curtailed movement; a teams event's: its match rounds (a Swiss's all)
     rounds: StrictInt | None = None
     even: StrictStr | None = None  # skip or relay, for a Mitchell with an even number of tables
+    seating: StrictStr | None = None  # a barometer's: its pairs move as a "howell"'s (the default) or "mitchell"'s
 
 
 @dataclass
@@ -97,6 +98,12 @@ class Section:
     carry_over: list[CarryOver] = field(default_factory=list)  # a knock-out's
 
     @property
+    def keeps_lines(self):
+        """Pairs keep their line all session (NS 3 and EW 3 are two pairs): a Mitchell, a barometer seated as one."""
+        return self.movement.type == "mitchell" or (self.movement.type == "barometer" and
+                                                   self.movement.seating == "mitchell")
+
+    @property
     def is_teams(self):
         """Played by teams: a two-table match, or a teams event of N teams."""
         return self.movement.type == "teams" or self.movement.type in team_schedule.KINDS
@@ -106,7 +113,7 @@ class Section:
         m = self.movement
         missing = _missing(self)
         return _plan(m.type, m.tables, m.rounds, m.even, self.round_boards(), self.first_board,
-                     missing[0] if missing else None, self.entrants(), _frozen(self.draws))
+                     missing[0] if missing else None, self.entrants(), _frozen(self.draws), m.seating)
 
     def entrants(self):
         """How many teams (or, a Swiss pairs's, pairs) the movement seats, where it needs to be told."""
@@ -293,7 +300,8 @@ def new_event(name, movement, *, boards_per_round=None, boards=None, pairs=None,
             raise EventError(f"pairs: a {plan.title} is for {len(slots)} pairs, or {len(slots) - 1} with a "
                              f"phantom; not {count}")
         if count < len(slots):
-            phantom = PairId(plan.tables, "NS") if plan.kind.endswith("mitchell") else PairId(len(slots))
+            phantom = PairId(plan.tables, "NS") if plan.kind.endswith("mitchell") else PairId(len(slots))  # (a
+            # barometer seated as a Mitchell: "barometer mitchell")
             slots = [p for p in slots if p != phantom]
         sec["pairs"] = [{"number": p.number, "line": p.line or None} for p in slots]
     data = {"name": name, "sessions": [{"name": session, "date": date, "hand_records": hand_records,
@@ -392,7 +400,8 @@ def _prune(value):
 def _sets(section):
     """The board sets of the section's whole movement (a Swiss's undrawn match rounds counted too)."""
     c = section.movement
-    return _plan(c.type, c.tables, c.rounds, c.even, 1, 1, None, section.entrants(), _frozen(section.draws)).sets
+    return _plan(c.type, c.tables, c.rounds, c.even, 1, 1, None, section.entrants(), _frozen(section.draws),
+                 c.seating).sets
 
 
 def _frozen(draws):
@@ -400,8 +409,8 @@ def _frozen(draws):
 
 
 @lru_cache(maxsize=64)
-def _plan(kind, tables, rounds, even, boards_per_round, first_board, phantom, teams=0, draws=()):
-    spec = {"type": kind, "tables": tables, "rounds": rounds, "even": even}
+def _plan(kind, tables, rounds, even, boards_per_round, first_board, phantom, teams=0, draws=(), seating=None):
+    spec = {"type": kind, "tables": tables, "rounds": rounds, "even": even, "seating": seating}
     plan = plans.build(spec, boards_per_round, first_board, teams, draws)
     return plan.with_phantom(phantom) if phantom is not None else plan
 
@@ -412,4 +421,5 @@ def _missing(section):
         return []
     got = {PairId(p.number, p.line or "") for p in section.pairs}
     m = section.movement
-    return [p for p in _plan(m.type, m.tables, m.rounds, m.even, 1, 1, None).pairs() if p not in got]
+    return [p for p in _plan(m.type, m.tables, m.rounds, m.even, 1, 1, None, seating=m.seating).pairs()
+            if p not in got]

@@ -135,7 +135,8 @@ def guide(plan, name=lambda pair: str(pair)):
             share = f" (shared with table {', '.join(str(t) for t in p.shared_with)})" if p.shared_with else ""
             out.append(f"  table {p.table}: {ns} v {ew}, boards {_span(p.boards)}{share}")
         # a match round plays its own sets, duplicated at every table
-        relay = plan.relay(r) if plan.kind not in (*TEAM_EVENTS, "swiss-pairs") else ()
+        relay = plan.relay(r) if plan.kind not in (*TEAM_EVENTS, "swiss-pairs") and \
+            not plan.kind.startswith("barometer") else ()
         if relay:
             out.append("  relay: boards " + ", ".join(_span(plan.board_numbers(s)) for s in relay))
     return out

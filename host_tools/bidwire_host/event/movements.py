@@ -8,6 +8,7 @@ Howell pairs change direction and the line is "". Board sets are numbered from 1
     mitchell(tables, boards_per_round, rounds=None, even=None)   odd tables; even: "skip" or "relay"
     howell(tables, boards_per_round, rounds=None)                2-8 tables, every pair meets every other
     team_match(boards_per_round, rounds=2)                       two tables, boards swapped between them
+    barometer(tables, boards_per_round, rounds=None, seating="howell")  every table on the same boards each round
     build(spec, boards_per_round)                                from an event file's movement object
 
 A missing pair is the phantom (`Movement.with_phantom`): its opponents sit out that round. Table guides
@@ -26,7 +27,8 @@ MAX_HOWELL_TABLES = 8
 MAX_TABLES = 200
 MAX_ROUNDS = 100
 MAX_BOARD = 9999
-KINDS = ("mitchell", "howell", "teams")
+KINDS = ("mitchell", "howell", "teams", "barometer")
+SEATINGS = ("howell", "mitchell")  # a barometer's
 
 
 class MovementError(ValueError):
@@ -137,6 +139,8 @@ class Movement:
 def _title(kind, tables):
     if kind == "teams":
         return "two-table team match"
+    if kind.startswith("barometer"):  # "barometer howell", "barometer mitchell"
+        return f"{tables}-table barometer ({kind.split()[1].capitalize()} seating)"
     if kind in ("round-robin", "swiss-teams", "knockout"):  # event.team_schedule.KINDS
         return f"{tables}-table teams " + {"round-robin": "round robin", "swiss-teams": "Swiss",
                                            "knockout": "knock-out"}[kind]
@@ -310,15 +314,43 @@ def team_match(boards_per_round, rounds=2, first_board=1):
     return _movement("teams", 2, rounds, rounds, rounds, boards_per_round, first_board, layout)
 
 
+def barometer(tables, boards_per_round, rounds=None, seating="howell", first_board=1, even=None):
+    """A barometer: the pairs meet as a Howell's (or a Mitchell's) do, and in round r every table plays the same
+    boards, set r (the boards duplicated, a copy at each table, played in order), so that a round's boards are
+    finished everywhere at once and can be scored and shown before the next round."""
+    if seating not in SEATINGS:
+        raise MovementError(f"seating: a barometer's pairs move as a Howell's or a Mitchell's: one of "
+                            f"{', '.join(SEATINGS)}, not {seating!r}")
+    base = howell(tables, 1, rounds) if seating == "howell" else mitchell(tables, 1, rounds, even)
+    layout = [[(p.table, p.ns, p.ew, r) for p in base.in_round(r)] for r in range(1, base.rounds + 1)]
+    plays = []
+    for r, row in enumerate(layout, 1):
+        start = first_board + (r - 1) * boards_per_round
+        plays += [TableRound(r, table, ns, ew, r, tuple(range(start, start + boards_per_round)))
+                  for table, ns, ew, _ in row]
+    _check("boards per round", boards_per_round, 1, MAX_BOARDS_PER_ROUND)
+    if first_board + base.rounds * boards_per_round - 1 > MAX_BOARD:
+        raise MovementError(f"boards: the last board would be {first_board + base.rounds * boards_per_round - 1}, "
+                            f"more than {MAX_BOARD}")
+    return Movement(f"barometer {seating}", base.tables, base.rounds, base.full_rounds, base.rounds,
+                    boards_per_round, first_board, tuple(plays))
+
+
 def build(spec, boards_per_round, first_board=1):
     """The movement an event file names: {"type": "mitchell", "tables": 7, "rounds": 6, "even": "skip"}."""
     kind = spec.get("type")
     if kind == "mitchell":
         return mitchell(spec.get("tables"), boards_per_round, spec.get("rounds"), spec.get("even"), first_board)
-    if "even" in spec and spec["even"] is not None:
+    if spec.get("seating") is not None and kind != "barometer":
+        raise MovementError(f"seating: only a barometer's pairs are seated as a Howell's or a Mitchell's, not a "
+                            f"{kind}'s")
+    if "even" in spec and spec["even"] is not None and not (kind == "barometer" and spec.get("seating") == "mitchell"):
         raise MovementError(f'even: a skip or a relay is only for a Mitchell, not a {kind} movement')
     if kind == "howell":
         return howell(spec.get("tables"), boards_per_round, spec.get("rounds"), first_board)
+    if kind == "barometer":
+        return barometer(spec.get("tables"), boards_per_round, spec.get("rounds"), spec.get("seating") or "howell",
+                         first_board, spec.get("even"))
     if kind == "teams":
         if spec.get("tables") not in (None, 2):
             raise MovementError(f"tables: a team match here is two tables (home and away), not {spec['tables']}")
