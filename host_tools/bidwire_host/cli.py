@@ -404,6 +404,9 @@ def event():
                    "swiss-teams: N teams, each match round drawn from the standings; knockout: N teams, the "
                    "seeds in a bracket, winners going through; swiss-pairs: --pairs N, drawn as a Swiss "
                    "(docs/teams.md).")
+@click.option("--arrow-switch", "arrow", metavar="last|N,M,...",
+              help="A Mitchell's rounds played arrow-switched (the EW pairs play the NS cards): `last`, or the "
+                   "rounds named; NS and EW are then ranked in one field, one winner.")
 @click.option("--seating", "seat_as", type=click.Choice(["howell", "mitchell"]),
               help="A barometer's pairs move as a Howell's (the default) or a Mitchell's.")
 @click.option("--teams", type=click.IntRange(2, 100), help="Teams in a round-robin, swiss-teams or knockout event.")
@@ -433,8 +436,8 @@ def event():
 @click.option("--time-zone", help="The club's time zone, e.g. Europe/London: the pages show every time in it. "
                                   "Default: this host's, when it has a tz database name.")
 @click.option("--force", is_flag=True, help="Replace OUT if it exists.")
-def event_create(out, name, kind, seat_as, teams, vp_scale, tables, even, rounds, boards_per_round, boards, pairs,
-                 section, session, date, hand_records, deal, seed, time_zone, force):
+def event_create(out, name, kind, arrow, seat_as, teams, vp_scale, tables, even, rounds, boards_per_round, boards,
+                 pairs, section, session, date, hand_records, deal, seed, time_zone, force):
     """Write a new event file OUT (JSON) with numbered pairs and print its movement round by round."""
     import os
 
@@ -460,6 +463,8 @@ def event_create(out, name, kind, seat_as, teams, vp_scale, tables, even, rounds
         raise click.ClickException("give --boards-per-round or --boards (the boards in play), one of them")
     movement = {k: v for k, v in {"type": kind, "tables": tables, "rounds": rounds, "even": even,
                                   "seating": seat_as}.items() if v is not None}
+    if arrow is not None:
+        movement["arrow_switch"] = _arrow_rounds(arrow, movement, boards_per_round or 1)
     if deal and hand_records is not None:
         raise click.ClickException("--deal or --hand-records, not both")
     if deal:
@@ -487,6 +492,22 @@ def event_create(out, name, kind, seat_as, teams, vp_scale, tables, even, rounds
         raise click.ClickException(f"cannot write {out}: {e.strerror}") from None
     click.echo(seating.describe(new))
     click.echo(f"wrote {out}: add the players' names and ids there (docs/movements.md)")
+
+
+def _arrow_rounds(text, movement, boards_per_round):
+    """--arrow-switch: `last` (the movement's last round) or rounds "6,7" as a list."""
+    from bidwire_host.event import movements
+
+    if text.strip() == "last":
+        try:
+            return [movements.build({k: v for k, v in movement.items() if k != "arrow_switch"},
+                                    boards_per_round).rounds]
+        except movements.MovementError as e:
+            raise click.ClickException(f"movement: {e}") from None
+    try:
+        return [int(r) for r in text.split(",") if r.strip()]
+    except ValueError:
+        raise click.ClickException(f"--arrow-switch: last, or rounds such as 6,7; not {text!r}") from None
 
 
 def _deal(out, name, movement, boards_per_round, boards, pairs, section, seed, teams=None):

@@ -340,3 +340,22 @@ def test_a_barometer_seated_neither_way_is_refused():
         build({"type": "barometer", "tables": 4, "seating": "swiss"}, 2)
     with pytest.raises(MovementError, match="only a barometer"):
         build({"type": "howell", "tables": 4, "seating": "mitchell"}, 2)
+
+
+def test_an_arrow_switched_round_seats_each_ew_pair_ns():
+    """Issue 37: at the switched rounds every table's EW pair sits NS (the boards turned), the pairs otherwise where
+    the Mitchell puts them; the move card says who changes seats; no pair plays a board twice."""
+    plain = build({"type": "mitchell", "tables": 7}, 2)
+    switched = build({"type": "mitchell", "tables": 7, "arrow_switch": [6, 7]}, 2)
+    for p, q in zip(plain.plays, switched.plays, strict=True):
+        if p.round in (6, 7):
+            assert (q.ns, q.ew, q.boards, q.switched) == (p.ew, p.ns, p.boards, True)
+        else:
+            assert q == p
+    assert move_text(switched, 1, 5).startswith("NS stay, as EW  EW to 2 as NS")
+    played = Counter((pair, b) for p in switched.plays for pair in p.pairs() for b in p.boards)
+    assert set(played.values()) == {1}
+    with pytest.raises(MovementError, match="arrow_switch"):
+        build({"type": "mitchell", "tables": 7, "arrow_switch": [8]}, 2)
+    with pytest.raises(MovementError, match="arrow_switch"):
+        build({"type": "howell", "tables": 4, "arrow_switch": [1]}, 2)

@@ -126,7 +126,19 @@ class Setup:
         sec = self.section(section)
         # the movement's type, not its plan: building a plan walks every round of it, and the exports ask this for
         # every pair (collector/roster.key), which made one section's publication 5 times slower
-        return sec is not None and (sec.is_teams or sec.keeps_lines)
+        return sec is not None and (sec.is_teams or sec.keeps_lines) and not sec.one_winner
+
+    def contestants(self, section, table, round_no, ns, ew):
+        """(NS, EW) as the standings key a result's pairs: as the table named them, except in an arrow-switched
+        Mitchell (one field, each pair keeping its line): "3NS", "5EW", the line the movement gives the pair that
+        sat NS (an EW pair at a switched round) and EW, found from the table and round (the NS and EW lines when
+        the result has none)."""
+        sec = self.section(section)
+        if sec is None or not sec.one_winner or ns is None or ew is None:
+            return ns, ew
+        here = sec.movement_plan().at(table, round_no) if table is not None and round_no is not None else None
+        lines = (here.ns.line, here.ew.line) if here is not None and here.ns and here.ew else ("NS", "EW")
+        return f"{ns}{lines[0]}", f"{ew}{lines[1]}"
 
 
 _cache = {}
@@ -235,8 +247,9 @@ def start_round(conn, round_no, section=None, table=None):
             missing.append({"section": a["section"], "table": a["table"]})
         elif commands.assignment(conn, unit, a["section"], a["table"], round_no) is None:
             queued.append({"unit": unit, "command": commands.enqueue(conn, unit, a)})
-            said = team_events.match_message(s.section(a["section"]), a)
-            if said is not None:  # a teams event's match begins: the unit says which, and who is home
+            said = team_events.match_message(s.section(a["section"]), a) or seating.round_notice(s.event, a, s.session)
+            if said is not None:  # a teams event's match begins (the unit says which, and who is home), or an
+                # arrow-switched round (the pairs change seats)
                 queued.append({"unit": unit, "command": commands.enqueue(conn, unit, {"type": "message",
                                                                                         "text": said})})
     for so in sits:

@@ -13,7 +13,11 @@ from bidwire_host.event import model as event_mod
 
 
 def key(setup, section, line, pair):
-    """The standings' key of the pair (or team) `pair` sitting `line` in `section`."""
+    """The standings' key of the pair (or team) `pair` sitting `line` in `section` ("3NS" in an arrow-switched
+    Mitchell: Setup.contestants)."""
+    sec = setup.section(section)
+    if sec is not None and sec.one_winner:
+        return f"{pair}{line}"
     two = setup.two_fields(section) and setup.method != "teams"
     return (line, str(pair)) if two else str(pair)
 

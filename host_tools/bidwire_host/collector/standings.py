@@ -71,6 +71,7 @@ class Standings:
             for (sec, table, board), item in self.actions.adjustments.items():
                 if section is None or sec == section:
                     ns, ew = self.actions.pairs(item)  # who sat there, if the director recorded it since
+                    ns, ew = self._contestants(sec, table, item.get("round"), ns, ew)
                     self._put(sec, table, board, Result(board, ns, ew, None,
                                                         adjusted=adjusted(item), table=str(table)),
                               {"unit": None, "seq": None})
@@ -89,7 +90,8 @@ class Standings:
         for key, r in in_force(self.actions, rows).items():
             if self.only not in (None, r["section"]):
                 continue
-            result = Result(r["board"], r["ns"], r["ew"], r["score_ns"], r["contract"], r["declarer"], r["tricks"],
+            ns, ew = self._contestants(r["section"], r["table_no"], r["round"], r["ns"], r["ew"])
+            result = Result(r["board"], ns, ew, r["score_ns"], r["contract"], r["declarer"], r["tricks"],
                             table=None if r["table_no"] is None else str(r["table_no"]))
             sections.setdefault(r["section"], {})[key] = (result, r)
         for section, entries in sections.items():
@@ -120,9 +122,13 @@ class Standings:
             return
         if table_key(r) in self.actions.adjustments:
             return  # the director's score stands for this table and board
-        result = Result(r["board"], r["ns"], r["ew"], r["score_ns"], r["contract"], r["declarer"], r["tricks"],
+        ns, ew = self._contestants(r["section"], r["table_no"], r["round"], r["ns"], r["ew"])
+        result = Result(r["board"], ns, ew, r["score_ns"], r["contract"], r["declarer"], r["tricks"],
                         table=None if r["table_no"] is None else str(r["table_no"]))
         self._put(r["section"], r["table_no"], r["board"], result, r)
+
+    def _contestants(self, section, table, round_no, ns, ew):
+        return self.setup.contestants(section, table, round_no, ns, ew) if self.setup is not None else (ns, ew)
 
     def _put(self, section, table, board, result, r):
         sess = self._session(section)

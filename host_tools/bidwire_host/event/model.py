@@ -79,6 +79,7 @@ class MovementChoice:
     rounds: StrictInt | None = None
     even: StrictStr | None = None  # skip or relay, for a Mitchell with an even number of tables
     seating: StrictStr | None = None  # a barometer's: its pairs move as a "howell"'s (the default) or "mitchell"'s
+    arrow_switch: list[StrictInt] | None = None  # a Mitchell's rounds played arrow-switched: one field, one winner
 
 
 @dataclass
@@ -104,6 +105,12 @@ class Section:
                                                    self.movement.seating == "mitchell")
 
     @property
+    def one_winner(self):
+        """An arrow-switched Mitchell: NS and EW pairs keep their lines (NS 3 and EW 3 are two pairs) and are ranked
+        in one field."""
+        return self.movement.type == "mitchell" and bool(self.movement.arrow_switch)
+
+    @property
     def is_teams(self):
         """Played by teams: a two-table match, or a teams event of N teams."""
         return self.movement.type == "teams" or self.movement.type in team_schedule.KINDS
@@ -113,7 +120,8 @@ class Section:
         m = self.movement
         missing = _missing(self)
         return _plan(m.type, m.tables, m.rounds, m.even, self.round_boards(), self.first_board,
-                     missing[0] if missing else None, self.entrants(), _frozen(self.draws), m.seating)
+                     missing[0] if missing else None, self.entrants(), _frozen(self.draws), m.seating,
+                     tuple(m.arrow_switch or ()))
 
     def entrants(self):
         """How many teams (or, a Swiss pairs's, pairs) the movement seats, where it needs to be told."""
@@ -409,8 +417,10 @@ def _frozen(draws):
 
 
 @lru_cache(maxsize=64)
-def _plan(kind, tables, rounds, even, boards_per_round, first_board, phantom, teams=0, draws=(), seating=None):
-    spec = {"type": kind, "tables": tables, "rounds": rounds, "even": even, "seating": seating}
+def _plan(kind, tables, rounds, even, boards_per_round, first_board, phantom, teams=0, draws=(), seating=None,
+          arrow_switch=()):
+    spec = {"type": kind, "tables": tables, "rounds": rounds, "even": even, "seating": seating,
+            "arrow_switch": list(arrow_switch)}
     plan = plans.build(spec, boards_per_round, first_board, teams, draws)
     return plan.with_phantom(phantom) if phantom is not None else plan
 

@@ -57,6 +57,7 @@ class TableRound:
     set: int
     boards: tuple[int, ...]  # in the order this table plays them: tables sharing a set start apart
     shared_with: tuple[int, ...] = ()  # the other tables playing the same set this round
+    switched: bool = False  # an arrow-switched round: the EW pair sits NS (`ns` is it) and the NS pair EW
 
     @property
     def sit_out(self):
@@ -180,7 +181,7 @@ def _movement(kind, tables, rounds, full, sets, boards_per_round, first_board, l
     return Movement(kind, tables, rounds, full, sets, boards_per_round, first_board, tuple(plays))
 
 
-def mitchell(tables, boards_per_round, rounds=None, even=None, first_board=1):
+def mitchell(tables, boards_per_round, rounds=None, even=None, first_board=1, arrow_switch=()):
     """NS pairs stay at their table, EW pairs move up one table and boards down one table each round.
 
     Odd tables: the standard Mitchell, `tables` rounds. Even tables: `even="skip"` (the default) — EW pairs
@@ -212,7 +213,18 @@ def mitchell(tables, boards_per_round, rounds=None, even=None, first_board=1):
                             f'avoids boards the EW pairs have played), not {even!r}')
     layout = [[(t, PairId(t, "NS"), PairId(ew[r][t - 1], "EW"), board_set[r][t - 1]) for t in range(1, n + 1)]
               for r in range(full)]
-    return _movement(kind, n, rounds, full, n, boards_per_round, first_board, layout)
+    plan = _movement(kind, n, rounds, full, n, boards_per_round, first_board, layout)
+    return _arrow_switched(plan, arrow_switch) if arrow_switch else plan
+
+
+def _arrow_switched(plan, rounds):
+    """The Mitchell with its `rounds` arrow-switched: at those rounds each table's EW pair sits NS and its NS pair
+    EW (the boards turned: the EW pairs play the NS cards), so that NS and EW are one field, one winner."""
+    bad = [r for r in rounds if isinstance(r, bool) or not isinstance(r, int) or not 1 <= r <= plan.rounds]
+    if bad or len(set(rounds)) != len(rounds):
+        raise MovementError(f"arrow_switch: rounds of the {plan.title}, 1-{plan.rounds}, each once; not {list(rounds)}")
+    plays = tuple(replace(p, ns=p.ew, ew=p.ns, switched=True) if p.round in rounds else p for p in plan.plays)
+    return replace(plan, plays=plays)
 
 
 def _relay_sets(n):
@@ -340,7 +352,10 @@ def build(spec, boards_per_round, first_board=1):
     """The movement an event file names: {"type": "mitchell", "tables": 7, "rounds": 6, "even": "skip"}."""
     kind = spec.get("type")
     if kind == "mitchell":
-        return mitchell(spec.get("tables"), boards_per_round, spec.get("rounds"), spec.get("even"), first_board)
+        return mitchell(spec.get("tables"), boards_per_round, spec.get("rounds"), spec.get("even"), first_board,
+                        tuple(spec.get("arrow_switch") or ()))
+    if spec.get("arrow_switch"):
+        raise MovementError(f"arrow_switch: a Mitchell's rounds are arrow-switched, not a {kind}'s")
     if spec.get("seating") is not None and kind != "barometer":
         raise MovementError(f"seating: only a barometer's pairs are seated as a Howell's or a Mitchell's, not a "
                             f"{kind}'s")

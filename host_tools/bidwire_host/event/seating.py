@@ -8,7 +8,9 @@ from __future__ import annotations
 from bidwire_host.event.model import EventError, Team
 from bidwire_host.event.movecards import guide, move_text, sit_out_text
 
-__all__ = ["assignments", "check_board_start", "describe", "sit_outs"]
+__all__ = ["ARROW_SWITCH", "assignments", "check_board_start", "describe", "round_notice", "sit_outs"]
+
+ARROW_SWITCH = "Arrow switch: NS pair sits EW, EW pair sits NS"  # a unit's message (48 characters at most)
 
 
 def assignments(event, round_no, session=None):
@@ -23,6 +25,14 @@ def assignments(event, round_no, session=None):
                             "boards": list(p.boards), "ns": sec.entrant(p.ns).number, "ew": sec.entrant(p.ew).number,
                             "move": move_text(plan, p.table, round_no)})
     return out
+
+
+def round_notice(event, assign, session=None):
+    """What a table is told as its round starts, beside its assign: at an arrow-switched round of a Mitchell, that
+    the pairs change seats (ARROW_SWITCH); None for any other."""
+    sec = next((c for c in event.session(session).sections if c.name == assign["section"]), None)
+    here = sec.movement_plan().at(assign["table"], assign["round"]) if sec is not None else None
+    return ARROW_SWITCH if here is not None and here.switched else None
 
 
 def sit_outs(event, round_no, session=None):

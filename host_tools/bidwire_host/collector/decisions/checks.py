@@ -47,7 +47,10 @@ def where(s, section, table, board):
 
 
 def contestants(s, sec):
-    """The pairs (or teams) of a section as the standings key them: (line, number) in two fields, else number."""
+    """The pairs (or teams) of a section as the standings key them: (line, number) in two fields, else number
+    ("3NS", "3EW" in an arrow-switched Mitchell: roster.key)."""
+    if sec.one_winner:
+        return {f"{p.number}{p.line}" for p in sec.pairs}, False
     two = s.two_fields(sec.name) and s.method != "teams"
     out = set()
     for a in _assignments(s, sec):
