@@ -28,13 +28,13 @@ class DrawIn(BaseModel):
 @router.get("/api/v1/teams", tags=["director"])
 def get_teams(service: Service, section: Annotated[str | None, Query(max_length=8)] = None):
     """Each teams event section's matches (board by board, the running score, the VPs once over), standings and,
-    a Swiss's, next draw: what holds it, or the draw the rule makes."""
+    a Swiss's, next draw: what holds it, or the draw the rule makes. No such section: an empty list."""
     s = service.standings.setup
     secs = [sec for sec in (s.event.session(s.session).sections if s is not None else [])
             if team_events.is_event(sec) and section in (None, sec.name)]
-    if not secs:
-        return errors.reply(404, "no teams event (a round robin or a Swiss) in the loaded event"
-                            + (f" with section {section}" if section else ""), "section")
+    if section is not None and not secs:
+        return errors.reply(404, f"section: no teams event (a round robin, a Swiss, a knock-out or a Swiss pairs) "
+                            f"in section {section}", "section")
     results = service.standings.results()
     return {"sections": [team_events.view(sec, [r for name, r in results if name == sec.name]) for sec in secs]}
 
