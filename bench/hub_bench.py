@@ -12,8 +12,8 @@
 - fresh standings: during the paced run, after each upload, the time until the combined ranking served
   includes it (polling /api/v1/sims/{sim}/progress every POLL_S (50 ms) until `results` covers the upload;
   p99; the figure is late by up to POLL_S).
-- full rescoring of the field (ranking included), in process: hub/field.score on R results, against the club's
-  scoring core alone (scoring.session.score_field) on the same results; and the live field taking one upload.
+- full rescoring of the field (ranking included), in process: scoring/combined_field.score on R results, against
+  the club's scoring core alone (scoring.session.score_field) on the same results; and the live field taking one upload.
 - readers: N readers in a process of their own, each opening the sim's ranking or board 1's page, reading it,
   and opening the next READ_S (1 s) later, as a phone reloading the ranking every second: time to first byte
   p99 during the paced run (and, in the ingest figure's method, during the unpaced one). The sim is played before
@@ -45,9 +45,9 @@ import click  # noqa: E402
 from hubkit import Hub, Pg  # noqa: E402
 
 from bidwire_host import signing  # noqa: E402
-from bidwire_host.hub import field  # noqa: E402
 from bidwire_host.hub.live_field import LiveField  # noqa: E402
-from bidwire_host.hub.tally import Tally  # noqa: E402
+from bidwire_host.scoring import combined_field as field  # noqa: E402
+from bidwire_host.scoring.field_tally import Tally  # noqa: E402
 from bidwire_host.scoring.model import law77_score  # noqa: E402
 from bidwire_host.scoring.session import score_field  # noqa: E402
 
@@ -231,10 +231,10 @@ def hub_password(folder):
 
 
 def rescoring(results_count, seed=1, runs=3):
-    """Seconds (medians of `runs`) to take `results_count` stored results into a worker's tally (hub/tally.py,
-    board by board, as a worker's first read does), to score the field from what it holds (every pair's sums,
-    the order, ranks and club ranks, the first 100 entries made: hub/field.of_tally), and for the scoring core
-    alone on the same results."""
+    """Seconds (medians of `runs`) to take `results_count` stored results into a worker's tally
+    (scoring/field_tally.py, board by board, as a worker's first read does), to score the field from what it holds
+    (every pair's sums, the order, ranks and club ranks, the first 100 entries made: scoring/combined_field.of_tally),
+    and for the scoring core alone on the same results."""
     clubs = max(1, results_count // (TABLES * BOARDS))
     by_board = {}
     for k in range(1, clubs + 1):

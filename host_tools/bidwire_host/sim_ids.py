@@ -4,7 +4,7 @@ the one text a pair's players travel in between them (`players_text`, `players_o
 
 ASCII letters and digits only (a NUL, or a digit of another script, never reaches SQL: issue 39 finding 9). A
 club's id has no hyphen, nor has a section's, so that a pair of the combined field, club-section-number
-("C1-A-12"; hub/tally.pair_id), names one pair only, whatever its number holds.
+("C1-A-12"; scoring/field_tally.pair_id), names one pair only, whatever its number holds.
 """
 SIM_ID = r"^[a-z0-9][a-z0-9-]{0,39}$"
 CLUB_ID = r"^[A-Za-z0-9][A-Za-z0-9_]{0,31}$"

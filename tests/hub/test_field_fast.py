@@ -1,13 +1,13 @@
-"""The hub scores a board with no adjusted result by distinct score, in integers (hub/field.py), for speed. Its
-figures must be the club's scoring core's (scoring.session.score_field, itself checked against laws.md's vectors
-and hand-worked boards): the same matchpoints on every row and the same totals, percentages and ranks, on random
+"""The hub scores a board with no adjusted result by distinct score, in integers (scoring/combined_field.py), for
+speed. Its figures must be the club's scoring core's (scoring.session.score_field, itself checked against laws.md's
+vectors and hand-worked boards): the same matchpoints on every row and the same totals, percentages and ranks, on random
 fields with unequal boards (Neuberg), ties and adjusted scores."""
 from fractions import Fraction
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bidwire_host.hub import field
+from bidwire_host.scoring import combined_field as field
 from bidwire_host.scoring.ranking import ranking
 from bidwire_host.scoring.session import score_field
 

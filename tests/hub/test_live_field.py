@@ -6,8 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_field_fast import SCORES
 
-from bidwire_host.hub import field
 from bidwire_host.hub.live_field import LiveField
+from bidwire_host.scoring import combined_field as field
 
 
 def _row(club, board, table, score, adjusted):

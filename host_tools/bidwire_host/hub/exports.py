@@ -4,7 +4,8 @@ from bidwire_host.event.model import Player
 from bidwire_host.formats import pbn_export, usebio
 from bidwire_host.formats.pbn import parse_deal
 from bidwire_host.formats.publish import EventInfo, publication
-from bidwire_host.hub import field, tally
+from bidwire_host.scoring import combined_field as field
+from bidwire_host.scoring import field_tally as tally
 from bidwire_host.sim_ids import players_of
 
 

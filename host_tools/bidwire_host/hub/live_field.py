@@ -1,5 +1,5 @@
-"""The live field of one sim in one worker (worker.Worker keeps one): a Tally (hub/tally.py) that takes only the
-results set since the field it holds.
+"""The live field of one sim in one worker (worker.Worker keeps one): a Tally (scoring/field_tally.py) that takes
+only the results set since the field it holds.
 
 Each result carries the id of the transaction that last set it (`results.xact`). A worker reads first the
 database's horizon (storage.horizon: the xmin of its snapshot; every transaction below it has finished), then
@@ -13,8 +13,9 @@ E. tests/hub/test_live_field.py holds the figures to field.score's, worked from 
 A transaction left open in the database holds the horizon back: the reads then take more results again (each
 merged to the same effect), never fewer.
 """
-from bidwire_host.hub import field, storage
-from bidwire_host.hub.tally import Tally
+from bidwire_host.hub import storage
+from bidwire_host.scoring import combined_field as field
+from bidwire_host.scoring.field_tally import Tally
 
 
 class LiveField:

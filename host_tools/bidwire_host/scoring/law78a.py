@@ -1,7 +1,7 @@
 """Law 78 A matchpoint units for every board at once, in numpy arrays: 2 for each result of its board that a
 result beats, 1 for each it ties (laws.md §8.1). The one implementation: a club's traveller
-(scoring.matchpoints), the club's whole field (scoring.field) and the hub's combined field (hub/tally.py,
-hub/field.py) all call `units`.
+(scoring.matchpoints), the club's whole field (scoring.field) and the hub's combined field (scoring/field_tally.py,
+scoring/combined_field.py) all call `units`.
 
 One sort on (board, score) orders every result; a result's units are twice the results of its board before its
 score group, plus its group's size less one (its ties, not counting itself).

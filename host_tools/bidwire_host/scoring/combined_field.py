@@ -15,9 +15,9 @@ from operator import itemgetter
 
 import numpy as np
 
-from bidwire_host.hub.tally import ROW_KEY, Pair, Tally, as_result, pair_id
 from bidwire_host.scoring import law78a
 from bidwire_host.scoring.boards import Boards
+from bidwire_host.scoring.field_tally import ROW_KEY, Pair, Tally, as_result, pair_id
 from bidwire_host.scoring.model import ratio
 from bidwire_host.scoring.session import score_board
 
@@ -92,7 +92,7 @@ def board_rows(rows, method, expected):
 def score(sim, rows):
     """The sim's field from its stored results (records.results, in board order): each board matchpointed
     across every club (Neuberg to the most-played board's size when the sim says so), every pair's total and the
-    rankings, summed in hub/tally.py. A board's traveller rows are built only when read (Boards)."""
+    rankings, summed in scoring/field_tally.py. A board's traveller rows are built only when read (Boards)."""
     tally = Tally(sim["scoring"])
     for b, board in groupby(sorted(rows, key=_BOARD), key=_BOARD):
         tally.put(b, list(board))
