@@ -15,7 +15,17 @@ from fastapi import Path as FastPath
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from bidwire_host.collector import alert_queue, apiauth, bounds, commands, event_setup, export, roster, withheld
+from bidwire_host.collector import (
+    across_field,
+    alert_queue,
+    apiauth,
+    bounds,
+    commands,
+    event_setup,
+    export,
+    roster,
+    withheld,
+)
 from bidwire_host.collector.decisions.journal import fold, label
 from bidwire_host.collector.deps import Service
 from bidwire_host.collector.store import SCHEMA_VERSION
@@ -342,6 +352,18 @@ async def post_late(service: Service, body: LatePlay, key: IdempotencyKey = None
     """Mark a board a table has not played as late play: its pairs play it after the round in play, at `at_table`
     (default the same table), whose unit shows it as late play; the round goes on meanwhile."""
     return await _decide(service, "late", body, key)
+
+
+@router.get("/api/v1/field", tags=["director"])
+def get_field(service: Service):
+    """The session's sections matchpointed as one field, when its event says `across_field`: the ranking (each
+    pair's place in the field and in its own section) and each board's traveller across the sections;
+    `"across_field": false` and nothing else when the event scores its sections apart."""
+    s = service.standings.setup
+    if not across_field.is_asked(s):
+        return {"across_field": False, "ranking": [], "boards": {}}
+    return {"across_field": True, **across_field.view(across_field.field(s, service.standings,
+                                                                        service.store.reader()))}
 
 
 @router.get("/api/v1/adjustments", tags=["director"])

@@ -177,6 +177,9 @@ def prepare(data, tables, method="neuberg", session=None, register=None):
         if teams != (method in TEAM_METHODS):
             raise SetupError(f"method: section {sec.name} is a {sec.movement_plan().title}: score it with "
                              + ("teams" if teams else "mp, neuberg, cross-imps or butler") + f", not {method}")
+        if event.session(session).across_field and method not in ("mp", "neuberg"):
+            raise SetupError(f"method: the session's sections are matchpointed across the field: score them with mp "
+                             f"or neuberg, not {method}")
         if sec.movement.type == "swiss-pairs" and method != "butler":
             raise SetupError(f"method: section {sec.name} is a Swiss pairs: each board is scored across the field in "
                              f"Butler IMPs, then each match in VPs: score it with butler, not {method}")

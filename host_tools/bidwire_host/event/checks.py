@@ -98,7 +98,25 @@ def check(event):
         ids = {}
         for j, sec in enumerate(s.sections):
             _check_section(problems, f"{where}.sections[{j}]", sec, ids)
+        if s.across_field and not problems:
+            _check_across_field(problems, where, s)
     return problems
+
+
+def _check_across_field(problems, where, session):
+    """A session scored across the field: pairs' sections (no teams) playing the same boards."""
+    boards = {}
+    for sec in session.sections:
+        if sec.is_teams:
+            problems.append(f"{where}.across_field: section {sec.name} is a teams event; only pairs are scored across "
+                            "the field")
+            return
+        boards[sec.name] = set(sec.movement_plan().boards())
+    first = next(iter(boards.values()), set())
+    odd = [name for name, b in boards.items() if b != first]
+    if len(boards) < 2 or odd:
+        problems.append(f"{where}.across_field: two sections or more playing the same boards"
+                        + (f" (section {odd[0]} plays others)" if odd else ""))
 
 
 def _check_sim(problems, sim):

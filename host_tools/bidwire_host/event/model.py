@@ -146,6 +146,7 @@ class Session:
     sections: list[Section]
     date: StrictStr | None = None
     hand_records: StrictStr | None = None  # a PBN file; a relative path is from the event file's directory
+    across_field: StrictBool = False  # its sections play the same boards and are matchpointed as one field
 
 
 @dataclass
@@ -390,7 +391,7 @@ def _where(loc):
 
 
 _DEFAULTS = {"first_board": 1, "pairs": [], "teams": [], "reserves": [], "players": [], "ns": [], "ew": [],
-             "draws": [], "carry_over": []}
+             "draws": [], "carry_over": [], "across_field": False}
 _FIRST = ("bidwire_event", "name", "register", "date", "hand_records")  # then the fields in their dataclass order
 
 
