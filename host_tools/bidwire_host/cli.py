@@ -193,12 +193,16 @@ _DATA = click.option("--data", required=True, type=click.Path(file_okay=False, p
 @click.option("--forwarded-allow-ips", "proxies", default="",
               help="The reverse proxies (addresses or networks, comma-separated) whose X-Forwarded-For and "
                    "X-Forwarded-Proto are believed. Default: none, every client is its real peer address.")
+@click.option("--play-session", "play_session",
+              help="The event's session this store plays (an event of several sessions: each in a data directory "
+                   "of its own; `bidwire overall` ranks them together).")
 @click.option("--session-hours", default=12.0, show_default=True, type=click.FloatRange(min=0.001),
               help="A dashboard login ends this long after it was made, however much it is used.")
 @click.option("--session-idle-minutes", default=30.0, show_default=True, type=click.FloatRange(min=0.01),
               help="A dashboard login ends once unused this long (no request, no live page open).")
 def serve(data, host, port, keyring, log_level, access_log, event_file, tables, method, director_password_file,
-          scorer_password_file, body_timeout, head_timeout, per_address, proxies, session_hours, session_idle_minutes):
+          scorer_password_file, body_timeout, head_timeout, per_address, proxies, play_session, session_hours,
+          session_idle_minutes):
     """Run the collector: the units' sync endpoint, the director's JSON API (docs/collector.md) and dashboard
     (docs/director.md)."""
     from bidwire_host.auth import first_run_password
@@ -237,7 +241,7 @@ def serve(data, host, port, keyring, log_level, access_log, event_file, tables, 
                         head_timeout_s=head_timeout, per_address=per_address,
                         forwarded_allow_ips=[p.strip() for p in proxies.split(",") if p.strip()],
                         session_lifetime_s=session_hours * 3600, session_idle_s=session_idle_minutes * 60,
-                        notes=notes)
+                        notes=notes, session=play_session)
     except SetupError as e:
         raise click.ClickException(str(e)) from None
     except (StoreError, OSError) as e:
@@ -528,6 +532,40 @@ def _deal(out, name, movement, boards_per_round, boards, pairs, section, seed, t
         raise click.ClickException(f"cannot write {path}: {e.strerror}") from None
     click.echo(f"dealt boards {numbers[0]}-{numbers[-1]} into {path}" + (f" (seed {seed})" if seed is not None else ""))
     return path
+
+
+@main.command("overall")
+@click.option("--data", "data_dirs", required=True, multiple=True,
+              type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="A session's collector data directory; once per session, in the order they were played.")
+@click.option("--method", type=click.Choice(["average", "sum", "carry"]),
+              help="The carry-over: percentages averaged over the boards played, matchpoints summed, or a fixed "
+                   "carry-forward (--weights). Default: the event file's `overall`, else average.")
+@click.option("--weights", help="With carry: each session's weight in percent, e.g. 25,75.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+def overall_cmd(data_dirs, method, weights, as_json):
+    """Rank an event of several sessions as a whole, each session scored in its own data directory
+    (docs/scorer.md "Several sessions")."""
+    import json as json_mod
+
+    from bidwire_host.collector import overall_ranking
+    from bidwire_host.scoring.model import format_number
+    from bidwire_host.scoring.overall import OverallError
+
+    try:
+        weighed = [int(w) for w in weights.split(",")] if weights else None
+        names, ranked = overall_ranking.ranking(data_dirs, method, weighed)
+    except (OverallError, ValueError) as e:
+        raise click.ClickException(str(e)) from None
+    rows = [{"rank": o.rank, "who": list(o.who), "name": o.name, "score": format_number(o.score),
+             "sessions": [None if p is None else format_number(p) for p in o.sessions]} for o in ranked]
+    if as_json:
+        click.echo(json_mod.dumps({"sessions": names, "ranking": rows}, ensure_ascii=False))
+        return
+    click.echo("overall: " + ", ".join(names))
+    for r in rows:
+        each = "  ".join("-" if p is None else f"{p:6.2f}" for p in r["sessions"])
+        click.echo(f"  {r['rank']:>4}  {r['score']!s:>8}  {each}  {r['name'] or ' '.join(map(str, r['who']))}")
 
 
 @main.group()

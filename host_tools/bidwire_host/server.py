@@ -34,7 +34,8 @@ KEYRING = "keyring.json"  # in the data directory, unless given
 
 def create_app(data_dir, keyring_path=None, event=None, tables=None, method="neuberg", director_password=None,
                scorer_password=None, body_timeout_s=body_limit.BODY_TIMEOUT_S,
-               session_lifetime_s=auth.SESSION_HOURS * 3600, session_idle_s=auth.IDLE_MINUTES * 60, seat=False):
+               session_lifetime_s=auth.SESSION_HOURS * 3600, session_idle_s=auth.IDLE_MINUTES * 60, seat=False,
+               session=None):
     """The collector app on the store in data_dir; units from keyring_path (default: data_dir/keyring.json).
 
     `event`: an event file (path) or its parsed JSON to load, with `tables` {unit: table or [section, table]}
@@ -43,20 +44,21 @@ def create_app(data_dir, keyring_path=None, event=None, tables=None, method="neu
     the scorer's own login (the /scorer pages only). `body_timeout_s`: how long a request's body may take to
     arrive (body_limit.py). `session_lifetime_s`, `session_idle_s`: when a dashboard login ends (auth.py). `seat`:
     with an event and no `tables`, seat the keyring's units (event_setup.seat_units: the map stored with this
-    event, else the units in order at the tables in order)."""
+    event, else the units in order at the tables in order). `session`: the event's session this store plays (its
+    only one when not named)."""
     data_dir = Path(data_dir)
     if event is not None:  # a bad event file is refused before the store is opened: nothing is left behind
         if not isinstance(event, dict):
             event = load_event_file(event)
-        prepared, _ = event_setup.prepare(event, tables or {}, method)
+        prepared, _ = event_setup.prepare(event, tables or {}, method, session)
     store = derive.open_store(data_dir)
     keyring = Keyring(Path(keyring_path) if keyring_path else data_dir / KEYRING)
     service = Service(store, keyring)
     if event is not None:
         try:
             if seat and not tables:
-                tables = event_setup.seat_units(prepared, keyring.units(), event_setup.load(store.reader()))
-            service.write_now(lambda conn: event_setup.save(conn, event, tables or {}, method))
+                tables = event_setup.seat_units(prepared, keyring.units(), event_setup.load(store.reader()), session)
+            service.write_now(lambda conn: event_setup.save(conn, event, tables or {}, method, session))
         except BaseException:
             store.close()
             raise
@@ -181,7 +183,7 @@ def serve(data_dir, host="127.0.0.1", port=8080, keyring_path=None, log_level="i
           echo=print, event=None, tables=None, method="neuberg", director_password=None, scorer_password=None,
           body_timeout_s=body_limit.BODY_TIMEOUT_S, head_timeout_s=connections.HEAD_TIMEOUT_S,
           per_address=connections.PER_ADDRESS, forwarded_allow_ips=(), session_lifetime_s=auth.SESSION_HOURS * 3600,
-          session_idle_s=auth.IDLE_MINUTES * 60, notes=()):
+          session_idle_s=auth.IDLE_MINUTES * 60, notes=(), session=None):
     """Run the collector until interrupted (SIGINT, SIGTERM: every commit left in the main file, exit 0); echo the
     URL once it is listening.
 
@@ -199,7 +201,7 @@ def serve(data_dir, host="127.0.0.1", port=8080, keyring_path=None, log_level="i
     app = create_app(data_dir, keyring_path, event=event, tables=tables, method=method,
                      director_password=director_password, scorer_password=scorer_password,
                      body_timeout_s=body_timeout_s, session_lifetime_s=session_lifetime_s,
-                     session_idle_s=session_idle_s, seat=True)
+                     session_idle_s=session_idle_s, seat=True, session=session)
     proxies = list(forwarded_allow_ips)
     descriptors = connections.raise_descriptor_limit()
     limits = connections.ConnectionLimits(connections.total_for(descriptors), per_address, head_timeout_s, proxies)

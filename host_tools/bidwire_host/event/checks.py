@@ -87,6 +87,15 @@ def check(event):
         problems.append(f"time_zone: {event.time_zone!r} is not a time zone name; give the club's as the tz database "
                         "names it (e.g. Europe/London, America/New_York), or leave the field out for the host's")
     _check_sim(problems, event.sim)
+    if event.overall is not None:
+        if event.overall.method not in ("average", "sum", "carry"):  # scoring/overall.METHODS
+            problems.append(f"overall.method: average, sum or carry, not {event.overall.method!r}")
+        elif event.overall.method == "carry" and (event.overall.weights is None or
+                                                  len(event.overall.weights) != len(event.sessions) or
+                                                  sum(event.overall.weights) != 100 or
+                                                  any(w < 0 for w in event.overall.weights)):
+            problems.append(f"overall.weights: a carry-forward weighs each of the {len(event.sessions)} sessions, "
+                            "in percent, adding up to 100 (e.g. [25, 75])")
     _unique(problems, "sessions", [s.name for s in event.sessions], "session")
     for i, s in enumerate(event.sessions):
         where = f"sessions[{i}]"

@@ -209,6 +209,16 @@ class Sim:
 
 
 @dataclass
+class OverallRanking:
+    """How an event of several sessions is ranked as a whole (scoring/overall.py): "average" (percentages over the
+    boards played), "sum" (matchpoints summed) or "carry" (a fixed carry-forward: `weights`, one per session, in
+    percent)."""
+    __pydantic_config__ = _FORBID
+    method: StrictStr = "average"
+    weights: list[StrictInt] | None = None
+
+
+@dataclass
 class Event:
     __pydantic_config__ = _FORBID
     name: StrictStr
@@ -223,6 +233,7 @@ class Event:
     # a call's thinking time, in seconds, from which the director's page marks it as long (None: LONG_CALL_S)
     long_call_s: StrictInt | None = None
     evening: Evening | None = None  # how the club runs the evening (None: Evening's defaults)
+    overall: OverallRanking | None = None  # an event of several sessions: how they are ranked together
     directory: Path | None = field(default=None, init=False, repr=False)  # where the file is (not saved)
 
     def night(self):
