@@ -400,8 +400,8 @@ def event():
 @click.argument("out", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--name", required=True, help='The event, e.g. "Tuesday pairs".')
 @click.option("--movement", "kind", required=True,
-              type=click.Choice(["mitchell", "howell", "barometer", "teams", "round-robin", "swiss-teams",
-                                 "knockout", "swiss-pairs"]),
+              type=click.Choice(["mitchell", "howell", "barometer", "individual", "teams", "round-robin",
+                                 "swiss-teams", "knockout", "swiss-pairs"]),
               help="mitchell: NS stay, EW and boards move; howell: every pair meets every other (2-8 tables); "
                    "barometer: every table on the same boards each round (--seating howell or mitchell); "
                    "teams: a two-table match, home and away; round-robin: N teams, each meeting every other; "
@@ -453,7 +453,7 @@ def event_create(out, name, kind, arrow, seat_as, teams, vp_scale, tables, even,
     if out.exists() and not force:
         raise click.ClickException(f"{out} exists: use --force to replace it")
     team_event = kind in ("round-robin", "swiss-teams", "knockout")
-    if kind in ("mitchell", "howell", "barometer") and tables is None:
+    if kind in ("mitchell", "howell", "barometer", "individual") and tables is None:
         raise click.ClickException(f"a {kind} needs --tables")
     if kind == "swiss-pairs" and pairs is None:
         raise click.ClickException("a swiss-pairs event needs --pairs")

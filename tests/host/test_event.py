@@ -214,7 +214,7 @@ def section_error(**changes):
 def test_unknown_movement():
     assert section_error(movement={"type": "swiss", "tables": 3}) == (
         "sessions[0].sections[0].movement: unknown movement 'swiss': one of mitchell, howell, teams, barometer, "
-        "round-robin, swiss-teams, knockout, swiss-pairs")
+        "round-robin, swiss-teams, knockout, swiss-pairs, individual")
 
 
 def test_one_table_mitchell():

@@ -23,6 +23,7 @@ from bidwire_host.collector import (
     commands,
     event_setup,
     export,
+    individual_ranking,
     roster,
     withheld,
 )
@@ -352,6 +353,13 @@ async def post_late(service: Service, body: LatePlay, key: IdempotencyKey = None
     """Mark a board a table has not played as late play: its pairs play it after the round in play, at `at_table`
     (default the same table), whose unit shows it as late play; the round goes on meanwhile."""
     return await _decide(service, "late", body, key)
+
+
+@router.get("/api/v1/individuals", tags=["director"])
+def get_individuals(service: Service):
+    """Each individual section's players ranked, each on his partnerships' matchpoints over their tops (an empty
+    list for an event with no individual)."""
+    return {"sections": individual_ranking.view(service.standings)}
 
 
 @router.get("/api/v1/field", tags=["director"])

@@ -26,7 +26,7 @@ from starlette.concurrency import run_in_threadpool
 from bidwire.core.board import VUL_NAMES, dealer, vulnerability
 from bidwire.core.calls import seat_name
 from bidwire_host.auth import form_refused, same_token
-from bidwire_host.collector import across_field, export, hands, roster, team_events, withheld
+from bidwire_host.collector import across_field, export, hands, individual_ranking, roster, team_events, withheld
 from bidwire_host.collector.decisions.journal import MP_METHODS, ActionError, fold
 from bidwire_host.collector.deps import Service
 from bidwire_host.collector.service import Refused
@@ -199,7 +199,8 @@ def _context(request, public=False):
                                           if b not in held_back},
             "withheld": sorted(held_back.items()), "names": pair_names(collector), "event": event_head(st.setup),
             "tz": clock.zone(st.setup), "teams": teams_views(collector, public),
-            "field": across_field.view(across_field.field(st.setup, st, collector.store.reader()), held_back)}
+            "field": across_field.view(across_field.field(st.setup, st, collector.store.reader()), held_back),
+            "individuals": individual_ranking.view(st)}
 
 
 def teams_views(collector, public=False):

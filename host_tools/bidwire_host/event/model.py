@@ -14,7 +14,7 @@ from pathlib import Path
 
 from pydantic import ConfigDict, StrictBool, StrictFloat, StrictInt, StrictStr, TypeAdapter, ValidationError
 
-from bidwire_host.event import plans, team_schedule
+from bidwire_host.event import individual, plans, team_schedule
 from bidwire_host.event import players as players_mod
 from bidwire_host.event.checks import FORMAT, check
 from bidwire_host.event.movements import MovementError, PairId
@@ -83,6 +83,12 @@ class MovementChoice:
 
 
 @dataclass
+class Partnership:
+    """An individual's two players of one round, as the assign and the results name them: "16+1"."""
+    number: str
+
+
+@dataclass
 class Section:
     __pydantic_config__ = _FORBID
     name: StrictStr
@@ -133,7 +139,10 @@ class Section:
         return self.boards // _sets(self)
 
     def entrant(self, pair_id):
-        """The Pair or Team sitting as `pair_id` of the movement, or None (the phantom)."""
+        """The Pair or Team sitting as `pair_id` of the movement, or None (the phantom); an individual's
+        partnership of the round ("16+1")."""
+        if self.movement.type == individual.KIND:
+            return Partnership(individual.partnership(pair_id))
         if self.is_teams:
             return self.teams[pair_id.number - 1] if pair_id.number <= len(self.teams) else None
         return next((p for p in self.pairs if p.number == pair_id.number and (p.line or "") == pair_id.line), None)
@@ -310,6 +319,8 @@ def new_event(name, movement, *, boards_per_round=None, boards=None, pairs=None,
         sec["vp_scale"] = vp_scale
     elif plan.kind == "teams":
         sec["teams"] = [{"number": 1, "name": "Home"}, {"number": 2, "name": "Away"}]
+    elif plan.kind == individual.KIND:
+        pass  # its players are the card's numbers
     elif plan.kind == "swiss-pairs":  # every pair, the bye's too (the first round seats all but one of an odd number)
         sec["pairs"] = [{"number": p} for p in range(1, pairs + 1)]
         sec["vp_scale"] = vp_scale
@@ -439,7 +450,8 @@ def _plan(kind, tables, rounds, even, boards_per_round, first_board, phantom, te
 
 def _missing(section):
     """The movement's pairs that the section does not list (the phantom, if one)."""
-    if section.is_teams or section.movement.type == "swiss-pairs":  # a Swiss pairs's bye is drawn, not a phantom
+    if section.is_teams or section.movement.type in ("swiss-pairs", individual.KIND):  # (a Swiss pairs's bye is
+        # drawn, not a phantom; an individual lists no pairs)
         return []
     got = {PairId(p.number, p.line or "") for p in section.pairs}
     m = section.movement

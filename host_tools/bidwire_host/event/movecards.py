@@ -7,6 +7,7 @@ A unit shows an assign command's `move` on four 16-character lines, cut every 16
 """
 from __future__ import annotations
 
+from bidwire_host.event import individual
 from bidwire_host.event.team_schedule import KINDS as TEAM_EVENTS
 from bidwire_host.event.team_schedule import match_of
 
@@ -21,6 +22,8 @@ def move_text(plan, table, round_no):
         raise ValueError(f"table {table} does not play round {round_no} of the {plan.title}")
     if plan.kind in TEAM_EVENTS:
         return wrap(_match_move(plan, here, round_no))
+    if plan.kind == "individual":
+        return wrap(_player_moves(here, round_no) if round_no < plan.rounds else ["End of session", "Thank you"])
     if plan.kind == "swiss-pairs" and plan.rounds <= round_no < plan.full_rounds:
         return wrap([f"Match {round_no} over", "Next match: see the draw"])
     if round_no >= plan.rounds:
@@ -41,6 +44,17 @@ def _match_move(plan, here, round_no):
     if round_no >= plan.rounds:
         return [f"Match {match} over", "Next match: see the draw"]
     return [f"Match {match} over", *(_pair_move(plan, here, pair, round_no) for pair in here.pairs())]
+
+
+def _player_moves(here, round_no):
+    """An individual's table after a round: where each of its four players sits next ("16>T1N 1>T4E ...")."""
+    out = []
+    for p in individual.seats(here.table, round_no):
+        for t in range(1, 5):
+            nxt = individual.seats(t, round_no + 1)
+            if p in nxt:
+                out.append(f"{p}>T{t}{'NSEW'[nxt.index(p)]}")
+    return [" ".join(out)]
 
 
 def _seat(play, pair):

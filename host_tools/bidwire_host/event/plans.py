@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import asdict, is_dataclass
 
-from bidwire_host.event import movements, swiss_pairs, team_schedule
+from bidwire_host.event import individual, movements, swiss_pairs, team_schedule
 
-KINDS = (*movements.KINDS, *team_schedule.KINDS, swiss_pairs.KIND)
+KINDS = (*movements.KINDS, *team_schedule.KINDS, swiss_pairs.KIND, individual.KIND)
 DRAWN = ("swiss-teams", "knockout", swiss_pairs.KIND)  # events whose rounds are drawn as they go
 
 
@@ -15,6 +15,8 @@ def build(choice, boards_per_round, first_board=1, teams=0, draws=()):
     number of `teams` (a Swiss pairs's, of pairs) and, a drawn event's, its `draws` so far."""
     spec = asdict(choice) if is_dataclass(choice) else dict(choice)
     kind = spec.get("type")
+    if kind == individual.KIND:
+        return individual.build(spec.get("tables"), boards_per_round, spec.get("rounds"), first_board)
     if kind == swiss_pairs.KIND:
         for key in ("tables", "even"):
             if spec.get(key) is not None:

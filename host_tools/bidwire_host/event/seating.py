@@ -5,6 +5,7 @@ its movement plans are bidwire_host.event.model's.
 """
 from __future__ import annotations
 
+from bidwire_host.event import individual
 from bidwire_host.event.model import EventError, Team
 from bidwire_host.event.movecards import guide, move_text, sit_out_text
 
@@ -31,6 +32,8 @@ def round_notice(event, assign, session=None):
     """What a table is told as its round starts, beside its assign: at an arrow-switched round of a Mitchell, that
     the pairs change seats (ARROW_SWITCH); None for any other."""
     sec = next((c for c in event.session(session).sections if c.name == assign["section"]), None)
+    if sec is not None and sec.movement.type == individual.KIND:  # each seat's player
+        return individual.seat_text(assign["table"], assign["round"])
     here = sec.movement_plan().at(assign["table"], assign["round"]) if sec is not None else None
     return ARROW_SWITCH if here is not None and here.switched else None
 
@@ -105,6 +108,8 @@ def _label(sec, pair):
     who = sec.entrant(pair)
     if isinstance(who, Team):
         return f"{who.name} ({pair.line})"
+    if sec.movement.type == individual.KIND:
+        return f"players {who.number.replace('+', ' and ')}"
     return str(pair)
 
 

@@ -1,0 +1,44 @@
+"""The 4-table individual (issue 37) against its published card: Ted Muller's 16-player, 12-round movement as
+the Bridge_pal project keeps it (github.com/MarcinRubin/Bridge_pal, backend/bridge_movements/Individual_16_1.txt,
+each line N S E W and the board set), typed here from it. Every player meets the partners and opponents the card
+says, partners no one twice, and never plays a board twice (Law 15)."""
+from collections import Counter
+from itertools import combinations
+
+from bidwire_host.event.individual import build, partnership, players_of, seats
+
+CARD = """16 1 2 7 1 | 15 6 9 11 2 | 14 8 4 5 6 | 13 10 12 3 7
+16 2 3 8 2 | 15 7 10 12 3 | 14 9 5 6 7 | 13 11 1 4 8
+16 3 4 9 3 | 15 8 11 1 4 | 14 10 6 7 8 | 13 12 2 5 9
+16 4 5 10 4 | 15 9 12 2 5 | 14 11 7 8 9 | 13 1 3 6 10
+16 5 6 11 5 | 15 10 1 3 6 | 14 12 8 9 10 | 13 2 4 7 11
+16 6 7 12 6 | 15 11 2 4 7 | 14 1 9 10 11 | 13 3 5 8 12
+16 7 8 1 7 | 15 12 3 5 8 | 14 2 10 11 12 | 13 4 6 9 1
+16 8 9 2 8 | 15 1 4 6 9 | 14 3 11 12 1 | 13 5 7 10 2
+16 9 10 3 9 | 15 2 5 7 10 | 14 4 12 1 2 | 13 6 8 11 3
+16 10 11 4 10 | 15 3 6 8 11 | 14 5 1 2 3 | 13 7 9 12 4
+16 11 12 5 11 | 15 4 7 9 12 | 14 6 2 3 4 | 13 8 10 1 5
+16 12 1 6 12 | 15 5 8 10 1 | 14 7 3 4 5 | 13 9 11 2 6"""
+
+
+def test_the_movement_is_the_published_card():
+    plan = build(4, 2)
+    for r, line in enumerate(CARD.splitlines(), 1):
+        for t, table in enumerate(line.split(" | "), 1):
+            n, s, e, w, board_set = map(int, table.split())
+            here = plan.at(t, r)
+            assert seats(t, r) == (n, s, e, w)
+            assert (partnership(here.ns), partnership(here.ew), here.set) == (f"{n}+{s}", f"{e}+{w}", board_set)
+            assert here.boards == (2 * board_set - 1, 2 * board_set)
+
+
+def test_no_one_partners_anyone_twice_or_plays_a_board_twice():
+    plan = build(4, 1)
+    partners = Counter(frozenset(players_of(partnership(p))) for t in plan.plays for p in (t.ns, t.ew))
+    assert len(partners) == 96 and set(partners.values()) == {1}
+    assert all(frozenset(x) not in partners or partners[frozenset(x)] == 1 for x in combinations(range(1, 17), 2))
+    played = Counter((p, b) for t in plan.plays for pair in (t.ns, t.ew) for p in players_of(partnership(pair))
+                     for b in t.boards)
+    assert set(played.values()) == {1} and len({p for p, _ in played}) == 16
+    for r in range(1, 13):  # every player plays every round, at one seat
+        assert sorted(p for t in range(1, 5) for p in seats(t, r)) == list(range(1, 17))
