@@ -10,6 +10,7 @@ import zipfile
 from pathlib import Path
 from xml.etree import ElementTree
 
+import pytest
 from abf_usebio import abf_read
 from anyascii import anyascii
 from endplay.parsers import pbn
@@ -186,3 +187,16 @@ def test_the_demo_plays_a_swiss_teams_night_with_its_draws(tmp_path):
         assert db.execute("SELECT count(*) FROM director_actions WHERE kind = 'draw'").fetchone()[0] == 3
     finally:
         db.close()
+
+
+@pytest.mark.parametrize("movement,ranked", [("arrow-switch", r"^ +\d+=? +pair +\d+(NS|EW) "),
+                                             ("barometer", r"^ +\d+=? +pair +\d+ "),
+                                             ("individual", r"^ +\d+=? +player +\d+ ")])
+def test_make_demo_plays_the_club_weeks_other_evenings(tmp_path, movement, ranked):
+    """`make demo MOVEMENT=arrow-switch|barometer|individual` (issue 37): the evening is played on virtual units to
+    its ranking: one field of 10 pairs for a 5-table arrow switch or barometer, 16 players for the individual."""
+    proc = subprocess.run([sys.executable, "-m", "bidwire_host.demo.club", "--movement", movement, "--port", "0",
+                           "--dir", str(tmp_path / "demo"), "--exit-when-done"], capture_output=True, text=True,
+                          timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert len(re.findall(ranked, proc.stdout, re.M)) == (16 if movement == "individual" else 10)

@@ -299,6 +299,14 @@ def _print_teams(collector, echo):
                      f"{m['imps'][0]}-{m['imps'][1]} IMPs  {'-'.join(m['vps'] or ['?', '?'])} VPs")
 
 
+def _print_players(collector, echo):
+    """An individual's players, ranked on their partnerships' matchpoints."""
+    for sec in collector.get("/api/v1/individuals")["sections"]:
+        echo("\nthe players (an individual: each on his partnerships' matchpoints):")
+        for p in sec["players"]:
+            echo(f"  {p['rank']:>3}  player {p['player']:>2}  {p['mp']:>5} of {p['top']}  {p['pct']:>6} %")
+
+
 def _print_results(collector, deals, echo):
     """The ranking and board 1's traveller with the pairs' names as the collector gives them (the event's players,
     with any fix of the director's), then the director's queue."""
@@ -306,7 +314,8 @@ def _print_results(collector, deals, echo):
     echo(f"\nranking ({ranking['method']}):")
     for r in ranking["ranking"]:
         rank = f"{r['rank']}{'=' if r['tied'] else ''}"
-        echo(f"  {r['direction']} {rank:>3}  pair {r['pair']:>3}  {r['mp']:>5} of {r['top']}  {r['pct']:6.2f} %  "
+        line = r["direction"] or "  "
+        echo(f"  {line} {rank:>3}  pair {r['pair']:>3}  {r['mp']:>5} of {r['top']}  {r['pct']:6.2f} %  "
              f"{r['names'] or ''}")
     trav = collector.get("/api/v1/travellers/1")["rows"]
     echo("\ntraveller, board 1 (dd: double dummy's tricks for the contract):")
@@ -396,9 +405,11 @@ def _claim(workdir):
 @click.option("--sim", nargs=4, metavar="HUB SIM CLUB SECRET_FILE",
               help="Play a heat of a sim: the hub's URL, the sim's id, this club's id and its secret's file.")
 @click.option("--movement", default="mitchell", show_default=True,
-              type=click.Choice(["mitchell", "swiss-teams", "round-robin"]),
-              help="A pairs Mitchell, or a teams night: a Swiss (its draws pushed by the demo's director) or a round "
-                   "robin.")
+              type=click.Choice(["mitchell", "arrow-switch", "barometer", "individual", "swiss-teams",
+                                 "round-robin"]),
+              help="A pairs Mitchell (arrow-switch: switched in its last round, one winner), a barometer (Howell "
+                   "seating), the 4-table individual, or a teams night: a Swiss (its draws pushed by the demo's "
+                   "director) or a round robin.")
 @click.option("--teams", default=6, show_default=True, type=click.IntRange(3, 16),
               help="Teams of a swiss-teams or round-robin night.")
 @click.option("--matches", type=click.IntRange(1), help="A Swiss's matches (default 4, fewer with few teams).")
@@ -426,13 +437,19 @@ def _session(started, tables, boards, boards_per_round, port, heap, seed, exit_w
     echo = click.echo
     team_night = kind in TEAM_EVENTS
     movement = {"type": "mitchell", "tables": tables}
+    if kind == "arrow-switch":
+        movement["arrow_switch"] = [tables - (tables % 2 == 0)]  # the last round (an even Mitchell skips one)
+    elif kind == "barometer":
+        movement = {"type": "barometer", "tables": tables, "rounds": min(2 * tables - 1, 5)}
+    elif kind == "individual":
+        movement = {"type": "individual", "tables": 4}
     if team_night:
         movement = {"type": kind}
         if kind == "swiss-teams":
             movement["rounds"] = matches or min(4, teams - 1 + teams % 2)
         elif matches is not None:
             movement["rounds"] = matches
-    elif boards is not None:
+    elif boards is not None and kind != "individual":
         if boards % boards_per_round:
             raise click.BadParameter(f"give a multiple of {boards_per_round} (the boards a round)",
                                      param_hint="--boards")
@@ -466,7 +483,8 @@ def _session(started, tables, boards, boards_per_round, port, heap, seed, exit_w
              "(a wrong entry, for the director's queue)")
     what = (f"{teams}-team {'Swiss' if kind == 'swiss-teams' else 'round robin'}: {rounds // 2} matches of "
             f"{2 * boards_per_round} boards, {tables} tables" if team_night else
-            f"{tables}-table Mitchell, {boards_per_round} boards a round, {rounds} rounds")
+            f"{plan.title}, {boards_per_round} boards a round, {rounds} rounds"
+            + (" (the last arrow-switched: one winner)" if kind == "arrow-switch" else ""))
     echo(f"{what}; units {', '.join(units.values())}")
     password_file = workdir / "director-password"
     password = _director_password(password_file)
@@ -516,6 +534,8 @@ def _session(started, tables, boards, boards_per_round, port, heap, seed, exit_w
         vu.finish()
     if team_night:
         _print_teams(collector, echo)
+    elif kind == "individual":
+        _print_players(collector, echo)
     else:
         _print_results(collector, deals, echo)
     if sim:
