@@ -190,13 +190,15 @@ def test_the_demo_plays_a_swiss_teams_night_with_its_draws(tmp_path):
 
 
 @pytest.mark.parametrize("movement,ranked", [("arrow-switch", r"^ +\d+=? +pair +\d+(NS|EW) "),
+                                             ("across-field", r"^  (NS|EW) +\d+=? +pair [AB]\d+ +\d+ of 180 "),
                                              ("barometer", r"^ +\d+=? +pair +\d+ "),
                                              ("individual", r"^ +\d+=? +player +\d+ ")])
 def test_make_demo_plays_the_club_weeks_other_evenings(tmp_path, movement, ranked):
-    """`make demo MOVEMENT=arrow-switch|barometer|individual` (issue 37): the evening is played on virtual units to
-    its ranking: one field of 10 pairs for a 5-table arrow switch or barometer, 16 players for the individual."""
+    """`make demo MOVEMENT=arrow-switch|across-field|barometer|individual` (issue 37): the evening is played on
+    virtual units to its ranking: one field of 10 pairs for a 5-table arrow switch or barometer, 20 pairs of two
+    5-table sections across the field, 16 players for the individual."""
     proc = subprocess.run([sys.executable, "-m", "bidwire_host.demo.club", "--movement", movement, "--port", "0",
                            "--dir", str(tmp_path / "demo"), "--exit-when-done"], capture_output=True, text=True,
                           timeout=600)
     assert proc.returncode == 0, proc.stderr[-2000:]
-    assert len(re.findall(ranked, proc.stdout, re.M)) == (16 if movement == "individual" else 10)
+    assert len(re.findall(ranked, proc.stdout, re.M)) == {"individual": 16, "across-field": 20}.get(movement, 10)

@@ -214,13 +214,21 @@ def _analysed(data, boards, timeout=120):
 EXPORTS = {"pbn": "bidwire.pbn", "usebio": "bidwire.xml", "csv": "bidwire.zip", "lin": "bidwire-lin.zip"}
 
 
-def _exports(collector, workdir, echo):
-    """The session's exports as the scorer downloads them (GET /api/v1/export/...), into workdir/exports."""
+def _exports(collector, workdir, echo, sections=("A",)):
+    """The session's exports as the scorer downloads them (GET /api/v1/export/...), into workdir/exports: a section
+    at a time when there are several (bidwire-A.pbn, bidwire-B.pbn, ...)."""
     out = workdir / "exports"
     out.mkdir(exist_ok=True)
-    for fmt, name in EXPORTS.items():
-        (out / name).write_bytes(collector.download(f"/api/v1/export/{fmt}"))
-    echo(f"exports: {', '.join(str(out / name) for name in EXPORTS.values())}")
+    written = []
+    for section in sections:
+        for fmt, name in EXPORTS.items():
+            if len(sections) > 1:
+                stem, _, ext = name.partition(".")
+                name = f"{stem}-{section}.{ext}"
+            query = f"?section={section}" if len(sections) > 1 else ""
+            (out / name).write_bytes(collector.download(f"/api/v1/export/{fmt}{query}"))
+            written.append(out / name)
+    echo(f"exports: {', '.join(map(str, written))}")
 
 
 def _join_sim(event_file, data, hub, sim_id, club, secret_file):
@@ -297,6 +305,15 @@ def _print_teams(collector, echo):
             if m["round"] == last:
                 echo(f"  tables {m['tables'][0]}-{m['tables'][1]}  {m['home_name']} v {m['away_name']}  "
                      f"{m['imps'][0]}-{m['imps'][1]} IMPs  {'-'.join(m['vps'] or ['?', '?'])} VPs")
+
+
+def _print_field(collector, echo):
+    """Two sections ranked across the field, each pair's place in its own section beside it."""
+    field = collector.get("/api/v1/field")
+    echo("\nranking across the field (each pair's place in its own section after it):")
+    for e in field["ranking"]:
+        echo(f"  {e['direction'] or '  '} {e['rank']:>3}  pair {e['section']}{e['pair']:<3} {e['mp']:>5} of "
+             f"{e['top']}  {e['pct']:>6} %  ({e['section_rank']} in {e['section']})  {e['names']}")
 
 
 def _print_players(collector, echo):
@@ -405,9 +422,10 @@ def _claim(workdir):
 @click.option("--sim", nargs=4, metavar="HUB SIM CLUB SECRET_FILE",
               help="Play a heat of a sim: the hub's URL, the sim's id, this club's id and its secret's file.")
 @click.option("--movement", default="mitchell", show_default=True,
-              type=click.Choice(["mitchell", "arrow-switch", "barometer", "individual", "swiss-teams",
-                                 "round-robin"]),
-              help="A pairs Mitchell (arrow-switch: switched in its last round, one winner), a barometer (Howell "
+              type=click.Choice(["mitchell", "arrow-switch", "across-field", "barometer", "individual",
+                                 "swiss-teams", "round-robin"]),
+              help="A pairs Mitchell (arrow-switch: switched in its last round, one winner; across-field: two "
+                   "sections of it scored as one field), a barometer (Howell "
                    "seating), the 4-table individual, or a teams night: a Swiss (its draws pushed by the demo's "
                    "director) or a round robin.")
 @click.option("--teams", default=6, show_default=True, type=click.IntRange(3, 16),
@@ -455,7 +473,8 @@ def _session(started, tables, boards, boards_per_round, port, heap, seed, exit_w
                                      param_hint="--boards")
         movement["rounds"] = boards // boards_per_round
     try:
-        ev = demo_event(movement, boards_per_round, seed, teams if team_night else None)
+        ev = demo_event(movement, boards_per_round, seed, teams if team_night else None,
+                        sections=2 if kind == "across-field" else 1)
     except event_mod.EventError as e:
         raise click.ClickException(str(e)) from None
     rounds = _rounds(ev)
@@ -466,7 +485,9 @@ def _session(started, tables, boards, boards_per_round, port, heap, seed, exit_w
     (workdir / "data").mkdir(parents=True)
     runtime = unit_runtime(ROOT, workdir / "firmware", heap, notice=lambda line: echo(line, err=True))
     echo(f"virtual units: {runtime}")
-    units = {t: f"T{t:02d}" for t in range(1, tables + 1)}
+    seats = {i + 1: (sec.name, t) for i, (sec, t) in enumerate((sec, t) for sec in ev.sessions[0].sections
+                                                              for t in range(1, tables + 1))}
+    units = {i: f"T{i:02d}" for i in seats}
     keyring = workdir / "units" / "keyring.json"
     url_hint = f"http://127.0.0.1:{port or 8080}"
     for unit in units.values():
@@ -491,7 +512,8 @@ def _session(started, tables, boards, boards_per_round, port, heap, seed, exit_w
     scorer_file = workdir / "scorer-password"
     scorer_password = _director_password(scorer_file)
     collector = Collector(workdir / "data", keyring, port, event_file,
-                          ",".join(f"{u}={t}" for t, u in units.items()), echo, password_file, scorer_file,
+                          ",".join(f"{u}={seats[i][0]}:{seats[i][1]}" for i, u in units.items()), echo,
+                          password_file, scorer_file,
                           keep_fds=(lock.fileno(),), method="teams" if team_night else None)
     started.append(collector)
     lock.held_by(f"the collector of demo pid {os.getpid()} (pid {collector.proc.pid}, {collector.url})",
@@ -534,13 +556,15 @@ def _session(started, tables, boards, boards_per_round, port, heap, seed, exit_w
         vu.finish()
     if team_night:
         _print_teams(collector, echo)
+    elif kind == "across-field":
+        _print_field(collector, echo)
     elif kind == "individual":
         _print_players(collector, echo)
     else:
         _print_results(collector, deals, echo)
     if sim:
         _hub_done(collector, echo)
-    _exports(collector, workdir, echo)
+    _exports(collector, workdir, echo, [sec.name for sec in ev.sessions[0].sections])
     kinds, calls = _table_talk(workdir / "data")
     echo(f"director calls from the tables: {calls}; irregularities: "
          + (", ".join(f"{n} {kind} (Law {law})" for kind, law, n in kinds) or "none"))

@@ -65,14 +65,19 @@ def _members(seed, playing):
     return [(n, f, la) for n, (f, la) in zip(numbers, names, strict=True)]
 
 
-def demo_event(movement, boards_per_round, seed, teams=None):
+def demo_event(movement, boards_per_round, seed, teams=None, sections=1):
     """The demo's event: the club's Tuesday pairs (or, with `teams`, its teams night: a round robin or a Swiss of
     that many teams, each named for its captain), dated today, two members named in every pair, hand records in
-    HANDS."""
+    HANDS. `sections` > 1: as many sections on the same boards, scored across the field."""
     night = "teams night" if teams else "Tuesday pairs"
     ev = event_mod.new_event(f"{CLUB}: {night}", movement, boards_per_round=boards_per_round, session="Evening",
                              date=time.strftime("%Y-%m-%d"), hand_records=HANDS, teams=teams)
     data = event_mod.to_dict(ev)
+    if sections > 1:
+        first = data["sessions"][0]["sections"][0]
+        data["sessions"][0]["sections"] += [dict(json.loads(json.dumps(first)), name="ABCDEFGH"[k])
+                                            for k in range(1, sections)]
+        data["sessions"][0]["across_field"] = True
     data["club"] = {"name": CLUB, "id": CLUB_ID}
     if not teams:
         data["masterpoints"] = {"scale": EBU_CLUB}  # a club session on the EBU's local points (scoring/masterpoints)
