@@ -198,8 +198,8 @@ bench: setup gcc-multilib postgresql mp32 mp32-mpy
 
 # A whole Mitchell session with no hardware: the collector and one virtual unit per table (docs/unit.md, collector.md).
 # make demo [TABLES=5] [BOARDS=6] [PORT=8080] [EXIT_WHEN_DONE=1]
-# make demo MOVEMENT=arrow-switch|across-field|barometer|individual|swiss-teams|round-robin [TEAMS=6] [MATCHES=4]: another
-# kind of evening (docs/movements.md, docs/teams.md)
+# make demo MOVEMENT=arrow-switch|across-field|two-sessions|barometer|individual|swiss-teams|round-robin [TEAMS=6]
+# [MATCHES=4]: another kind of evening (docs/movements.md, docs/scorer.md, docs/teams.md)
 demo: runtime device-model
 	$(BIN)/python -m bidwire_host.demo.club $(if $(VUNIT_HEAP),--heap $(VUNIT_HEAP)) $(if $(TABLES),--tables $(TABLES)) \
 		$(if $(MOVEMENT),--movement $(MOVEMENT)) $(if $(TEAMS),--teams $(TEAMS)) $(if $(MATCHES),--matches $(MATCHES)) \

@@ -191,12 +191,14 @@ def test_the_demo_plays_a_swiss_teams_night_with_its_draws(tmp_path):
 
 @pytest.mark.parametrize("movement,ranked", [("arrow-switch", r"^ +\d+=? +pair +\d+(NS|EW) "),
                                              ("across-field", r"^  (NS|EW) +\d+=? +pair [AB]\d+ +\d+ of 180 "),
+                                             ("two-sessions", r"^ +\d+=? +[\d.]+ % +\( *[\d.]+ +[\d.]+\) "),
                                              ("barometer", r"^ +\d+=? +pair +\d+ "),
                                              ("individual", r"^ +\d+=? +player +\d+ ")])
 def test_make_demo_plays_the_club_weeks_other_evenings(tmp_path, movement, ranked):
-    """`make demo MOVEMENT=arrow-switch|across-field|barometer|individual` (issue 37): the evening is played on
-    virtual units to its ranking: one field of 10 pairs for a 5-table arrow switch or barometer, 20 pairs of two
-    5-table sections across the field, 16 players for the individual."""
+    """`make demo MOVEMENT=arrow-switch|across-field|two-sessions|barometer|individual` (issue 37): the evening is
+    played on virtual units to its ranking: one field of 10 pairs for a 5-table arrow switch or barometer, 20 pairs
+    of two 5-table sections across the field, the 10 pairs of a 5-table Mitchell over two sessions each with both
+    sessions' figures, 16 players for the individual."""
     proc = subprocess.run([sys.executable, "-m", "bidwire_host.demo.club", "--movement", movement, "--port", "0",
                            "--dir", str(tmp_path / "demo"), "--exit-when-done"], capture_output=True, text=True,
                           timeout=600)

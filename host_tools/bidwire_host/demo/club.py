@@ -56,13 +56,15 @@ class Collector:
     """`bidwire serve` in a subprocess; `keep_fds` are passed on to it (the demo's lock on its folder)."""
 
     def __init__(self, data, keyring, port, event_file, tables, echo, password_file=None, scorer_file=None,
-                 keep_fds=(), method=None):
+                 keep_fds=(), method=None, session=None):
         self.log_path = data / "serve.log"
         self.log = open(self.log_path, "w")
         args = [str(BIN / "bidwire"), "serve", "--data", str(data), "--keyring", str(keyring), "--port", str(port),
                 "--log-level", "warning", "--event", str(event_file), "--tables", tables]
         if method is not None:
             args += ["--method", method]
+        if session is not None:  # the event's session this folder plays
+            args += ["--play-session", session]
         if password_file is not None:
             args += ["--director-password-file", str(password_file)]
         if scorer_file is not None:
@@ -143,7 +145,7 @@ def _director_password(path):
     return password
 
 
-def _rounds(ev):
+def _rounds(ev, session=None):
     """How many rounds the event's movement has (its assignments stop there; a Swiss's, once all are drawn)."""
     plan = ev.sessions[0].sections[0].movement_plan()
     if plan.kind in TEAM_EVENTS:
@@ -151,7 +153,7 @@ def _rounds(ev):
     n = 0
     while True:
         try:
-            if not seating.assignments(ev, n + 1):
+            if not seating.assignments(ev, n + 1, session):
                 return n
         except event_mod.EventError:
             return n
@@ -422,10 +424,11 @@ def _claim(workdir):
 @click.option("--sim", nargs=4, metavar="HUB SIM CLUB SECRET_FILE",
               help="Play a heat of a sim: the hub's URL, the sim's id, this club's id and its secret's file.")
 @click.option("--movement", default="mitchell", show_default=True,
-              type=click.Choice(["mitchell", "arrow-switch", "across-field", "barometer", "individual",
-                                 "swiss-teams", "round-robin"]),
+              type=click.Choice(["mitchell", "arrow-switch", "across-field", "two-sessions", "barometer",
+                                 "individual", "swiss-teams", "round-robin"]),
               help="A pairs Mitchell (arrow-switch: switched in its last round, one winner; across-field: two "
-                   "sections of it scored as one field), a barometer (Howell "
+                   "sections of it scored as one field; two-sessions: an afternoon and an evening, each in a data "
+                   "folder of its own, ranked together), a barometer (Howell "
                    "seating), the 4-table individual, or a teams night: a Swiss (its draws pushed by the demo's "
                    "director) or a round robin.")
 @click.option("--teams", default=6, show_default=True, type=click.IntRange(3, 16),
@@ -439,8 +442,11 @@ def main(tables, boards, boards_per_round, port, heap, seed, exit_when_done, wor
     for signum in STOP_SIGNALS:  # Ctrl-C reaches the terminal's whole group; kill -TERM/-HUP only this process
         signal.signal(signum, _stop)
     try:
-        _session(started, tables, boards, boards_per_round, port, heap, seed, exit_when_done, workdir,
-                 deal_seed, sim, movement, teams, matches)
+        if movement == "two-sessions":
+            _two_sessions(started, tables, boards, boards_per_round, port, heap, seed, workdir, deal_seed)
+        else:
+            _session(started, tables, boards, boards_per_round, port, heap, seed, exit_when_done, workdir,
+                     deal_seed, sim, movement, teams, matches)
     except Stopped as e:
         click.echo(f"\n{signal.Signals(e.args[0]).name}: the collector and the virtual units are stopped", err=True)
     finally:
@@ -450,8 +456,32 @@ def main(tables, boards, boards_per_round, port, heap, seed, exit_when_done, wor
             thing.stop()
 
 
+def _two_sessions(started, tables, boards, boards_per_round, port, heap, seed, workdir, deal_seed):
+    """An event of two sessions: the afternoon and the evening each played in a folder of its own
+    (`bidwire serve --play-session`), the same pairs, other deals; then the event ranked as a whole (`bidwire
+    overall`: the percentages averaged over the boards played)."""
+    from bidwire_host.collector import overall_ranking
+    from bidwire_host.scoring.model import format_number
+
+    for k, name in enumerate(("Afternoon", "Evening")):
+        echo = click.echo
+        echo(f"\n--- {name} ---")
+        mine = []
+        try:
+            _session(mine, tables, boards, boards_per_round, port, heap, seed, True, workdir / name.lower(),
+                     (deal_seed if deal_seed is not None else seed) + k, play_session=name)
+        finally:
+            for thing in reversed(mine):
+                thing.stop()
+    sessions, ranked = overall_ranking.ranking([workdir / "afternoon" / "data", workdir / "evening" / "data"])
+    click.echo(f"\noverall ({', '.join(sessions)}: percentages averaged over the boards played):")
+    for o in ranked:
+        each = "  ".join("-" if p is None else f"{float(p):6.2f}" for p in o.sessions)
+        click.echo(f"  {o.rank:>4}  {format_number(o.score)!s:>6} %  ({each})  {o.name or ' '.join(map(str, o.who))}")
+
+
 def _session(started, tables, boards, boards_per_round, port, heap, seed, exit_when_done, workdir, deal_seed=None,
-             sim=None, kind="mitchell", teams=6, matches=None):
+             sim=None, kind="mitchell", teams=6, matches=None, play_session=None):
     echo = click.echo
     team_night = kind in TEAM_EVENTS
     movement = {"type": "mitchell", "tables": tables}
@@ -474,10 +504,10 @@ def _session(started, tables, boards, boards_per_round, port, heap, seed, exit_w
         movement["rounds"] = boards // boards_per_round
     try:
         ev = demo_event(movement, boards_per_round, seed, teams if team_night else None,
-                        sections=2 if kind == "across-field" else 1)
+                        sections=2 if kind == "across-field" else 1, sessions=2 if play_session else 1)
     except event_mod.EventError as e:
         raise click.ClickException(str(e)) from None
-    rounds = _rounds(ev)
+    rounds = _rounds(ev, play_session)
     plan = ev.sessions[0].sections[0].movement_plan()
     tables = plan.tables
     lock = _claim(workdir)
@@ -493,7 +523,7 @@ def _session(started, tables, boards, boards_per_round, port, heap, seed, exit_w
     for unit in units.values():
         provision_mod.provision(unit, url_hint, workdir / "units" / f"{unit}.json", keyring=keyring, board="unix_sim")
     event_file = workdir / "event.json"
-    deals = write_event(ev, event_file, seed, deal_seed)
+    deals = write_event(ev, event_file, seed, deal_seed, play_session)
     if sim:
         _join_sim(event_file, workdir / "data", *sim)
         echo(f"sim: {sim[1]} at {sim[0]}, as club {sim[2]}")
@@ -514,7 +544,7 @@ def _session(started, tables, boards, boards_per_round, port, heap, seed, exit_w
     collector = Collector(workdir / "data", keyring, port, event_file,
                           ",".join(f"{u}={seats[i][0]}:{seats[i][1]}" for i, u in units.items()), echo,
                           password_file, scorer_file,
-                          keep_fds=(lock.fileno(),), method="teams" if team_night else None)
+                          keep_fds=(lock.fileno(),), method="teams" if team_night else None, session=play_session)
     started.append(collector)
     lock.held_by(f"the collector of demo pid {os.getpid()} (pid {collector.proc.pid}, {collector.url})",
                  collector.proc.pid)

@@ -65,10 +65,11 @@ def _members(seed, playing):
     return [(n, f, la) for n, (f, la) in zip(numbers, names, strict=True)]
 
 
-def demo_event(movement, boards_per_round, seed, teams=None, sections=1):
+def demo_event(movement, boards_per_round, seed, teams=None, sections=1, sessions=1):
     """The demo's event: the club's Tuesday pairs (or, with `teams`, its teams night: a round robin or a Swiss of
     that many teams, each named for its captain), dated today, two members named in every pair, hand records in
-    HANDS. `sections` > 1: as many sections on the same boards, scored across the field."""
+    HANDS. `sections` > 1: as many sections on the same boards, scored across the field. `sessions` 2: an afternoon
+    and an evening of the same pairs (each played in a folder of its own)."""
     night = "teams night" if teams else "Tuesday pairs"
     ev = event_mod.new_event(f"{CLUB}: {night}", movement, boards_per_round=boards_per_round, session="Evening",
                              date=time.strftime("%Y-%m-%d"), hand_records=HANDS, teams=teams)
@@ -83,6 +84,9 @@ def demo_event(movement, boards_per_round, seed, teams=None, sections=1):
         data["masterpoints"] = {"scale": EBU_CLUB}  # a club session on the EBU's local points (scoring/masterpoints)
     for part, players in _partnerships(data, _members(seed, 4 * (teams or 0) + 2 * _pairs(data))):
         _name(part, players)
+    if sessions == 2:  # the same pairs, named, in both
+        data["sessions"] = [dict(json.loads(json.dumps(data["sessions"][0])), name=name)
+                            for name in ("Afternoon", "Evening")]
     named = [t for sec in data["sessions"][0]["sections"] for t in sec.get("teams", [])]
     twice = {t["name"] for t in named if sum(u["name"] == t["name"] for u in named) > 1}
     for t in named:  # two captains of one surname: their first names' initials tell the teams apart
@@ -121,7 +125,7 @@ def _name(part, players):
         part["players"] = named
 
 
-def write_event(ev, path, seed, deal_seed=None):
+def write_event(ev, path, seed, deal_seed=None, session=None):
     """Write the event beside its files: the club's register (REGISTER, `bidwire players import`'s CSV) and the
     boards it plays dealt into HANDS (`bidwire event create --deal`'s dealer, seeded); the event file at `path`
     names each player by membership number only, the register giving the name. The session's Deals, analysed.
@@ -137,7 +141,7 @@ def write_event(ev, path, seed, deal_seed=None):
         w = csv.writer(f)
         w.writerow(["Number", "First name", "Last name"])
         w.writerows(_members(seed, 4 * teams + 2 * _pairs(data)))
-    for sec in data["sessions"][0]["sections"]:
+    for sec in (sec for ses in data["sessions"] for sec in ses["sections"]):
         for p in sec.get("pairs", []):
             p["players"] = [{"id": pl["id"]} for pl in p["players"]]
         for t in sec.get("teams", []):
@@ -147,7 +151,7 @@ def write_event(ev, path, seed, deal_seed=None):
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     os.replace(tmp, path)
-    return Deals(event_files.load(path), seed)  # the names from the register
+    return Deals(event_files.load(path), seed, session)  # the names from the register
 
 
 def _table_play(board, table, seed, deal=None, hands=None):
@@ -188,8 +192,8 @@ class Deals:
     auctions, the opening lead from a suit the leader holds, tricks near double dummy; one result (`staged`:
     (table, board)) entered five tricks away from it, a wrong entry for the director's queue."""
 
-    def __init__(self, ev, seed):
-        self.hands, self.seed = event_files.hand_records(ev), seed
+    def __init__(self, ev, seed, session=None):
+        self.hands, self.seed = event_files.hand_records(ev, session), seed
         self.tables = analysis.tables(self.hands)  # {board: {"dd", "par"}}
         # table 1's last round, played once the collector has stored its analysis: its last board bid to a contract
         plan = ev.sessions[0].sections[0].movement_plan()
