@@ -5,7 +5,10 @@ says, partners no one twice, and never plays a board twice (Law 15)."""
 from collections import Counter
 from itertools import combinations
 
+import pytest
+
 from bidwire_host.event.individual import build, partnership, players_of, seats
+from bidwire_host.event.movements import MovementError
 
 CARD = """16 1 2 7 1 | 15 6 9 11 2 | 14 8 4 5 6 | 13 10 12 3 7
 16 2 3 8 2 | 15 7 10 12 3 | 14 9 5 6 7 | 13 11 1 4 8
@@ -42,3 +45,34 @@ def test_no_one_partners_anyone_twice_or_plays_a_board_twice():
     assert set(played.values()) == {1} and len({p for p, _ in played}) == 16
     for r in range(1, 13):  # every player plays every round, at one seat
         assert sorted(p for t in range(1, 5) for p in seats(t, r)) == list(range(1, 17))
+
+
+@pytest.mark.parametrize("tables", [5, 7])
+def test_the_rainbow_individual_moves_as_published(tables):
+    """The Rainbow individual for a prime number of tables, as its posting describes it (rec.games.bridge, kept at
+    elsid.co.za/bridge/templates/prime_ind.html): the boards stay; North players (1 to n) move up one table a
+    round, East (n + 1 to 2n) down one, South (2n + 1 to 3n) up two, West (3n + 1 to 4n) down two. So no two
+    players partner twice and no one plays a board twice."""
+    n = tables
+    plan = build(n, 2)
+    assert (plan.rounds, plan.tables) == (n, n)
+    for r in range(1, n + 1):
+        for t in range(1, n + 1):
+            here = plan.at(t, r)
+            assert here.set == t  # the boards stay at their table
+            north, south, east, west = seats(t, r, n)
+            assert north == (t - 1 - (r - 1)) % n + 1  # moved up one table a round
+            assert east == n + (t - 1 + (r - 1)) % n + 1  # down one
+            assert south == 2 * n + (t - 1 - 2 * (r - 1)) % n + 1  # up two
+            assert west == 3 * n + (t - 1 + 2 * (r - 1)) % n + 1  # down two
+            assert (partnership(here.ns), partnership(here.ew)) == (f"{north}+{south}", f"{east}+{west}")
+    partners = Counter(frozenset(players_of(partnership(p))) for t in plan.plays for p in (t.ns, t.ew))
+    assert len(partners) == 2 * n * n and set(partners.values()) == {1}
+    played = Counter((p, b) for t in plan.plays for pair in (t.ns, t.ew) for p in players_of(partnership(pair))
+                     for b in t.boards)
+    assert set(played.values()) == {1} and len({p for p, _ in played}) == 4 * n
+
+
+def test_an_individual_of_a_size_no_card_is_held_for_is_refused():
+    with pytest.raises(MovementError, match="4, 5, 7 tables"):
+        build(6, 2)

@@ -23,7 +23,8 @@ def move_text(plan, table, round_no):
     if plan.kind in TEAM_EVENTS:
         return wrap(_match_move(plan, here, round_no))
     if plan.kind == "individual":
-        return wrap(_player_moves(here, round_no) if round_no < plan.rounds else ["End of session", "Thank you"])
+        return wrap(_player_moves(plan, here, round_no) if round_no < plan.rounds else ["End of session",
+                                                                                          "Thank you"])
     if plan.kind == "swiss-pairs" and plan.rounds <= round_no < plan.full_rounds:
         return wrap([f"Match {round_no} over", "Next match: see the draw"])
     if round_no >= plan.rounds:
@@ -46,12 +47,12 @@ def _match_move(plan, here, round_no):
     return [f"Match {match} over", *(_pair_move(plan, here, pair, round_no) for pair in here.pairs())]
 
 
-def _player_moves(here, round_no):
+def _player_moves(plan, here, round_no):
     """An individual's table after a round: where each of its four players sits next ("16>T1N 1>T4E ...")."""
     out = []
-    for p in individual.seats(here.table, round_no):
-        for t in range(1, 5):
-            nxt = individual.seats(t, round_no + 1)
+    for p in individual.seats(here.table, round_no, plan.tables):
+        for t in range(1, plan.tables + 1):
+            nxt = individual.seats(t, round_no + 1, plan.tables)
             if p in nxt:
                 out.append(f"{p}>T{t}{'NSEW'[nxt.index(p)]}")
     return [" ".join(out)]
