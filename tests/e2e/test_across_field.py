@@ -10,14 +10,13 @@ compares them.
 """
 import json
 import subprocess
-import time
 from collections import defaultdict
 
 import httpx2 as httpx
 from collector_proc import BIDWIRE, Collector, keyring, rows
-from table_threads import assigns_applied, run_tables
-from test_collector_units import board_lines, play, secret, unit_config
-from vunit import VUnit
+from table_play import play_rounds
+from table_threads import run_tables
+from test_collector_units import secret
 
 SEATS = {i: (("A", i) if i <= 5 else ("B", i - 5)) for i in range(1, 11)}  # unit number -> (section, table)
 UNITS = {i: f"T{i:02d}" for i in SEATS}
@@ -41,21 +40,7 @@ def test_two_sections_are_matchpointed_as_one_field(tmp_path):
     collector = Collector(tmp_path, ring, extra=("--event", str(event_file), "--tables", tables))
 
     def play_table(i, finished):
-        unit, (section, table) = UNITS[i], SEATS[i]
-        u = VUnit(unit_config(tmp_path, collector, unit, i))
-        for round_no in range(1, 6):
-            deadline = time.monotonic() + 60
-            while not assigns_applied(collector, unit, round_no):
-                assert time.monotonic() < deadline, f"{unit}: no assign for round {round_no}"
-                u.write("sync 1000")
-                time.sleep(0.2)
-            [a] = assigns_applied(collector, unit, round_no)
-            for board in a["boards"]:
-                play(u, board_lines(board, tricks(section, table)))
-            u.write("sync 10000")
-            finished.wait()
-        u.write("sync 10000")
-        assert u.finish() == 0
+        play_rounds(tmp_path, collector, UNITS[i], i, 5, lambda a, board: tricks(*SEATS[i]), finished)
 
     try:
         run_tables(list(UNITS), play_table)

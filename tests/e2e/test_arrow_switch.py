@@ -12,12 +12,11 @@ EW. Seven results, top 12 (2 a result beaten, 1 a tie): the 150s 11, the 120s 6,
 """
 import json
 import subprocess
-import time
 
 from collector_proc import BIDWIRE, Collector, keyring, rows
-from table_threads import assigns_applied, run_tables
-from test_collector_units import board_lines, play, secret, unit_config
-from vunit import VUnit
+from table_play import play_rounds
+from table_threads import run_tables
+from test_collector_units import secret
 
 UNITS = {t: f"T{t:02d}" for t in range(1, 8)}
 
@@ -33,21 +32,7 @@ def test_an_arrow_switched_mitchell_has_one_winner(tmp_path):
     collector = Collector(tmp_path, ring, extra=("--event", str(event_file), "--tables", tables))
 
     def play_table(table, finished):
-        unit = UNITS[table]
-        u = VUnit(unit_config(tmp_path, collector, unit, table))
-        for round_no in range(1, 8):
-            deadline = time.monotonic() + 60
-            while not assigns_applied(collector, unit, round_no):
-                assert time.monotonic() < deadline, f"{unit}: no assign for round {round_no}"
-                u.write("sync 1000")
-                time.sleep(0.2)
-            [a] = assigns_applied(collector, unit, round_no)
-            for board in a["boards"]:
-                play(u, board_lines(board, 7 + table % 3))
-            u.write("sync 10000")
-            finished.wait()
-        u.write("sync 10000")
-        assert u.finish() == 0
+        play_rounds(tmp_path, collector, UNITS[table], table, 7, lambda a, board: 7 + table % 3, finished)
 
     try:
         run_tables(list(UNITS), play_table)

@@ -11,13 +11,12 @@ pair 16 has 14.29 %, pair 2 57.14 %: in round 2 they meet at table 1, which is t
 import json
 import re
 import subprocess
-import time
 
 import httpx2 as httpx
 from collector_proc import BIDWIRE, Collector, keyring, rows
-from table_threads import assigns_applied, run_tables
-from test_collector_units import board_lines, play, secret, unit_config
-from vunit import VUnit
+from table_play import play_rounds
+from table_threads import run_tables
+from test_collector_units import secret
 from waiting import wait_until
 
 TRICKS = {1: 7, 2: 8, 3: 9, 4: 7, 5: 8, 6: 9, 7: 7, 8: 8}
@@ -47,22 +46,12 @@ def test_an_eight_table_barometer_shows_each_round_as_it_ends(tmp_path):
         done["round"] += 1
         public_page(done["round"])
 
+    def on_assign(a):
+        assert a["boards"] == [a["round"]]  # every table on the round's board
+
     def play_table(table, finished):
-        unit = UNITS[table]
-        u = VUnit(unit_config(tmp_path, collector, unit, table))
-        for round_no in range(1, 4):
-            deadline = time.monotonic() + 60
-            while not assigns_applied(collector, unit, round_no):
-                assert time.monotonic() < deadline, f"{unit}: no assign for round {round_no}"
-                u.write("sync 1000")
-                time.sleep(0.2)
-            [a] = assigns_applied(collector, unit, round_no)
-            assert a["boards"] == [round_no]  # every table on the round's board
-            play(u, board_lines(round_no, TRICKS[table]))
-            u.write("sync 10000")
-            finished.wait()
-        u.write("sync 10000")
-        assert u.finish() == 0
+        play_rounds(tmp_path, collector, UNITS[table], table, 3, lambda a, board: TRICKS[table], finished,
+                    on_assign=on_assign)
 
     try:
         run_tables(list(UNITS), play_table, after_round=between)

@@ -6,13 +6,12 @@ boards. Board b is 1NT by the dealer; table t takes 7 + (t + b) mod 3 tricks.
 """
 import json
 import subprocess
-import time
 from collections import defaultdict
 
 from collector_proc import BIDWIRE, Collector, keyring, rows
-from table_threads import assigns_applied, run_tables
-from test_collector_units import board_lines, play, secret, unit_config
-from vunit import VUnit
+from table_play import play_rounds
+from table_threads import run_tables
+from test_collector_units import secret
 
 UNITS = {t: f"T{t:02d}" for t in range(1, 5)}
 
@@ -25,21 +24,7 @@ def test_a_four_table_individual_ranks_each_player(tmp_path):
     collector = Collector(tmp_path, ring, extra=("--event", str(event_file), "--tables", "T01=1,T02=2,T03=3,T04=4"))
 
     def play_table(table, finished):
-        unit = UNITS[table]
-        u = VUnit(unit_config(tmp_path, collector, unit, table))
-        for round_no in range(1, 13):
-            deadline = time.monotonic() + 60
-            while not assigns_applied(collector, unit, round_no):
-                assert time.monotonic() < deadline, f"{unit}: no assign for round {round_no}"
-                u.write("sync 1000")
-                time.sleep(0.2)
-            [a] = assigns_applied(collector, unit, round_no)
-            for board in a["boards"]:
-                play(u, board_lines(board, 7 + (table + board) % 3))
-            u.write("sync 10000")
-            finished.wait()
-        u.write("sync 10000")
-        assert u.finish() == 0
+        play_rounds(tmp_path, collector, UNITS[table], table, 12, lambda a, board: 7 + (table + board) % 3, finished)
 
     try:
         run_tables(list(UNITS), play_table)

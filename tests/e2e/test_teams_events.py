@@ -12,13 +12,12 @@ for 1-8 boards (bridgehands.com "Victory Points"): a margin of 0 is 10-10, 3-4 I
 import json
 import re
 import subprocess
-import time
 
 import httpx2 as httpx
 from collector_proc import BIDWIRE, Collector, keyring, rows
-from table_threads import assigns_applied, run_tables
-from test_collector_units import board_lines, play, secret, unit_config
-from vunit import VUnit
+from table_play import play_rounds
+from table_threads import run_tables
+from test_collector_units import secret
 from waiting import wait_until
 
 SEATS = "NESW"
@@ -62,24 +61,8 @@ def play_event(tmp_path, collector, units, rounds, k, after_match=None, seated=l
             after_match(done["round"] // halves)
 
     def play_table(table, finished):
-        unit = units[table]
-        u = VUnit(unit_config(tmp_path, collector, unit, table))
-        for round_no in range(1, rounds + 1):
-            if not seated(table, round_no):
-                finished.wait()
-                continue
-            deadline = time.monotonic() + 60
-            while not assigns_applied(collector, unit, round_no):
-                assert time.monotonic() < deadline, f"{unit}: no assign for round {round_no}"
-                u.write("sync 1000")
-                time.sleep(0.2)
-            [a] = assigns_applied(collector, unit, round_no)
-            for board in a["boards"]:
-                play(u, board_lines(board, tricks(a, board, k)))
-            u.write("sync 10000")
-            finished.wait()
-        u.write("sync 10000")
-        assert u.finish() == 0
+        play_rounds(tmp_path, collector, units[table], table, rounds, lambda a, board: tricks(a, board, k), finished,
+                    seated=lambda round_no: seated(table, round_no))
 
     run_tables(list(units), play_table, after_round=between)
 
