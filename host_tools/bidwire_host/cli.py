@@ -404,6 +404,7 @@ def event():
                                  "swiss-teams", "knockout", "swiss-pairs"]),
               help="mitchell: NS stay, EW and boards move; howell: every pair meets every other (2-8 tables); "
                    "barometer: every table on the same boards each round (--seating howell or mitchell); "
+                   "individual: a published card for 2, 3, 4, 5 or 7 tables, partners changing every round; "
                    "teams: a two-table match, home and away; round-robin: N teams, each meeting every other; "
                    "swiss-teams: N teams, each match round drawn from the standings; knockout: N teams, the "
                    "seeds in a bracket, winners going through; swiss-pairs: --pairs N, drawn as a Swiss "
@@ -417,7 +418,8 @@ def event():
 @click.option("--vp-scale", type=click.Choice(["wbf", "acbl20", "acbl30"]),
               help="A round robin's or Swiss's IMPs to VPs: the WBF's 20-point continuous scale (default), the "
                    "ACBL's 20-point whole-VP scale, or its 30-point scale (6-11 board matches).")
-@click.option("--tables", type=click.IntRange(1), help="Tables in the section (mitchell, howell).")
+@click.option("--tables", type=click.IntRange(1),
+              help="Tables in the section (mitchell, howell, barometer, individual).")
 @click.option("--even", type=click.Choice(["skip", "relay"]),
               help="A Mitchell with an even number of tables: EW skip a table half way (default), or tables 1 "
                    "and N share boards with a relay (bye stand).")

@@ -1,8 +1,9 @@
-"""A 4-table individual end to end (issue 37): the published 16-player card (event/individual.py), a real `bidwire
-serve`, four real virtual units, twelve rounds of one board. Each table is told its players' seats as a round
-starts; each player is ranked on his partnerships' matchpoints, which the test works again from the raw results:
-each board played four times (top 6: 2 a result beaten, 1 a tie), each player's matchpoints over his twelve
-boards. Board b is 1NT by the dealer; table t takes 7 + (t + b) mod 3 tricks.
+"""Individuals end to end (issue 37): a real `bidwire serve` and real virtual units. The published 16-player card
+(event/individual.py) on four units, twelve rounds of one board; the ACBL's two-table individual on two, seven
+rounds of two boards that both tables play (shared). Each table is told its players' seats as a round starts; each
+player is ranked on his partnerships' matchpoints, which the test works again from the raw results: each board
+played once at every table (a result beaten scores 2, a tie 1, top 2 per opponent), each player's matchpoints
+over his boards. Board b is 1NT by the dealer; table t takes 7 + (t + b) mod 3 tricks.
 """
 import json
 import subprocess
@@ -14,6 +15,58 @@ from table_threads import run_tables
 from test_collector_units import secret
 
 UNITS = {t: f"T{t:02d}" for t in range(1, 5)}
+
+
+def _ranked_as_worked_by_hand(tmp_path, collector, players, tables, boards):
+    """The collector's ranking of the players against the matchpoints worked here from its raw results."""
+    raw = rows(tmp_path, "SELECT board, ns, ew, score_ns FROM results")
+    assert len(raw) == tables * boards
+    by_board = defaultdict(list)
+    for r in raw:
+        by_board[r["board"]].append(r)
+    mp, top = defaultdict(int), defaultdict(int)
+    for results in by_board.values():
+        assert len(results) == tables
+        for r in results:
+            ns = sum(2 * (r["score_ns"] > o["score_ns"]) + (r["score_ns"] == o["score_ns"])
+                     for o in results if o is not r)
+            for side, got in ((r["ns"], ns), (r["ew"], 2 * (tables - 1) - ns)):
+                for player in map(int, side.split("+")):
+                    mp[player] += got
+                    top[player] += 2 * (tables - 1)
+    ranked = collector.api.get("/api/v1/individuals").json()["sections"][0]["players"]
+    assert len(ranked) == players and set(top.values()) == {2 * (tables - 1) * boards}
+    for p in ranked:
+        whole = top[p["player"]]
+        assert (p["mp"], p["top"], p["pct"]) == (mp[p["player"]], whole, f"{100 * mp[p['player']] / whole:.2f}")
+    assert [p["player"] for p in ranked] == sorted(mp, key=lambda p: (-mp[p], p))
+
+
+def test_a_two_table_individual_shares_its_boards_and_ranks_each_player(tmp_path):
+    event_file = tmp_path / "event.json"
+    subprocess.run([str(BIDWIRE), "event", "create", str(event_file), "--name", "Two tables", "--movement",
+                    "individual", "--tables", "2", "--boards-per-round", "2"], check=True, capture_output=True)
+    two = {t: UNITS[t] for t in (1, 2)}
+    ring = keyring(tmp_path / "keyring.json", {two[t]: secret(t) for t in two})
+    collector = Collector(tmp_path, ring, extra=("--event", str(event_file), "--tables", "T01=1,T02=2"))
+    boards = {}
+
+    def play_table(table, finished):
+        def seen(assign):
+            boards.setdefault(assign["round"], {})[table] = list(assign["boards"])
+        play_rounds(tmp_path, collector, two[table], table, 7, lambda a, board: 7 + (table + board) % 3, finished,
+                    on_assign=seen)
+
+    try:
+        run_tables(list(two), play_table)
+        for r in range(1, 8):  # both tables on the round's two boards, table 2 starting at the other
+            assert boards[r][1] == [2 * r - 1, 2 * r] and boards[r][2] == [2 * r, 2 * r - 1]
+        told = [json.loads(r["body"])["text"] for r in rows(tmp_path, "SELECT body FROM commands WHERE unit = 'T02' "
+                                                                       "AND type = 'message' ORDER BY seq")]
+        assert told[:2] == ["N 5, S 7, E 3, W 4", "N 6, S 1, E 4, W 5"]  # the ACBL's table 2, rounds 1 and 2
+        _ranked_as_worked_by_hand(tmp_path, collector, players=8, tables=2, boards=14)
+    finally:
+        collector.stop()
 
 
 def test_a_four_table_individual_ranks_each_player(tmp_path):
@@ -31,25 +84,6 @@ def test_a_four_table_individual_ranks_each_player(tmp_path):
         told = [json.loads(r["body"])["text"] for r in rows(tmp_path, "SELECT body FROM commands WHERE unit = 'T01' "
                                                                        "AND type = 'message' ORDER BY seq")]
         assert told[:2] == ["N 16, S 1, E 2, W 7", "N 16, S 2, E 3, W 8"]  # the card's table 1, rounds 1 and 2
-        raw = rows(tmp_path, "SELECT board, ns, ew, score_ns FROM results")
-        assert len(raw) == 48
-        by_board = defaultdict(list)
-        for r in raw:
-            by_board[r["board"]].append(r)
-        mp, top = defaultdict(int), defaultdict(int)
-        for results in by_board.values():
-            assert len(results) == 4
-            for r in results:
-                ns = sum(2 * (r["score_ns"] > o["score_ns"]) + (r["score_ns"] == o["score_ns"])
-                         for o in results if o is not r)
-                for side, got in ((r["ns"], ns), (r["ew"], 6 - ns)):
-                    for player in map(int, side.split("+")):
-                        mp[player] += got
-                        top[player] += 6
-        ranked = collector.api.get("/api/v1/individuals").json()["sections"][0]["players"]
-        assert len(ranked) == 16
-        for p in ranked:
-            assert (p["mp"], p["top"], p["pct"]) == (mp[p["player"]], 72, f"{100 * mp[p['player']] / 72:.2f}")
-        assert [p["player"] for p in ranked] == sorted(mp, key=lambda p: (-mp[p], p))
+        _ranked_as_worked_by_hand(tmp_path, collector, players=16, tables=4, boards=12)
     finally:
         collector.stop()

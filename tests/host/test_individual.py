@@ -1,7 +1,11 @@
-"""The 4-table individual (issue 37) against its published card: Ted Muller's 16-player, 12-round movement as
-the Bridge_pal project keeps it (github.com/MarcinRubin/Bridge_pal, backend/bridge_movements/Individual_16_1.txt,
-each line N S E W and the board set), typed here from it. Every player meets the partners and opponents the card
-says, partners no one twice, and never plays a board twice (Law 15)."""
+"""The individuals (issue 37) against their published cards, typed here from the sources: the ACBL's two-table
+one-winner individual (its guidance for small games, as bridgescoreplus.com/movements/recommended.html gives it:
+starting seats and the cycle players move on), the Admatis 12-player, 11-round individual (admatis.com/bridzs,
+"12players-11rounds-22boards.pdf", as github.com/thebridsk/bridgescorer keeps it: every table's seats and boards
+of every round), and Ted Muller's 16-player, 12-round movement as the Bridge_pal project keeps it
+(github.com/MarcinRubin/Bridge_pal, backend/bridge_movements/Individual_16_1.txt, each line N S E W and the board
+set). Every player meets the partners and opponents the card says, partners no one twice, and never plays a
+board twice (Law 15)."""
 from collections import Counter
 from itertools import combinations
 
@@ -22,6 +26,68 @@ CARD = """16 1 2 7 1 | 15 6 9 11 2 | 14 8 4 5 6 | 13 10 12 3 7
 16 10 11 4 10 | 15 3 6 8 11 | 14 5 1 2 3 | 13 7 9 12 4
 16 11 12 5 11 | 15 4 7 9 12 | 14 6 2 3 4 | 13 8 10 1 5
 16 12 1 6 12 | 15 5 8 10 1 | 14 7 3 4 5 | 13 9 11 2 6"""
+
+
+# The ACBL's: "NSEW at tables 1 and 2 are number 8, 1, 6, 2; and 5, 7, 3, 4. Player 8 is stationary at 1 NS, the
+# rest move each round on this cycle: 1S>2S>1E>2N>2W>2E>1W>1S." Seven rounds, the boards shared by both tables.
+ACBL_TWO = ((8, 1, 6, 2), (5, 7, 3, 4))
+ACBL_CYCLE = ((1, "S"), (2, "S"), (1, "E"), (2, "N"), (2, "W"), (2, "E"), (1, "W"))
+
+# Admatis's 12-player individual: round: table 1 | table 2 | table 3, each N S E W and its boards.
+ADMATIS = """12 1 5 10 1-2 | 7 11 8 9 11-12 | 2 4 3 6 13-14
+12 2 6 11 3-4 | 8 1 9 10 13-14 | 3 5 4 7 15-16
+12 3 7 1 5-6 | 9 2 10 11 15-16 | 4 6 5 8 17-18
+12 4 8 2 7-8 | 10 3 11 1 17-18 | 5 7 6 9 19-20
+12 5 9 3 9-10 | 11 4 1 2 19-20 | 6 8 7 10 21-22
+12 6 10 4 11-12 | 1 5 2 3 21-22 | 7 9 8 11 1-2
+12 7 11 5 13-14 | 2 6 3 4 1-2 | 8 10 9 1 3-4
+12 8 1 6 15-16 | 3 7 4 5 3-4 | 9 11 10 2 5-6
+12 9 2 7 17-18 | 4 8 5 6 5-6 | 10 1 11 3 7-8
+12 10 3 8 19-20 | 5 9 6 7 7-8 | 11 2 1 4 9-10
+12 11 4 9 21-22 | 6 10 7 8 9-10 | 1 3 2 5 11-12"""
+
+
+def _every_pair_partners_once_and_no_board_twice(plan, players):
+    partners = Counter(frozenset(players_of(partnership(p))) for t in plan.plays for p in (t.ns, t.ew))
+    assert set(partners.values()) == {1}
+    played = Counter((p, b) for t in plan.plays for pair in (t.ns, t.ew) for p in players_of(partnership(pair))
+                     for b in t.boards)
+    assert set(played.values()) == {1} and {p for p, _ in played} == set(range(1, players + 1))
+    for r in range(1, plan.rounds + 1):  # every player plays every round, at one seat
+        assert sorted(p for t in range(1, plan.tables + 1) for p in seats(t, r, plan.tables)) == \
+            list(range(1, players + 1))
+    return partners
+
+
+def test_the_two_table_individual_is_the_acbls():
+    plan = build(2, 3)
+    assert (plan.tables, plan.rounds, plan.sets) == (2, 7, 7)
+    at = {(t, seat): p for t, row in enumerate(ACBL_TWO, 1) for seat, p in zip("NSEW", row, strict=True)}
+    for r in range(1, 8):
+        assert seats(1, r, 2)[0] == 8  # player 8 stays at 1 North
+        here = {(t, seat): p for t in (1, 2) for seat, p in zip("NSEW", seats(t, r, 2), strict=True)}
+        assert here == at
+        one, two = plan.at(1, r), plan.at(2, r)
+        assert one.set == two.set == r and sorted(one.boards) == sorted(two.boards)  # the boards shared
+        assert (one.shared_with, two.shared_with) == ((2,), (1,)) and one.boards[0] != two.boards[0]
+        # after the round, each player moves on one seat of the cycle; player 8 stays
+        at = {ACBL_CYCLE[(i + 1) % 7]: at[where] for i, where in enumerate(ACBL_CYCLE)} | {(1, "N"): 8}
+    partners = _every_pair_partners_once_and_no_board_twice(plan, 8)
+    assert len(partners) == 28  # all 28 partnerships of 8 players: one winner
+
+
+def test_the_three_table_individual_is_admatiss_card():
+    plan = build(3, 2)
+    assert (plan.tables, plan.rounds, plan.sets) == (3, 11, 11)
+    for r, line in enumerate(ADMATIS.splitlines(), 1):
+        for t, table in enumerate(line.split(" | "), 1):
+            *players, boards = table.split()
+            first, last = map(int, boards.split("-"))
+            here = plan.at(t, r)
+            assert seats(t, r, 3) == tuple(map(int, players))
+            assert sorted(here.boards) == [first, last] and here.shared_with == ()
+    partners = _every_pair_partners_once_and_no_board_twice(plan, 12)
+    assert len(partners) == 66  # each of the 12 partners every other once
 
 
 def test_the_movement_is_the_published_card():
@@ -74,5 +140,6 @@ def test_the_rainbow_individual_moves_as_published(tables):
 
 
 def test_an_individual_of_a_size_no_card_is_held_for_is_refused():
-    with pytest.raises(MovementError, match="4, 5, 7 tables"):
-        build(6, 2)
+    for tables in (1, 6, 8, 9, 10):
+        with pytest.raises(MovementError, match="2, 3, 4, 5, 7 tables"):
+            build(tables, 2)

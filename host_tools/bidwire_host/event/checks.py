@@ -182,7 +182,8 @@ def _check_section(problems, where, sec, ids):
         _check_teams(problems, where, sec, ids)
     elif sec.movement.type == "individual":
         if sec.pairs or sec.teams:
-            problems.append(f"{where}: an individual's players are its movement's numbers 1-16: list no pairs or teams")
+            problems.append(f"{where}: an individual's players are its card's numbers (1-16 at 4 tables): list no "
+                            "pairs or teams")
     else:
         _check_pairs(problems, where, sec, plan, ids)
     if (sec.vp_scale is not None or sec.bye_vps is not None) and sec.movement.type not in ("round-robin",

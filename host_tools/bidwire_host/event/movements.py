@@ -156,7 +156,7 @@ def _check(what, value, low, high=None):
         raise MovementError(f"{what} must be a whole number {bound}, not {value!r}")
 
 
-def _movement(kind, tables, rounds, full, sets, boards_per_round, first_board, layout):
+def laid_out(kind, tables, rounds, full, sets, boards_per_round, first_board, layout):
     """TableRounds from layout[round - 1] = [(table, ns, ew, set)], boards rotated where tables share a set."""
     _check("boards per round", boards_per_round, 1, MAX_BOARDS_PER_ROUND)
     _check("first board", first_board, 1, MAX_BOARD)
@@ -213,7 +213,7 @@ def mitchell(tables, boards_per_round, rounds=None, even=None, first_board=1, ar
                             f'avoids boards the EW pairs have played), not {even!r}')
     layout = [[(t, PairId(t, "NS"), PairId(ew[r][t - 1], "EW"), board_set[r][t - 1]) for t in range(1, n + 1)]
               for r in range(full)]
-    plan = _movement(kind, n, rounds, full, n, boards_per_round, first_board, layout)
+    plan = laid_out(kind, n, rounds, full, n, boards_per_round, first_board, layout)
     return _arrow_switched(plan, arrow_switch) if arrow_switch else plan
 
 
@@ -272,7 +272,7 @@ def howell(tables, boards_per_round, rounds=None, first_board=1):
             row += [(i, PairId((x + r) % m + 1), PairId((y + r) % m + 1), (r + adder[i - 1]) % m + 1)
                     for i, (x, y) in enumerate(starter, 2)]
             layout.append(row)
-    return _movement("howell", n, rounds, m, m, boards_per_round, first_board, layout)
+    return laid_out("howell", n, rounds, m, m, boards_per_round, first_board, layout)
 
 
 @cache
@@ -323,7 +323,7 @@ def team_match(boards_per_round, rounds=2, first_board=1):
     for r in range(1, rounds + 1):
         first, second = (r, r + 1) if r % 2 else (r, r - 1)
         layout.append([(1, home_ns, away_ew, first), (2, away_ns, home_ew, second)])
-    return _movement("teams", 2, rounds, rounds, rounds, boards_per_round, first_board, layout)
+    return laid_out("teams", 2, rounds, rounds, rounds, boards_per_round, first_board, layout)
 
 
 def barometer(tables, boards_per_round, rounds=None, seating="howell", first_board=1, even=None):
