@@ -545,20 +545,39 @@ def _deal(out, name, movement, boards_per_round, boards, pairs, section, seed, t
                    "carry-forward (--weights). Default: the event file's `overall`, else average.")
 @click.option("--weights", help="With carry: each session's weight in percent, e.g. 25,75.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
-def overall_cmd(data_dirs, method, weights, as_json):
+@click.option("--pbn", "pbn_out", type=click.Path(dir_okay=False, path_type=Path),
+              help="Also write the whole event's PBN here: every session's boards (each session its Stage) and the "
+                   "overall TotalScoreTable.")
+@click.option("--usebio", "usebio_out", type=click.Path(dir_okay=False, path_type=Path),
+              help="Also write the whole event's USEBIO here: the overall places, SESSION_COUNT the sessions.")
+@click.option("--irregular", type=click.Choice(["notes", "marks"]), default="notes", show_default=True,
+              help="PBN: accepted irregularities as notes every reader tried replays, or as PBN 2.1's ^S/^I marks.")
+def overall_cmd(data_dirs, method, weights, as_json, pbn_out, usebio_out, irregular):
     """Rank an event of several sessions as a whole, each session scored in its own data directory
-    (docs/scorer.md "Several sessions")."""
+    (docs/scorer.md "Several sessions"); with --pbn or --usebio, write the whole event's files too."""
     import json as json_mod
 
-    from bidwire_host.collector import overall_ranking
+    from bidwire_host.collector import event_files, overall_ranking
+    from bidwire_host.collector.export import ExportError
     from bidwire_host.scoring.model import format_number
     from bidwire_host.scoring.overall import OverallError
 
+    for out in (pbn_out, usebio_out):
+        if out is not None and not out.parent.is_dir():
+            raise click.ClickException(f"cannot write {out}: the directory {out.parent} does not exist")
     try:
         weighed = [int(w) for w in weights.split(",")] if weights else None
         names, ranked = overall_ranking.ranking(data_dirs, method, weighed)
-    except (OverallError, ValueError) as e:
+        files = {out: event_files.render(data_dirs, fmt, method, weighed, irregular)
+                 for out, fmt in ((pbn_out, "pbn"), (usebio_out, "usebio")) if out is not None}
+    except (OverallError, ExportError, ValueError) as e:
         raise click.ClickException(str(e)) from None
+    for out, text in files.items():
+        try:
+            out.write_text(text, encoding="utf-8", newline="")
+        except OSError as e:
+            raise click.ClickException(f"cannot write {out}: {e.strerror}; give another path") from None
+        click.echo(f"wrote {out}", err=True)
     rows = [{"rank": o.rank, "who": list(o.who), "name": o.name, "score": format_number(o.score),
              "sessions": [None if p is None else format_number(p) for p in o.sessions]} for o in ranked]
     if as_json:

@@ -204,3 +204,8 @@ def test_make_demo_plays_the_club_weeks_other_evenings(tmp_path, movement, ranke
                           timeout=600)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert len(re.findall(ranked, proc.stdout, re.M)) == {"individual": 16, "across-field": 20}.get(movement, 10)
+    if movement == "two-sessions":  # the whole event's PBN, read back by endplay: both sessions, the 10 pairs' totals
+        with open(tmp_path / "demo" / "exports" / "event.pbn", encoding="utf-8") as f:
+            games = pbn.load(f)
+        assert {g.info["Stage"] for g in games} == {"Afternoon", "Evening"}
+        assert len(games[0].info["TotalScoreTable"]["rows"]) == 10

@@ -23,7 +23,7 @@ def played(data_dir):
             for who, t in sess.totals.items():
                 players = tuple(sorted(p.name for p in found.get(who, []) if p.name))
                 key = players if len(players) == 2 else (section, *(who if isinstance(who, tuple) else (None, who)))
-                out.append(overall.Played(key, names.get(who, ""), t.mp, t.top))
+                out.append(overall.Played(key, names.get(who, ""), t.mp, t.top, (section, who), t.boards))
         return s, out
 
 

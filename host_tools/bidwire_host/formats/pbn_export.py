@@ -340,14 +340,51 @@ def dumps(pub, *, crlf=True, irregular="notes"):
     (auction_lines)."""
     if irregular not in IRREGULAR_FORMS:
         raise ValueError(f"irregular: one of {', '.join(IRREGULAR_FORMS)}, not {irregular!r}")
+    return _join(_games(pub, total_score_table(pub) if pub.standings else None, irregular), crlf)
+
+
+def event_dumps(overall, sessions, *, crlf=True, irregular="notes"):
+    """A whole event of several sessions (publish.EventOverall, and [(session name, [Publication])] in order) as
+    one PBN 2.1 file: every session's games, each with its session as the Stage (§4.4.6: "the stage of a
+    multistage event"), and the file's first game carrying the event's TotalScoreTable: each contestant's place
+    overall, its total and its percentage in each session (§5.10: the totals of "(a part of) a tournament")."""
+    if irregular not in IRREGULAR_FORMS:
+        raise ValueError(f"irregular: one of {', '.join(IRREGULAR_FORMS)}, not {irregular!r}")
+    games, totals = [], overall_score_table(overall)
+    for name, pubs in sessions:
+        for pub in pubs:
+            made = _games(pub, totals, irregular, stage=name)
+            totals = None if made else totals
+            games += made
+    return _join(games, crlf)
+
+
+def overall_score_table(overall):
+    """The TotalScoreTable of an event of several sessions: Rank, the pair (its direction and number in the first
+    session it played), Names, the total it is ranked on (TotalPercentage; TotalMP when the matchpoints are
+    summed), Percentage_1 to Percentage_n (each session's; "-" where it did not play) and NrBoards."""
+    two = any(s.direction for s in overall.standings)
+    columns = [("Rank", "R")] + ([("Direction", "L")] if two else []) + [("PairId", "R"), ("Names", "L")]
+    columns.append(("TotalMP", "R") if overall.carry_over == "sum" else ("TotalPercentage", "R"))
+    columns += [(f"Percentage_{k}", "R") for k in range(1, len(overall.sessions) + 1)] + [("NrBoards", "R")]
+    rows = []
+    for s in overall.standings:
+        rows.append([s.rank] + ([s.direction or "-"] if two else []) + [s.pair, s.names, format_number(s.score)] +
+                    ["-" if p is None else format_number(p) for p in s.sessions] + [s.boards])
+    return table_lines("TotalScoreTable", columns, rows)
+
+
+def _games(pub, totals, irregular, stage=None):
+    """Each board's games (their lines), the first carrying the TotalScoreTable `totals` (its lines, or None)."""
     games = []
+    each = {"Stage": stage} if stage else {}
     for k, record in enumerate(pub.boards):
         tables = {"ScoreTable": score_table(record, pub.method, pub.names, pub.two_fields)}
-        par = analysis_tags(record.analysis)
+        par = analysis_tags(record.analysis) | each
         if record.analysis:
             tables["OptimumResultTable"] = optimum_result_table(record.analysis)
-        if k == 0 and pub.standings:
-            tables["TotalScoreTable"] = total_score_table(pub)
+        if k == 0 and totals:
+            tables["TotalScoreTable"] = totals
         # a game per result played (its contract, declarer and result, its players), with its auction where there is
         # one; a board with none (all adjusted) is one game for its traveller alone
         played = {i for i, row in enumerate(record.rows) if row.result.adjusted is None}
@@ -355,11 +392,11 @@ def dumps(pub, *, crlf=True, irregular="notes"):
         first = len(games)
         for i in indexes:
             games.append(_game(pub, record, i, tables, supplemental=par, irregular=irregular))
-            tables, par = {}, {}
+            tables, par = {}, each
         for i, by in sorted(record.entered.items()):  # a commentary: no tag says who entered a result
             table = record.rows[i].result.table
             games[first] = games[first] + [f"{{Table {table}: result entered by the director ({_comment(by)})}}"]
-    return _join(games, crlf)
+    return games
 
 
 def _comment(text):

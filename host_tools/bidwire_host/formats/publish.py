@@ -114,6 +114,34 @@ class TeamStanding:
     boards: int
 
 
+@dataclass
+class OverallStanding:
+    """A contestant's place in an event of several sessions: its pair id in the first session it played (a Mitchell's
+    direction and number), its names and players, the score it is ranked on (a percentage, or the matchpoints
+    summed), its percentage in each session (None: it missed it), the boards it played in all, and its
+    matchpoints in all with their tops."""
+    rank: str
+    direction: str | None
+    pair: str
+    names: str
+    score: object
+    sessions: list
+    boards: int
+    players: list = field(default_factory=list)  # [event.Player]
+    mp: object = 0
+    top: object = 0
+
+
+@dataclass
+class EventOverall:
+    """The whole event of several sessions as its files carry it: the event (its name, date, club), the carry-over
+    (scoring/overall.py's method), the sessions' names in order and the overall standings, best first."""
+    event: EventInfo
+    carry_over: str
+    sessions: list[str]
+    standings: list[OverallStanding]
+
+
 def players_of(pub, contestant):
     """The contestant's [event.Player]: by the standings' key (("NS", "3") in a Mitchell), else by its number."""
     found = pub.players.get(contestant)

@@ -251,9 +251,58 @@ def tree(pub):
     return ET.ElementTree(root)
 
 
+def overall_tree(overall):
+    """A whole event of several sessions (publish.EventOverall) as an ElementTree rooted at USEBIO: the EVENT
+    laid out as a session's (the readers' EVENT/PARTICIPANTS/PAIR), with SESSION_COUNT the sessions played and,
+    for each pair, its place overall, its boards in all sessions, its players, its matchpoints in all sessions
+    (TOTAL_SCORE, as a session's file has them) and its PERCENTAGE overall: the one it is ranked on (averaged
+    over the boards played, or carried forward), or its matchpoints over their tops when they are summed. The
+    boards stay in each session's own file."""
+    ev = overall.event
+    root = ET.Element("USEBIO", Version="1.2")
+    club = _el(root, "CLUB")
+    _el(club, "CLUB_NAME", ev.club or "?")
+    if ev.club_id:
+        _el(club, "CLUB_ID_NUMBER", ev.club_id)
+    event = _el(root, "EVENT", EVENT_TYPE=EVENT_TYPE[ev.method])
+    _el(event, "PROGRAM_NAME", "bidwire")
+    _el(event, "PROGRAM_VERSION", metadata.version("bidwire"))
+    _el(event, "EVENT_DESCRIPTION", f"{ev.event}: overall ({', '.join(overall.sessions)})")
+    if ev.date:
+        _el(event, "DATE", _date(ev))
+    _el(event, "WINNER_TYPE", 1)
+    _el(event, "BOARD_SCORING_METHOD", BOARD_SCORING[ev.method])
+    _el(event, "SESSION_COUNT", len(overall.sessions))
+    _el(event, "SECTION_COUNT", 1)
+    out = _el(event, "PARTICIPANTS")
+    for s in overall.standings:
+        entry = _el(out, "PAIR")
+        _el(entry, "PAIR_NUMBER", f"{s.pair}{s.direction or ''}")
+        if s.direction:
+            _el(entry, "DIRECTION", s.direction)
+        _el(entry, "BOARDS_PLAYED", s.boards)
+        for player in s.players:
+            _player(entry, player)
+        if not s.players and s.names:
+            for part in s.names.replace(" & ", " - ").split(" - "):
+                _el(_el(entry, "PLAYER"), "PLAYER_NAME", part.strip())
+        _el(entry, "PLACE", s.rank.rstrip("="))
+        _el(entry, "TOTAL_SCORE", s.mp)
+        _el(entry, "PERCENTAGE", s.score if overall.carry_over != "sum" else s.mp * 100 / s.top if s.top else 50)
+    return ET.ElementTree(root)
+
+
 def dumps(pub):
     """USEBIO XML text with its declaration and DOCTYPE."""
-    t = tree(pub)
+    return _serialised(tree(pub))
+
+
+def overall_dumps(overall):
+    """The whole event's USEBIO XML text (overall_tree)."""
+    return _serialised(overall_tree(overall))
+
+
+def _serialised(t):
     ET.indent(t)
     body = ET.tostring(t.getroot(), encoding="unicode")
     return f'<?xml version="1.0" encoding="UTF-8"?>\n{DOCTYPE}\n{body}\n'

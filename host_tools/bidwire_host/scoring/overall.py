@@ -29,6 +29,8 @@ class Played:
     name: str
     mp: Fraction
     top: Fraction
+    seat: object = None  # where it sat in this session (its section and pair id), as the caller names it
+    boards: int = 0
 
 
 @dataclass
@@ -38,6 +40,10 @@ class Overall:
     rank: str
     score: Fraction  # the percentage (average, carry) or the matchpoints (sum) it is ranked on
     sessions: list  # [percentage, or None for a session it missed]
+    first: tuple = ()  # (the first session it played, 0-based, and its seat there)
+    boards: int = 0  # the boards it played in all sessions
+    mp: Fraction = Fraction(0)  # its matchpoints in all sessions, and their tops
+    top: Fraction = Fraction(0)
 
 
 def overall(sessions, method="average", weights=None):
@@ -64,7 +70,10 @@ def overall(sessions, method="average", weights=None):
             score = sum((Fraction(p.mp) for p in by.values()), Fraction(0)) * 100 / top if top else Fraction(50)
         else:
             score = sum((Fraction(w, 100) * (pct or 0) for w, pct in zip(weights, pcts, strict=True)), Fraction(0))
-        out.append(Overall(key, seen["name"], "", score, pcts))
+        k = min(by)
+        out.append(Overall(key, seen["name"], "", score, pcts, (k, by[k].seat), sum(p.boards for p in by.values()),
+                           sum((Fraction(p.mp) for p in by.values()), Fraction(0)),
+                           sum((Fraction(p.top) for p in by.values()), Fraction(0))))
     out.sort(key=lambda o: (-o.score, str(o.who)))
     for o in out:
         first = next(j for j, x in enumerate(out) if x.score == o.score)
