@@ -430,6 +430,9 @@ def event():
 @click.option("--boards", type=click.IntRange(1), help="Or the boards in play, divided among the board sets.")
 @click.option("--pairs", type=click.IntRange(2),
               help="Pairs playing: one fewer than the movement holds adds a phantom (a sit-out). Default: all.")
+@click.option("--players", type=click.IntRange(2),
+              help="An individual's players when its card seats other than four a table: 13 or 14 at 3 tables "
+                   "(one or two sit out each round).")
 @click.option("--section", default="A", show_default=True, help="The section's name (1-8 characters).")
 @click.option("--session", default="Session 1", show_default=True, help="The session's name.")
 @click.option("--date", help="The session's date, e.g. 2025-03-04.")
@@ -443,7 +446,7 @@ def event():
                                   "Default: this host's, when it has a tz database name.")
 @click.option("--force", is_flag=True, help="Replace OUT if it exists.")
 def event_create(out, name, kind, arrow, seat_as, teams, vp_scale, tables, even, rounds, boards_per_round, boards,
-                 pairs, section, session, date, hand_records, deal, seed, time_zone, force):
+                 pairs, players, section, session, date, hand_records, deal, seed, time_zone, force):
     """Write a new event file OUT (JSON) with numbered pairs and print its movement round by round."""
     import os
 
@@ -467,8 +470,10 @@ def event_create(out, name, kind, arrow, seat_as, teams, vp_scale, tables, even,
         raise click.ClickException("--vp-scale is for a round-robin, swiss-teams or swiss-pairs event")
     if (boards_per_round is None) == (boards is None):
         raise click.ClickException("give --boards-per-round or --boards (the boards in play), one of them")
+    if players is not None and kind != "individual":
+        raise click.ClickException("--players is for an individual")
     movement = {k: v for k, v in {"type": kind, "tables": tables, "rounds": rounds, "even": even,
-                                  "seating": seat_as}.items() if v is not None}
+                                  "seating": seat_as, "players": players}.items() if v is not None}
     if arrow is not None:
         movement["arrow_switch"] = _arrow_rounds(arrow, movement, boards_per_round or 1)
     if deal and hand_records is not None:

@@ -17,8 +17,9 @@ from test_collector_units import secret
 UNITS = {t: f"T{t:02d}" for t in range(1, 5)}
 
 
-def _ranked_as_worked_by_hand(tmp_path, collector, players, tables, boards):
-    """The collector's ranking of the players against the matchpoints worked here from its raw results."""
+def _ranked_as_worked_by_hand(tmp_path, collector, players, tables, boards, played=None):
+    """The collector's ranking of the players against the matchpoints worked here from its raw results: `boards`
+    boards each played at every table, each player on `played` of them (all: no one sits out)."""
     raw = rows(tmp_path, "SELECT board, ns, ew, score_ns FROM results")
     assert len(raw) == tables * boards
     by_board = defaultdict(list)
@@ -35,7 +36,7 @@ def _ranked_as_worked_by_hand(tmp_path, collector, players, tables, boards):
                     mp[player] += got
                     top[player] += 2 * (tables - 1)
     ranked = collector.api.get("/api/v1/individuals").json()["sections"][0]["players"]
-    assert len(ranked) == players and set(top.values()) == {2 * (tables - 1) * boards}
+    assert len(ranked) == players and set(top.values()) == {2 * (tables - 1) * (played or boards)}
     for p in ranked:
         whole = top[p["player"]]
         assert (p["mp"], p["top"], p["pct"]) == (mp[p["player"]], whole, f"{100 * mp[p['player']] / whole:.2f}")
@@ -85,5 +86,37 @@ def test_a_four_table_individual_ranks_each_player(tmp_path):
                                                                        "AND type = 'message' ORDER BY seq")]
         assert told[:2] == ["N 16, S 1, E 2, W 7", "N 16, S 2, E 3, W 8"]  # the card's table 1, rounds 1 and 2
         _ranked_as_worked_by_hand(tmp_path, collector, players=16, tables=4, boards=12)
+    finally:
+        collector.stop()
+
+
+def test_thirteen_players_at_three_tables_sit_out_in_turn(tmp_path):
+    """Ted Muller's 13-player card: each round one player sits out (told with the seats at every table, and on the
+    move card of the table he leaves), and each player is scored on the 12 boards he played: his matchpoints over
+    12 tops, as the EBU and the ACBL score a sit-out in a matchpoint event."""
+    event_file = tmp_path / "event.json"
+    subprocess.run([str(BIDWIRE), "event", "create", str(event_file), "--name", "Thirteen", "--movement",
+                    "individual", "--tables", "3", "--players", "13", "--boards-per-round", "1"], check=True,
+                   capture_output=True)
+    three = {t: UNITS[t] for t in (1, 2, 3)}
+    ring = keyring(tmp_path / "keyring.json", {three[t]: secret(t) for t in three})
+    collector = Collector(tmp_path, ring, extra=("--event", str(event_file), "--tables", "T01=1,T02=2,T03=3"))
+    moves = {}
+
+    def play_table(table, finished):
+        def seen(assign):
+            moves[table, assign["round"]] = assign["move"]
+        play_rounds(tmp_path, collector, three[table], table, 13, lambda a, board: 7 + (table + board) % 3, finished,
+                    on_assign=seen)
+
+    try:
+        run_tables(list(three), play_table)
+        told = [json.loads(r["body"])["text"] for r in rows(tmp_path, "SELECT body FROM commands WHERE unit = 'T01' "
+                                                                       "AND type = 'message' ORDER BY seq")]
+        # the card's table 1 in rounds 1 and 2, and who sits out: 1, then 2 (no table of the card seats them)
+        assert told[:2] == ["N 4, S 9, E 12, W 11; out 1", "N 5, S 10, E 13, W 12; out 2"]
+        assert moves[1, 1].split() == ["4>T3W", "9>T3N", "12>T1W", "11>T2E"]
+        assert "2>out" in moves[3, 1].split()  # player 2 leaves table 3 after round 1 and sits round 2 out
+        _ranked_as_worked_by_hand(tmp_path, collector, players=13, tables=3, boards=13, played=12)
     finally:
         collector.stop()

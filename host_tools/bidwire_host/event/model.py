@@ -80,6 +80,7 @@ class MovementChoice:
     even: StrictStr | None = None  # skip or relay, for a Mitchell with an even number of tables
     seating: StrictStr | None = None  # a barometer's: its pairs move as a "howell"'s (the default) or "mitchell"'s
     arrow_switch: list[StrictInt] | None = None  # a Mitchell's rounds played arrow-switched: one field, one winner
+    players: StrictInt | None = None  # an individual's, when its card seats other than 4 a table (13, 14 at 3)
 
 
 @dataclass
@@ -130,7 +131,10 @@ class Section:
                      tuple(m.arrow_switch or ()))
 
     def entrants(self):
-        """How many teams (or, a Swiss pairs's, pairs) the movement seats, where it needs to be told."""
+        """How many teams (or, a Swiss pairs's, pairs; an individual's, players) the movement seats, where it needs
+        to be told."""
+        if self.movement.type == individual.KIND:
+            return self.movement.players or 0
         return len(self.pairs) if self.movement.type == "swiss-pairs" else len(self.teams)
 
     def round_boards(self):

@@ -50,11 +50,10 @@ def _match_move(plan, here, round_no):
 def _player_moves(plan, here, round_no):
     """An individual's table after a round: where each of its four players sits next ("16>T1N 1>T4E ...")."""
     out = []
-    for p in individual.seats(here.table, round_no, plan.tables):
-        for t in range(1, plan.tables + 1):
-            nxt = individual.seats(t, round_no + 1, plan.tables)
-            if p in nxt:
-                out.append(f"{p}>T{t}{'NSEW'[nxt.index(p)]}")
+    nxt = {p: f"T{there.table}{seat}" for there in plan.in_round(round_no + 1)
+           for seat, p in zip("NSEW", individual.seated_at(there), strict=True)}
+    for p in individual.seated_at(here):
+        out.append(f"{p}>{nxt.get(p, 'out')}")  # a player no table seats next round sits it out
     return [" ".join(out)]
 
 

@@ -12,11 +12,13 @@ DRAWN = ("swiss-teams", "knockout", swiss_pairs.KIND)  # events whose rounds are
 
 def build(choice, boards_per_round, first_board=1, teams=0, draws=()):
     """The Movement of a movement choice (event.model.MovementChoice, or its dict); a teams event's needs its
-    number of `teams` (a Swiss pairs's, of pairs) and, a drawn event's, its `draws` so far."""
+    number of `teams` (a Swiss pairs's, of pairs; an individual's, of players if not 4 a table) and, a drawn
+    event's, its `draws` so far."""
     spec = asdict(choice) if is_dataclass(choice) else dict(choice)
     kind = spec.get("type")
     if kind == individual.KIND:
-        return individual.build(spec.get("tables"), boards_per_round, spec.get("rounds"), first_board)
+        return individual.build(spec.get("tables"), boards_per_round, spec.get("rounds"), first_board,
+                                spec.get("players") or teams or None)
     if kind == swiss_pairs.KIND:
         for key in ("tables", "even"):
             if spec.get(key) is not None:

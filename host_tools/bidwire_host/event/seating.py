@@ -33,7 +33,7 @@ def round_notice(event, assign, session=None):
     the pairs change seats (ARROW_SWITCH); None for any other."""
     sec = next((c for c in event.session(session).sections if c.name == assign["section"]), None)
     if sec is not None and sec.movement.type == individual.KIND:  # each seat's player
-        return individual.seat_text(assign["table"], assign["round"], sec.movement_plan().tables)
+        return individual.seat_text(sec.movement_plan(), assign["table"], assign["round"])
     here = sec.movement_plan().at(assign["table"], assign["round"]) if sec is not None else None
     return ARROW_SWITCH if here is not None and here.switched else None
 
