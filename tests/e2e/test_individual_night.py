@@ -43,48 +43,51 @@ def _ranked_as_worked_by_hand(tmp_path, collector, players, tables, boards, play
     assert [p["player"] for p in ranked] == sorted(mp, key=lambda p: (-mp[p], p))
 
 
-def test_a_two_table_individual_shares_its_boards_and_ranks_each_player(tmp_path):
+def _play_night(tmp_path, tables, rounds, *create):
+    """An individual of `tables` tables (`bidwire event create ... *create`) played on as many real virtual units
+    for `rounds` rounds against a real collector: (the collector, still running, {(table, round): its assign},
+    {table: the messages its unit was sent, in order})."""
     event_file = tmp_path / "event.json"
-    subprocess.run([str(BIDWIRE), "event", "create", str(event_file), "--name", "Two tables", "--movement",
-                    "individual", "--tables", "2", "--boards-per-round", "2"], check=True, capture_output=True)
-    two = {t: UNITS[t] for t in (1, 2)}
-    ring = keyring(tmp_path / "keyring.json", {two[t]: secret(t) for t in two})
-    collector = Collector(tmp_path, ring, extra=("--event", str(event_file), "--tables", "T01=1,T02=2"))
-    boards = {}
+    subprocess.run([str(BIDWIRE), "event", "create", str(event_file), "--name", "Individual", "--movement",
+                    "individual", "--tables", str(tables), *create], check=True, capture_output=True)
+    units = {t: UNITS[t] for t in range(1, tables + 1)}
+    ring = keyring(tmp_path / "keyring.json", {units[t]: secret(t) for t in units})
+    collector = Collector(tmp_path, ring, extra=("--event", str(event_file), "--tables",
+                                                 ",".join(f"{u}={t}" for t, u in units.items())))
+    assigns = {}
 
     def play_table(table, finished):
         def seen(assign):
-            boards.setdefault(assign["round"], {})[table] = list(assign["boards"])
-        play_rounds(tmp_path, collector, two[table], table, 7, lambda a, board: 7 + (table + board) % 3, finished,
-                    on_assign=seen)
+            assigns[table, assign["round"]] = assign
+        play_rounds(tmp_path, collector, units[table], table, rounds, lambda a, board: 7 + (table + board) % 3,
+                    finished, on_assign=seen)
 
     try:
-        run_tables(list(two), play_table)
+        run_tables(list(units), play_table)
+    except BaseException:
+        collector.stop()
+        raise
+    told = {t: [json.loads(r["body"])["text"] for r in rows(tmp_path, "SELECT body FROM commands WHERE unit = ? AND "
+                                                                      "type = 'message' ORDER BY seq", u)]
+            for t, u in units.items()}
+    return collector, assigns, told
+
+
+def test_a_two_table_individual_shares_its_boards_and_ranks_each_player(tmp_path):
+    collector, assigns, told = _play_night(tmp_path, 2, 7, "--boards-per-round", "2")
+    try:
         for r in range(1, 8):  # both tables on the round's two boards, table 2 starting at the other
-            assert boards[r][1] == [2 * r - 1, 2 * r] and boards[r][2] == [2 * r, 2 * r - 1]
-        told = [json.loads(r["body"])["text"] for r in rows(tmp_path, "SELECT body FROM commands WHERE unit = 'T02' "
-                                                                       "AND type = 'message' ORDER BY seq")]
-        assert told[:2] == ["N 5, S 7, E 3, W 4", "N 6, S 1, E 4, W 5"]  # the ACBL's table 2, rounds 1 and 2
+            assert assigns[1, r]["boards"] == [2 * r - 1, 2 * r] and assigns[2, r]["boards"] == [2 * r, 2 * r - 1]
+        assert told[2][:2] == ["N 5, S 7, E 3, W 4", "N 6, S 1, E 4, W 5"]  # the ACBL's table 2, rounds 1 and 2
         _ranked_as_worked_by_hand(tmp_path, collector, players=8, tables=2, boards=14)
     finally:
         collector.stop()
 
 
 def test_a_four_table_individual_ranks_each_player(tmp_path):
-    event_file = tmp_path / "event.json"
-    subprocess.run([str(BIDWIRE), "event", "create", str(event_file), "--name", "Individual", "--movement",
-                    "individual", "--tables", "4", "--boards-per-round", "1"], check=True, capture_output=True)
-    ring = keyring(tmp_path / "keyring.json", {UNITS[t]: secret(t) for t in UNITS})
-    collector = Collector(tmp_path, ring, extra=("--event", str(event_file), "--tables", "T01=1,T02=2,T03=3,T04=4"))
-
-    def play_table(table, finished):
-        play_rounds(tmp_path, collector, UNITS[table], table, 12, lambda a, board: 7 + (table + board) % 3, finished)
-
+    collector, _, told = _play_night(tmp_path, 4, 12, "--boards-per-round", "1")
     try:
-        run_tables(list(UNITS), play_table)
-        told = [json.loads(r["body"])["text"] for r in rows(tmp_path, "SELECT body FROM commands WHERE unit = 'T01' "
-                                                                       "AND type = 'message' ORDER BY seq")]
-        assert told[:2] == ["N 16, S 1, E 2, W 7", "N 16, S 2, E 3, W 8"]  # the card's table 1, rounds 1 and 2
+        assert told[1][:2] == ["N 16, S 1, E 2, W 7", "N 16, S 2, E 3, W 8"]  # the card's table 1, rounds 1 and 2
         _ranked_as_worked_by_hand(tmp_path, collector, players=16, tables=4, boards=12)
     finally:
         collector.stop()
@@ -94,29 +97,12 @@ def test_thirteen_players_at_three_tables_sit_out_in_turn(tmp_path):
     """Ted Muller's 13-player card: each round one player sits out (told with the seats at every table, and on the
     move card of the table he leaves), and each player is scored on the 12 boards he played: his matchpoints over
     12 tops, as the EBU and the ACBL score a sit-out in a matchpoint event."""
-    event_file = tmp_path / "event.json"
-    subprocess.run([str(BIDWIRE), "event", "create", str(event_file), "--name", "Thirteen", "--movement",
-                    "individual", "--tables", "3", "--players", "13", "--boards-per-round", "1"], check=True,
-                   capture_output=True)
-    three = {t: UNITS[t] for t in (1, 2, 3)}
-    ring = keyring(tmp_path / "keyring.json", {three[t]: secret(t) for t in three})
-    collector = Collector(tmp_path, ring, extra=("--event", str(event_file), "--tables", "T01=1,T02=2,T03=3"))
-    moves = {}
-
-    def play_table(table, finished):
-        def seen(assign):
-            moves[table, assign["round"]] = assign["move"]
-        play_rounds(tmp_path, collector, three[table], table, 13, lambda a, board: 7 + (table + board) % 3, finished,
-                    on_assign=seen)
-
+    collector, assigns, told = _play_night(tmp_path, 3, 13, "--players", "13", "--boards-per-round", "1")
     try:
-        run_tables(list(three), play_table)
-        told = [json.loads(r["body"])["text"] for r in rows(tmp_path, "SELECT body FROM commands WHERE unit = 'T01' "
-                                                                       "AND type = 'message' ORDER BY seq")]
         # the card's table 1 in rounds 1 and 2, and who sits out: 1, then 2 (no table of the card seats them)
-        assert told[:2] == ["N 4, S 9, E 12, W 11; out 1", "N 5, S 10, E 13, W 12; out 2"]
-        assert moves[1, 1].split() == ["4>T3W", "9>T3N", "12>T1W", "11>T2E"]
-        assert "2>out" in moves[3, 1].split()  # player 2 leaves table 3 after round 1 and sits round 2 out
+        assert told[1][:2] == ["N 4, S 9, E 12, W 11; out 1", "N 5, S 10, E 13, W 12; out 2"]
+        assert assigns[1, 1]["move"].split() == ["4>T3W", "9>T3N", "12>T1W", "11>T2E"]
+        assert "2>out" in assigns[3, 1]["move"].split()  # player 2 leaves table 3 after round 1, sits round 2 out
         _ranked_as_worked_by_hand(tmp_path, collector, players=13, tables=3, boards=13, played=12)
     finally:
         collector.stop()

@@ -217,22 +217,29 @@ def _handset(parent, pub):
                 _el(hand, suit, held)
 
 
-def tree(pub):
-    """The publication as an ElementTree rooted at USEBIO."""
-    ev = pub.event
+def _head(ev, description, winner_type):
+    """The USEBIO root with its CLUB, and the EVENT with what every file of ours starts it with: (root, event)."""
     root = ET.Element("USEBIO", Version="1.2")
     club = _el(root, "CLUB")
     _el(club, "CLUB_NAME", ev.club or "?")
     if ev.club_id:
         _el(club, "CLUB_ID_NUMBER", ev.club_id)
-    event = _el(root, "EVENT", EVENT_TYPE=EVENT_TYPE[pub.method])
+    event = _el(root, "EVENT", EVENT_TYPE=EVENT_TYPE[ev.method])
     _el(event, "PROGRAM_NAME", "bidwire")
     _el(event, "PROGRAM_VERSION", metadata.version("bidwire"))
-    _el(event, "EVENT_DESCRIPTION", ev.event + (f", section {ev.section}" if ev.sections > 1 else ""))
+    _el(event, "EVENT_DESCRIPTION", description)
     if ev.date:
         _el(event, "DATE", _date(ev))
-    _el(event, "WINNER_TYPE", 2 if pub.two_fields else 1)
-    _el(event, "BOARD_SCORING_METHOD", BOARD_SCORING[pub.method])
+    _el(event, "WINNER_TYPE", winner_type)
+    _el(event, "BOARD_SCORING_METHOD", BOARD_SCORING[ev.method])
+    return root, event
+
+
+def tree(pub):
+    """The publication as an ElementTree rooted at USEBIO."""
+    ev = pub.event
+    root, event = _head(ev, ev.event + (f", section {ev.section}" if ev.sections > 1 else ""),
+                        2 if pub.two_fields else 1)
     _el(event, "BOARDS_PLAYED", len(pub.boards))
     _el(event, "SESSION_COUNT", 1)
     _el(event, "SECTION_COUNT", 1)
@@ -258,20 +265,7 @@ def overall_tree(overall):
     (TOTAL_SCORE, as a session's file has them) and its PERCENTAGE overall: the one it is ranked on (averaged
     over the boards played, or carried forward), or its matchpoints over their tops when they are summed. The
     boards stay in each session's own file."""
-    ev = overall.event
-    root = ET.Element("USEBIO", Version="1.2")
-    club = _el(root, "CLUB")
-    _el(club, "CLUB_NAME", ev.club or "?")
-    if ev.club_id:
-        _el(club, "CLUB_ID_NUMBER", ev.club_id)
-    event = _el(root, "EVENT", EVENT_TYPE=EVENT_TYPE[ev.method])
-    _el(event, "PROGRAM_NAME", "bidwire")
-    _el(event, "PROGRAM_VERSION", metadata.version("bidwire"))
-    _el(event, "EVENT_DESCRIPTION", f"{ev.event}: overall ({', '.join(overall.sessions)})")
-    if ev.date:
-        _el(event, "DATE", _date(ev))
-    _el(event, "WINNER_TYPE", 1)
-    _el(event, "BOARD_SCORING_METHOD", BOARD_SCORING[ev.method])
+    root, event = _head(overall.event, f"{overall.event.event}: overall ({', '.join(overall.sessions)})", 1)
     _el(event, "SESSION_COUNT", len(overall.sessions))
     _el(event, "SECTION_COUNT", 1)
     out = _el(event, "PARTICIPANTS")
