@@ -3,8 +3,6 @@ finished a round, each table is told its pairs' percentages so far ("After round
 47.92%"), on the next round's start screen (or the last round's, at the end), until the first call. Run in the
 writer's transaction after a sync's results or a director's decision (after event_setup.advance); each table told
 once a round."""
-import json
-
 from bidwire_host.collector import commands, event_setup
 from bidwire_host.collector.decisions.journal import fold
 from bidwire_host.collector.standings import Standings
@@ -51,10 +49,6 @@ def tell(conn, s, section, round_done):
             if figure is not None:
                 parts.append(f"{line if two else 'pair'} {number} {format_number(figure)}%")
         said = f"After round {round_done}: {', '.join(parts)}"[:48]
-        if parts and not _told(conn, unit, said):
-            commands.enqueue(conn, unit, {"type": "message", "text": said})
+        if parts:
+            commands.tell_once(conn, unit, said)
 
-
-def _told(conn, unit, said):
-    return any(json.loads(row["body"]).get("text") == said for row in
-               conn.execute("SELECT body FROM commands WHERE unit = ? AND type = 'message'", (unit,)))

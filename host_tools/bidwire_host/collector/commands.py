@@ -152,6 +152,14 @@ def enqueue(conn, unit, command):
     return body
 
 
+def tell_once(conn, unit, text):
+    """Queue a `message` of `text` for the unit unless one saying the same was queued for it before (a round's
+    percentages, a match's score: each told once however often the writer looks); the command, or None."""
+    said = conn.execute("SELECT 1 FROM commands WHERE unit = ? AND type = 'message' AND json_extract(body, '$.text') "
+                        "= ? LIMIT 1", (unit, text)).fetchone()
+    return None if said is not None else enqueue(conn, unit, {"type": "message", "text": text})
+
+
 class NotFound(CommandError):
     """No such irregularity (404)."""
 

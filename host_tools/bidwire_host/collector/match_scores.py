@@ -2,8 +2,6 @@
 match have finished it, each is told the score, "Match 2 over: home 24-17 IMPs, VPs 14.20-5.80", kept on the
 screen until the next call. Run in the sync's transaction after its results (ingest.py), only for a result on the
 last board a table plays in a match's second half; each table told once."""
-import json
-
 from bidwire_host.collector import commands, team_events
 from bidwire_host.collector.standings import Standings
 from bidwire_host.scoring.model import format_number
@@ -36,10 +34,6 @@ def send(conn, s, results):
             table = team_events.table_of(sec.movement_plan(), m.round, int(m.home))
             for t in (table, table + 1):
                 unit = s.unit_at(section, t)
-                if unit is not None and not _told(conn, unit, said):
-                    commands.enqueue(conn, unit, {"type": "message", "text": said})
+                if unit is not None:
+                    commands.tell_once(conn, unit, said)
 
-
-def _told(conn, unit, said):
-    return any(json.loads(row["body"]).get("text") == said for row in
-               conn.execute("SELECT body FROM commands WHERE unit = ? AND type = 'message'", (unit,)))
