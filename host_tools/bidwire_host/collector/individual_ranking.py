@@ -5,6 +5,7 @@ from fractions import Fraction
 
 from bidwire_host.event import individual
 from bidwire_host.scoring.model import format_number, format_pct
+from bidwire_host.scoring.ranking import rank
 
 
 def is_event(sec):
@@ -25,15 +26,10 @@ def players(standings, section):
             mp[p] = mp.get(p, Fraction(0)) + Fraction(t.mp)
             top[p] = top.get(p, Fraction(0)) + Fraction(t.top)
             boards[p] = boards.get(p, 0) + t.boards
-    pct = {p: (mp[p] * 100 / top[p] if top[p] else Fraction(50)) for p in mp}
-    order = sorted(pct, key=lambda p: (-pct[p], p))
-    out = []
-    for p in order:
-        first = next(i for i, q in enumerate(order) if pct[q] == pct[p])
-        tied = sum(pct[q] == pct[p] for q in order) > 1
-        out.append({"rank": f"{first + 1}{'=' if tied else ''}", "player": p, "pct": format_pct(pct[p]),
-                    "mp": format_number(mp[p]), "top": format_number(top[p]), "boards": boards[p]})
-    return out
+    ranked = rank({str(p): mp[p] * 100 / top[p] if top[p] else Fraction(50) for p in mp})  # players tied: by number
+    return [{"rank": r.display, "player": int(r.contestant), "pct": format_pct(r.value),
+             "mp": format_number(mp[int(r.contestant)]), "top": format_number(top[int(r.contestant)]),
+             "boards": boards[int(r.contestant)]} for r in ranked]
 
 
 def view(standings):

@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from bidwire_host.scoring.ranking import rank
+
 METHODS = ("average", "sum", "carry")
 
 
@@ -74,9 +76,9 @@ def overall(sessions, method="average", weights=None):
         out.append(Overall(key, seen["name"], "", score, pcts, (k, by[k].seat), sum(p.boards for p in by.values()),
                            sum((Fraction(p.mp) for p in by.values()), Fraction(0)),
                            sum((Fraction(p.top) for p in by.values()), Fraction(0))))
-    out.sort(key=lambda o: (-o.score, str(o.who)))
-    for o in out:
-        first = next(j for j, x in enumerate(out) if x.score == o.score)
-        tied = sum(x.score == o.score for x in out) > 1
-        o.rank = f"{first + 1}{'=' if tied else ''}"
-    return out
+    by_key = {o.who: o for o in out}
+    ranked = []
+    for r in rank({o.who: o.score for o in out}):  # equal scores share a place ("2="), as every ranking does
+        by_key[r.contestant].rank = r.display
+        ranked.append(by_key[r.contestant])
+    return ranked
