@@ -572,9 +572,14 @@ def overall_cmd(data_dirs, method, weights, as_json, pbn_out, usebio_out, irregu
             raise click.ClickException(f"cannot write {out}: the directory {out.parent} does not exist")
     try:
         weighed = [int(w) for w in weights.split(",")] if weights else None
-        names, ranked = overall_ranking.ranking(data_dirs, method, weighed)
-        files = {out: event_files.render(data_dirs, fmt, method, weighed, irregular)
-                 for out, fmt in ((pbn_out, "pbn"), (usebio_out, "usebio")) if out is not None}
+        files = {}
+        if pbn_out is None and usebio_out is None:
+            names, ranked = overall_ranking.ranking(data_dirs, method, weighed)
+        else:  # each store read once for the ranking and the files
+            whole = event_files.whole_event(data_dirs, method, weighed)
+            names, ranked = whole.names, whole.ranked
+            files = {out: event_files.render(whole, fmt, irregular)
+                     for out, fmt in ((pbn_out, "pbn"), (usebio_out, "usebio")) if out is not None}
     except (OverallError, ExportError, ValueError) as e:
         raise click.ClickException(str(e)) from None
     for out, text in files.items():

@@ -3,27 +3,25 @@
 director's adjustments applied, withheld boards left out), the overall ranking is collector/overall_ranking.py's,
 and the formats write them: one PBN with every session's boards and the event's totals, one USEBIO with the
 overall places (each session's own USEBIO keeps its boards)."""
-from bidwire_host.collector import derive, export, overall_ranking, withheld
-from bidwire_host.collector.standings import Standings
+from typing import NamedTuple
+
+from bidwire_host.collector import export, overall_ranking
 from bidwire_host.formats import pbn_export, usebio
 from bidwire_host.formats.publish import EventInfo, EventOverall, OverallStanding, players_of
 
 
-def publications(data_dir):
-    """(the store's Setup, {section: Publication}) of one session's store, every section scored."""
-    with derive.open_store(data_dir) as store:
-        conn = store.reader()
-        standings = Standings()
-        standings.load(conn)
-        held = withheld.boards_stored(conn, standings.setup)
-        return standings.setup, {section: export.publication(conn, standings, section, withhold=held)
-                                 for section in sorted(standings.sessions)}
+class WholeEvent(NamedTuple):
+    names: list  # the sessions' names, in order
+    ranked: list  # [scoring.overall.Overall], best first
+    overall: EventOverall  # the ranking as the files write it
+    sessions: list  # [(session name, [Publication])]
 
 
 def whole_event(data_dirs, method=None, weights=None):
-    """(EventOverall, [(session name, [Publication])]) of the sessions' stores in `data_dirs`, in session order."""
-    names, ranked = overall_ranking.ranking(data_dirs, method, weights)
-    setups, pubs = zip(*(publications(d) for d in data_dirs), strict=True)
+    """The WholeEvent of the sessions' stores in `data_dirs`, in session order: each store read once."""
+    read = [overall_ranking.read(d, publish=True) for d in data_dirs]
+    names, ranked, carry = overall_ranking.rank(read, method, weights)
+    pubs = [x.publications for x in read]
     if not any(pubs):
         raise export.ExportError("nothing scored yet in any session")
     standings = []
@@ -34,17 +32,14 @@ def whole_event(data_dirs, method=None, weights=None):
         standings.append(OverallStanding(o.rank, direction if pub.two_fields else None, str(pair), o.name, o.score,
                                          o.sessions, o.boards, players_of(pub, who), o.mp, o.top))
     first = next(p for by in pubs for p in by.values()).event
-    event = EventInfo(event=setups[0].event.name, date=first.date, method=first.method, club=first.club,
+    event = EventInfo(event=read[0].setup.event.name, date=first.date, method=first.method, club=first.club,
                       club_id=first.club_id)
-    spec = setups[0].event.overall
-    carry = method or (spec.method if spec is not None else "average")
-    return (EventOverall(event, carry, names, standings),
-            [(name, [by[s] for s in sorted(by)]) for name, by in zip(names, pubs, strict=True)])
+    return WholeEvent(names, ranked, EventOverall(event, carry, names, standings),
+                      [(name, [by[s] for s in sorted(by)]) for name, by in zip(names, pubs, strict=True)])
 
 
-def render(data_dirs, fmt, method=None, weights=None, irregular="notes"):
-    """The whole event's file: "pbn" or "usebio" text."""
-    overall, sessions = whole_event(data_dirs, method, weights)
+def render(whole, fmt, irregular="notes"):
+    """The whole event's file (a WholeEvent): "pbn" or "usebio" text."""
     if fmt == "pbn":
-        return pbn_export.event_dumps(overall, sessions, irregular=irregular)
-    return usebio.overall_dumps(overall)
+        return pbn_export.event_dumps(whole.overall, whole.sessions, irregular=irregular)
+    return usebio.overall_dumps(whole.overall)

@@ -460,7 +460,7 @@ def _two_sessions(started, tables, boards, boards_per_round, port, heap, seed, w
     """An event of two sessions: the afternoon and the evening each played in a folder of its own
     (`bidwire serve --play-session`), the same pairs, other deals; then the event ranked as a whole (`bidwire
     overall`: the percentages averaged over the boards played), and the whole event's files written."""
-    from bidwire_host.collector import event_files, overall_ranking
+    from bidwire_host.collector import event_files
     from bidwire_host.scoring.model import format_number
 
     for k, name in enumerate(("Afternoon", "Evening")):
@@ -473,15 +473,15 @@ def _two_sessions(started, tables, boards, boards_per_round, port, heap, seed, w
         finally:
             for thing in reversed(mine):
                 thing.stop()
-    stores = [workdir / "afternoon" / "data", workdir / "evening" / "data"]
-    sessions, ranked = overall_ranking.ranking(stores)
+    whole = event_files.whole_event([workdir / "afternoon" / "data", workdir / "evening" / "data"])
+    sessions, ranked = whole.names, whole.ranked
     click.echo(f"\noverall ({', '.join(sessions)}: percentages averaged over the boards played):")
     for o in ranked:
         each = "  ".join("-" if p is None else f"{float(p):6.2f}" for p in o.sessions)
         click.echo(f"  {o.rank:>4}  {format_number(o.score)!s:>6} %  ({each})  {o.name or ' '.join(map(str, o.who))}")
     (workdir / "exports").mkdir(exist_ok=True)
     for fmt, name in (("pbn", "event.pbn"), ("usebio", "event.xml")):  # what `bidwire overall --pbn --usebio` writes
-        (workdir / "exports" / name).write_text(event_files.render(stores, fmt), encoding="utf-8", newline="")
+        (workdir / "exports" / name).write_text(event_files.render(whole, fmt), encoding="utf-8", newline="")
     click.echo(f"the whole event's files: {workdir / 'exports' / 'event.pbn'}, {workdir / 'exports' / 'event.xml'}")
 
 
