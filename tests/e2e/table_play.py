@@ -1,9 +1,7 @@
 """A virtual unit at its table for a whole session, as the end-to-end tests of the club's week play it: it syncs
 until the collector has given it the round's assign, plays every board of it (1NT by the dealer, the tricks the
 test says), sends the results and waits for the other tables (tests/table_threads.py's barrier)."""
-import time
-
-from table_threads import assigns_applied
+from table_threads import await_assign
 from test_collector_units import board_lines, play, unit_config
 from vunit import VUnit
 
@@ -18,12 +16,7 @@ def play_rounds(tmp_path, collector, unit, index, rounds, tricks, finished, seat
         if not seated(round_no):
             finished.wait()
             continue
-        deadline = time.monotonic() + 60
-        while not assigns_applied(collector, unit, round_no):
-            assert time.monotonic() < deadline, f"{unit}: no assign for round {round_no}"
-            u.write("sync 1000")
-            time.sleep(0.2)
-        [a] = assigns_applied(collector, unit, round_no)
+        a = await_assign(u, collector, unit, round_no)
         on_assign(a)
         for board in a["boards"]:
             play(u, board_lines(board, tricks(a, board)))
@@ -31,3 +24,4 @@ def play_rounds(tmp_path, collector, unit, index, rounds, tricks, finished, seat
         finished.wait()
     u.write("sync 10000")
     assert u.finish() == 0
+

@@ -8,10 +8,9 @@ matchpoints worked by hand, and the Law 15 checks (movement, board played twice 
 in a Mitchell NS 2 and EW 2 are different pairs.
 """
 import subprocess
-import time
 
 from collector_proc import BIDWIRE, Collector, keyring, rows
-from table_threads import assigns_applied, run_tables
+from table_threads import await_assign, run_tables
 from test_collector_units import board_lines, play, secret, unit_config
 from vunit import VUnit
 
@@ -52,12 +51,7 @@ def play_mitchell(tmp_path, collector, tricks=TRICKS, units=UNITS):
         unit = units[table]
         u = VUnit(unit_config(tmp_path, collector, unit, table))
         for round_no, boards in enumerate(PLAN[table], 1):
-            deadline = time.monotonic() + 20
-            while not assigns_applied(collector, unit, round_no):  # sync until the round's assign is on the unit
-                assert time.monotonic() < deadline, f"{unit}: no assign for round {round_no}"
-                u.write("sync 1000")
-                time.sleep(0.2)
-            [a] = assigns_applied(collector, unit, round_no)
+            a = await_assign(u, collector, unit, round_no, timeout=20)  # synced until the round's assign is on it
             assert a["boards"] == boards
             for board in boards:
                 play(u, board_lines(board, tricks[board][table]))
